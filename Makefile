@@ -1,0 +1,83 @@
+# idnguard -- one GNU Makefile.  `make` builds the codec library and the CLI;
+# `make check` installs what the tests need (as root) and runs every test.
+
+CC ?= cc
+CFLAGS ?= -O2 -g
+STD_CFLAGS := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -fvisibility=hidden
+CPPFLAGS += -Icodec -D_POSIX_C_SOURCE=200809L -MMD -MP
+PYTHON ?= python3
+
+BUILD := build
+UCD ?= /usr/share/unicode
+SRC := $(BUILD)/src
+ICU_STAMP := $(SRC)/.icu-stamp
+ICU_DIR = $(firstword $(wildcard $(SRC)/icu-*/source))
+UTS46 = $(ICU_DIR)/data/unidata/norm2/uts46.txt
+IDNA_TEST = $(ICU_DIR)/test/testdata/IdnaTestV2.txt
+
+CODEC_SRC := $(wildcard codec/*.c)
+CODEC_OBJ := $(CODEC_SRC:%.c=$(BUILD)/%.o)
+LIB := $(BUILD)/libidnguard.a
+CLI := $(BUILD)/idnguard
+
+CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
+TEST_SRC := $(wildcard tests/codec/test_*.c tests/cli/test_*.c)
+TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+TEST_COMMON := tests/common.c
+
+.PHONY: all deps check test tables check-tables clang-build clean
+all: $(LIB) $(CLI)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(STD_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(LIB): $(CODEC_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(CLI): $(BUILD)/tools/idnguard.o $(LIB)
+	$(CC) $(CFLAGS) -o $@ $^
+
+$(BUILD)/tests/%: tests/%.c $(TEST_COMMON) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Itests $(STD_CFLAGS) $(CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(TEST_COMMON) $(LIB) $(CHECK_LIBS)
+
+# Sources of the Unicode data that the tests and `make tables` need.
+$(ICU_STAMP):
+	sh scripts/apt-source.sh $(SRC) icu
+	@touch $@
+
+deps:
+	@sh scripts/deps.sh check
+
+# Regenerate the checked-in tables.
+tables: deps $(ICU_STAMP)
+	$(PYTHON) tools/gen_tables.py --ucd $(UCD) --uts46 $(UTS46) -o codec/unicode_tables.c
+
+# Fails when the checked-in tables differ from a fresh run of the generator.
+check-tables: $(ICU_STAMP)
+	@$(PYTHON) tools/gen_tables.py --ucd $(UCD) --uts46 $(UTS46) -o $(BUILD)/unicode_tables.c
+	@if cmp -s $(BUILD)/unicode_tables.c codec/unicode_tables.c; then \
+	    echo "tables: codec/unicode_tables.c matches a fresh run of tools/gen_tables.py"; \
+	else \
+	    echo "tables: codec/unicode_tables.c differs from a fresh run; run 'make tables'" >&2; \
+	    diff $(BUILD)/unicode_tables.c codec/unicode_tables.c | head -20 >&2; exit 1; \
+	fi
+
+# The codec and CLI must also build warning-free with clang.
+clang-build:
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/clang CC=clang $(BUILD)/clang/libidnguard.a $(BUILD)/clang/idnguard >/dev/null
+	@echo "clang: codec and CLI build with -Werror"
+
+check: deps
+	@$(MAKE) --no-print-directory test
+
+test: all $(ICU_STAMP) $(TEST_BIN) check-tables clang-build
+	@IDNA_TEST_FILE=$(IDNA_TEST) IDNGUARD_BIN=$(CLI) sh tests/run.sh $(TEST_BIN)
+
+clean:
+	rm -rf $(BUILD)/codec $(BUILD)/tools $(BUILD)/tests $(BUILD)/clang $(LIB) $(CLI)
+
+-include $(shell find $(BUILD) -path $(SRC) -prune -o -type f -name '*.d' -print 2>/dev/null)

@@ -1,0 +1,274 @@
+/**
+ * \file
+ * idnguard codec: Punycode (RFC 3492) and IDNA (RFC 5891-5893, UTS #46).
+ *
+ * Rules for every function here:
+ * - The codec never allocates and never calls anything but libc.
+ * - Output goes to caller-owned buffers whose capacity is passed in; on
+ *   return the same variable holds the length written, or, when the status
+ *   is IDNG_E_NOSPACE, the length that would have been needed.  Nothing is
+ *   ever written at or beyond the capacity given.
+ * - Text output is NUL-terminated when, and only when, there is room for the
+ *   terminator beyond the returned length; lengths never count it.
+ * - Every function returns one idng_status.  idng_status_class() gives its
+ *   stable class name (used by the CLI, logs and configuration) and
+ *   idng_status_message() a sentence; neither returns NULL.
+ */
+#ifndef IDNGUARD_H
+#define IDNGUARD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Unicode version of the compiled-in tables. */
+#define IDNG_UNICODE_VERSION "15.0.0"
+/** Longest DNS label, in octets (RFC 1035 2.3.4). */
+#define IDNG_LABEL_MAX 63
+/** Longest name in text form without the trailing dot (255 wire octets). */
+#define IDNG_NAME_MAX 253
+/** Longest text input accepted by the name functions, in octets. */
+#define IDNG_INPUT_MAX 1024
+/** Longest label accepted by to-ASCII before mapping, in code points. */
+#define IDNG_INPUT_LABEL_MAX 252
+
+/**
+ * Error classes: X(symbol, name).  The names are stable interface, used by
+ * the CLI, the module's logs and EDE texts, and configuration keys.
+ */
+#define IDNG_CLASS_LIST(X)                                                         \
+    X(IDNG_C_OK, "ok")                                                             \
+    X(IDNG_C_NOSPACE, "no-space")                                                  \
+    X(IDNG_C_INVAL, "invalid-argument")                                            \
+    X(IDNG_C_TOO_LONG, "too-long")                                                 \
+    X(IDNG_C_EMPTY_LABEL, "empty-label")                                           \
+    X(IDNG_C_BAD_PUNYCODE, "bad-punycode")                                         \
+    X(IDNG_C_BAD_CODEPOINT, "bad-codepoint")                                       \
+    X(IDNG_C_ASCII_ONLY, "ascii-only")                                             \
+    X(IDNG_C_NOT_CANONICAL, "not-canonical")                                       \
+    X(IDNG_C_DISALLOWED, "disallowed")                                             \
+    X(IDNG_C_CONTEXTJ, "contextj")                                                 \
+    X(IDNG_C_CONTEXTO, "contexto")                                                 \
+    X(IDNG_C_HYPHEN, "hyphen")                                                     \
+    X(IDNG_C_LEADING_MARK, "leading-mark")                                         \
+    X(IDNG_C_BIDI, "bidi")                                                         \
+    X(IDNG_C_RAW_8BIT, "raw-8bit")                                                 \
+    X(IDNG_C_BAD_UTF8, "bad-utf8")
+
+/** Error class of a status. */
+typedef enum idng_class {
+#define IDNG_X_CLASS(sym, name) sym,
+    IDNG_CLASS_LIST(IDNG_X_CLASS)
+#undef IDNG_X_CLASS
+    IDNG_CLASS_COUNT
+} idng_class;
+
+/**
+ * Statuses: X(symbol, value, class, message).  Several statuses share a
+ * class; each names its own reason.
+ */
+#define IDNG_STATUS_LIST(X)                                                        \
+    X(IDNG_OK, 0, IDNG_C_OK, "valid")                                                   \
+    X(IDNG_E_NOSPACE, -1, IDNG_C_NOSPACE, "output buffer too small")                   \
+    X(IDNG_E_INVAL, -2, IDNG_C_INVAL, "invalid argument")                    \
+    X(IDNG_E_LABEL_TOO_LONG, -3, IDNG_C_TOO_LONG, "label longer than 63 octets")        \
+    X(IDNG_E_NAME_TOO_LONG, -4, IDNG_C_TOO_LONG, "name longer than 253 octets")         \
+    X(IDNG_E_INPUT_TOO_LONG, -5, IDNG_C_TOO_LONG, "input longer than the codec accepts") \
+    X(IDNG_E_EMPTY_LABEL, -6, IDNG_C_EMPTY_LABEL, "empty label")                        \
+    X(IDNG_E_EMPTY_DECODE, -7, IDNG_C_EMPTY_LABEL, "A-label decodes to nothing")        \
+    X(IDNG_E_PUNY_DIGIT, -8, IDNG_C_BAD_PUNYCODE, "invalid Punycode digit")             \
+    X(IDNG_E_PUNY_NONBASIC, -9, IDNG_C_BAD_PUNYCODE, "non-ASCII octet in Punycode")     \
+    X(IDNG_E_PUNY_TRUNCATED, -10, IDNG_C_BAD_PUNYCODE, "unterminated Punycode integer") \
+    X(IDNG_E_PUNY_OVERFLOW, -11, IDNG_C_BAD_PUNYCODE, "Punycode arithmetic overflow")   \
+    X(IDNG_E_SURROGATE, -12, IDNG_C_BAD_CODEPOINT, "surrogate code point")              \
+    X(IDNG_E_CODEPOINT_MAX, -13, IDNG_C_BAD_CODEPOINT, "code point above U+10FFFF")     \
+    X(IDNG_E_ASCII_ONLY, -14, IDNG_C_ASCII_ONLY, "A-label decodes to ASCII only")       \
+    X(IDNG_E_ROUNDTRIP, -15, IDNG_C_NOT_CANONICAL,                                      \
+      "re-encoding does not give back the A-label")                                \
+    X(IDNG_E_NOT_NFC, -16, IDNG_C_NOT_CANONICAL, "label is not in NFC")                 \
+    X(IDNG_E_MAPPED, -17, IDNG_C_NOT_CANONICAL,                                         \
+      "code point is mapped or ignored under UTS #46")                             \
+    X(IDNG_E_DISALLOWED, -18, IDNG_C_DISALLOWED, "code point is disallowed")            \
+    X(IDNG_E_UNASSIGNED, -19, IDNG_C_DISALLOWED, "code point is unassigned")            \
+    X(IDNG_E_CONTEXTJ, -20, IDNG_C_CONTEXTJ,                                            \
+      "joiner not allowed here (RFC 5892 A.1, A.2)")                               \
+    X(IDNG_E_CONTEXTO, -21, IDNG_C_CONTEXTO,                                            \
+      "code point not allowed in this context (RFC 5892 A.3-A.9)")                 \
+    X(IDNG_E_HYPHEN_34, -22, IDNG_C_HYPHEN, "'--' in positions 3 and 4")                \
+    X(IDNG_E_HYPHEN_EDGE, -23, IDNG_C_HYPHEN, "label begins or ends with '-'")          \
+    X(IDNG_E_XN_PREFIX, -24, IDNG_C_HYPHEN, "U-label itself begins with 'xn--'")        \
+    X(IDNG_E_LEADING_MARK, -25, IDNG_C_LEADING_MARK, "label begins with a combining mark") \
+    X(IDNG_E_BIDI_1, -26, IDNG_C_BIDI, "first character is not L, R or AL (RFC 5893 rule 1)") \
+    X(IDNG_E_BIDI_2, -27, IDNG_C_BIDI, "character not allowed in an RTL label (RFC 5893 rule 2)") \
+    X(IDNG_E_BIDI_3, -28, IDNG_C_BIDI, "RTL label ends badly (RFC 5893 rule 3)")        \
+    X(IDNG_E_BIDI_4, -29, IDNG_C_BIDI, "RTL label mixes EN and AN digits (RFC 5893 rule 4)") \
+    X(IDNG_E_BIDI_5, -30, IDNG_C_BIDI, "character not allowed in an LTR label (RFC 5893 rule 5)") \
+    X(IDNG_E_BIDI_6, -31, IDNG_C_BIDI, "LTR label ends badly (RFC 5893 rule 6)")        \
+    X(IDNG_E_RAW_8BIT, -32, IDNG_C_RAW_8BIT, "label holds octets >= 0x80")              \
+    X(IDNG_E_BAD_UTF8, -33, IDNG_C_BAD_UTF8, "invalid UTF-8")
+
+/** Status of every codec call; IDNG_OK is 0, errors are negative. */
+typedef enum idng_status {
+#define IDNG_X_ENUM(sym, val, cls, msg) sym = (val),
+    IDNG_STATUS_LIST(IDNG_X_ENUM)
+#undef IDNG_X_ENUM
+} idng_status;
+
+/** Class of a status; IDNG_C_INVAL for a value that is not a status. */
+idng_class idng_status_class(idng_status st);
+/** Stable class name of a status ("bad-punycode"); "unknown" if out of range. */
+const char *idng_status_class_name(idng_status st);
+/** One-line description of a status; never NULL. */
+const char *idng_status_message(idng_status st);
+/** Symbol of a status ("IDNG_E_PUNY_DIGIT"); never NULL. */
+const char *idng_status_symbol(idng_status st);
+/** Name of a class; NULL when out of range. */
+const char *idng_class_name(idng_class cls);
+/** Class by name; returns 0 and sets *cls, or -1 if there is no such class. */
+int idng_class_lookup(const char *name, size_t len, idng_class *cls);
+
+/** Validation profile for xn-- labels; each includes the checks of `punycode`. */
+typedef enum idng_mode {
+    /** Decodes, not empty, not all-ASCII, no xn-- inside, round-trips, <= 63. */
+    IDNG_MODE_PUNYCODE = 0,
+    /** Plus RFC 5891 5.4: NFC, RFC 5892 PVALID/CONTEXTJ/CONTEXTO, hyphens,
+     *  leading mark, RFC 5893 bidi. */
+    IDNG_MODE_IDNA2008 = 1,
+    /** Plus UTS #46 nontransitional validity with CheckHyphens, CheckBidi,
+     *  CheckJoiners, UseSTD3ASCIIRules, VerifyDnsLength. */
+    IDNG_MODE_UTS46 = 2
+} idng_mode;
+
+/** Name of a mode ("uts46"); NULL if out of range. */
+const char *idng_mode_name(idng_mode mode);
+/** Parses a mode name; returns 0 and sets *mode, or -1. */
+int idng_mode_lookup(const char *name, size_t len, idng_mode *mode);
+
+/** Flags for the name functions. */
+enum {
+    /**
+     * Judge every label, ASCII ones included, exactly as UTS #46 processing
+     * does (STD3 rules, hyphens, bidi on every label).  Without it, labels
+     * of plain ASCII that do not begin with "xn--" are never judged, since
+     * real DNS names (_dmarc, r3---sn-abc, -x) break IDNA rules legitimately.
+     */
+    IDNG_F_STRICT = 1u << 0,
+    /** to-Unicode: leave xn-- labels that fail validation as they are and
+     *  keep going instead of stopping at the first error. */
+    IDNG_F_KEEP_GOING = 1u << 1
+};
+
+/** Where an error was found; filled by the name and label functions. */
+typedef struct idng_error {
+    idng_status status;  /**< same as the return value */
+    size_t label_off;    /**< offset of the failing label in the input */
+    size_t label_len;    /**< its length in octets */
+    uint32_t codepoint;  /**< offending code point, or IDNG_NO_CODEPOINT */
+} idng_error;
+#define IDNG_NO_CODEPOINT 0xFFFFFFFFu
+
+/**
+ * Punycode encoder, RFC 3492 section 6.3, with the mixed-case annotation of
+ * appendix A.  No ACE prefix is added.
+ *
+ * @param in: code points; each must be <= U+10FFFF and not a surrogate.
+ * @param inlen: number of code points.
+ * @param case_flags: NULL, or inlen flags: nonzero forces the corresponding
+ *   code point's annotation to uppercase (basic code points are written in
+ *   uppercase, other code points get an uppercase final digit).
+ * @param out: output buffer, ASCII.
+ * @param outlen: in: capacity of out; out: length written or needed.
+ * @return IDNG_OK, IDNG_E_NOSPACE, IDNG_E_PUNY_OVERFLOW, IDNG_E_SURROGATE,
+ *   IDNG_E_CODEPOINT_MAX.
+ */
+idng_status idng_punycode_encode(const uint32_t *in, size_t inlen, const unsigned char *case_flags,
+                                 char *out, size_t *outlen);
+
+/**
+ * Punycode decoder, RFC 3492 section 6.2 with the overflow checks of 6.4.
+ * The input is the part after "xn--".  Basic code points are copied as
+ * they are (no case folding).
+ *
+ * @param in: ASCII input (not NUL-terminated necessarily).
+ * @param inlen: its length.
+ * @param out: output code points.
+ * @param outlen: in: capacity of out (and of case_flags); out: number of
+ *   code points written or needed.
+ * @param case_flags: NULL, or an array with the same capacity as out; set to
+ *   1 where the annotation is uppercase, 0 elsewhere.
+ * @return IDNG_OK, IDNG_E_NOSPACE, IDNG_E_PUNY_DIGIT, IDNG_E_PUNY_NONBASIC,
+ *   IDNG_E_PUNY_TRUNCATED, IDNG_E_PUNY_OVERFLOW, IDNG_E_SURROGATE,
+ *   IDNG_E_CODEPOINT_MAX.  Input errors take precedence over NOSPACE.
+ */
+idng_status idng_punycode_decode(const char *in, size_t inlen, uint32_t *out, size_t *outlen,
+                                 unsigned char *case_flags);
+
+/**
+ * Judges one label the way the resolver module does: a label of plain ASCII
+ * not beginning with "xn--" (any case) is IDNG_OK without further checks;
+ * a label with an octet >= 0x80 is IDNG_E_RAW_8BIT; an xn-- label is
+ * validated under mode.  The RFC 5893 bidi rule is applied only if the
+ * label itself is right-to-left; use idng_name_check for whole names.
+ *
+ * @param err: NULL, or filled with the details of a failure.
+ */
+idng_status idng_label_check(const char *label, size_t len, idng_mode mode, idng_error *err);
+
+/**
+ * Judges a text name (labels separated by '.', optional trailing dot) label
+ * by label as idng_label_check does, and applies the bidi rule to every
+ * xn-- label when any label of the name is right-to-left.  Reports the
+ * first failing label.  Also checks the label and name lengths.
+ */
+idng_status idng_name_check(const char *name, size_t len, idng_mode mode, idng_error *err);
+
+/**
+ * Same as idng_name_check for an uncompressed wire-format name of at most
+ * len octets (the root label ends it).  A label that runs past len, or a
+ * compression pointer, is IDNG_E_INVAL.
+ */
+idng_status idng_wire_check(const uint8_t *wire, size_t len, idng_mode mode, idng_error *err);
+
+/**
+ * UTS #46 ToASCII (nontransitional): the name, in UTF-8, is split into
+ * labels at U+002E, U+3002, U+FF0E and U+FF61; each label is mapped with
+ * the UTS #46 table, normalized to NFC, validated under mode and converted
+ * to an A-label when not ASCII.  Plain ASCII labels are lowercased and,
+ * without IDNG_F_STRICT, not judged; xn-- labels are validated.  The result
+ * must fit DNS lengths (VerifyDnsLength).  A trailing dot is kept.
+ *
+ * @param out: ASCII output; @param outlen: in capacity, out length/needed.
+ */
+idng_status idng_to_ascii(const char *in, size_t inlen, char *out, size_t *outlen,
+                          idng_mode mode, unsigned flags, idng_error *err);
+
+/**
+ * UTS #46 ToUnicode: like idng_to_ascii, but every xn-- label that is valid
+ * under mode is written as its U-label (UTF-8), and non-ASCII labels are
+ * written mapped and normalized.  On a failing label the function stops
+ * and returns its error, unless IDNG_F_KEEP_GOING is set, in which case the
+ * failing label is copied unchanged, the first error is returned and the
+ * output is complete.
+ */
+idng_status idng_to_unicode(const char *in, size_t inlen, char *out, size_t *outlen,
+                            idng_mode mode, unsigned flags, idng_error *err);
+
+/**
+ * Decodes one code point of UTF-8 (RFC 3629: no overlongs, no surrogates,
+ * nothing above U+10FFFF).  Returns the number of octets used (1-4), or 0
+ * on invalid or truncated input, leaving *cp untouched.
+ */
+size_t idng_utf8_decode(const unsigned char *s, size_t len, uint32_t *cp);
+/** Encodes cp (valid scalar) into out, which must hold 4 octets; returns 1-4. */
+size_t idng_utf8_encode(uint32_t cp, unsigned char *out);
+
+/** ASCII-only convenience: does the label begin with "xn--" in any case? */
+int idng_is_ace(const char *label, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* IDNGUARD_H */

@@ -1,0 +1,194 @@
+/**
+ * \file
+ * Lookups into the generated tables, and NFC (UAX #15) on caller buffers:
+ * full canonical decomposition (tables plus algorithmic Hangul), canonical
+ * ordering, and canonical composition of primary composites.
+ */
+#include "unicode.h"
+
+#include <string.h>
+
+enum {
+    SBASE = 0xAC00, LBASE = 0x1100, VBASE = 0x1161, TBASE = 0x11A7,
+    LCOUNT = 19, VCOUNT = 21, TCOUNT = 28, NCOUNT = VCOUNT * TCOUNT, SCOUNT = LCOUNT * NCOUNT
+};
+
+/* Index of key in a sorted array, or -1. */
+static long find_u32(const uint32_t *keys, size_t n, uint32_t key)
+{
+    size_t lo = 0, hi = n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (keys[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && keys[lo] == key ? (long)lo : -1;
+}
+
+int idng_u46_mapping(uint32_t cp, const uint32_t **seq)
+{
+    long i = find_u32(idng_ut_map_cp, idng_ut_map_count, cp);
+
+    if (i < 0)
+        return -1;
+    *seq = idng_ut_pool + (idng_ut_map_ref[i] >> 5);
+    return (int)(idng_ut_map_ref[i] & 31u);
+}
+
+static uint32_t simple_case(const uint32_t *from, const uint32_t *to, size_t n, uint32_t cp)
+{
+    long i = find_u32(from, n, cp);
+    return i < 0 ? cp : to[i];
+}
+
+uint32_t idng_simple_lower(uint32_t cp)
+{
+    return simple_case(idng_ut_lower_cp, idng_ut_lower_to, idng_ut_lower_count, cp);
+}
+
+uint32_t idng_simple_upper(uint32_t cp)
+{
+    return simple_case(idng_ut_upper_cp, idng_ut_upper_to, idng_ut_upper_count, cp);
+}
+
+static unsigned ccc(uint32_t cp)
+{
+    return cp < 0x300 ? 0 : UP_CCC(idng_uprops(cp));
+}
+
+/* Primary composite of a + b, or 0. */
+static uint32_t compose_pair(uint32_t a, uint32_t b)
+{
+    uint64_t key;
+    size_t lo = 0, hi = idng_ut_comp_count;
+
+    if (a - LBASE < LCOUNT && b - VBASE < VCOUNT)
+        return SBASE + ((a - LBASE) * VCOUNT + (b - VBASE)) * TCOUNT;
+    if (a - SBASE < SCOUNT && (a - SBASE) % TCOUNT == 0 && b - TBASE - 1 < TCOUNT - 1)
+        return a + (b - TBASE);
+    key = (uint64_t)a << 21 | b;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (idng_ut_comp_key[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < idng_ut_comp_count && idng_ut_comp_key[lo] == key ? idng_ut_comp_val[lo] : 0;
+}
+
+int idng_nfc(uint32_t *buf, size_t *len, size_t cap)
+{
+    size_t n = *len, total = 0, i, j, out, starter;
+    unsigned last;
+    int have_starter;
+
+    /* Decompose in place, back to front, after measuring the result. */
+    for (i = 0; i < n; i++) {
+        uint32_t cp = buf[i];
+        long k;
+        if (cp - SBASE < SCOUNT)
+            total += (cp - SBASE) % TCOUNT ? 3 : 2;
+        else if (cp >= 0xC0 && (k = find_u32(idng_ut_dec_cp, idng_ut_dec_count, cp)) >= 0)
+            total += idng_ut_dec_ref[k] & 31u;
+        else
+            total++;
+    }
+    if (total > cap)
+        return -1;
+    out = total;
+    for (i = n; i-- > 0;) {
+        uint32_t cp = buf[i];
+        long k;
+        if (cp - SBASE < SCOUNT) {
+            uint32_t s = cp - SBASE;
+            if (s % TCOUNT)
+                buf[--out] = TBASE + s % TCOUNT;
+            buf[--out] = VBASE + (s % NCOUNT) / TCOUNT;
+            buf[--out] = LBASE + s / NCOUNT;
+        } else if (cp >= 0xC0 && (k = find_u32(idng_ut_dec_cp, idng_ut_dec_count, cp)) >= 0) {
+            size_t m = idng_ut_dec_ref[k] & 31u;
+            out -= m;
+            memcpy(buf + out, idng_ut_pool + (idng_ut_dec_ref[k] >> 5), m * sizeof *buf);
+        } else {
+            buf[--out] = cp;
+        }
+    }
+    n = total;
+
+    /* Canonical ordering: insertion sort within runs of non-starters (stable). */
+    for (i = 1; i < n; i++) {
+        uint32_t cp = buf[i];
+        unsigned c = ccc(cp);
+        if (c == 0)
+            continue;
+        for (j = i; j > 0 && ccc(buf[j - 1]) > c; j--)
+            buf[j] = buf[j - 1];
+        buf[j] = cp;
+    }
+
+    /* Canonical composition: a character composes with the last starter
+     * unless a character between them has a combining class >= its own
+     * (or is itself a starter). */
+    if (n == 0) {
+        *len = 0;
+        return 0;
+    }
+    have_starter = ccc(buf[0]) == 0;
+    starter = 0;
+    last = have_starter ? 0 : 256;
+    for (i = 1, out = 1; i < n; i++) {
+        uint32_t cp = buf[i], comp;
+        unsigned c = ccc(cp);
+        if (have_starter && (last == 0 ? out - 1 == starter : last < c)
+            && (comp = compose_pair(buf[starter], cp)) != 0) {
+            buf[starter] = comp;
+            continue;
+        }
+        if (c == 0) {
+            starter = out;
+            have_starter = 1;
+        }
+        last = c;
+        buf[out++] = cp;
+    }
+    *len = out;
+    return 0;
+}
+
+int idng_is_nfc(const uint32_t *s, size_t len)
+{
+    uint32_t tmp[4 * 64 + 16];
+    size_t i, n;
+    unsigned last = 0;
+    int maybe = 0;
+
+    for (i = 0; i < len; i++) {
+        uint32_t w;
+        if (s[i] < 0x300) {
+            last = 0;
+            continue;
+        }
+        w = idng_uprops(s[i]);
+        if (UP_CCC(w) != 0 && last > UP_CCC(w))
+            return 0;
+        if (UP_NFCQC(w) == QC_NO)
+            return 0;
+        if (UP_NFCQC(w) == QC_MAYBE)
+            maybe = 1;
+        last = UP_CCC(w);
+    }
+    if (!maybe)
+        return 1;
+    /* Resolve MAYBE by normalizing; labels are short, so this is bounded. */
+    if (len > 64)
+        return 0;
+    memcpy(tmp, s, len * sizeof *s);
+    n = len;
+    if (idng_nfc(tmp, &n, sizeof tmp / sizeof tmp[0]) != 0)
+        return 0;
+    return n == len && memcmp(tmp, s, len * sizeof *s) == 0;
+}

@@ -1,0 +1,57 @@
+#!/bin/sh
+# deps.sh GROUP...
+#
+# Makes sure the Debian packages that a make target needs are installed.
+# As root it installs what is missing with apt-get; otherwise it prints the
+# exact apt-get line to run and fails.  Groups:
+#   build   compiler and make tools for the codec and the CLI
+#   check   the unit tests: Check, Unicode data, Python for the table
+#           generator, dpkg-dev for fetching source packages, clang
+set -eu
+
+missing=""
+# need PACKAGE PROBE: PROBE is cmd:NAME (a command) or file:PATH.
+need() {
+    case $2 in
+    cmd:*) command -v "${2#cmd:}" >/dev/null 2>&1 && return 0 ;;
+    file:*) [ -e "${2#file:}" ] && return 0 ;;
+    esac
+    case " $missing " in *" $1 "*) ;; *) missing="$missing $1" ;; esac
+}
+
+for group in "$@"; do
+    case $group in
+    build)
+        need gcc cmd:cc
+        need make cmd:make
+        need pkg-config cmd:pkg-config
+        ;;
+    check)
+        need gcc cmd:cc
+        need make cmd:make
+        need pkg-config cmd:pkg-config
+        need check file:/usr/include/check.h
+        need python3 cmd:python3
+        need unicode-data file:/usr/share/unicode/UnicodeData.txt
+        need dpkg-dev cmd:dpkg-source
+        need clang cmd:clang
+        need ca-certificates file:/etc/ssl/certs
+        ;;
+    *)
+        echo "deps.sh: unknown group '$group'" >&2
+        exit 2
+        ;;
+    esac
+done
+
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" -ne 0 ]; then
+    echo "idnguard needs these Debian packages:$missing" >&2
+    echo "run as root:  apt-get update && apt-get install -y --no-install-recommends$missing" >&2
+    exit 1
+fi
+echo "deps.sh: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null

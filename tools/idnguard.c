@@ -1,0 +1,277 @@
+/**
+ * \file
+ * idnguard: command-line front end of the codec.
+ *
+ *   idnguard encode [--case] [LABEL...]      Unicode label -> raw Punycode
+ *   idnguard decode [--case] [LABEL...]      raw Punycode -> Unicode label
+ *   idnguard to-ascii [--mode=M] [--strict] [NAME...]
+ *   idnguard to-unicode [--mode=M] [--strict] [NAME...]
+ *   idnguard check [--mode=M] [NAME...]
+ *
+ * Without operands each command reads standard input, one item a line, and
+ * writes exactly one line per input line.  Exit status: 0 when every item
+ * succeeded, 1 when any failed, 2 on a usage error.
+ */
+#include "idnguard.h"
+#include "unicode.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define OUT_MAX (4 * IDNG_INPUT_MAX + 16)
+
+struct opts {
+    idng_mode mode;
+    unsigned flags;
+    int use_case;
+};
+
+typedef int (*command_fn)(const char *item, size_t len, const struct opts *o);
+
+static void usage(FILE *f)
+{
+    fputs("usage: idnguard COMMAND [OPTIONS] [ITEM...]\n"
+          "\n"
+          "commands:\n"
+          "  encode [--case] LABEL...     Punycode-encode UTF-8 labels (no xn-- prefix)\n"
+          "  decode [--case] LABEL...     decode raw Punycode (no xn-- prefix) to UTF-8\n"
+          "  to-ascii NAME...             UTS #46 ToASCII: 'B\xc3\xbc" "cher.DE' -> xn--bcher-kva.de\n"
+          "  to-unicode NAME...           UTS #46 ToUnicode: xn--bcher-kva.de -> b\xc3\xbc" "cher.de\n"
+          "  check NAME...                judge each name as the resolver module does:\n"
+          "                               prints 'ok' or '<class>: <label>: <message>'\n"
+          "\n"
+          "options:\n"
+          "  --mode=punycode|idna2008|uts46   validation of xn-- labels (default uts46)\n"
+          "  --strict                     to-ascii/to-unicode: judge plain ASCII labels too\n"
+          "  --case                       encode: lowercase and record case flags\n"
+          "                               (RFC 3492 appendix A); decode: apply them\n"
+          "  --help                       this text\n"
+          "\n"
+          "Without ITEM operands, items are read from standard input, one a line, and\n"
+          "exactly one line is written per input line ('ERROR <class>: ...' on failure).\n"
+          "Exit status: 0 all ok, 1 any failure, 2 usage error.\n",
+          f);
+}
+
+/* Writes s, escaping control octets, DEL and non-ASCII as \xHH so that an
+ * error line shows the offending input unambiguously on one line. */
+static void put_escaped(const char *s, size_t len)
+{
+    size_t i;
+    for (i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c >= 0x7f || c == '\\')
+            printf("\\x%02x", c);
+        else
+            putchar(c);
+    }
+}
+
+static void put_codepoint_note(const idng_error *e)
+{
+    if (e->codepoint != IDNG_NO_CODEPOINT)
+        printf(" (U+%04lX)", (unsigned long)e->codepoint);
+}
+
+/* "ERROR <class>: <label>: <message>" for a failure inside an item. */
+static int report(const char *item, size_t len, const idng_error *e, int with_prefix)
+{
+    if (with_prefix)
+        fputs("ERROR ", stdout);
+    printf("%s: ", idng_status_class_name(e->status));
+    if (e->label_off <= len && e->label_len <= len - e->label_off) {
+        put_escaped(item + e->label_off, e->label_len);
+        fputs(": ", stdout);
+    }
+    fputs(idng_status_message(e->status), stdout);
+    put_codepoint_note(e);
+    putchar('\n');
+    return 1;
+}
+
+static int report_status(idng_status st)
+{
+    printf("ERROR %s: %s\n", idng_status_class_name(st), idng_status_message(st));
+    return 1;
+}
+
+static int cmd_encode(const char *item, size_t len, const struct opts *o)
+{
+    uint32_t cps[IDNG_INPUT_MAX];
+    unsigned char flags[IDNG_INPUT_MAX];
+    char out[OUT_MAX];
+    size_t n = 0, pos = 0, outlen = sizeof out - 1;
+    idng_status st;
+
+    while (pos < len) {
+        size_t m = idng_utf8_decode((const unsigned char *)item + pos, len - pos, &cps[n]);
+        if (m == 0)
+            return report_status(IDNG_E_BAD_UTF8);
+        if (n == IDNG_INPUT_MAX)
+            return report_status(IDNG_E_INPUT_TOO_LONG);
+        flags[n] = 0;
+        if (o->use_case) {
+            uint32_t lower = idng_simple_lower(cps[n]);
+            flags[n] = lower != cps[n];
+            cps[n] = lower;
+        }
+        n++;
+        pos += m;
+    }
+    st = idng_punycode_encode(cps, n, o->use_case ? flags : NULL, out, &outlen);
+    if (st != IDNG_OK)
+        return report_status(st);
+    fwrite(out, 1, outlen, stdout);
+    putchar('\n');
+    return 0;
+}
+
+static int cmd_decode(const char *item, size_t len, const struct opts *o)
+{
+    uint32_t cps[IDNG_INPUT_MAX];
+    unsigned char flags[IDNG_INPUT_MAX], buf[4];
+    size_t n = IDNG_INPUT_MAX, i;
+    idng_status st;
+
+    if (len > IDNG_INPUT_MAX)
+        return report_status(IDNG_E_INPUT_TOO_LONG);
+    st = idng_punycode_decode(item, len, cps, &n, flags);
+    if (st != IDNG_OK)
+        return report_status(st);
+    for (i = 0; i < n; i++) {
+        uint32_t cp = cps[i];
+        if (o->use_case && flags[i])
+            cp = cp < 0x80 ? (cp >= 'a' && cp <= 'z' ? cp - 32 : cp) : idng_simple_upper(cp);
+        fwrite(buf, 1, idng_utf8_encode(cp, buf), stdout);
+    }
+    putchar('\n');
+    return 0;
+}
+
+static int convert(const char *item, size_t len, const struct opts *o, int to_unicode)
+{
+    char out[OUT_MAX];
+    size_t outlen = sizeof out;
+    idng_error e;
+    idng_status st = to_unicode ? idng_to_unicode(item, len, out, &outlen, o->mode, o->flags, &e)
+                                : idng_to_ascii(item, len, out, &outlen, o->mode, o->flags, &e);
+    if (st != IDNG_OK)
+        return report(item, len, &e, 1);
+    fwrite(out, 1, outlen, stdout);
+    putchar('\n');
+    return 0;
+}
+
+static int cmd_to_ascii(const char *item, size_t len, const struct opts *o)
+{
+    return convert(item, len, o, 0);
+}
+
+static int cmd_to_unicode(const char *item, size_t len, const struct opts *o)
+{
+    return convert(item, len, o, 1);
+}
+
+static int cmd_check(const char *item, size_t len, const struct opts *o)
+{
+    idng_error e;
+
+    if (idng_name_check(item, len, o->mode, &e) != IDNG_OK)
+        return report(item, len, &e, 0);
+    puts("ok");
+    return 0;
+}
+
+static int run_stdin(command_fn fn, const struct opts *o)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t got;
+    int failed = 0;
+
+    while ((got = getline(&line, &cap, stdin)) >= 0) {
+        size_t len = (size_t)got;
+        if (len > 0 && line[len - 1] == '\n')
+            len--;
+        if (len > 0 && line[len - 1] == '\r')
+            len--;
+        failed |= fn(line, len, o);
+        /* One line out per line in, even when piped into a slow reader. */
+        if (fflush(stdout) != 0)
+            break;
+    }
+    free(line);
+    return failed;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct {
+        const char *name;
+        command_fn fn;
+        int has_mode, has_case;
+    } cmds[] = {
+        {"encode", cmd_encode, 0, 1},         {"decode", cmd_decode, 0, 1},
+        {"to-ascii", cmd_to_ascii, 1, 0},     {"to-unicode", cmd_to_unicode, 1, 0},
+        {"check", cmd_check, 1, 0},
+    };
+    struct opts o = {IDNG_MODE_UTS46, 0, 0};
+    size_t c;
+    int i, failed = 0, operands = 0;
+
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0
+        || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    for (c = 0; c < sizeof cmds / sizeof cmds[0]; c++)
+        if (strcmp(argv[1], cmds[c].name) == 0)
+            break;
+    if (c == sizeof cmds / sizeof cmds[0]) {
+        fprintf(stderr, "idnguard: unknown command '%s'\n", argv[1]);
+        usage(stderr);
+        return 2;
+    }
+    for (i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0) {
+            i++;
+            break;
+        }
+        if (strcmp(a, "--help") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (cmds[c].has_mode && strncmp(a, "--mode=", 7) == 0) {
+            if (idng_mode_lookup(a + 7, strlen(a + 7), &o.mode) != 0) {
+                fprintf(stderr, "idnguard: unknown mode '%s' (punycode, idna2008, uts46)\n",
+                        a + 7);
+                return 2;
+            }
+        } else if (cmds[c].has_mode && c != 4 && strcmp(a, "--strict") == 0) {
+            o.flags |= IDNG_F_STRICT;
+        } else if (cmds[c].has_case && strcmp(a, "--case") == 0) {
+            o.use_case = 1;
+        } else if (a[0] == '-' && a[1] == '-') {
+            fprintf(stderr, "idnguard: %s: unknown option '%s'\n", cmds[c].name, a);
+            return 2;
+        } else {
+            break;
+        }
+    }
+    for (; i < argc; i++) {
+        operands++;
+        failed |= cmds[c].fn(argv[i], strlen(argv[i]), &o);
+    }
+    if (operands == 0)
+        failed = run_stdin(cmds[c].fn, &o);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "idnguard: error writing output\n");
+        return 2;
+    }
+    return failed ? 1 : 0;
+}
