@@ -561,12 +561,13 @@ static idng_status process(const char *in, size_t inlen, char *out, size_t *outl
             pos += m;
         }
     }
-    /* A trailing empty label is the root, and "." alone is the root name,
-     * except in strict UTS #46 processing where empty labels are errors. */
-    if (nlab > 1 && labs[nlab - 1].len == 0 && !strict) {
+    /* A trailing empty label is the root (UTS #46 VerifyDnsLength excludes
+     * it too).  "." alone is the root name in DNS, but an empty label to
+     * strict UTS #46 processing. */
+    if (nlab > 1 && labs[nlab - 1].len == 0) {
         root = 1;
         nlab--;
-        if (nlab == 1 && labs[0].len == 0 && inlen == 1)
+        if (nlab == 1 && labs[0].len == 0 && inlen == 1 && !strict)
             nlab = 0;
     }
 
@@ -592,6 +593,7 @@ static idng_status process(const char *in, size_t inlen, char *out, size_t *outl
                 size_t j;
                 l->kind = K_UNICODE;
                 l->judged = 1;
+                l->ascii_u = 1;
                 if (l->len > cap)
                     return fail(err, IDNG_E_INPUT_TOO_LONG, l->off, l->len, IDNG_NO_CODEPOINT);
                 for (j = 0; j < l->len; j++)
