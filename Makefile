@@ -10,10 +10,14 @@ PYTHON ?= python3
 BUILD := build
 UCD ?= /usr/share/unicode
 SRC := $(BUILD)/src
-ICU_STAMP := $(SRC)/.icu-stamp
+# Test and table data from Debian source packages: ICU (UTS #46 mapping and
+# IdnaTestV2.txt, Unicode 15.0) and libidn2 (IANA's derived properties).
+SRC_STAMP := $(SRC)/.sources-stamp
 ICU_DIR = $(firstword $(wildcard $(SRC)/icu-*/source))
 UTS46 = $(ICU_DIR)/data/unidata/norm2/uts46.txt
 IDNA_TEST = $(ICU_DIR)/test/testdata/IdnaTestV2.txt
+IDNA_CSV = $(firstword $(wildcard $(SRC)/libidn2-*/lib/idna-tables-properties.csv))
+NORM_TEST := $(BUILD)/NormalizationTest.txt
 
 CODEC_SRC := $(wildcard codec/*.c)
 CODEC_OBJ := $(CODEC_SRC:%.c=$(BUILD)/%.o)
@@ -26,7 +30,7 @@ TEST_SRC := $(wildcard tests/codec/test_*.c tests/cli/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_COMMON := tests/common.c
 
-.PHONY: all deps check test tables check-tables clang-build clean
+.PHONY: all deps run check test tables check-tables clang-build clean
 all: $(LIB) $(CLI)
 
 $(BUILD)/%.o: %.c
@@ -44,20 +48,30 @@ $(BUILD)/tests/%: tests/%.c $(TEST_COMMON) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Itests $(STD_CFLAGS) $(CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(TEST_COMMON) $(LIB) $(CHECK_LIBS)
 
-# Sources of the Unicode data that the tests and `make tables` need.
-$(ICU_STAMP):
-	sh scripts/apt-source.sh $(SRC) icu
+$(SRC_STAMP):
+	sh scripts/apt-source.sh $(SRC) icu libidn2
 	@touch $@
+
+$(NORM_TEST): $(UCD)/NormalizationTest.txt.bz2
+	@mkdir -p $(@D)
+	bzcat $< > $@
 
 deps:
 	@sh scripts/deps.sh check
 
+# The main job.  Until the resolver module lands this demonstrates the codec
+# judging and converting names the way the module will.
+run:
+	@sh scripts/deps.sh build
+	@$(MAKE) --no-print-directory all >/dev/null
+	@sh scripts/demo.sh $(CLI)
+
 # Regenerate the checked-in tables.
-tables: deps $(ICU_STAMP)
+tables: deps $(SRC_STAMP)
 	$(PYTHON) tools/gen_tables.py --ucd $(UCD) --uts46 $(UTS46) -o codec/unicode_tables.c
 
 # Fails when the checked-in tables differ from a fresh run of the generator.
-check-tables: $(ICU_STAMP)
+check-tables: $(SRC_STAMP)
 	@$(PYTHON) tools/gen_tables.py --ucd $(UCD) --uts46 $(UTS46) -o $(BUILD)/unicode_tables.c
 	@if cmp -s $(BUILD)/unicode_tables.c codec/unicode_tables.c; then \
 	    echo "tables: codec/unicode_tables.c matches a fresh run of tools/gen_tables.py"; \
@@ -74,8 +88,9 @@ clang-build:
 check: deps
 	@$(MAKE) --no-print-directory test
 
-test: all $(ICU_STAMP) $(TEST_BIN) check-tables clang-build
-	@IDNA_TEST_FILE=$(IDNA_TEST) IDNGUARD_BIN=$(CLI) sh tests/run.sh $(TEST_BIN)
+test: all $(SRC_STAMP) $(NORM_TEST) $(TEST_BIN) check-tables clang-build
+	@IDNA_TEST_FILE=$(IDNA_TEST) IDNA_PROPERTIES_CSV=$(IDNA_CSV) NORMALIZATION_TEST=$(NORM_TEST) \
+	    IDNGUARD_BIN=$(CLI) sh tests/run.sh $(TEST_BIN)
 
 clean:
 	rm -rf $(BUILD)/codec $(BUILD)/tools $(BUILD)/tests $(BUILD)/clang $(LIB) $(CLI)

@@ -35,6 +35,7 @@ for group in "$@"; do
         need unicode-data file:/usr/share/unicode/UnicodeData.txt
         need dpkg-dev cmd:dpkg-source
         need clang cmd:clang
+        need bzip2 cmd:bzcat
         need ca-certificates file:/etc/ssl/certs
         ;;
     *)

@@ -48,6 +48,7 @@ static void usage(FILE *f)
           "                               (RFC 3492 appendix A); decode: apply them\n"
           "  --help                       this text\n"
           "\n"
+          "Items that begin with '-' (Punycode can) go after '--'.\n"
           "Without ITEM operands, items are read from standard input, one a line, and\n"
           "exactly one line is written per input line ('ERROR <class>: ...' on failure).\n"
           "Exit status: 0 all ok, 1 any failure, 2 usage error.\n",
@@ -80,7 +81,7 @@ static int report(const char *item, size_t len, const idng_error *e, int with_pr
     if (with_prefix)
         fputs("ERROR ", stdout);
     printf("%s: ", idng_status_class_name(e->status));
-    if (e->label_off <= len && e->label_len <= len - e->label_off) {
+    if (e->label_len > 0 && e->label_off <= len && e->label_len <= len - e->label_off) {
         put_escaped(item + e->label_off, e->label_len);
         fputs(": ", stdout);
     }
@@ -105,11 +106,12 @@ static int cmd_encode(const char *item, size_t len, const struct opts *o)
     idng_status st;
 
     while (pos < len) {
-        size_t m = idng_utf8_decode((const unsigned char *)item + pos, len - pos, &cps[n]);
-        if (m == 0)
-            return report_status(IDNG_E_BAD_UTF8);
+        size_t m;
         if (n == IDNG_INPUT_MAX)
             return report_status(IDNG_E_INPUT_TOO_LONG);
+        m = idng_utf8_decode((const unsigned char *)item + pos, len - pos, &cps[n]);
+        if (m == 0)
+            return report_status(IDNG_E_BAD_UTF8);
         flags[n] = 0;
         if (o->use_case) {
             uint32_t lower = idng_simple_lower(cps[n]);

@@ -1,0 +1,903 @@
+/**
+ * \file
+ * Check suite for the idnguard command-line tool.
+ *
+ * Every test runs the real binary, named by the environment variable
+ * IDNGUARD_BIN, as a child process (fork + execv, never a shell), feeds it
+ * standard input through a pipe and captures standard output and standard
+ * error separately, then judges the exit status and the output.
+ *
+ * Expected output lines in the tables below are compared exactly, except
+ * that an expected line ending in '*' only has to be a prefix of the actual
+ * line (the '*' not included).  Error lines are matched up to their class
+ * and label this way, so that rewording a status message does not break
+ * the tests; class names are stable interface.
+ */
+#include "common.h"
+
+#include "idnguard.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/** Longest argument list a table row may hold (without argv[0]). */
+#define MAX_ARGS 6
+/** A child still running after this many seconds is killed. */
+#define RUN_TIMEOUT_S 30
+/** Lines of the large streaming test. */
+#define BIG_LINES 20000
+
+/** What one run of the CLI produced. */
+typedef struct run_result {
+    int status;     /**< exit status, or -1 when the child died by a signal */
+    int signo;      /**< the signal, when status is -1 */
+    char *out;      /**< standard output, NUL-terminated */
+    size_t out_len; /**< its length, not counting the NUL */
+    char *err;      /**< standard error, NUL-terminated */
+    size_t err_len; /**< its length, not counting the NUL */
+} run_result;
+
+/** A growable, NUL-terminated byte buffer. */
+typedef struct buf {
+    char *data;
+    size_t len, cap;
+} buf;
+
+static void buf_append(buf *b, const char *s, size_t n)
+{
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (b->len + n + 1 > cap)
+            cap *= 2;
+        b->data = realloc(b->data, cap);
+        ck_assert_msg(b->data != NULL, "out of memory");
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+}
+
+static void buf_printf(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void buf_printf(buf *b, const char *fmt, ...)
+{
+    char tmp[512];
+    va_list ap;
+    int n;
+
+    va_start(ap, fmt);
+    n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    ck_assert(n >= 0 && (size_t)n < sizeof tmp);
+    buf_append(b, tmp, (size_t)n);
+}
+
+/** Path of the binary under test; fails the test when it is not set. */
+static const char *cli_path(void)
+{
+    const char *bin = getenv("IDNGUARD_BIN");
+
+    ck_assert_msg(bin != NULL && bin[0] != '\0',
+                  "IDNGUARD_BIN is not set: run as IDNGUARD_BIN=build/idnguard %s",
+                  "build/tests/cli/test_cli");
+    ck_assert_msg(access(bin, X_OK) == 0, "IDNGUARD_BIN=%s is not an executable file: %s", bin,
+                  strerror(errno));
+    return bin;
+}
+
+static void set_nonblock(int fd)
+{
+    int fl = fcntl(fd, F_GETFL);
+    ck_assert(fl >= 0);
+    ck_assert(fcntl(fd, F_SETFL, fl | O_NONBLOCK) == 0);
+}
+
+static void close_fd(int *fd)
+{
+    if (*fd >= 0) {
+        close(*fd);
+        *fd = -1;
+    }
+}
+
+/** Reads what is available from *fd into b; closes *fd at end of file. */
+static void drain(int *fd, buf *b)
+{
+    char tmp[65536];
+
+    for (;;) {
+        ssize_t got = read(*fd, tmp, sizeof tmp);
+        if (got > 0) {
+            buf_append(b, tmp, (size_t)got);
+            continue;
+        }
+        if (got == 0) {
+            close_fd(fd);
+            return;
+        }
+        if (errno == EINTR)
+            continue;
+        ck_assert_msg(errno == EAGAIN || errno == EWOULDBLOCK, "read from child: %s",
+                      strerror(errno));
+        return;
+    }
+}
+
+/**
+ * Runs the CLI with the NULL-terminated argument list args (argv[1]...),
+ * writes in_len octets of in to its standard input and closes it, and
+ * collects both output streams until the child closes them.  The three
+ * pipes are multiplexed with poll(), so neither side can block the other
+ * whatever the sizes.
+ */
+static void run_cli(const char *const *args, const char *in, size_t in_len, run_result *r)
+{
+    const char *bin = cli_path();
+    char *argv[MAX_ARGS + 2];
+    int in_pipe[2], out_pipe[2], err_pipe[2];
+    int to_child, from_out, from_err, wstatus;
+    size_t argc = 0, written = 0;
+    buf out = {NULL, 0, 0}, err = {NULL, 0, 0};
+    time_t deadline = time(NULL) + RUN_TIMEOUT_S;
+    pid_t pid;
+
+    argv[argc++] = (char *)bin;
+    while (args[argc - 1] != NULL) {
+        ck_assert_msg(argc <= MAX_ARGS, "too many arguments for run_cli");
+        argv[argc] = (char *)args[argc - 1];
+        argc++;
+    }
+    argv[argc] = NULL;
+
+    /* A child that exits without reading its input must not kill us. */
+    signal(SIGPIPE, SIG_IGN);
+    ck_assert(pipe(in_pipe) == 0);
+    ck_assert(pipe(out_pipe) == 0);
+    ck_assert(pipe(err_pipe) == 0);
+    fflush(NULL);
+    pid = fork();
+    ck_assert_msg(pid >= 0, "fork: %s", strerror(errno));
+    if (pid == 0) {
+        static const char msg[] = "test_cli: execv of IDNGUARD_BIN failed\n";
+        signal(SIGPIPE, SIG_DFL);
+        if (dup2(in_pipe[0], STDIN_FILENO) < 0 || dup2(out_pipe[1], STDOUT_FILENO) < 0
+            || dup2(err_pipe[1], STDERR_FILENO) < 0)
+            _exit(127);
+        close(in_pipe[0]);
+        close(in_pipe[1]);
+        close(out_pipe[0]);
+        close(out_pipe[1]);
+        close(err_pipe[0]);
+        close(err_pipe[1]);
+        execv(bin, argv);
+        if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0)
+            _exit(127);
+        _exit(127);
+    }
+    close(in_pipe[0]);
+    close(out_pipe[1]);
+    close(err_pipe[1]);
+    to_child = in_pipe[1];
+    from_out = out_pipe[0];
+    from_err = err_pipe[0];
+    set_nonblock(to_child);
+    set_nonblock(from_out);
+    set_nonblock(from_err);
+    if (in_len == 0)
+        close_fd(&to_child);
+
+    while (from_out >= 0 || from_err >= 0) {
+        struct pollfd p[3];
+        nfds_t n = 0;
+        int i_in = -1, i_out = -1, i_err = -1, rc;
+
+        if (to_child >= 0) {
+            p[n].fd = to_child;
+            p[n].events = POLLOUT;
+            i_in = (int)n++;
+        }
+        if (from_out >= 0) {
+            p[n].fd = from_out;
+            p[n].events = POLLIN;
+            i_out = (int)n++;
+        }
+        if (from_err >= 0) {
+            p[n].fd = from_err;
+            p[n].events = POLLIN;
+            i_err = (int)n++;
+        }
+        if (time(NULL) > deadline) {
+            kill(pid, SIGKILL);
+            waitpid(pid, NULL, 0);
+            ck_abort_msg("%s %s: no end of output after %d s", bin, argv[1] ? argv[1] : "",
+                         RUN_TIMEOUT_S);
+        }
+        rc = poll(p, n, 1000);
+        if (rc < 0 && errno == EINTR)
+            continue;
+        ck_assert_msg(rc >= 0, "poll: %s", strerror(errno));
+        if (i_in >= 0 && p[i_in].revents) {
+            ssize_t put = write(to_child, in + written, in_len - written);
+            if (put > 0) {
+                written += (size_t)put;
+                if (written == in_len)
+                    close_fd(&to_child);
+            } else if (put < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+                /* EPIPE: the child stopped reading; it is judged by its output. */
+                close_fd(&to_child);
+            }
+        }
+        if (i_out >= 0 && p[i_out].revents)
+            drain(&from_out, &out);
+        if (i_err >= 0 && p[i_err].revents)
+            drain(&from_err, &err);
+    }
+    close_fd(&to_child);
+    while (waitpid(pid, &wstatus, 0) < 0)
+        ck_assert_msg(errno == EINTR, "waitpid: %s", strerror(errno));
+
+    r->signo = 0;
+    if (WIFEXITED(wstatus)) {
+        r->status = WEXITSTATUS(wstatus);
+    } else {
+        r->status = -1;
+        r->signo = WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : 0;
+    }
+    buf_append(&out, "", 0);
+    buf_append(&err, "", 0);
+    r->out = out.data;
+    r->out_len = out.len;
+    r->err = err.data;
+    r->err_len = err.len;
+    ck_assert_msg(!(r->status == 127 && strstr(r->err, "execv of IDNGUARD_BIN failed")),
+                  "could not run IDNGUARD_BIN=%s", bin);
+    ck_assert_msg(r->status >= 0, "%s %s died by signal %d", bin, argv[1] ? argv[1] : "",
+                  r->signo);
+}
+
+static void run_free(run_result *r)
+{
+    free(r->out);
+    free(r->err);
+    r->out = r->err = NULL;
+}
+
+/** Does line (len octets, no '\n') match expected (a trailing '*' = prefix)? */
+static int line_matches(const char *line, size_t len, const char *expected)
+{
+    size_t elen = strlen(expected);
+
+    if (elen > 0 && expected[elen - 1] == '*')
+        return len >= elen - 1 && memcmp(line, expected, elen - 1) == 0;
+    return len == elen && memcmp(line, expected, elen) == 0;
+}
+
+/**
+ * Checks that out holds exactly the lines of expected (NULL-terminated),
+ * each ended by '\n'.  name identifies the case in failure messages.
+ */
+static void expect_lines(const char *name, const char *out, size_t out_len,
+                         const char *const *expected)
+{
+    size_t pos = 0, k = 0;
+
+    while (expected[k] != NULL) {
+        const char *nl;
+        size_t len;
+
+        ck_assert_msg(pos < out_len, "%s: output ends before line %zu (expected \"%s\")", name,
+                      k + 1, expected[k]);
+        nl = memchr(out + pos, '\n', out_len - pos);
+        ck_assert_msg(nl != NULL, "%s: line %zu has no final newline: \"%s\"", name, k + 1,
+                      out + pos);
+        len = (size_t)(nl - (out + pos));
+        ck_assert_msg(line_matches(out + pos, len, expected[k]),
+                      "%s: line %zu is \"%.*s\", expected \"%s\"", name, k + 1, (int)len,
+                      out + pos, expected[k]);
+        pos += len + 1;
+        k++;
+    }
+    ck_assert_msg(pos == out_len, "%s: extra output after %zu lines: \"%s\"", name, k,
+                  out + pos);
+}
+
+static size_t count_lines(const char *s, size_t len)
+{
+    size_t i, n = 0;
+    for (i = 0; i < len; i++)
+        n += s[i] == '\n';
+    return n;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Items given as operands.                                                  */
+
+/** One run with operands and no standard input. */
+struct operand_case {
+    const char *name;
+    const char *args[MAX_ARGS + 1];
+    const char *lines[MAX_ARGS + 1];
+    int status;
+};
+
+static const struct operand_case codec_cases[] = {
+    {"encode München", {"encode", "München"}, {"Mnchen-3ya"}, 0},
+    {"decode Mnchen-3ya", {"decode", "Mnchen-3ya"}, {"München"}, 0},
+    {"encode two operands", {"encode", "München", "bücher"}, {"Mnchen-3ya", "bcher-kva"}, 0},
+    /* Without --case, basic code points are copied as they are. */
+    {"encode Bücher", {"encode", "Bücher"}, {"Bcher-kva"}, 0},
+    {"decode Bcher-kva", {"decode", "Bcher-kva"}, {"Bücher"}, 0},
+    {"decode BCHER-kvA without --case", {"decode", "BCHER-kvA"}, {"BüCHER"}, 0},
+    /* --case lowercases and records the case in the annotation: an
+     * uppercase basic letter, or an uppercase final digit of a delta. */
+    {"encode --case Bücher", {"encode", "--case", "Bücher"}, {"Bcher-kva"}, 0},
+    {"decode --case Bcher-kva", {"decode", "--case", "Bcher-kva"}, {"Bücher"}, 0},
+    {"encode --case BÜCHER", {"encode", "--case", "BÜCHER"}, {"BCHER-kvA"}, 0},
+    {"decode --case BCHER-kvA", {"decode", "--case", "BCHER-kvA"}, {"BÜCHER"}, 0},
+    {"decode --case bcher-kvA", {"decode", "--case", "bcher-kvA"}, {"bÜcher"}, 0},
+    {"encode --case ÄÖÜ", {"encode", "--case", "ÄÖÜ"}, {"4cA0BS"}, 0},
+    {"decode --case 4cA0BS", {"decode", "--case", "4cA0BS"}, {"ÄÖÜ"}, 0},
+    /* RFC 3492 section 7.1, samples (L) and (M), with their case. */
+    {"RFC 3492 (L) encode",
+     {"encode", "--case", "3年B組金八先生"},
+     {"3B-ww4c5e180e575a65lsy2b"},
+     0},
+    {"RFC 3492 (L) decode",
+     {"decode", "--case", "3B-ww4c5e180e575a65lsy2b"},
+     {"3年B組金八先生"},
+     0},
+    {"RFC 3492 (M) encode",
+     {"encode", "--case", "安室奈美恵-with-SUPER-MONKEYS"},
+     {"-with-SUPER-MONKEYS-pc58ag80a8qai00g7n9n"},
+     0},
+    {"RFC 3492 (M) decode",
+     {"decode", "--case", "-with-SUPER-MONKEYS-pc58ag80a8qai00g7n9n"},
+     {"安室奈美恵-with-SUPER-MONKEYS"},
+     0},
+    {"encode all-ASCII gets a delimiter", {"encode", "last"}, {"last-"}, 0},
+    {"encode after --", {"encode", "--", "--case"}, {"--case-"}, 0},
+    {"decode 0000h", {"decode", "0000h"}, {"ERROR bad-codepoint: *"}, 1},
+    {"decode overflow", {"decode", "99999999999a"}, {"ERROR bad-punycode: *"}, 1},
+    {"decode bad digit", {"decode", "zz%"}, {"ERROR bad-punycode: *"}, 1},
+    {"decode truncated", {"decode", "zz"}, {"ERROR bad-punycode: *"}, 1},
+    {"encode bad UTF-8", {"encode", "b\xc3"}, {"ERROR bad-utf8: *"}, 1},
+    {"decode ok then failure", {"decode", "Mnchen-3ya", "0000h"},
+     {"München", "ERROR bad-codepoint: *"}, 1},
+
+    {"to-ascii Bücher.DE", {"to-ascii", "Bücher.DE"}, {"xn--bcher-kva.de"}, 0},
+    {"to-ascii fullwidth", {"to-ascii", "ｂｕｃｈｅｒ.de"}, {"bucher.de"}, 0},
+    {"to-ascii ideographic full stop", {"to-ascii", "bücher。de"}, {"xn--bcher-kva.de"}, 0},
+    {"to-ascii _dmarc", {"to-ascii", "_dmarc.Bücher.de"}, {"_dmarc.xn--bcher-kva.de"}, 0},
+    {"to-ascii trailing dot", {"to-ascii", "xn--bcher-kva.example."},
+     {"xn--bcher-kva.example."}, 0},
+    {"to-ascii uppercase ASCII", {"to-ascii", "WWW.Example.COM"}, {"www.example.com"}, 0},
+    {"to-ascii empty label", {"to-ascii", "a..b"}, {"ERROR empty-label: *"}, 1},
+    {"to-ascii xn-- label", {"to-ascii", "xn--.de"}, {"ERROR empty-label: xn--: *"}, 1},
+    {"to-ascii --strict _dmarc", {"to-ascii", "--strict", "_dmarc.example"},
+     {"ERROR disallowed: _dmarc: *"}, 1},
+    {"to-ascii --strict -x", {"to-ascii", "--strict", "-x.example"}, {"ERROR hyphen: -x: *"}, 1},
+    {"to-unicode trailing dot", {"to-unicode", "xn--bcher-kva.example."}, {"bücher.example."}, 0},
+    {"to-unicode emoji", {"to-unicode", "xn--ls8h.la"}, {"💩.la"}, 0},
+    {"to-unicode uppercase A-label", {"to-unicode", "XN--BCHER-KVA.DE"}, {"bücher.de"}, 0},
+    {"to-unicode emoji idna2008", {"to-unicode", "--mode=idna2008", "xn--ls8h.la"},
+     {"ERROR disallowed: xn--ls8h: *"}, 1},
+    {"to-unicode bidi", {"to-unicode", "xn--1-0hc.de"}, {"ERROR bidi: xn--1-0hc: *"}, 1},
+};
+
+static const struct operand_case check_cases[] = {
+    {"check emoji uts46", {"check", "xn--ls8h.la"}, {"ok"}, 0},
+    {"check emoji --mode=uts46", {"check", "--mode=uts46", "xn--ls8h.la"}, {"ok"}, 0},
+    {"check emoji idna2008", {"check", "--mode=idna2008", "xn--ls8h.la"},
+     {"disallowed: xn--ls8h: *"}, 1},
+    {"check emoji punycode", {"check", "--mode=punycode", "xn--ls8h.la"}, {"ok"}, 0},
+    {"check soft hyphen", {"check", "xn--example-nka.org"},
+     {"not-canonical: xn--example-nka: *"}, 1},
+    {"check soft hyphen idna2008",
+     {"check", "--mode=idna2008", "xn--example-nka.org"},
+     {"disallowed: xn--example-nka: *"},
+     1},
+    {"check _dmarc", {"check", "_dmarc.example"}, {"ok"}, 0},
+    {"check r3---sn", {"check", "r3---sn-abc.googlevideo.com"}, {"ok"}, 0},
+    {"check -x", {"check", "-x.example"}, {"ok"}, 0},
+    {"check a--b", {"check", "a--b.example"}, {"ok"}, 0},
+    {"check uppercase A-label", {"check", "XN--BCHER-KVA.de"}, {"ok"}, 0},
+    {"check A-label", {"check", "xn--bcher-kva.example."}, {"ok"}, 0},
+    {"check root", {"check", "."}, {"ok"}, 0},
+    {"check bidi", {"check", "xn--1-0hc"}, {"bidi: *"}, 1},
+    {"check xn--", {"check", "xn--"}, {"empty-label: *"}, 1},
+    {"check xn--example-", {"check", "xn--example-"}, {"ascii-only: *"}, 1},
+    {"check raw UTF-8", {"check", "bücher.de"}, {"raw-8bit: b\\xc3\\xbccher: *"}, 1},
+    {"check bad Punycode", {"check", "xn--zz%.de"}, {"bad-punycode: xn--zz%: *"}, 1},
+    {"check all pass", {"check", "xn--ls8h.la", "_dmarc.example", "a--b.example"},
+     {"ok", "ok", "ok"}, 0},
+    {"check one fails",
+     {"check", "xn--ls8h.la", "xn--", "a--b.example"},
+     {"ok", "empty-label: xn--: *", "ok"},
+     1},
+};
+
+static void run_operand_case(const struct operand_case *c)
+{
+    run_result r;
+
+    run_cli(c->args, "", 0, &r);
+    ck_assert_msg(r.status == c->status,
+                  "%s: exit status %d, expected %d (stdout \"%s\", stderr \"%s\")", c->name,
+                  r.status, c->status, r.out, r.err);
+    expect_lines(c->name, r.out, r.out_len, c->lines);
+    ck_assert_msg(r.err_len == 0, "%s: unexpected stderr \"%s\"", c->name, r.err);
+    run_free(&r);
+}
+
+START_TEST(test_codec_operands)
+{
+    run_operand_case(&codec_cases[_i]);
+}
+END_TEST
+
+START_TEST(test_check_operands)
+{
+    run_operand_case(&check_cases[_i]);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------ */
+/* encode --case | decode --case gives the input back.                       */
+
+static const char *const case_words[] = {
+    "Bücher", "BÜCHER", "bÜcher", "München", "MÜNCHEN", "ÄÖÜ", "ПРИВЕТ-Мир", "ΣΊΣΥΦΟΣ",
+    "3年B組金八先生", "安室奈美恵-with-SUPER-MONKEYS", "Ünïcödé", "CamelCase",
+};
+
+START_TEST(test_case_roundtrip)
+{
+    const char *word = case_words[_i];
+    const char *enc_args[] = {"encode", "--case", "--", word, NULL};
+    char encoded[256];
+    /* "--": an encoded label may itself begin with "--" ("ПРИВЕТ-Мир"). */
+    const char *dec_args[] = {"decode", "--case", "--", encoded, NULL};
+    run_result r;
+    size_t i;
+    int upper = 0;
+
+    run_cli(enc_args, "", 0, &r);
+    ck_assert_msg(r.status == 0, "encode --case %s: exit status %d (%s)", word, r.status, r.out);
+    ck_assert_msg(r.out_len > 1 && r.out[r.out_len - 1] == '\n'
+                      && count_lines(r.out, r.out_len) == 1,
+                  "encode --case %s: not one line: \"%s\"", word, r.out);
+    ck_assert(r.out_len < sizeof encoded);
+    memcpy(encoded, r.out, r.out_len - 1);
+    encoded[r.out_len - 1] = '\0';
+    for (i = 0; encoded[i] != '\0'; i++) {
+        ck_assert_msg((unsigned char)encoded[i] < 0x80, "encode --case %s: non-ASCII output",
+                      word);
+        upper |= encoded[i] >= 'A' && encoded[i] <= 'Z';
+    }
+    ck_assert_msg(upper, "encode --case %s: \"%s\" carries no uppercase annotation", word,
+                  encoded);
+    run_free(&r);
+
+    run_cli(dec_args, "", 0, &r);
+    ck_assert_msg(r.status == 0, "decode --case %s: exit status %d (%s)", encoded, r.status,
+                  r.out);
+    ck_assert_msg(r.out_len == strlen(word) + 1 && memcmp(r.out, word, strlen(word)) == 0
+                      && r.out[r.out_len - 1] == '\n',
+                  "decode --case %s: \"%s\", expected \"%s\"", encoded, r.out, word);
+    run_free(&r);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------ */
+/* Items read from standard input.                                           */
+
+struct stream_case {
+    const char *name;
+    const char *args[MAX_ARGS + 1];
+    const char *input;
+    const char *lines[8];
+    int status;
+};
+
+/* Each input: a good line, an empty line, a failing CRLF line, a good CRLF
+ * line and a last line without its newline. */
+static const struct stream_case stream_cases[] = {
+    {"encode stdin",
+     {"encode"},
+     "München\n\nxx\xff\r\nBücher\r\nlast",
+     {"Mnchen-3ya", "", "ERROR bad-utf8: *", "Bcher-kva", "last-"},
+     1},
+    {"decode stdin",
+     {"decode"},
+     "Mnchen-3ya\n\n0000h\r\nbcher-kva\r\nzz",
+     {"München", "", "ERROR bad-codepoint: *", "bücher", "ERROR bad-punycode: *"},
+     1},
+    {"decode --case stdin",
+     {"decode", "--case"},
+     "Bcher-kva\r\nBCHER-kvA\n4cA0BS",
+     {"Bücher", "BÜCHER", "ÄÖÜ"},
+     0},
+    {"to-ascii stdin",
+     {"to-ascii"},
+     "Bücher.DE\n\nxn--.de\r\nxn--ls8h.la\r\n_dmarc.example",
+     {"xn--bcher-kva.de", "ERROR empty-label: *", "ERROR empty-label: xn--: *", "xn--ls8h.la",
+      "_dmarc.example"},
+     1},
+    {"to-unicode stdin",
+     {"to-unicode"},
+     "xn--bcher-kva.example.\n\nxn--1-0hc.de\r\nxn--ls8h.la\r\nXN--BCHER-KVA.DE",
+     {"bücher.example.", "ERROR empty-label: *", "ERROR bidi: xn--1-0hc: *", "💩.la",
+      "bücher.de"},
+     1},
+    {"check stdin",
+     {"check"},
+     "xn--ls8h.la\n\nxn--example-nka.org\r\n_dmarc.example\r\nr3---sn-abc.googlevideo.com",
+     {"ok", "empty-label: *", "not-canonical: xn--example-nka: *", "ok", "ok"},
+     1},
+    {"check --mode=idna2008 stdin",
+     {"check", "--mode=idna2008"},
+     "a--b.example\r\nxn--ls8h.la\nxn--bcher-kva.de",
+     {"ok", "disallowed: xn--ls8h: *", "ok"},
+     1},
+    {"check stdin all ok",
+     {"check"},
+     "xn--ls8h.la\r\n_dmarc.example\n-x.example\nXN--BCHER-KVA.de\n",
+     {"ok", "ok", "ok", "ok"},
+     0},
+    {"check -- reads stdin", {"check", "--"}, "xn--\n", {"empty-label: xn--: *"}, 1},
+    {"encode stdin all ok", {"encode"}, "a\nb\n", {"a-", "b-"}, 0},
+    {"check empty stdin", {"check"}, "", {NULL}, 0},
+};
+
+START_TEST(test_stream)
+{
+    const struct stream_case *c = &stream_cases[_i];
+    run_result r;
+
+    run_cli(c->args, c->input, strlen(c->input), &r);
+    ck_assert_msg(r.status == c->status, "%s: exit status %d, expected %d (stdout \"%s\")",
+                  c->name, r.status, c->status, r.out);
+    expect_lines(c->name, r.out, r.out_len, c->lines);
+    ck_assert_msg(r.err_len == 0, "%s: unexpected stderr \"%s\"", c->name, r.err);
+    run_free(&r);
+}
+END_TEST
+
+/* The large stream: BIG_LINES names of five kinds, every seventh line ended
+ * by CRLF, the last one without a newline. */
+static const char *const big_commands[] = {"check", "to-unicode"};
+
+static void big_expected(const char *cmd, size_t i, buf *b)
+{
+    int check = strcmp(cmd, "check") == 0;
+
+    b->len = 0;
+    switch (i % 5) {
+    case 0:
+        buf_printf(b, check ? "ok" : "host%zu.example", i);
+        break;
+    case 1:
+        buf_printf(b, "%sempty-label: xn--: ", check ? "" : "ERROR ");
+        break;
+    case 2:
+        buf_printf(b, check ? "ok" : "bücher.n%zu.de", i);
+        break;
+    case 3:
+        buf_printf(b, check ? "ok" : "\xf0\x9f\x92\xa9.n%zu.la", i);
+        break;
+    default:
+        buf_printf(b, check ? "raw-8bit: a\\xff%zu: " : "ERROR bad-utf8: a\\xff%zu: ", i);
+        break;
+    }
+}
+
+START_TEST(test_big_stream)
+{
+    const char *cmd = big_commands[_i];
+    const char *args[] = {cmd, NULL};
+    buf in = {NULL, 0, 0}, exp = {NULL, 0, 0};
+    run_result r;
+    size_t i, pos = 0;
+
+    for (i = 0; i < BIG_LINES; i++) {
+        switch (i % 5) {
+        case 0:
+            buf_printf(&in, "HOST%zu.Example", i);
+            break;
+        case 1:
+            buf_printf(&in, "xn--.n%zu", i);
+            break;
+        case 2:
+            buf_printf(&in, "xn--bcher-kva.n%zu.de", i);
+            break;
+        case 3:
+            buf_printf(&in, "xn--ls8h.n%zu.la", i);
+            break;
+        default:
+            buf_printf(&in, "a\xff%zu.example", i);
+            break;
+        }
+        if (i + 1 < BIG_LINES)
+            buf_append(&in, i % 7 == 0 ? "\r\n" : "\n", i % 7 == 0 ? 2 : 1);
+    }
+
+    run_cli(args, in.data, in.len, &r);
+    ck_assert_msg(r.status == 1, "%s: exit status %d, expected 1", cmd, r.status);
+    ck_assert_msg(r.err_len == 0, "%s: unexpected stderr \"%s\"", cmd, r.err);
+    ck_assert_msg(count_lines(r.out, r.out_len) == BIG_LINES, "%s: %zu lines out for %d lines in",
+                  cmd, count_lines(r.out, r.out_len), BIG_LINES);
+    for (i = 0; i < BIG_LINES; i++) {
+        const char *nl = memchr(r.out + pos, '\n', r.out_len - pos);
+        size_t len;
+        int prefix = i % 5 == 1 || i % 5 == 4;
+
+        ck_assert(nl != NULL);
+        len = (size_t)(nl - (r.out + pos));
+        big_expected(cmd, i, &exp);
+        ck_assert_msg(prefix ? len >= exp.len && memcmp(r.out + pos, exp.data, exp.len) == 0
+                             : len == exp.len && memcmp(r.out + pos, exp.data, len) == 0,
+                      "%s: line %zu is \"%.*s\", expected %s\"%s\"", cmd, i + 1, (int)len,
+                      r.out + pos, prefix ? "a line starting " : "", exp.data);
+        pos += len + 1;
+    }
+    ck_assert(pos == r.out_len);
+    run_free(&r);
+    free(in.data);
+    free(exp.data);
+}
+END_TEST
+
+START_TEST(test_big_stream_all_ok)
+{
+    const char *args[] = {"encode", NULL};
+    buf in = {NULL, 0, 0};
+    run_result r;
+    size_t i;
+
+    for (i = 0; i < BIG_LINES; i++)
+        buf_printf(&in, "bücher%zu\n", i);
+    run_cli(args, in.data, in.len, &r);
+    ck_assert_msg(r.status == 0, "encode: exit status %d, expected 0", r.status);
+    ck_assert_msg(count_lines(r.out, r.out_len) == BIG_LINES, "encode: %zu lines out for %d in",
+                  count_lines(r.out, r.out_len), BIG_LINES);
+    ck_assert_msg(strncmp(r.out, "bcher0-", 7) == 0, "encode: first line \"%.20s\"", r.out);
+    ck_assert(r.err_len == 0);
+    run_free(&r);
+    free(in.data);
+}
+END_TEST
+
+/* An over-long line fails with too-long and the stream goes on.  1025 code
+ * points is one more than the CLI's buffers hold (IDNG_INPUT_MAX). */
+struct long_case {
+    const char *cmd;
+    const char *error_prefix;
+    const char *next_in;   /**< the line after it */
+    const char *next_out;  /**< and its output */
+};
+
+static const struct long_case long_cases[] = {
+    {"encode", "ERROR too-long: ", "München", "Mnchen-3ya"},
+    {"decode", "ERROR too-long: ", "Mnchen-3ya", "München"},
+    {"to-ascii", "ERROR too-long: ", "Bücher.de", "xn--bcher-kva.de"},
+    {"to-unicode", "ERROR too-long: ", "xn--bcher-kva.de", "bücher.de"},
+    {"check", "too-long: ", "xn--bcher-kva.de", "ok"},
+};
+
+START_TEST(test_too_long)
+{
+    const struct long_case *c = &long_cases[_i];
+    const char *args[] = {c->cmd, NULL};
+    const char *next[] = {c->next_out, NULL};
+    char in[IDNG_INPUT_MAX + 64];
+    size_t len = IDNG_INPUT_MAX + 1;
+    const char *nl;
+    run_result r;
+
+    memset(in, 'a', len);
+    in[len++] = '\n';
+    ck_assert(len + strlen(c->next_in) + 1 < sizeof in);
+    memcpy(in + len, c->next_in, strlen(c->next_in));
+    len += strlen(c->next_in);
+    in[len++] = '\n';
+    run_cli(args, in, len, &r);
+    ck_assert_msg(r.status == 1, "%s: exit status %d, expected 1", c->cmd, r.status);
+    ck_assert_msg(strncmp(r.out, c->error_prefix, strlen(c->error_prefix)) == 0,
+                  "%s: first line \"%.60s\" does not start \"%s\"", c->cmd, r.out,
+                  c->error_prefix);
+    nl = memchr(r.out, '\n', r.out_len);
+    ck_assert_msg(nl != NULL, "%s: no output line", c->cmd);
+    expect_lines(c->cmd, nl + 1, r.out_len - (size_t)(nl + 1 - r.out), next);
+    ck_assert_msg(r.err_len == 0, "%s: unexpected stderr \"%s\"", c->cmd, r.err);
+    run_free(&r);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------ */
+/* Control characters in failing input are escaped on the error line.        */
+
+struct escape_case {
+    const char *name;
+    const char *cmd;
+    const char *opt;   /**< NULL, or one option */
+    const char *input; /**< one line, without its newline */
+    size_t input_len;  /**< 0: strlen(input) */
+    const char *prefix;   /**< the line starts with it */
+    const char *contains; /**< NULL, or a substring the line must hold */
+};
+
+static const struct escape_case escape_cases[] = {
+    {"check ESC before xn--", "check", NULL, "a\x1b[31mb.xn--", 0, "empty-label: xn--: ", NULL},
+    {"to-ascii ESC before xn--", "to-ascii", NULL, "a\x1b[31mb.xn--", 0,
+     "ERROR empty-label: xn--: ", NULL},
+    {"check ESC in A-label", "check", NULL, "xn--a\x1b[31mb.de", 0, "bad-punycode: ",
+     "xn--a\\x1b[31mb: "},
+    {"to-unicode ESC in A-label", "to-unicode", NULL, "xn--a\x1b[31mb.de", 0,
+     "ERROR bad-punycode: ", "xn--a\\x1b[31mb: "},
+    {"to-ascii ESC, DEL and backslash in U-label", "to-ascii", NULL,
+     "\xc3\xbc\x1b[31m\x7f\\b.de", 0, "ERROR disallowed: ",
+     "\\xc3\\xbc\\x1b[31m\\x7f\\x5cb: "},
+    {"to-ascii --strict ESC in ASCII label", "to-ascii", "--strict", "A\x1b[31mb.example", 0,
+     "ERROR disallowed: A\\x1b[31mb: ", NULL},
+    {"check raw 8-bit with SOH", "check", NULL, "b\xc3\xbc\x01" "cher.de", 0, "raw-8bit: ",
+     "b\\xc3\\xbc\\x01cher: "},
+    {"check NUL in A-label", "check", NULL, "xn--a\0b.de", 10, "bad-punycode: ",
+     "xn--a\\x00b: "},
+    {"check bell and tab", "check", NULL, "xn--\a\tb", 0, "bad-punycode: ",
+     "xn--\\x07\\x09b: "},
+    {"to-unicode bad UTF-8 and ESC", "to-unicode", NULL, "\x1b\xff.xn--x", 0,
+     "ERROR bad-utf8: ", "\\x1b\\xff: "},
+    {"check CR inside the line", "check", NULL, "xn--a\rb.de", 0, "bad-punycode: ",
+     "xn--a\\x0db: "},
+};
+
+START_TEST(test_escapes)
+{
+    const struct escape_case *c = &escape_cases[_i];
+    size_t in_len = c->input_len ? c->input_len : strlen(c->input), i;
+    const char *args[] = {c->cmd, c->opt, NULL};
+    char in[64];
+    run_result r;
+
+    ck_assert(in_len + 1 < sizeof in);
+    memcpy(in, c->input, in_len);
+    in[in_len] = '\n';
+    run_cli(args, in, in_len + 1, &r);
+    ck_assert_msg(r.status == 1, "%s: exit status %d, expected 1", c->name, r.status);
+    ck_assert_msg(r.out_len > 0 && r.out[r.out_len - 1] == '\n', "%s: no final newline",
+                  c->name);
+    for (i = 0; i + 1 < r.out_len; i++)
+        ck_assert_msg((unsigned char)r.out[i] >= 0x20 && (unsigned char)r.out[i] != 0x7f,
+                      "%s: raw octet 0x%02x at offset %zu of the error line", c->name,
+                      (unsigned char)r.out[i], i);
+    ck_assert_msg(strncmp(r.out, c->prefix, strlen(c->prefix)) == 0,
+                  "%s: \"%s\" does not start \"%s\"", c->name, r.out, c->prefix);
+    if (c->contains != NULL)
+        ck_assert_msg(strstr(r.out, c->contains) != NULL, "%s: \"%s\" does not hold \"%s\"",
+                      c->name, r.out, c->contains);
+    run_free(&r);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------ */
+/* Usage errors and --help.                                                  */
+
+struct usage_case {
+    const char *name;
+    const char *args[MAX_ARGS + 1];
+    const char *stderr_has; /**< substring of standard error */
+};
+
+static const struct usage_case usage_cases[] = {
+    {"no command", {NULL}, "usage:"},
+    {"unknown command", {"frob", "x"}, "unknown command 'frob'"},
+    {"unknown command looks like an option", {"--frob"}, "unknown command"},
+    {"unknown option", {"check", "--frob", "x"}, "unknown option '--frob'"},
+    {"bogus mode", {"check", "--mode=bogus", "x"}, "unknown mode 'bogus'"},
+    {"empty mode", {"to-ascii", "--mode=", "x"}, "unknown mode"},
+    {"to-unicode bogus mode", {"to-unicode", "--mode=bogus", "x"}, "unknown mode"},
+    {"encode has no --mode", {"encode", "--mode=uts46", "x"}, "unknown option"},
+    {"decode has no --strict", {"decode", "--strict", "x"}, "unknown option"},
+    {"check has no --strict", {"check", "--strict", "x"}, "unknown option"},
+    {"to-ascii has no --case", {"to-ascii", "--case", "x"}, "unknown option"},
+};
+
+START_TEST(test_usage_errors)
+{
+    const struct usage_case *c = &usage_cases[_i];
+    run_result r;
+
+    /* Input is offered, but a usage error must not consume or judge it. */
+    run_cli(c->args, "xn--\n", 5, &r);
+    ck_assert_msg(r.status == 2, "%s: exit status %d, expected 2", c->name, r.status);
+    ck_assert_msg(r.out_len == 0, "%s: unexpected stdout \"%s\"", c->name, r.out);
+    ck_assert_msg(strstr(r.err, c->stderr_has) != NULL, "%s: stderr \"%s\" does not hold \"%s\"",
+                  c->name, r.err, c->stderr_has);
+    run_free(&r);
+}
+END_TEST
+
+static const struct operand_case help_cases[] = {
+    {"--help", {"--help"}, {NULL}, 0},
+    {"-h", {"-h"}, {NULL}, 0},
+    {"help", {"help"}, {NULL}, 0},
+    {"check --help", {"check", "--help"}, {NULL}, 0},
+    {"encode --help", {"encode", "--case", "--help"}, {NULL}, 0},
+    {"to-ascii --help", {"to-ascii", "--help", "xn--"}, {NULL}, 0},
+};
+
+START_TEST(test_help)
+{
+    const struct operand_case *c = &help_cases[_i];
+    run_result r;
+
+    run_cli(c->args, "", 0, &r);
+    ck_assert_msg(r.status == 0, "%s: exit status %d, expected 0", c->name, r.status);
+    ck_assert_msg(strncmp(r.out, "usage:", 6) == 0, "%s: stdout \"%.40s\" does not start usage:",
+                  c->name, r.out);
+    ck_assert_msg(strstr(r.out, "check") != NULL && strstr(r.out, "--mode=") != NULL,
+                  "%s: help text lacks the commands and options", c->name);
+    ck_assert_msg(r.err_len == 0, "%s: unexpected stderr \"%s\"", c->name, r.err);
+    run_free(&r);
+}
+END_TEST
+
+START_TEST(test_bin_set)
+{
+    /* Fails with a clear message when IDNGUARD_BIN is missing. */
+    (void)cli_path();
+}
+END_TEST
+
+#define N_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+static Suite *cli_suite(void)
+{
+    Suite *s = suite_create("cli");
+    TCase *tc;
+
+    tc = tcase_create("setup");
+    tcase_add_test(tc, test_bin_set);
+    suite_add_tcase(s, tc);
+    if (getenv("IDNGUARD_BIN") == NULL) {
+        /* One clear failure instead of one per test. */
+        fputs("test_cli: IDNGUARD_BIN is not set; "
+              "run as IDNGUARD_BIN=build/idnguard build/tests/cli/test_cli\n",
+              stderr);
+        return s;
+    }
+
+    tc = tcase_create("operands");
+    tcase_add_loop_test(tc, test_codec_operands, 0, N_OF(codec_cases));
+    tcase_add_loop_test(tc, test_check_operands, 0, N_OF(check_cases));
+    tcase_add_loop_test(tc, test_case_roundtrip, 0, N_OF(case_words));
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("stdin");
+    tcase_set_timeout(tc, 2 * RUN_TIMEOUT_S);
+    tcase_add_loop_test(tc, test_stream, 0, N_OF(stream_cases));
+    tcase_add_loop_test(tc, test_big_stream, 0, N_OF(big_commands));
+    tcase_add_test(tc, test_big_stream_all_ok);
+    tcase_add_loop_test(tc, test_too_long, 0, N_OF(long_cases));
+    tcase_add_loop_test(tc, test_escapes, 0, N_OF(escape_cases));
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("usage");
+    tcase_add_loop_test(tc, test_usage_errors, 0, N_OF(usage_cases));
+    tcase_add_loop_test(tc, test_help, 0, N_OF(help_cases));
+    suite_add_tcase(s, tc);
+
+    return s;
+}
+
+IDNG_TEST_MAIN(cli_suite)

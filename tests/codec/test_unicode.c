@@ -1,0 +1,227 @@
+/**
+ * \file
+ * The generated Unicode tables and NFC (white-box: uses codec/unicode.h).
+ *
+ * - NFC against Unicode's own NormalizationTest.txt (15.0, from Debian's
+ *   unicode-data; $NORMALIZATION_TEST names the decompressed file): for
+ *   every line, NFC(c1) = NFC(c2) = NFC(c3) = c2 and NFC(c4) = NFC(c5) = c4,
+ *   and the quick check agrees.
+ * - The RFC 5892 derived property against an independent derivation: IANA's
+ *   idna-tables-properties.csv as shipped in Debian's libidn2 source
+ *   ($IDNA_PROPERTIES_CSV), for an earlier Unicode version.  Every code point
+ *   it lists as assigned must have the same property here.
+ * - Spot values of RFC 5892 section 2.6 exceptions and UTS #46 statuses.
+ */
+#include "common.h"
+#include "idnguard.h"
+#include "unicode.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- NormalizationTest.txt ---- */
+
+static size_t parse_cps(const char *field, uint32_t *out, size_t cap)
+{
+    size_t n = 0;
+    char *end;
+    while (*field) {
+        unsigned long v = strtoul(field, &end, 16);
+        if (end == field)
+            break;
+        ck_assert(n < cap);
+        out[n++] = (uint32_t)v;
+        field = end;
+        while (*field == ' ')
+            field++;
+    }
+    return n;
+}
+
+static int same(const uint32_t *a, size_t na, const uint32_t *b, size_t nb)
+{
+    return na == nb && memcmp(a, b, na * sizeof *a) == 0;
+}
+
+START_TEST(test_normalization_file)
+{
+    const char *path = getenv("NORMALIZATION_TEST");
+    FILE *f;
+    char *line = NULL;
+    size_t cap = 0;
+    unsigned lineno = 0, tested = 0;
+
+    ck_assert_msg(path != NULL, "set NORMALIZATION_TEST to NormalizationTest.txt");
+    f = fopen(path, "r");
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    while (getline(&line, &cap, f) >= 0) {
+        uint32_t col[5][64], work[256];
+        size_t n[5], i, wn;
+        char *p = line;
+        lineno++;
+        if (line[0] == '#' || line[0] == '@' || line[0] == '\n')
+            continue;
+        for (i = 0; i < 5; i++) {
+            char *semi = strchr(p, ';');
+            ck_assert_msg(semi != NULL, "line %u: too few columns", lineno);
+            *semi = '\0';
+            n[i] = parse_cps(p, col[i], 64);
+            p = semi + 1;
+        }
+        for (i = 0; i < 5; i++) {
+            size_t want = i < 3 ? 1 : 3; /* NFC(c1..c3) = c2, NFC(c4, c5) = c4 */
+            memcpy(work, col[i], n[i] * sizeof *work);
+            wn = n[i];
+            ck_assert_int_eq(idng_nfc(work, &wn, 256), 0);
+            ck_assert_msg(same(work, wn, col[want], n[want]), "line %u: NFC(c%zu) != c%zu",
+                          lineno, i + 1, want + 1);
+        }
+        ck_assert_msg(idng_is_nfc(col[1], n[1]), "line %u: c2 is NFC but quick check says no",
+                      lineno);
+        if (!same(col[0], n[0], col[1], n[1]))
+            ck_assert_msg(!idng_is_nfc(col[0], n[0]), "line %u: c1 is not NFC", lineno);
+        tested++;
+    }
+    free(line);
+    fclose(f);
+    printf("NormalizationTest.txt: %u lines, NFC and quick check agree on all\n", tested);
+    ck_assert_uint_gt(tested, 15000);
+}
+END_TEST
+
+/* ---- IANA derived property table ---- */
+
+START_TEST(test_iana_properties)
+{
+    static const char *const names[] = {"PVALID", "CONTEXTJ", "CONTEXTO", "DISALLOWED",
+                                        "UNASSIGNED"};
+    const char *path = getenv("IDNA_PROPERTIES_CSV");
+    FILE *f;
+    char *line = NULL;
+    size_t cap = 0;
+    unsigned long compared = 0, differ = 0;
+
+    ck_assert_msg(path != NULL, "set IDNA_PROPERTIES_CSV to idna-tables-properties.csv");
+    f = fopen(path, "r");
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    while (getline(&line, &cap, f) >= 0) {
+        unsigned long lo, hi, cp;
+        char prop[32];
+        int want = -1, i;
+        if (sscanf(line, "%lx-%lx,%31[A-Z]", &lo, &hi, prop) != 3) {
+            if (sscanf(line, "%lx,%31[A-Z]", &lo, prop) != 2)
+                continue; /* header */
+            hi = lo;
+        }
+        for (i = 0; i < 5; i++)
+            if (strcmp(prop, names[i]) == 0)
+                want = i;
+        ck_assert_msg(want >= 0, "unknown property %s", prop);
+        if (want == I08_UNASSIGNED)
+            continue; /* may have been assigned since */
+        for (cp = lo; cp <= hi; cp++) {
+            unsigned got = UP_I08(idng_uprops((uint32_t)cp));
+            compared++;
+            if (got != (unsigned)want && differ++ < 20)
+                fprintf(stderr, "U+%04lX: IANA %s, idnguard %s\n", cp, names[want], names[got]);
+        }
+    }
+    free(line);
+    fclose(f);
+    printf("IANA derived properties: %lu assigned code points compared, %lu differ\n", compared,
+           differ);
+    ck_assert_uint_eq(differ, 0);
+    ck_assert_uint_gt(compared, 100000);
+}
+END_TEST
+
+/* ---- spot values ---- */
+
+static const struct {
+    uint32_t cp;
+    unsigned i08, u46;
+} spots[] = {
+    {0x002D, I08_PVALID, U46_VALID},
+    {0x0041, I08_DISALLOWED, U46_MAPPED},
+    {0x005F, I08_DISALLOWED, U46_DISALLOWED},  /* STD3 */
+    {0x00AD, I08_DISALLOWED, U46_IGNORED},
+    {0x00B7, I08_CONTEXTO, U46_VALID},
+    {0x00DF, I08_PVALID, U46_DEVIATION},       /* RFC 5892 2.6 exception */
+    {0x03C2, I08_PVALID, U46_DEVIATION},
+    {0x0640, I08_DISALLOWED, U46_VALID},       /* TATWEEL: exception */
+    {0x0660, I08_CONTEXTO, U46_VALID},
+    {0x06FD, I08_PVALID, U46_VALID},
+    {0x07FA, I08_DISALLOWED, U46_VALID},       /* RFC 5892 exception only */
+    {0x0F0B, I08_PVALID, U46_VALID},
+    {0x1100, I08_DISALLOWED, U46_VALID},       /* old Hangul jamo */
+    {0x200C, I08_CONTEXTJ, U46_DEVIATION},
+    {0x200D, I08_CONTEXTJ, U46_DEVIATION},
+    {0x2260, I08_DISALLOWED, U46_DISALLOWED},  /* disallowed_STD3_valid */
+    {0x2474, I08_DISALLOWED, U46_DISALLOWED},  /* disallowed_STD3_mapped */
+    {0x3002, I08_DISALLOWED, U46_MAPPED},
+    {0x3007, I08_PVALID, U46_VALID},
+    {0x302E, I08_DISALLOWED, U46_VALID},
+    {0x30FB, I08_CONTEXTO, U46_VALID},
+    {0xD800, I08_DISALLOWED, U46_DISALLOWED},
+    {0xFDD0, I08_DISALLOWED, U46_DISALLOWED},  /* noncharacter: not UNASSIGNED */
+    {0xFFFD, I08_DISALLOWED, U46_DISALLOWED},
+    {0x1F4A9, I08_DISALLOWED, U46_VALID},      /* emoji */
+    {0x1D400, I08_DISALLOWED, U46_MAPPED},
+    {0x0378, I08_UNASSIGNED, U46_DISALLOWED},
+    {0x10FFFF, I08_DISALLOWED, U46_DISALLOWED},
+    {0x31350, I08_PVALID, U46_VALID},          /* CJK Ext H, new in 15.0 */
+};
+
+START_TEST(test_spots)
+{
+    uint32_t w = idng_uprops(spots[_i].cp);
+    ck_assert_msg(UP_I08(w) == spots[_i].i08, "U+%04X: RFC 5892 property %u, want %u",
+                  spots[_i].cp, UP_I08(w), spots[_i].i08);
+    ck_assert_msg(UP_U46(w) == spots[_i].u46, "U+%04X: UTS #46 status %u, want %u",
+                  spots[_i].cp, UP_U46(w), spots[_i].u46);
+}
+END_TEST
+
+START_TEST(test_mappings_and_case)
+{
+    const uint32_t *seq;
+    ck_assert_int_eq(idng_u46_mapping(0x41, &seq), 1);
+    ck_assert_uint_eq(seq[0], 0x61);
+    ck_assert_int_eq(idng_u46_mapping(0xAD, &seq), 0);        /* ignored */
+    ck_assert_int_eq(idng_u46_mapping(0x3250, &seq), 3);      /* SQUARE PTE -> pte */
+    ck_assert_uint_eq(seq[0], 'p');
+    ck_assert_uint_eq(seq[2], 'e');
+    /* Maps into a space: disallowed_STD3_mapped, so no mapping with STD3. */
+    ck_assert_int_eq(idng_u46_mapping(0xFDFA, &seq), -1);
+    ck_assert_uint_eq(UP_U46(idng_uprops(0xFDFA)), U46_DISALLOWED);
+    ck_assert_int_eq(idng_u46_mapping(0x61, &seq), -1);
+    ck_assert_uint_eq(idng_simple_lower(0xC4), 0xE4);
+    ck_assert_uint_eq(idng_simple_upper(0xE4), 0xC4);
+    ck_assert_uint_eq(idng_simple_lower(0x4E2D), 0x4E2D);
+    ck_assert_uint_eq(UP_BIDI(idng_uprops(0x05D0)), BC_R);
+    ck_assert_uint_eq(UP_BIDI(idng_uprops(0x0627)), BC_AL);
+    ck_assert_uint_eq(UP_BIDI(idng_uprops(0x0660)), BC_AN);
+    ck_assert_uint_eq(UP_BIDI(idng_uprops(0x0590)), BC_R); /* unassigned, Hebrew block default */
+    ck_assert_uint_eq(UP_JT(idng_uprops(0x0628)), JT_D);
+    ck_assert_uint_eq(UP_JT(idng_uprops(0x0301)), JT_T);
+    ck_assert_uint_eq(UP_CCC(idng_uprops(0x094D)), 9);
+    ck_assert_uint_eq(UP_SCRIPT(idng_uprops(0x03B1)), SC_GREEK);
+}
+END_TEST
+
+static Suite *unicode_suite(void)
+{
+    Suite *s = suite_create("unicode");
+    TCase *tc = tcase_create("tables");
+
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_normalization_file);
+    tcase_add_test(tc, test_iana_properties);
+    tcase_add_loop_test(tc, test_spots, 0, (int)(sizeof spots / sizeof spots[0]));
+    tcase_add_test(tc, test_mappings_and_case);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+IDNG_TEST_MAIN(unicode_suite)
