@@ -387,8 +387,8 @@ typedef struct {
 } text_vector;
 
 static const text_vector text_vectors[] = {
-    /* Only basic code points: copied, then the delimiter (6.3), even for
-     * the empty string's absence of one and for hyphens. */
+    /* Only basic code points: copied and followed by the delimiter (6.3),
+     * hyphens included; the empty string has no delimiter. */
     { "", "" },
     { "a", "a-" },
     { "A", "A-" },
