@@ -6,8 +6,9 @@
  * - The codec never allocates and never calls anything but libc.
  * - Output goes to caller-owned buffers whose capacity is passed in; on
  *   return the same variable holds the length written, or, when the status
- *   is IDNG_E_NOSPACE, the length that would have been needed.  Nothing is
- *   ever written at or beyond the capacity given.
+ *   is IDNG_E_NOSPACE, the length that would have been needed; after any
+ *   other error it is unspecified.  Nothing is ever written at or beyond the
+ *   capacity given.
  * - Text output is NUL-terminated when, and only when, there is room for the
  *   terminator beyond the returned length; lengths never count it.
  * - Every function returns one idng_status.  idng_status_class() gives its
