@@ -13,20 +13,22 @@ enum {
     LCOUNT = 19, VCOUNT = 21, TCOUNT = 28, NCOUNT = VCOUNT * TCOUNT, SCOUNT = LCOUNT * NCOUNT
 };
 
-/* Index of key in a sorted array, or -1. */
-static long find_u32(const uint32_t *keys, size_t n, uint32_t key)
-{
-    size_t lo = 0, hi = n;
-
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (keys[mid] < key)
-            lo = mid + 1;
-        else
-            hi = mid;
+/* Index of key in a sorted array, or -1; one definition per key type. */
+#define DEFINE_FIND(name, type)                                                    \
+    static long name(const type *keys, size_t n, type key)                         \
+    {                                                                              \
+        size_t lo = 0, hi = n;                                                     \
+        while (lo < hi) {                                                          \
+            size_t mid = lo + (hi - lo) / 2;                                       \
+            if (keys[mid] < key)                                                   \
+                lo = mid + 1;                                                      \
+            else                                                                   \
+                hi = mid;                                                          \
+        }                                                                          \
+        return lo < n && keys[lo] == key ? (long)lo : -1;                          \
     }
-    return lo < n && keys[lo] == key ? (long)lo : -1;
-}
+DEFINE_FIND(find_u32, uint32_t)
+DEFINE_FIND(find_u64, uint64_t)
 
 int idng_u46_mapping(uint32_t cp, const uint32_t **seq)
 {
@@ -62,22 +64,14 @@ static unsigned ccc(uint32_t cp)
 /* Primary composite of a + b, or 0. */
 static uint32_t compose_pair(uint32_t a, uint32_t b)
 {
-    uint64_t key;
-    size_t lo = 0, hi = idng_ut_comp_count;
+    long i;
 
     if (a - LBASE < LCOUNT && b - VBASE < VCOUNT)
         return SBASE + ((a - LBASE) * VCOUNT + (b - VBASE)) * TCOUNT;
     if (a - SBASE < SCOUNT && (a - SBASE) % TCOUNT == 0 && b - TBASE - 1 < TCOUNT - 1)
         return a + (b - TBASE);
-    key = (uint64_t)a << 21 | b;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (idng_ut_comp_key[mid] < key)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < idng_ut_comp_count && idng_ut_comp_key[lo] == key ? idng_ut_comp_val[lo] : 0;
+    i = find_u64(idng_ut_comp_key, idng_ut_comp_count, (uint64_t)a << 21 | b);
+    return i < 0 ? 0 : idng_ut_comp_val[i];
 }
 
 int idng_nfc(uint32_t *buf, size_t *len, size_t cap)
