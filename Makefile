@@ -4,7 +4,7 @@
 CC ?= cc
 CFLAGS ?= -O2 -g
 STD_CFLAGS := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -fvisibility=hidden
-CPPFLAGS += -Icodec -D_POSIX_C_SOURCE=200809L -MMD -MP
+CPPFLAGS += -Icodec -Iconf -D_POSIX_C_SOURCE=200809L -MMD -MP
 PYTHON ?= python3
 
 BUILD := build
@@ -22,16 +22,24 @@ NORM_TEST := $(BUILD)/NormalizationTest.txt
 CODEC_SRC := $(wildcard codec/*.c)
 CODEC_OBJ := $(CODEC_SRC:%.c=$(BUILD)/%.o)
 LIB := $(BUILD)/libidnguard.a
+# conf/: the configuration parser (libc and the codec).
+CONF_SRC := $(wildcard conf/*.c)
+CONF_LIB := $(BUILD)/libidngconf.a
+# module/: files named core_*.c hold the module's logic without Unbound
+# headers (policy, log lines), so unit tests can link them; the rest is the
+# Unbound glue, built only into the .so.
+CORE_SRC := $(wildcard module/core_*.c)
+CORE_LIB := $(BUILD)/libidngcore.a
 CLI := $(BUILD)/idnguard
 
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
-TEST_SRC := $(wildcard tests/codec/test_*.c tests/cli/test_*.c)
+TEST_SRC := $(wildcard tests/codec/test_*.c tests/conf/test_*.c tests/module/test_*.c tests/cli/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_COMMON := tests/common.c
 
 .PHONY: all deps run check test tables check-tables clang-build clean
-all: $(LIB) $(CLI)
+all: $(LIB) $(CONF_LIB) $(CORE_LIB) $(CLI)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
@@ -41,12 +49,21 @@ $(LIB): $(CODEC_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(CLI): $(BUILD)/tools/idnguard.o $(LIB)
+$(CONF_LIB): $(CONF_SRC:%.c=$(BUILD)/%.o)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(CORE_LIB): $(CORE_SRC:%.c=$(BUILD)/%.o)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(CLI): $(BUILD)/tools/idnguard.o $(CONF_LIB) $(LIB)
 	$(CC) $(CFLAGS) -o $@ $^
 
-$(BUILD)/tests/%: tests/%.c $(TEST_COMMON) $(LIB)
+TEST_LIBS = $(CORE_LIB) $(CONF_LIB) $(LIB)
+$(BUILD)/tests/%: tests/%.c $(TEST_COMMON) $(TEST_LIBS)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Itests $(STD_CFLAGS) $(CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(TEST_COMMON) $(LIB) $(CHECK_LIBS)
+	$(CC) $(CPPFLAGS) -Itests -Imodule $(STD_CFLAGS) $(CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(TEST_COMMON) $(TEST_LIBS) $(CHECK_LIBS)
 
 $(SRC_STAMP):
 	sh scripts/apt-source.sh $(SRC) icu libidn2
@@ -82,7 +99,8 @@ check-tables: $(SRC_STAMP)
 
 # The codec and CLI must also build warning-free with clang.
 clang-build:
-	@$(MAKE) --no-print-directory BUILD=$(BUILD)/clang CC=clang $(BUILD)/clang/libidnguard.a $(BUILD)/clang/idnguard >/dev/null
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/clang CC=clang $(BUILD)/clang/libidnguard.a \
+	    $(BUILD)/clang/libidngconf.a $(BUILD)/clang/libidngcore.a $(BUILD)/clang/idnguard >/dev/null
 	@echo "clang: codec and CLI build with -Werror"
 
 check: deps
@@ -93,6 +111,7 @@ test: all $(SRC_STAMP) $(NORM_TEST) $(TEST_BIN) check-tables clang-build
 	    IDNGUARD_BIN=$(CLI) sh tests/run.sh $(TEST_BIN)
 
 clean:
-	rm -rf $(BUILD)/codec $(BUILD)/tools $(BUILD)/tests $(BUILD)/clang $(LIB) $(CLI)
+	rm -rf $(BUILD)/codec $(BUILD)/conf $(BUILD)/module $(BUILD)/tools $(BUILD)/tests \
+	    $(BUILD)/clang $(LIB) $(CONF_LIB) $(CORE_LIB) $(CLI)
 
 -include $(shell find $(BUILD) -path $(SRC) -prune -o -type f -name '*.d' -print 2>/dev/null)

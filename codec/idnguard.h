@@ -266,6 +266,17 @@ size_t idng_utf8_decode(const unsigned char *s, size_t len, uint32_t *cp);
 /** Encodes cp (valid scalar) into out, which must hold 4 octets; returns 1-4. */
 size_t idng_utf8_encode(uint32_t cp, unsigned char *out);
 
+/**
+ * May cp be shown as itself in a log line?  True for printable ASCII other
+ * than '\\' (0x21-0x7E), and for code points from U+00A0 up whose UTS #46
+ * status is valid or deviation, except the invisible joiners U+200C and
+ * U+200D.  False for controls, spaces, bidi controls (U+200E, U+200F,
+ * U+202A-U+202E, U+2066-U+2069), other format characters, line separators,
+ * private use, unassigned and everything else UTS #46 disallows or maps:
+ * such code points should be escaped.
+ */
+int idng_display_safe(uint32_t cp);
+
 /** ASCII-only convenience: does the label begin with "xn--" in any case? */
 int idng_is_ace(const char *label, size_t len);
 

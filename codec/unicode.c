@@ -6,6 +6,8 @@
  */
 #include "unicode.h"
 
+#include "idnguard.h"
+
 #include <string.h>
 
 enum {
@@ -185,4 +187,18 @@ int idng_is_nfc(const uint32_t *s, size_t len)
     if (idng_nfc(tmp, &n, sizeof tmp / sizeof tmp[0]) != 0)
         return 0;
     return n == len && memcmp(tmp, s, len * sizeof *s) == 0;
+}
+
+int idng_display_safe(uint32_t cp)
+{
+    unsigned st;
+
+    if (cp < 0x80)
+        return cp > 0x20 && cp < 0x7F && cp != '\\';
+    if (cp < 0xA0 || cp > 0x10FFFF || cp == 0x200C || cp == 0x200D)
+        return 0;
+    /* Bidi controls, joiners and other format characters are all disallowed
+     * or ignored under UTS #46, so the status alone excludes them. */
+    st = UP_U46(idng_uprops(cp));
+    return st == U46_VALID || st == U46_DEVIATION;
 }
