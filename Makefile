@@ -3,7 +3,7 @@
 
 CC ?= cc
 CFLAGS ?= -O2 -g
-STD_CFLAGS := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -fvisibility=hidden
+STD_CFLAGS := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -fvisibility=hidden -fPIC
 CPPFLAGS += -Icodec -Iconf -D_POSIX_C_SOURCE=200809L -MMD -MP
 PYTHON ?= python3
 
@@ -31,6 +31,28 @@ CONF_LIB := $(BUILD)/libidngconf.a
 CORE_SRC := $(wildcard module/core_*.c)
 CORE_LIB := $(BUILD)/libidngcore.a
 CLI := $(BUILD)/idnguard
+MODULE := $(BUILD)/idnguard.so
+
+# Unbound, the module's host.  Its module API is not installed anywhere, and
+# struct layouts change between versions and configure options, so the module
+# is compiled against a configured source tree and must be loaded by a
+# daemon built from that same tree.  Default: Debian's source package of the
+# unbound version apt offers, configured --with-dynlibmodule and installed
+# into build/unbound/.  `make UNBOUND_SRC=/path/to/configured/unbound` builds
+# against your own tree instead (then load the module into that daemon).
+UNBOUND_SRC ?=
+UB_PREFIX := $(CURDIR)/$(BUILD)/unbound
+ifeq ($(UNBOUND_SRC),)
+UB_TREE = $(firstword $(wildcard $(SRC)/unbound-*/))
+UB_STAMP := $(UB_PREFIX)/.built
+else
+UB_TREE = $(UNBOUND_SRC)/
+UB_STAMP :=
+endif
+UB_CONFIGURE := --with-dynlibmodule --with-libevent --disable-flto --disable-rpath \
+	--prefix=$(UB_PREFIX) --with-username= --with-chroot-dir= \
+	--with-pidfile=$(UB_PREFIX)/unbound.pid --with-rootkey-file=$(UB_PREFIX)/root.key
+UNBOUND := $(UB_PREFIX)/sbin/unbound
 
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
@@ -38,8 +60,8 @@ TEST_SRC := $(wildcard tests/codec/test_*.c tests/conf/test_*.c tests/module/tes
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_COMMON := tests/common.c
 
-.PHONY: all deps run check test tables check-tables clang-build clean
-all: $(LIB) $(CONF_LIB) $(CORE_LIB) $(CLI)
+.PHONY: all deps run demo check test tables check-tables clang-build clean unbound install
+all: $(LIB) $(CONF_LIB) $(CORE_LIB) $(CLI) $(MODULE)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
@@ -61,6 +83,29 @@ $(CLI): $(BUILD)/tools/idnguard.o $(CONF_LIB) $(LIB)
 	$(CC) $(CFLAGS) -o $@ $^
 
 TEST_LIBS = $(CORE_LIB) $(CONF_LIB) $(LIB)
+$(SRC)/.unbound-stamp:
+	@sh scripts/deps.sh module
+	sh scripts/apt-source.sh $(SRC) unbound
+	@touch $@
+
+$(UB_PREFIX)/.built: $(SRC)/.unbound-stamp
+	@sh scripts/deps.sh module
+	cd $(UB_TREE) && ./configure $(UB_CONFIGURE) >configure.out 2>&1 \
+	    || { tail -20 configure.out; exit 1; }
+	$(MAKE) -C $(UB_TREE) -j2 >$(BUILD)/unbound-build.log 2>&1 \
+	    || { tail -20 $(BUILD)/unbound-build.log; exit 1; }
+	$(MAKE) -C $(UB_TREE) install >>$(BUILD)/unbound-build.log 2>&1
+	@touch $@
+
+# Unbound's headers trip some of our warnings; they are not ours to fix.
+MODULE_CFLAGS = -std=c11 -Wall -Wextra -Werror -Wno-unused-parameter -Wno-sign-compare \
+	-fvisibility=hidden -fPIC -D_GNU_SOURCE -I$(UB_TREE) -Icodec -Iconf -Imodule
+$(MODULE): module/idnguard.c $(CORE_LIB) $(CONF_LIB) $(LIB) $(UB_STAMP)
+	$(CC) $(MODULE_CFLAGS) $(CFLAGS) -shared -o $@ module/idnguard.c \
+	    $(CORE_LIB) $(CONF_LIB) $(LIB) -lpthread
+
+unbound: $(UB_STAMP)
+
 $(BUILD)/tests/%: tests/%.c $(TEST_COMMON) $(TEST_LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Itests -Imodule $(STD_CFLAGS) $(CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(TEST_COMMON) $(TEST_LIBS) $(CHECK_LIBS)
@@ -74,13 +119,18 @@ $(NORM_TEST): $(UCD)/NormalizationTest.txt.bz2
 	bzcat $< > $@
 
 deps:
-	@sh scripts/deps.sh check
+	@sh scripts/deps.sh check module integration
 
-# The main job.  Until the resolver module lands this demonstrates the codec
-# judging and converting names the way the module will.
+# The main job: Unbound with the module on 127.0.0.1:$(PORT) in front of NSD
+# serving the demo zones, in the foreground, query log in the terminal.
+PORT ?= 5353
 run:
-	@sh scripts/deps.sh build
-	@$(MAKE) --no-print-directory all >/dev/null
+	@sh scripts/deps.sh build module integration
+	@$(MAKE) --no-print-directory all
+	@sh scripts/run.sh $(UNBOUND) $(CURDIR)/$(MODULE) $(PORT)
+
+# What `make run` showed before the module existed: the codec on its own.
+demo: $(CLI)
 	@sh scripts/demo.sh $(CLI)
 
 # Regenerate the checked-in tables.

@@ -7,6 +7,8 @@
 #   build   compiler and make tools for the codec and the CLI
 #   check   the unit tests: Check, Unicode data, Python for the table
 #           generator, dpkg-dev for fetching source packages, clang
+#   module  building Unbound from Debian's source package, and the module
+#   integration  NSD, drill and ldns for the integration tests and make run
 set -eu
 
 missing=""
@@ -37,6 +39,23 @@ for group in "$@"; do
         need clang cmd:clang
         need bzip2 cmd:bzcat
         need ca-certificates file:/etc/ssl/certs
+        ;;
+    module)
+        need gcc cmd:cc
+        need make cmd:make
+        need dpkg-dev cmd:dpkg-source
+        need libssl-dev file:/usr/include/openssl/ssl.h
+        need libexpat1-dev file:/usr/include/expat.h
+        need libevent-dev file:/usr/include/event2/event.h
+        need bison cmd:bison
+        need flex cmd:flex
+        need ca-certificates file:/etc/ssl/certs
+        ;;
+    integration)
+        need nsd cmd:nsd
+        need ldnsutils cmd:drill
+        need libldns-dev file:/usr/include/ldns/ldns.h
+        need iproute2 cmd:ss
         ;;
     *)
         echo "deps.sh: unknown group '$group'" >&2

@@ -7,11 +7,14 @@
  *   idnguard to-ascii [--mode=M] [--strict] [NAME...]
  *   idnguard to-unicode [--mode=M] [--strict] [NAME...]
  *   idnguard check [--mode=M] [NAME...]
+ *   idnguard check-conf [FILE]
  *
  * Without operands each command reads standard input, one item a line, and
  * writes exactly one line per input line.  Exit status: 0 when every item
- * succeeded, 1 when any failed, 2 on a usage error.
+ * succeeded, 1 when any failed, 2 on a usage error.  check-conf reads no
+ * standard input; it exits 0 when FILE is valid, 1 when not.
  */
+#include "idng_conf.h"
 #include "idnguard.h"
 #include "unicode.h"
 
@@ -40,6 +43,10 @@ static void usage(FILE *f)
           "  to-unicode NAME...           UTS #46 ToUnicode: xn--bcher-kva.de -> b\xc3\xbc" "cher.de\n"
           "  check NAME...                judge each name as the resolver module does:\n"
           "                               prints 'ok' or '<class>: <label>: <message>'\n"
+          "  check-conf [FILE]            validate the module's settings file (default:\n"
+          "                               $" IDNG_CONF_ENV " or " IDNG_CONF_DEFAULT_PATH "):\n"
+          "                               prints the effective settings, or the first\n"
+          "                               error as 'FILE:LINE: message' on stderr\n"
           "\n"
           "options:\n"
           "  --mode=punycode|idna2008|uts46   validation of xn-- labels (default uts46)\n"
@@ -185,6 +192,50 @@ static int cmd_check(const char *item, size_t len, const struct opts *o)
     return 0;
 }
 
+/* check-conf [FILE]: one file, not a stream of items, so it has its own
+ * argument handling; it never reads standard input. */
+static int cmd_check_conf(int argc, char **argv)
+{
+    struct idng_conf conf;
+    char err[1024];
+    const char *path;
+    int i, rc;
+
+    for (i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0) {
+            i++;
+            break;
+        }
+        if (strcmp(a, "--help") == 0) {
+            usage(stdout);
+            return 0;
+        }
+        if (a[0] == '-' && a[1] != '\0') {
+            fprintf(stderr, "idnguard: check-conf: unknown option '%s'\n", a);
+            return 2;
+        }
+        break;
+    }
+    if (argc - i > 1) {
+        fprintf(stderr, "idnguard: check-conf: one FILE at most (extra '%s')\n", argv[i + 1]);
+        return 2;
+    }
+    path = i < argc ? argv[i] : idng_conf_path();
+    idng_conf_init(&conf);
+    if (idng_conf_load(&conf, path, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    rc = idng_conf_write(&conf, stdout);
+    idng_conf_free(&conf);
+    if (rc != 0 || fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "idnguard: error writing output\n");
+        return 2;
+    }
+    return 0;
+}
+
 static int run_stdin(command_fn fn, const struct opts *o)
 {
     char *line = NULL;
@@ -231,6 +282,8 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
+    if (strcmp(argv[1], "check-conf") == 0)
+        return cmd_check_conf(argc, argv);
     for (c = 0; c < sizeof cmds / sizeof cmds[0]; c++)
         if (strcmp(argv[1], cmds[c].name) == 0)
             break;

@@ -1,0 +1,1098 @@
+/**
+ * \file
+ * idnguard configuration: schema, parser, writer and name lists (see
+ * idng_conf.h for the syntax and conf/idnguard.conf.example for the keys).
+ *
+ * The schema is one table, `keys`, in the manner of Knot DNS: a row per key
+ * naming its kind (how a value is parsed, checked and written back) and
+ * whether it may repeat.  The on-<class> rows are generated from the
+ * codec's IDNG_CLASS_LIST, so a new error class gets its key without a
+ * second list to keep in step.
+ */
+#include "idng_conf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#if defined(__GNUC__)
+#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+#else
+#define PRINTF_LIKE(f, a)
+#endif
+
+/** Longest uncompressed wire name, root label included (RFC 1035 3.1). */
+#define WIRE_MAX 255
+/** Source octets of a value quoted in a message; longer values are cut. */
+#define ECHO_MAX 64
+/** Room for an echoed value: every unit may grow to "<U+10FFFF>". */
+#define ECHO_CAP (ECHO_MAX * 10 + 8)
+/** Row argument of on-invalid, which is no class. */
+#define ON_INVALID (-1)
+
+static const char *const action_names[IDNG_ACTION_COUNT] = {
+#define IDNG_X_ANAME(sym, name) name,
+    IDNG_ACTION_LIST(IDNG_X_ANAME)
+#undef IDNG_X_ANAME
+};
+
+static const char *const log_format_names[] = {"text", "json"};
+#define N_LOG_FORMATS (sizeof log_format_names / sizeof log_format_names[0])
+
+/* ------------------------------------------------------------------------ */
+/* Parser state and messages                                                 */
+
+struct key;
+
+/** Everything one parse needs; the settings are moved out on success. */
+struct pstate {
+    struct idng_conf c;                       /**< the temporary being filled */
+    unsigned char explicit_action[IDNG_CLASS_COUNT]; /**< on-<class> seen */
+    size_t first_line[64];                    /**< per key row; 0 = not seen yet */
+    size_t *name_line[2];                     /**< line of each allow/deny name */
+    size_t clause_line;                       /**< line of "idnguard:", 0 = none yet */
+    const char *fname;
+    size_t line;
+    char *err;
+    size_t errlen;
+    char vbuf[IDNG_CONF_LINE_MAX];            /**< a quoted value, unescaped */
+};
+
+/* Writes "fname:line: message" into the caller's buffer; returns -1. */
+static int fail(struct pstate *p, const char *fmt, ...) PRINTF_LIKE(2, 3);
+static int fail(struct pstate *p, const char *fmt, ...)
+{
+    va_list ap;
+    int w;
+
+    if (p->err == NULL || p->errlen == 0)
+        return -1;
+    w = snprintf(p->err, p->errlen, "%s:%zu: ", p->fname, p->line > 0 ? p->line : 1);
+    if (w >= 0 && (size_t)w < p->errlen) {
+        va_start(ap, fmt);
+        vsnprintf(p->err + w, p->errlen - (size_t)w, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+/* Renders part of a value for a message: at most ECHO_MAX octets, cut on a
+ * code point boundary with "..." added, and code points that could hide or
+ * reorder the text around them (bidi controls, joiners, odd spaces) shown
+ * as <U+XXXX> so the message says exactly what the file holds. */
+static const char *echo(char out[ECHO_CAP], const char *v, size_t n)
+{
+    size_t i = 0, o = 0;
+
+    while (i < n) {
+        unsigned char ch = (unsigned char)v[i];
+        uint32_t cp;
+        size_t m;
+
+        if (i >= ECHO_MAX) {
+            memcpy(out + o, "...", 3);
+            o += 3;
+            break;
+        }
+        if (ch >= 0x20 && ch < 0x7f) {
+            out[o++] = (char)ch;
+            i++;
+            continue;
+        }
+        m = ch < 0x80 ? 0 : idng_utf8_decode((const unsigned char *)v + i, n - i, &cp);
+        if (m == 0) {
+            o += (size_t)snprintf(out + o, ECHO_CAP - o, "\\x%02X", ch);
+            i++;
+        } else if (idng_display_safe(cp)) {
+            memcpy(out + o, v + i, m);
+            o += m;
+            i += m;
+        } else {
+            o += (size_t)snprintf(out + o, ECHO_CAP - o, "<U+%04lX>", (unsigned long)cp);
+            i += m;
+        }
+    }
+    out[o] = '\0';
+    return out;
+}
+
+/* "a, b or c" from a table of names, for "expected ..." texts. */
+static void join_names(char *out, size_t cap, const char *const *names, size_t n)
+{
+    size_t i, o = 0;
+
+    out[0] = '\0';
+    for (i = 0; i < n && o < cap; i++) {
+        const char *sep = i == 0 ? "" : i + 1 == n ? " or " : ", ";
+        int w = snprintf(out + o, cap - o, "%s%s", sep, names[i]);
+        if (w < 0)
+            return;
+        o += (size_t)w;
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Domain names                                                              */
+
+/* Octets that an ASCII label of a listed name may hold: printable ASCII but
+ * for what would need quoting or escaping to be written back ('"', '#',
+ * '\\'), the separator, and '*', which would only ever be a literal label
+ * here and so is almost surely a wildcard misunderstanding. */
+static int name_octet_ok(unsigned char ch)
+{
+    return ch > 0x20 && ch < 0x7f && ch != '"' && ch != '#' && ch != '\\' && ch != '*'
+           && ch != '.';
+}
+
+static unsigned char lower(unsigned char ch)
+{
+    return ch >= 'A' && ch <= 'Z' ? (unsigned char)(ch + 32) : ch;
+}
+
+/* Length of a wire name built by this file (validated when it was stored). */
+static size_t wire_len(const uint8_t *w)
+{
+    size_t pos = 0;
+    while (w[pos] != 0)
+        pos += 1u + w[pos];
+    return pos + 1;
+}
+
+/* Text form with trailing dot ("." for the root) into out, which holds
+ * WIRE_MAX + 1 octets.  Returns -1 for a label the parser would refuse. */
+static int wire_to_text(const uint8_t *w, char *out)
+{
+    size_t pos = 0, o = 0, i;
+
+    if (w[0] == 0) {
+        memcpy(out, ".", 2);
+        return 0;
+    }
+    while (w[pos] != 0) {
+        size_t l = w[pos];
+        if (l > IDNG_LABEL_MAX || pos + 1 + l >= WIRE_MAX)
+            return -1;
+        for (i = 0; i < l; i++) {
+            if (!name_octet_ok(w[pos + 1 + i]))
+                return -1;
+            out[o++] = (char)w[pos + 1 + i];
+        }
+        out[o++] = '.';
+        pos += 1 + l;
+    }
+    out[o] = '\0';
+    return 0;
+}
+
+/* Converts a name as written in the file into lowercase wire format. */
+static int name_to_wire(struct pstate *p, const struct key *k, const char *v, size_t n,
+                        uint8_t *wire, size_t *wlen);
+
+/* ------------------------------------------------------------------------ */
+/* The schema                                                                */
+
+/** How values of one kind are parsed and checked, written back and described. */
+struct kind {
+    /** Parses and checks v (n octets, not NUL-terminated) and stores it. */
+    int (*set)(struct pstate *p, const struct key *k, const char *v, size_t n);
+    /** Writes the key's line(s); -1 if the value has no text form. */
+    int (*put)(const struct idng_conf *c, const struct key *k, FILE *f);
+    /** The allowed values, for messages ("yes or no"). */
+    void (*expect)(const struct key *k, char *out, size_t cap);
+};
+
+/** One row per key. */
+struct key {
+    const char *name;
+    const struct kind *kind;
+    size_t off;     /**< offset of the field in struct idng_conf, for simple kinds */
+    int arg;        /**< class for on-<class>, ON_INVALID; list 0/1 for allow/deny */
+    unsigned flags; /**< K_* */
+};
+enum {
+    K_REPEAT = 1u << 0,   /**< may appear more than once */
+    K_EMPTY_OK = 1u << 1, /**< "" is a meaningful value */
+};
+
+#define FIELD(c, k, type) ((type *)(void *)((char *)(c) + (k)->off))
+#define CFIELD(c, k, type) ((const type *)(const void *)((const char *)(c) + (k)->off))
+
+static int bad_value(struct pstate *p, const struct key *k, const char *v, size_t n)
+{
+    char e[ECHO_CAP], x[160];
+    k->kind->expect(k, x, sizeof x);
+    return fail(p, "bad value '%s' for '%s' (expected %s)", echo(e, v, n), k->name, x);
+}
+
+/* -- mode -- */
+
+static int set_mode(struct pstate *p, const struct key *k, const char *v, size_t n)
+{
+    if (idng_mode_lookup(v, n, FIELD(&p->c, k, idng_mode)) != 0)
+        return bad_value(p, k, v, n);
+    return 0;
+}
+
+static int put_mode(const struct idng_conf *c, const struct key *k, FILE *f)
+{
+    const char *s = idng_mode_name(*CFIELD(c, k, idng_mode));
+    return s == NULL ? -1 : fprintf(f, "    %s: %s\n", k->name, s) < 0 ? -1 : 0;
+}
+
+static void expect_mode(const struct key *k, char *out, size_t cap)
+{
+    const char *names[3];
+    int m;
+
+    (void)k;
+    for (m = IDNG_MODE_PUNYCODE; m <= IDNG_MODE_UTS46; m++)
+        names[m] = idng_mode_name((idng_mode)m);
+    join_names(out, cap, names, 3);
+}
+
+static const struct kind kind_mode = {set_mode, put_mode, expect_mode};
+
+/* -- actions: on-invalid and on-<class> -- */
+
+/* Only a raw UTF-8 name has an obvious intended form to resolve instead. */
+static int normalize_ok(const struct key *k)
+{
+    return k->arg == IDNG_C_RAW_8BIT;
+}
+
+static int set_action(struct pstate *p, const struct key *k, const char *v, size_t n)
+{
+    enum idng_action a;
+    char x[160];
+
+    if (idng_action_lookup(v, n, &a) != 0)
+        return bad_value(p, k, v, n);
+    if (a == IDNG_ACT_NORMALIZE && !normalize_ok(k)) {
+        k->kind->expect(k, x, sizeof x);
+        return fail(p, "'normalize' is allowed only for 'on-raw-8bit', not for '%s' (expected %s)",
+                    k->name, x);
+    }
+    if (k->arg == ON_INVALID) {
+        p->c.on_invalid = a;
+    } else {
+        p->c.action[k->arg] = a;
+        p->explicit_action[k->arg] = 1;
+    }
+    return 0;
+}
+
+static int put_action(const struct idng_conf *c, const struct key *k, FILE *f)
+{
+    enum idng_action a = k->arg == ON_INVALID ? c->on_invalid : c->action[k->arg];
+    const char *s = idng_action_name(a);
+
+    if (s == NULL || (a == IDNG_ACT_NORMALIZE && !normalize_ok(k)))
+        return -1;
+    return fprintf(f, "    %s: %s\n", k->name, s) < 0 ? -1 : 0;
+}
+
+static void expect_action(const struct key *k, char *out, size_t cap)
+{
+    join_names(out, cap, action_names, IDNG_ACTION_COUNT - !normalize_ok(k));
+}
+
+static const struct kind kind_action = {set_action, put_action, expect_action};
+
+/* -- yes/no -- */
+
+static int set_bool(struct pstate *p, const struct key *k, const char *v, size_t n)
+{
+    if (n == 3 && memcmp(v, "yes", 3) == 0)
+        *FIELD(&p->c, k, int) = 1;
+    else if (n == 2 && memcmp(v, "no", 2) == 0)
+        *FIELD(&p->c, k, int) = 0;
+    else
+        return bad_value(p, k, v, n);
+    return 0;
+}
+
+static int put_bool(const struct idng_conf *c, const struct key *k, FILE *f)
+{
+    return fprintf(f, "    %s: %s\n", k->name, *CFIELD(c, k, int) ? "yes" : "no") < 0 ? -1 : 0;
+}
+
+static void expect_bool(const struct key *k, char *out, size_t cap)
+{
+    (void)k;
+    snprintf(out, cap, "yes or no");
+}
+
+static const struct kind kind_bool = {set_bool, put_bool, expect_bool};
+
+/* -- log-format -- */
+
+static int set_log_format(struct pstate *p, const struct key *k, const char *v, size_t n)
+{
+    size_t i;
+    for (i = 0; i < N_LOG_FORMATS; i++)
+        if (strlen(log_format_names[i]) == n && memcmp(log_format_names[i], v, n) == 0) {
+            *FIELD(&p->c, k, enum idng_log_format) = (enum idng_log_format)i;
+            return 0;
+        }
+    return bad_value(p, k, v, n);
+}
+
+static int put_log_format(const struct idng_conf *c, const struct key *k, FILE *f)
+{
+    unsigned i = (unsigned)*CFIELD(c, k, enum idng_log_format);
+    if (i >= N_LOG_FORMATS)
+        return -1;
+    return fprintf(f, "    %s: %s\n", k->name, log_format_names[i]) < 0 ? -1 : 0;
+}
+
+static void expect_log_format(const struct key *k, char *out, size_t cap)
+{
+    (void)k;
+    join_names(out, cap, log_format_names, N_LOG_FORMATS);
+}
+
+static const struct kind kind_log_format = {set_log_format, put_log_format, expect_log_format};
+
+/* -- paths -- */
+
+/* Why a path is refused, or NULL.  Relative paths would depend on the
+ * daemon's working directory, which chroot and service managers change. */
+static const char *path_problem(const char *v, size_t n)
+{
+    size_t i;
+    if (v[0] != '/')
+        return "is not an absolute path";
+    if (v[n - 1] == '/')
+        return "names a directory, not a file";
+    for (i = 0; i < n; i++)
+        if ((unsigned char)v[i] < 0x20 || v[i] == 0x7f)
+            return "holds a control character";
+    return NULL;
+}
+
+static int set_path(struct pstate *p, const struct key *k, const char *v, size_t n)
+{
+    char **field = FIELD(&p->c, k, char *), e[ECHO_CAP], x[160];
+    const char *why;
+
+    free(*field);
+    *field = NULL;
+    if (n == 0)
+        return 0;
+    why = path_problem(v, n);
+    if (why != NULL) {
+        k->kind->expect(k, x, sizeof x);
+        return fail(p, "%s '%s' %s (expected %s)", k->name, echo(e, v, n), why, x);
+    }
+    *field = malloc(n + 1);
+    if (*field == NULL)
+        return fail(p, "out of memory");
+    memcpy(*field, v, n);
+    (*field)[n] = '\0';
+    return 0;
+}
+
+static int put_path(const struct idng_conf *c, const struct key *k, FILE *f)
+{
+    const char *s = *CFIELD(c, k, char *);
+
+    if (fprintf(f, "    %s: \"", k->name) < 0)
+        return -1;
+    if (s != NULL && s[0] != '\0') {
+        if (path_problem(s, strlen(s)) != NULL)
+            return -1;
+        for (; *s != '\0'; s++) {
+            if ((*s == '"' || *s == '\\') && putc('\\', f) == EOF)
+                return -1;
+            if (putc(*s, f) == EOF)
+                return -1;
+        }
+    }
+    return fputs("\"\n", f) == EOF ? -1 : 0;
+}
+
+static void expect_path(const struct key *k, char *out, size_t cap)
+{
+    (void)k;
+    snprintf(out, cap, "an absolute path, or \"\" for Unbound's log");
+}
+
+static const struct kind kind_path = {set_path, put_path, expect_path};
+
+/* -- seconds -- */
+
+static int set_seconds(struct pstate *p, const struct key *k, const char *v, size_t n)
+{
+    unsigned long val = 0;
+    size_t i;
+    char e[ECHO_CAP], x[160];
+
+    for (i = 0; i < n; i++) {
+        if (v[i] < '0' || v[i] > '9')
+            return bad_value(p, k, v, n);
+        if (val <= IDNG_CONF_STATS_MAX) /* stop growing once out of range */
+            val = val * 10 + (unsigned long)(v[i] - '0');
+    }
+    if (val > IDNG_CONF_STATS_MAX) {
+        k->kind->expect(k, x, sizeof x);
+        return fail(p, "%s %s is out of range (expected %s)", k->name, echo(e, v, n), x);
+    }
+    *FIELD(&p->c, k, unsigned) = (unsigned)val;
+    return 0;
+}
+
+static int put_seconds(const struct idng_conf *c, const struct key *k, FILE *f)
+{
+    unsigned val = *CFIELD(c, k, unsigned);
+    if (val > IDNG_CONF_STATS_MAX)
+        return -1;
+    return fprintf(f, "    %s: %u\n", k->name, val) < 0 ? -1 : 0;
+}
+
+static void expect_seconds(const struct key *k, char *out, size_t cap)
+{
+    (void)k;
+    snprintf(out, cap, "seconds from 0 to %u; 0 = only at shutdown", IDNG_CONF_STATS_MAX);
+}
+
+static const struct kind kind_seconds = {set_seconds, put_seconds, expect_seconds};
+
+/* -- name lists -- */
+
+static int set_name(struct pstate *p, const struct key *k, const char *v, size_t n);
+
+static int put_names(const struct idng_conf *c, const struct key *k, FILE *f)
+{
+    const struct idng_name_list *l = CFIELD(c, k, struct idng_name_list);
+    char text[WIRE_MAX + 1];
+    size_t i;
+
+    /* A comment keeps "every key is shown" true for an empty list. */
+    if (l->count == 0)
+        return fprintf(f, "    # %s: (none)\n", k->name) < 0 ? -1 : 0;
+    for (i = 0; i < l->count; i++) {
+        if (l->names[i] == NULL || wire_to_text(l->names[i], text) != 0)
+            return -1;
+        if (fprintf(f, "    %s: %s\n", k->name, text) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void expect_name(const struct key *k, char *out, size_t cap)
+{
+    (void)k;
+    snprintf(out, cap, "a domain name, or \".\" for all names");
+}
+
+static const struct kind kind_names = {set_name, put_names, expect_name};
+
+/* The table.  Order is the order idng_conf_write uses. */
+static const struct key keys[] = {
+    {"mode", &kind_mode, offsetof(struct idng_conf, mode), 0, 0},
+    {"on-invalid", &kind_action, 0, ON_INVALID, 0},
+#define IDNG_X_KEY(sym, name) {"on-" name, &kind_action, 0, sym, 0},
+    IDNG_CLASS_LIST(IDNG_X_KEY)
+#undef IDNG_X_KEY
+    {"log-queries", &kind_bool, offsetof(struct idng_conf, log_queries), 0, 0},
+    {"log-format", &kind_log_format, offsetof(struct idng_conf, log_format), 0, 0},
+    {"log-file", &kind_path, offsetof(struct idng_conf, log_file), 0, K_EMPTY_OK},
+    {"ede", &kind_bool, offsetof(struct idng_conf, ede), 0, 0},
+    {"allow", &kind_names, offsetof(struct idng_conf, allow), 0, K_REPEAT},
+    {"deny", &kind_names, offsetof(struct idng_conf, deny), 1, K_REPEAT},
+    {"stats-interval", &kind_seconds, offsetof(struct idng_conf, stats_interval), 0, 0},
+};
+#define NKEYS (sizeof keys / sizeof keys[0])
+
+_Static_assert(NKEYS <= sizeof((struct pstate *)0)->first_line / sizeof(size_t),
+               "struct pstate.first_line needs a slot per key row");
+
+/* Classes that describe a query name.  ok, no-space and invalid-argument
+ * are about the caller, not the name, and always pass: their rows exist
+ * (generated with the rest) but are not keys. */
+static int class_configurable(int cls)
+{
+    return cls != IDNG_C_OK && cls != IDNG_C_NOSPACE && cls != IDNG_C_INVAL;
+}
+
+static int row_active(const struct key *k)
+{
+    return k->kind != &kind_action || k->arg == ON_INVALID || class_configurable(k->arg);
+}
+
+static const struct key *find_key(const char *s, size_t n)
+{
+    size_t i;
+    for (i = 0; i < NKEYS; i++)
+        if (strlen(keys[i].name) == n && memcmp(keys[i].name, s, n) == 0 && row_active(&keys[i]))
+            return &keys[i];
+    return NULL;
+}
+
+static const char *list_key_name(int which)
+{
+    size_t i;
+    for (i = 0; i < NKEYS; i++)
+        if (keys[i].kind == &kind_names && keys[i].arg == which)
+            return keys[i].name;
+    return "?";
+}
+
+/* Effective actions from on-invalid and the explicit on-<class> settings,
+ * so the order of lines in the file does not matter. */
+static void resolve_actions(struct idng_conf *c, const unsigned char *explicit_action)
+{
+    int cls;
+    for (cls = 0; cls < IDNG_CLASS_COUNT; cls++) {
+        if (!class_configurable(cls))
+            c->action[cls] = IDNG_ACT_PASS;
+        else if (explicit_action != NULL && explicit_action[cls])
+            continue;
+        else if (cls == IDNG_C_RAW_8BIT)
+            c->action[cls] = IDNG_ACT_NORMALIZE; /* on-invalid does not change it */
+        else
+            c->action[cls] = c->on_invalid;
+    }
+}
+
+static int name_to_wire(struct pstate *p, const struct key *k, const char *v, size_t n,
+                        uint8_t *wire, size_t *wlen)
+{
+    char e[ECHO_CAP], lab[ECHO_CAP], ascii[IDNG_INPUT_MAX + 2];
+    size_t alen = sizeof ascii, i, start, o;
+    idng_error ie;
+    idng_status st;
+
+    if (n == 1 && v[0] == '.') {
+        wire[0] = 0;
+        *wlen = 1;
+        return 0;
+    }
+    /* The codec does not judge plain ASCII labels (real DNS names break
+     * hostname rules), so octets that cannot belong here are caught first. */
+    for (i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)v[i];
+        if (ch >= 0x80 || ch == '.' || name_octet_ok(ch))
+            continue;
+        if (ch == ' ' || ch == '\t')
+            return fail(p, "bad name '%s' for '%s': it contains a blank (one name per line)",
+                        echo(e, v, n), k->name);
+        if (ch == '*' && i == 0 && (n == 1 || v[1] == '.'))
+            return fail(p,
+                        "bad name '%s' for '%s': no wildcards; a name already covers every "
+                        "name below it",
+                        echo(e, v, n), k->name);
+        if (ch == '\\')
+            return fail(p, "bad name '%s' for '%s': backslash escapes are not supported",
+                        echo(e, v, n), k->name);
+        return fail(p, "bad name '%s' for '%s': '%c' is not allowed in a name", echo(e, v, n),
+                    k->name, ch);
+    }
+    st = idng_to_ascii(v, n, ascii, &alen, IDNG_MODE_UTS46, 0, &ie);
+    if (st == IDNG_E_NOSPACE) {
+        st = IDNG_E_NAME_TOO_LONG;
+        ie.label_len = 0;
+        ie.codepoint = IDNG_NO_CODEPOINT;
+    }
+    if (st != IDNG_OK) {
+        char cpnote[24] = "";
+        if (ie.codepoint != IDNG_NO_CODEPOINT)
+            snprintf(cpnote, sizeof cpnote, " (U+%04lX)", (unsigned long)ie.codepoint);
+        /* Length errors about the whole name carry no useful label. */
+        if (ie.label_len > 0 && ie.label_off <= n && ie.label_len <= n - ie.label_off
+            && st != IDNG_E_NAME_TOO_LONG && st != IDNG_E_INPUT_TOO_LONG)
+            return fail(p, "bad name '%s' for '%s': label '%s': %s%s [%s]", echo(e, v, n),
+                        k->name, echo(lab, v + ie.label_off, ie.label_len),
+                        idng_status_message(st), cpnote, idng_status_class_name(st));
+        return fail(p, "bad name '%s' for '%s': %s%s [%s]", echo(e, v, n), k->name,
+                    idng_status_message(st), cpnote, idng_status_class_name(st));
+    }
+    /* Dotted ASCII (trailing dot optional) -> wire.  The codec has checked
+     * lengths already; they are checked again because the buffer is ours. */
+    if (alen > 0 && ascii[alen - 1] == '.')
+        alen--;
+    if (alen == 0) { /* a lone full stop in another script: the root */
+        wire[0] = 0;
+        *wlen = 1;
+        return 0;
+    }
+    for (start = 0, o = 0; start <= alen; start += 1) {
+        const char *dot = memchr(ascii + start, '.', alen - start);
+        size_t l = (size_t)((dot != NULL ? dot : ascii + alen) - (ascii + start));
+        if (l == 0 || l > IDNG_LABEL_MAX || o + 1 + l + 1 > WIRE_MAX)
+            return fail(p, "bad name '%s' for '%s': %s", echo(e, v, n), k->name,
+                        l == 0 ? "empty label" : l > IDNG_LABEL_MAX ? "label longer than 63 octets"
+                                                                    : "name too long");
+        wire[o++] = (uint8_t)l;
+        for (i = 0; i < l; i++) {
+            unsigned char ch = lower((unsigned char)ascii[start + i]);
+            if (!name_octet_ok(ch))
+                return fail(p, "bad name '%s' for '%s': '%c' is not allowed in a name",
+                            echo(e, v, n), k->name, ch);
+            wire[o++] = ch;
+        }
+        start += l;
+    }
+    wire[o++] = 0;
+    *wlen = o;
+    return 0;
+}
+
+static int set_name(struct pstate *p, const struct key *k, const char *v, size_t n)
+{
+    struct idng_name_list *l = FIELD(&p->c, k, struct idng_name_list);
+    uint8_t wire[WIRE_MAX], *copy;
+    size_t wlen = 0, i;
+    int which;
+    char text[WIRE_MAX + 1];
+
+    if (name_to_wire(p, k, v, n, wire, &wlen) != 0)
+        return -1;
+    /* An exact repeat is a slip; the same name in both lists contradicts
+     * itself.  (A name below another listed one is fine: it is how an
+     * exception is written.) */
+    for (which = 0; which < 2; which++) {
+        const struct idng_name_list *m = which == 0 ? &p->c.allow : &p->c.deny;
+        for (i = 0; i < m->count; i++) {
+            if (wire_len(m->names[i]) != wlen || memcmp(m->names[i], wire, wlen) != 0)
+                continue;
+            wire_to_text(wire, text);
+            if (which == k->arg)
+                return fail(p, "duplicate %s name '%s' (first at line %zu)", k->name, text,
+                            p->name_line[which][i]);
+            return fail(p, "'%s' is in both '%s' (line %zu) and '%s'; a name can be in one list only",
+                        text, list_key_name(which), p->name_line[which][i], k->name);
+        }
+    }
+    if (l->count == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 8;
+        uint8_t **names = realloc(l->names, cap * sizeof *names);
+        size_t *lines;
+        if (names == NULL)
+            return fail(p, "out of memory");
+        l->names = names;
+        lines = realloc(p->name_line[k->arg], cap * sizeof *lines);
+        if (lines == NULL)
+            return fail(p, "out of memory");
+        p->name_line[k->arg] = lines;
+        l->cap = cap;
+    }
+    copy = malloc(wlen);
+    if (copy == NULL)
+        return fail(p, "out of memory");
+    memcpy(copy, wire, wlen);
+    p->name_line[k->arg][l->count] = p->line;
+    l->names[l->count++] = copy;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Lines                                                                     */
+
+static int is_blank(char ch)
+{
+    return ch == ' ' || ch == '\t';
+}
+
+/* Octet-level checks of one line (without its line end): length, control
+ * octets, UTF-8.  Columns count octets from 1. */
+static int check_octets(struct pstate *p, const char *s, size_t n)
+{
+    size_t i = 0;
+
+    if (n > IDNG_CONF_LINE_MAX)
+        return fail(p, "line is %zu octets long; the limit is %d", n, IDNG_CONF_LINE_MAX);
+    while (i < n) {
+        unsigned char ch = (unsigned char)s[i];
+        uint32_t cp;
+        size_t m;
+
+        if (ch == '\t' || (ch >= 0x20 && ch < 0x7f)) {
+            i++;
+            continue;
+        }
+        if (ch == 0)
+            return fail(p, "NUL octet at column %zu (is this a text file?)", i + 1);
+        if (ch == '\r')
+            return fail(p, "carriage return not followed by line feed at column %zu", i + 1);
+        if (ch < 0x80)
+            return fail(p, "control character 0x%02X at column %zu; only tab and space may "
+                        "separate words", ch, i + 1);
+        m = idng_utf8_decode((const unsigned char *)s + i, n - i, &cp);
+        if (m == 0)
+            return fail(p, "invalid UTF-8 at column %zu (octet 0x%02X); the file must be UTF-8",
+                        i + 1, ch);
+        i += m;
+    }
+    return 0;
+}
+
+/* The clause header: it must stand alone, once. */
+static int clause(struct pstate *p, size_t vlen, int quoted)
+{
+    if (vlen > 0 || quoted)
+        return fail(p, "'idnguard:' must stand alone on its line; put each setting on a line "
+                    "of its own");
+    if (p->clause_line != 0)
+        return fail(p, "second 'idnguard:' clause (the first is at line %zu)", p->clause_line);
+    p->clause_line = p->line;
+    return 0;
+}
+
+static int parse_line(struct pstate *p, const char *s, size_t n)
+{
+    size_t i = 0, ks, kl, vlen;
+    const char *v;
+    const struct key *k;
+    int quoted = 0;
+    char e[ECHO_CAP], x[160];
+
+    if (check_octets(p, s, n) != 0)
+        return -1;
+    while (i < n && is_blank(s[i]))
+        i++;
+    if (i == n || s[i] == '#')
+        return 0;
+    for (ks = i; i < n && s[i] != ':' && s[i] != '#' && s[i] != '"' && !is_blank(s[i]); i++)
+        ;
+    kl = i - ks;
+    if (kl == 0)
+        return fail(p, "expected 'key: value', found '%s'", echo(e, s + ks, n - ks));
+    while (i < n && is_blank(s[i]))
+        i++;
+    if (i == n || s[i] != ':')
+        return fail(p, "missing ':' after '%s'", echo(e, s + ks, kl));
+    i++;
+    while (i < n && is_blank(s[i]))
+        i++;
+
+    if (i < n && s[i] == '"') {
+        /* Quoted: \" and \\ are the only escapes, so any path can be
+         * written and a stray backslash is not silently dropped. */
+        size_t o = 0;
+        quoted = 1;
+        for (i++;; i++) {
+            if (i == n)
+                return fail(p, "unterminated quote (a quoted value ends on its own line)");
+            if (s[i] == '"')
+                break;
+            if (s[i] == '\\') {
+                if (i + 1 < n && (s[i + 1] == '"' || s[i + 1] == '\\')) {
+                    i++;
+                } else if (i + 1 < n) {
+                    uint32_t cp;
+                    size_t m = idng_utf8_decode((const unsigned char *)s + i + 1, n - i - 1, &cp);
+                    return fail(p, "unknown escape '\\%s' in quotes; only \\\" and \\\\ are "
+                                "escapes", echo(e, s + i + 1, m > 0 ? m : 1));
+                } else {
+                    return fail(p, "unterminated quote (a quoted value ends on its own line)");
+                }
+            }
+            p->vbuf[o++] = s[i];
+        }
+        v = p->vbuf;
+        vlen = o;
+        for (i++; i < n && is_blank(s[i]); i++)
+            ;
+        if (i < n && s[i] != '#')
+            return fail(p, "text after the closing quote: '%s'", echo(e, s + i, n - i));
+    } else {
+        const char *q;
+        size_t end = i;
+        while (end < n && s[end] != '#')
+            end++;
+        while (end > i && is_blank(s[end - 1]))
+            end--;
+        v = s + i;
+        vlen = end - i;
+        q = memchr(v, '"', vlen);
+        if (q != NULL)
+            return fail(p, "stray '\"' in the value '%s'; quote the whole value",
+                        echo(e, v, vlen));
+    }
+
+    if (kl == 8 && memcmp(s + ks, "idnguard", 8) == 0)
+        return clause(p, vlen, quoted);
+    k = find_key(s + ks, kl);
+    if (k == NULL) {
+        if (vlen == 0 && !quoted)
+            return fail(p, "unknown clause '%s:'; this file holds only the 'idnguard:' clause",
+                        echo(e, s + ks, kl));
+        return fail(p, "unknown key '%s'", echo(e, s + ks, kl));
+    }
+    if (p->clause_line == 0)
+        return fail(p, "'%s' comes before the 'idnguard:' clause", k->name);
+    if (!(k->flags & K_REPEAT) && p->first_line[k - keys] != 0)
+        return fail(p, "duplicate '%s' (first at line %zu)", k->name, p->first_line[k - keys]);
+    if (vlen == 0 && !(quoted && (k->flags & K_EMPTY_OK))) {
+        k->kind->expect(k, x, sizeof x);
+        return fail(p, "empty value for '%s' (expected %s)", k->name, x);
+    }
+    if (k->kind->set(p, k, v, vlen) != 0)
+        return -1;
+    if (p->first_line[k - keys] == 0)
+        p->first_line[k - keys] = p->line;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Public functions                                                          */
+
+const char *idng_action_name(enum idng_action a)
+{
+    return (unsigned)a < IDNG_ACTION_COUNT ? action_names[a] : NULL;
+}
+
+int idng_action_lookup(const char *s, size_t len, enum idng_action *a)
+{
+    unsigned i;
+    for (i = 0; i < IDNG_ACTION_COUNT; i++)
+        if (strlen(action_names[i]) == len && memcmp(action_names[i], s, len) == 0) {
+            *a = (enum idng_action)i;
+            return 0;
+        }
+    return -1;
+}
+
+void idng_conf_init(struct idng_conf *c)
+{
+    memset(c, 0, sizeof *c);
+    c->mode = IDNG_MODE_UTS46;
+    c->on_invalid = IDNG_ACT_REFUSE;
+    resolve_actions(c, NULL);
+    c->log_queries = 1;
+    c->log_format = IDNG_LOG_TEXT;
+    c->log_file = NULL;
+    c->ede = 1;
+    c->allow.names = c->deny.names = NULL;
+    c->stats_interval = 3600;
+}
+
+static void list_free(struct idng_name_list *l)
+{
+    size_t i;
+    for (i = 0; i < l->count; i++)
+        free(l->names[i]);
+    free(l->names);
+    l->names = NULL;
+    l->count = l->cap = 0;
+}
+
+void idng_conf_free(struct idng_conf *c)
+{
+    if (c == NULL)
+        return;
+    list_free(&c->allow);
+    list_free(&c->deny);
+    free(c->log_file);
+    idng_conf_init(c);
+}
+
+int idng_conf_parse(struct idng_conf *c, const char *buf, size_t len, const char *fname,
+                    char *err, size_t errlen)
+{
+    struct pstate *p;
+    size_t pos = 0;
+    int rc = -1;
+
+    if (err != NULL && errlen > 0)
+        err[0] = '\0';
+    /* On the heap: the line buffer makes the state a few KB, and Unbound's
+     * threads may have small stacks. */
+    p = calloc(1, sizeof *p);
+    if (p == NULL) {
+        if (err != NULL && errlen > 0)
+            snprintf(err, errlen, "%s: out of memory", fname != NULL ? fname : "config");
+        return -1;
+    }
+    idng_conf_init(&p->c);
+    p->fname = fname != NULL ? fname : "config";
+    p->err = err;
+    p->errlen = errlen;
+    if (c == NULL || (buf == NULL && len > 0)) {
+        fail(p, "invalid argument");
+        goto out;
+    }
+    /* Editors on some systems start UTF-8 files with a byte order mark. */
+    if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
+        pos = 3;
+    while (pos < len) {
+        const char *s = buf + pos, *nl = memchr(s, '\n', len - pos);
+        size_t n = nl != NULL ? (size_t)(nl - s) : len - pos;
+
+        p->line++;
+        pos += n + (nl != NULL);
+        if (nl != NULL && n > 0 && s[n - 1] == '\r')
+            n--;
+        if (parse_line(p, s, n) != 0)
+            goto out;
+    }
+    if (p->clause_line == 0) {
+        fail(p, "no 'idnguard:' clause (wrong file? settings must follow a line 'idnguard:')");
+        goto out;
+    }
+    resolve_actions(&p->c, p->explicit_action);
+    idng_conf_free(c);
+    *c = p->c;
+    idng_conf_init(&p->c); /* now owned by c */
+    rc = 0;
+out:
+    idng_conf_free(&p->c);
+    free(p->name_line[0]);
+    free(p->name_line[1]);
+    free(p);
+    return rc;
+}
+
+/* "path: message" into err. */
+static int load_fail(char *err, size_t errlen, const char *path, const char *what, int errnum)
+{
+    char msg[256];
+
+    if (err == NULL || errlen == 0)
+        return -1;
+    if (errnum != 0 && strerror_r(errnum, msg, sizeof msg) == 0)
+        snprintf(err, errlen, "%s: %s: %s", path, what, msg);
+    else
+        snprintf(err, errlen, "%s: %s", path, what);
+    return -1;
+}
+
+int idng_conf_load(struct idng_conf *c, const char *path, char *err, size_t errlen)
+{
+    struct stat st;
+    char *buf, *nbuf, what[96];
+    size_t cap, got = 0;
+    int fd, rc;
+
+    if (path == NULL || path[0] == '\0')
+        return load_fail(err, errlen, "(no path)", "no settings file given", 0);
+    /* O_NONBLOCK: opening a FIFO must not hang; it is refused just below. */
+    fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    if (fd < 0)
+        return load_fail(err, errlen, path, "cannot open", errno);
+    if (fstat(fd, &st) != 0) {
+        rc = errno;
+        close(fd);
+        return load_fail(err, errlen, path, "cannot stat", rc);
+    }
+    if (S_ISDIR(st.st_mode) || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return load_fail(err, errlen, path,
+                         S_ISDIR(st.st_mode) ? "is a directory, not a settings file"
+                                             : "is not a regular file",
+                         0);
+    }
+    if (st.st_size > IDNG_CONF_FILE_MAX) {
+        close(fd);
+        snprintf(what, sizeof what, "too big (%lld octets; the limit is %d)",
+                 (long long)st.st_size, IDNG_CONF_FILE_MAX);
+        return load_fail(err, errlen, path, what, 0);
+    }
+    /* One more than the size, so a file that grew is noticed. */
+    cap = (size_t)st.st_size + 1;
+    buf = malloc(cap);
+    if (buf == NULL) {
+        close(fd);
+        return load_fail(err, errlen, path, "out of memory", 0);
+    }
+    for (;;) {
+        ssize_t r;
+        if (got == cap) {
+            if (cap > IDNG_CONF_FILE_MAX) {
+                free(buf);
+                close(fd);
+                snprintf(what, sizeof what, "too big (more than %d octets)", IDNG_CONF_FILE_MAX);
+                return load_fail(err, errlen, path, what, 0);
+            }
+            cap = cap * 2 > (size_t)IDNG_CONF_FILE_MAX + 1 ? (size_t)IDNG_CONF_FILE_MAX + 1
+                                                           : cap * 2;
+            nbuf = realloc(buf, cap);
+            if (nbuf == NULL) {
+                free(buf);
+                close(fd);
+                return load_fail(err, errlen, path, "out of memory", 0);
+            }
+            buf = nbuf;
+        }
+        r = read(fd, buf + got, cap - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            rc = errno;
+            free(buf);
+            close(fd);
+            return load_fail(err, errlen, path, "cannot read", rc);
+        }
+        if (r == 0)
+            break;
+        got += (size_t)r;
+    }
+    close(fd);
+    rc = idng_conf_parse(c, buf, got, path, err, errlen);
+    free(buf);
+    return rc;
+}
+
+const char *idng_conf_path(void)
+{
+    const char *e = getenv(IDNG_CONF_ENV);
+    return e != NULL && e[0] != '\0' ? e : IDNG_CONF_DEFAULT_PATH;
+}
+
+int idng_conf_write(const struct idng_conf *c, FILE *f)
+{
+    size_t i;
+
+    if (c == NULL || f == NULL)
+        return -1;
+    if (fputs("idnguard:\n", f) == EOF)
+        return -1;
+    for (i = 0; i < NKEYS; i++)
+        if (row_active(&keys[i]) && keys[i].kind->put(c, &keys[i], f) != 0)
+            return -1;
+    return ferror(f) ? -1 : 0;
+}
+
+int idng_conf_name_listed(const struct idng_name_list *l, const uint8_t *wire, size_t len)
+{
+    /* Offsets of the name's labels: at most 128 in 255 octets. */
+    size_t offs[WIRE_MAX / 2 + 1], nlab = 0, pos = 0, total, i, j;
+
+    if (l == NULL || wire == NULL || l->count == 0)
+        return 0;
+    for (;;) {
+        if (pos >= len || nlab == sizeof offs / sizeof offs[0])
+            return 0;
+        offs[nlab++] = pos;
+        if (wire[pos] == 0)
+            break;
+        if (wire[pos] > IDNG_LABEL_MAX) /* compression pointer or reserved */
+            return 0;
+        pos += 1u + wire[pos];
+        if (pos >= WIRE_MAX)
+            return 0;
+    }
+    total = pos + 1;
+    for (i = 0; i < l->count; i++) {
+        const uint8_t *m = l->names[i];
+        size_t mlen = wire_len(m), start, b;
+        if (mlen > total)
+            continue;
+        start = total - mlen;
+        /* Only a suffix that starts on a label boundary is a parent name. */
+        for (b = 0; b < nlab && offs[b] < start; b++)
+            ;
+        if (b == nlab || offs[b] != start)
+            continue;
+        for (j = 0; j < mlen && lower(wire[start + j]) == lower(m[j]); j++)
+            ;
+        if (j == mlen)
+            return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,202 @@
+/**
+ * \file
+ * idnguard configuration: the module's settings file, parsed, checked and
+ * written back.
+ *
+ * The file has the syntax of unbound.conf: one `idnguard:` clause header,
+ * then `key: value` lines.  The schema (keys, defaults, allowed values) is
+ * documented in conf/idnguard.conf.example and enforced by one table in
+ * conf/idng_conf.c.  The parser is strict: the first problem is reported as
+ * "file:line: message" and nothing is applied.
+ *
+ * Syntax details:
+ * - A value may be double-quoted.  Inside quotes `#` is literal and the only
+ *   escapes are \" and \\; any other backslash is an error.  Without quotes
+ *   a value runs to `#` or the end of the line, trailing blanks dropped, and
+ *   backslashes are literal (as in unbound.conf).
+ * - Only tab and space count as blanks.  Any other control octet (NUL, CR
+ *   not followed by LF, DEL, ...) is an error anywhere in the file, comments
+ *   and quoted values included: no setting can need one.
+ * - The file must be UTF-8; a UTF-8 byte order mark at its start is skipped.
+ * - Lines end with LF or CR LF and hold at most IDNG_CONF_LINE_MAX octets.
+ * - A file without an `idnguard:` clause (empty, or only comments) is an
+ *   error, not an empty configuration: it is most likely the wrong file.
+ *
+ * Nothing here keeps global state; every function is safe to call from
+ * several threads on different objects.  conf/ allocates (the codec does
+ * not); idng_conf_free releases everything.
+ */
+#ifndef IDNG_CONF_H
+#define IDNG_CONF_H
+
+#include "idnguard.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Where the module and `idnguard check-conf` look without $IDNGUARD_CONF. */
+#define IDNG_CONF_DEFAULT_PATH "/etc/unbound/idnguard.conf"
+/** Environment variable naming the settings file; ignored when empty. */
+#define IDNG_CONF_ENV "IDNGUARD_CONF"
+/** Longest line accepted, in octets, not counting LF or CR LF. */
+#define IDNG_CONF_LINE_MAX 4096
+/** Largest file idng_conf_load reads, in octets. */
+#define IDNG_CONF_FILE_MAX (1024 * 1024)
+/** Longest stats-interval, in seconds (one day). */
+#define IDNG_CONF_STATS_MAX 86400u
+
+/**
+ * Actions: X(symbol, name).  The names are the configuration values and
+ * stable interface (logs may print them).
+ */
+#define IDNG_ACTION_LIST(X)                                                        \
+    X(IDNG_ACT_PASS, "pass")         /**< answer as usual, say nothing */         \
+    X(IDNG_ACT_LOG, "log")           /**< answer as usual, log the name */        \
+    X(IDNG_ACT_REFUSE, "refuse")     /**< REFUSED (with EDE if enabled) */         \
+    X(IDNG_ACT_NXDOMAIN, "nxdomain") /**< NXDOMAIN */                              \
+    X(IDNG_ACT_DROP, "drop")         /**< no answer at all */                     \
+    X(IDNG_ACT_NORMALIZE, "normalize") /**< raw-8bit only: resolve the A-label form */
+
+/** What the module does with a name of a given error class. */
+enum idng_action {
+#define IDNG_X_ACTION(sym, name) sym,
+    IDNG_ACTION_LIST(IDNG_X_ACTION)
+#undef IDNG_X_ACTION
+    IDNG_ACTION_COUNT
+};
+
+/** Format of the module's query log lines. */
+enum idng_log_format { IDNG_LOG_TEXT, IDNG_LOG_JSON };
+
+/**
+ * A list of domain names, each in uncompressed DNS wire format with ASCII
+ * letters lowercased (non-ASCII names are stored as A-labels).  names[i] is
+ * malloc'd and owned by the list; count entries are used of cap allocated.
+ */
+struct idng_name_list {
+    uint8_t **names;
+    size_t count, cap;
+};
+
+/** Effective settings.  Fill with idng_conf_init or idng_conf_parse. */
+struct idng_conf {
+    /** Validation profile of xn-- labels (`mode`). */
+    idng_mode mode;
+    /**
+     * Effective action per error class, `on-invalid` and the `on-<class>`
+     * overrides resolved.  IDNG_ACT_NORMALIZE appears only for
+     * IDNG_C_RAW_8BIT.  ok, no-space and invalid-argument are IDNG_ACT_PASS:
+     * they are not properties of a query name and cannot be configured.
+     */
+    enum idng_action action[IDNG_CLASS_COUNT];
+    /**
+     * The `on-invalid` value itself (never IDNG_ACT_NORMALIZE).  Not used
+     * for decisions, which read action[]; kept so idng_conf_write can show
+     * it and so callers have the operator's general choice for failures
+     * that belong to no class.
+     */
+    enum idng_action on_invalid;
+    int log_queries;                  /**< 1 or 0 (`log-queries`) */
+    enum idng_log_format log_format;  /**< `log-format` */
+    char *log_file;                   /**< absolute path, malloc'd; NULL for Unbound's log */
+    int ede;                          /**< 1 or 0: attach Extended DNS Errors */
+    struct idng_name_list allow;      /**< names (and all below) never judged */
+    struct idng_name_list deny;       /**< names (and all below) always refused */
+    unsigned stats_interval;          /**< seconds, 0..IDNG_CONF_STATS_MAX; 0 = at shutdown */
+};
+
+/**
+ * Sets every field to its default (mode uts46, on-invalid refuse,
+ * on-raw-8bit normalize, log-queries yes, log-format text, Unbound's log,
+ * ede yes, empty lists, stats-interval 3600).  Allocates nothing.
+ */
+void idng_conf_init(struct idng_conf *c);
+
+/**
+ * Frees the lists and strings of c and resets it to the defaults, so it may
+ * be reused.  Safe to call twice, and on a c fresh from idng_conf_init.
+ */
+void idng_conf_free(struct idng_conf *c);
+
+/**
+ * Parses a settings file held in memory.
+ *
+ * @param c: initialized (idng_conf_init) or previously parsed settings.  On
+ *   success its old contents are freed and replaced by the file's settings
+ *   (defaults for keys the file omits); on error it is left untouched.
+ * @param buf: the file's contents; need not be NUL-terminated and may hold
+ *   NUL octets (which are errors).
+ * @param len: its length in octets.
+ * @param fname: name used in messages; NULL gives "config".
+ * @param err: NULL, or a buffer for "fname:line: message" (NUL-terminated,
+ *   truncated to errlen - 1 octets).  Only the first error is reported.
+ * @param errlen: capacity of err.
+ * @return 0 on success, -1 on error (including allocation failure).
+ */
+int idng_conf_parse(struct idng_conf *c, const char *buf, size_t len, const char *fname,
+                    char *err, size_t errlen);
+
+/**
+ * Reads and parses a settings file (at most IDNG_CONF_FILE_MAX octets, a
+ * regular file).  A file that cannot be read gives "path: message"
+ * (missing, unreadable, a directory, not a regular file, too big); a file
+ * that does not parse gives "path:line: message".
+ *
+ * @param c: as for idng_conf_parse; untouched on any error.
+ * @return 0 on success, -1 on error.
+ */
+int idng_conf_load(struct idng_conf *c, const char *path, char *err, size_t errlen);
+
+/**
+ * The settings file to read: $IDNGUARD_CONF when set and not empty, else
+ * IDNG_CONF_DEFAULT_PATH.  The result is not a copy; it stays valid until
+ * the environment changes.
+ */
+const char *idng_conf_path(void);
+
+/**
+ * Writes the effective settings in the file's own syntax: the clause
+ * header, then every key, one per line, in schema order; `on-invalid` and
+ * each `on-<class>` explicitly; allow/deny names in text form with a
+ * trailing dot, one line each (a comment line when a list is empty).
+ * Parsing the output gives the same settings.
+ *
+ * @return 0, or -1 when writing failed or c holds a value that has no
+ *   text form (an out-of-range enum, a name label the parser would refuse).
+ */
+int idng_conf_write(const struct idng_conf *c, FILE *f);
+
+/**
+ * Is the name listed: does it equal, or lie below, a name of l?  Compares
+ * whole labels, so "xample.net." does not match a listed "example.net.",
+ * and ASCII case-insensitively.  The root name, when listed, matches
+ * everything.
+ *
+ * @param wire: uncompressed wire-format name, in any case.
+ * @param len: octets available at wire; the name must end (root label)
+ *   within them.
+ * @return 1 if listed; 0 if not, or if the name is malformed (label over 63
+ *   octets, a compression pointer, running past len, over 255 octets).
+ */
+int idng_conf_name_listed(const struct idng_name_list *l, const uint8_t *wire, size_t len);
+
+/** Name of an action ("refuse"); NULL if out of range. */
+const char *idng_action_name(enum idng_action a);
+
+/**
+ * Parses an action name (exact, lowercase; s need not be NUL-terminated).
+ * Accepts "normalize" too: whether a key allows it is the schema's business.
+ *
+ * @return 0 and sets *a, or -1 if s names no action.
+ */
+int idng_action_lookup(const char *s, size_t len, enum idng_action *a);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* IDNG_CONF_H */

@@ -1,0 +1,557 @@
+/**
+ * \file
+ * Log line formatter and escapers; the rules are in core_log.h.
+ *
+ * All output goes through one writer that takes atoms whole or not at all
+ * and, for JSON string content, passes each atom through the JSON escaper
+ * first: that is what keeps truncation from splitting an escape at either
+ * level.
+ */
+#include "core_log.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+/* Longest atom handed to the writer before JSON escaping ("\#malformed"). */
+#define ATOM_MAX 16
+/* An atom after JSON escaping: at most 6 characters per input octet. */
+#define JATOM_MAX (6 * ATOM_MAX)
+
+/* Output buffer that keeps cap - 1 octets of text and the NUL. */
+struct wr {
+    char *out;
+    size_t cap, len;
+    int full; /* an atom did not fit: write nothing more */
+    int json; /* wr_str escapes its atoms for a JSON string */
+};
+
+static void wr_init(struct wr *w, char *out, size_t cap, int json)
+{
+    w->out = out;
+    w->cap = cap;
+    w->len = 0;
+    w->full = out == NULL || cap == 0;
+    w->json = json;
+    if (!w->full)
+        out[0] = '\0';
+}
+
+/* Writes n octets that need no escaping, all or nothing. */
+static void wr_raw(struct wr *w, const char *s, size_t n)
+{
+    if (w->full)
+        return;
+    if (n > w->cap - 1 - w->len) {
+        w->full = 1;
+        return;
+    }
+    memcpy(w->out + w->len, s, n);
+    w->len += n;
+    w->out[w->len] = '\0';
+}
+
+static void wr_lit(struct wr *w, const char *s)
+{
+    wr_raw(w, s, strlen(s));
+}
+
+static const char hex_lower[] = "0123456789abcdef";
+
+static size_t json_u(char *d, uint32_t v)
+{
+    d[0] = '\\';
+    d[1] = 'u';
+    d[2] = hex_lower[v >> 12 & 0xF];
+    d[3] = hex_lower[v >> 8 & 0xF];
+    d[4] = hex_lower[v >> 4 & 0xF];
+    d[5] = hex_lower[v & 0xF];
+    return 6;
+}
+
+/*
+ * RFC 8259 section 7 escaping of n octets into d (room for 6 * n):
+ * \" and \\, \u00XX for controls, \uXXXX (surrogate pairs above the BMP)
+ * for whatever idng_display_safe rejects, \ufffd for invalid UTF-8.
+ */
+static size_t json_escape(const unsigned char *s, size_t n, char *d)
+{
+    size_t i = 0, k = 0;
+
+    while (i < n) {
+        uint32_t cp;
+        size_t m = idng_utf8_decode(s + i, n - i, &cp);
+        if (m == 0) {
+            k += json_u(d + k, 0xFFFD);
+            i++;
+            continue;
+        }
+        if (cp == '"' || cp == '\\') {
+            d[k++] = '\\';
+            d[k++] = (char)cp;
+        } else if (idng_display_safe(cp)) {
+            memcpy(d + k, s + i, m);
+            k += m;
+        } else if (cp >= 0x10000) { /* RFC 8259 section 7: UTF-16 surrogate pair */
+            k += json_u(d + k, 0xD800 + ((cp - 0x10000) >> 10));
+            k += json_u(d + k, 0xDC00 + ((cp - 0x10000) & 0x3FF));
+        } else {
+            k += json_u(d + k, cp);
+        }
+        i += m;
+    }
+    return k;
+}
+
+/* Writes one atom of string content, JSON-escaped first when w->json. */
+static void wr_str(struct wr *w, const char *s, size_t n)
+{
+    char buf[JATOM_MAX];
+
+    if (!w->json) {
+        wr_raw(w, s, n);
+        return;
+    }
+    if (n > ATOM_MAX) { /* no caller does this; keep the bound anyway */
+        w->full = 1;
+        return;
+    }
+    wr_raw(w, buf, json_escape((const unsigned char *)s, n, buf));
+}
+
+/* Writes octet c as \DDD (RFC 1035 section 5.1). */
+static void wr_ddd(struct wr *w, unsigned char c)
+{
+    char e[4];
+
+    e[0] = '\\';
+    e[1] = (char)('0' + c / 100);
+    e[2] = (char)('0' + c / 10 % 10);
+    e[3] = (char)('0' + c % 10);
+    wr_str(w, e, 4);
+}
+
+/* Octets a name shows as themselves; the same set as Unbound's dname_str. */
+static int name_literal(uint32_t c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-'
+           || c == '_' || c == '*';
+}
+
+/* One label's octets with name escaping. */
+static void wr_label(struct wr *w, const uint8_t *s, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        if (name_literal(s[i])) {
+            char c = (char)s[i];
+            wr_str(w, &c, 1);
+        } else {
+            wr_ddd(w, s[i]);
+        }
+    }
+}
+
+/* A module-supplied text field: printable ASCII but '\\' as is, else \DDD. */
+static void wr_field(struct wr *w, const char *s)
+{
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c > 0x20 && c < 0x7F && c != '\\')
+            wr_str(w, (const char *)&c, 1);
+        else
+            wr_ddd(w, c);
+    }
+}
+
+/* A JSON string value from module-supplied text, one code point per atom. */
+static void wr_json_text(struct wr *w, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t n = strlen(s), i = 0;
+
+    wr_raw(w, "\"", 1);
+    while (i < n) {
+        uint32_t cp;
+        size_t m = idng_utf8_decode(p + i, n - i, &cp);
+        if (m == 0)
+            m = 1; /* becomes \ufffd */
+        wr_str(w, s + i, m);
+        i += m;
+    }
+    wr_raw(w, "\"", 1);
+}
+
+/*
+ * Splits the next label of a wire name at *pos.  Returns 1 with the label
+ * in *lab / *n, 0 at the root label, -1 when the name is malformed
+ * (length past len, pointer or extended type, no root, over 255 octets).
+ */
+static int next_label(const uint8_t *wire, size_t len, size_t *pos, const uint8_t **lab,
+                      size_t *n)
+{
+    size_t l;
+
+    if (*pos >= len)
+        return -1;
+    l = wire[*pos];
+    if (l == 0)
+        return 0;
+    if (l > IDNG_LABEL_MAX) /* RFC 1035 4.1.4 pointer, RFC 6891 extended label types */
+        return -1;
+    if (l > len - *pos - 1 || *pos + 1 + l + 1 > 255) /* RFC 1035 3.1: 255 octets */
+        return -1;
+    *lab = wire + *pos + 1;
+    *n = l;
+    *pos += 1 + l;
+    return 1;
+}
+
+static void wr_name(struct wr *w, const uint8_t *wire, size_t len)
+{
+    size_t pos = 0, n = 0, labels = 0;
+    const uint8_t *lab = NULL;
+    int st;
+
+    if (wire == NULL)
+        len = 0;
+    while ((st = next_label(wire, len, &pos, &lab, &n)) > 0) {
+        wr_label(w, lab, n);
+        wr_str(w, ".", 1);
+        labels++;
+    }
+    if (st < 0)
+        wr_str(w, IDNG_LOG_MALFORMED, sizeof IDNG_LOG_MALFORMED - 1);
+    else if (labels == 0)
+        wr_str(w, ".", 1);
+}
+
+/* Is there a Unicode form: the codec accepts the name and it has an xn-- label? */
+static int has_unicode(const uint8_t *wire, size_t len, idng_mode mode)
+{
+    size_t pos = 0, n = 0;
+    const uint8_t *lab = NULL;
+    int ace = 0;
+
+    if (wire == NULL || idng_wire_check(wire, len, mode, NULL) != IDNG_OK)
+        return 0;
+    while (next_label(wire, len, &pos, &lab, &n) > 0)
+        ace |= idng_is_ace((const char *)lab, n);
+    return ace;
+}
+
+/* One decoded code point: literal when safe to show, else \u{XXXX}. */
+static void wr_codepoint(struct wr *w, uint32_t cp)
+{
+    char e[ATOM_MAX];
+    unsigned char u8[4];
+    int n;
+
+    if (cp < 0x80 && name_literal(cp)) {
+        char c = (char)cp;
+        wr_str(w, &c, 1);
+    } else if (cp >= 0x80 && idng_display_safe(cp)) {
+        wr_str(w, (const char *)u8, idng_utf8_encode(cp, u8));
+    } else {
+        n = snprintf(e, sizeof e, "\\u{%04lX}", (unsigned long)(cp & 0x1FFFFF));
+        wr_str(w, e, (size_t)n);
+    }
+}
+
+/* An xn-- label that idng_wire_check accepted, decoded for display. */
+static void wr_ace(struct wr *w, const uint8_t *lab, size_t n)
+{
+    char low[IDNG_LABEL_MAX];
+    uint32_t u[IDNG_LABEL_MAX];
+    size_t i, un = IDNG_LABEL_MAX;
+
+    /* RFC 5891 5.3: A-labels compare case-insensitively; decode lowercased,
+     * as the codec's validation did. */
+    for (i = 0; i < n; i++)
+        low[i] = (char)(lab[i] >= 'A' && lab[i] <= 'Z' ? lab[i] + 32 : lab[i]);
+    if (idng_punycode_decode(low + 4, n - 4, u, &un, NULL) != IDNG_OK) {
+        wr_label(w, lab, n); /* cannot happen after idng_wire_check */
+        return;
+    }
+    for (i = 0; i < un; i++)
+        wr_codepoint(w, u[i]);
+}
+
+static void wr_unicode(struct wr *w, const uint8_t *wire, size_t len)
+{
+    size_t pos = 0, n = 0;
+    const uint8_t *lab = NULL;
+
+    while (next_label(wire, len, &pos, &lab, &n) > 0) {
+        if (idng_is_ace((const char *)lab, n))
+            wr_ace(w, lab, n);
+        else
+            wr_label(w, lab, n);
+        wr_str(w, ".", 1);
+    }
+}
+
+size_t idng_log_name(const uint8_t *wire, size_t len, char *out, size_t cap)
+{
+    struct wr w;
+
+    wr_init(&w, out, cap, 0);
+    wr_name(&w, wire, len);
+    return w.len;
+}
+
+size_t idng_log_unicode(const uint8_t *wire, size_t len, idng_mode mode, char *out, size_t cap)
+{
+    struct wr w;
+
+    wr_init(&w, out, cap, 0);
+    if (has_unicode(wire, len, mode))
+        wr_unicode(&w, wire, len);
+    return w.len;
+}
+
+/* ---- mnemonics ---- */
+
+struct mnemonic {
+    uint16_t value;
+    const char *name;
+};
+
+/* RR types as Unbound 1.17 names them (sldns/rrdef.c). */
+static const struct mnemonic rr_types[] = {
+    {1, "A"},          {2, "NS"},          {3, "MD"},         {4, "MF"},
+    {5, "CNAME"},      {6, "SOA"},         {7, "MB"},         {8, "MG"},
+    {9, "MR"},         {10, "NULL"},       {11, "WKS"},       {12, "PTR"},
+    {13, "HINFO"},     {14, "MINFO"},      {15, "MX"},        {16, "TXT"},
+    {17, "RP"},        {18, "AFSDB"},      {19, "X25"},       {20, "ISDN"},
+    {21, "RT"},        {22, "NSAP"},       {23, "NSAP-PTR"},  {24, "SIG"},
+    {25, "KEY"},       {26, "PX"},         {27, "GPOS"},      {28, "AAAA"},
+    {29, "LOC"},       {30, "NXT"},        {31, "EID"},       {32, "NIMLOC"},
+    {33, "SRV"},       {34, "ATMA"},       {35, "NAPTR"},     {36, "KX"},
+    {37, "CERT"},      {38, "A6"},         {39, "DNAME"},     {40, "SINK"},
+    {41, "OPT"},       {42, "APL"},        {43, "DS"},        {44, "SSHFP"},
+    {45, "IPSECKEY"},  {46, "RRSIG"},      {47, "NSEC"},      {48, "DNSKEY"},
+    {49, "DHCID"},     {50, "NSEC3"},      {51, "NSEC3PARAM"}, {52, "TLSA"},
+    {53, "SMIMEA"},    {55, "HIP"},        {56, "NINFO"},     {57, "RKEY"},
+    {58, "TALINK"},    {59, "CDS"},        {60, "CDNSKEY"},   {61, "OPENPGPKEY"},
+    {62, "CSYNC"},     {63, "ZONEMD"},     {64, "SVCB"},      {65, "HTTPS"},
+    {99, "SPF"},       {100, "UINFO"},     {101, "UID"},      {102, "GID"},
+    {103, "UNSPEC"},   {104, "NID"},       {105, "L32"},      {106, "L64"},
+    {107, "LP"},       {108, "EUI48"},     {109, "EUI64"},    {249, "TKEY"},
+    {250, "TSIG"},     {251, "IXFR"},      {252, "AXFR"},     {253, "MAILB"},
+    {254, "MAILA"},    {255, "ANY"},       {256, "URI"},      {257, "CAA"},
+    {258, "AVC"},      {32768, "TA"},      {32769, "DLV"},
+};
+
+static const struct mnemonic rr_classes[] = {
+    {1, "IN"}, {3, "CH"}, {4, "HS"}, {254, "NONE"}, {255, "ANY"},
+};
+
+/* Unbound's spelling (sldns/wire2str.c), so our lines match its own. */
+static const char *const rcodes[] = {
+    "NOERROR", "FORMERR", "SERVFAIL", "NXDOMAIN", "NOTIMPL", "REFUSED",
+    "YXDOMAIN", "YXRRSET", "NXRRSET", "NOTAUTH", "NOTZONE",
+};
+
+static const char *lookup(const struct mnemonic *t, size_t n, unsigned v, const char *generic,
+                          char *buf, size_t cap)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (t[i].value == v)
+            return t[i].name;
+    if (buf == NULL || cap == 0)
+        return "-";
+    snprintf(buf, cap, "%s%u", generic, v);
+    return buf;
+}
+
+const char *idng_log_type_name(uint16_t t, char *buf, size_t cap)
+{
+    return lookup(rr_types, sizeof rr_types / sizeof rr_types[0], t, "TYPE", buf, cap);
+}
+
+const char *idng_log_class_name(uint16_t c, char *buf, size_t cap)
+{
+    return lookup(rr_classes, sizeof rr_classes / sizeof rr_classes[0], c, "CLASS", buf, cap);
+}
+
+const char *idng_log_rcode_name(int rcode, char *buf, size_t cap)
+{
+    if (rcode == -1)
+        return "DROPPED";
+    if (rcode < 0)
+        return "-";
+    if ((size_t)rcode < sizeof rcodes / sizeof rcodes[0])
+        return rcodes[rcode];
+    return lookup(NULL, 0, (unsigned)rcode, "RCODE", buf, cap);
+}
+
+/* ---- the line ---- */
+
+/* RFC 3339 UTC time with microseconds into buf (64 octets); 0 if unrepresentable. */
+static size_t format_time(long long sec, long usec, char *buf, size_t cap)
+{
+    struct tm tm;
+    time_t t;
+    int n;
+
+    /* Carry usec into sec (floor division), far from overflow. */
+    if (sec > LLONG_MAX / 2 || sec < LLONG_MIN / 2)
+        return 0;
+    sec += usec / 1000000;
+    usec %= 1000000;
+    if (usec < 0) {
+        usec += 1000000;
+        sec--;
+    }
+    t = (time_t)sec;
+    if ((long long)t != sec || gmtime_r(&t, &tm) == NULL)
+        return 0;
+    n = snprintf(buf, cap, "%04d-%02d-%02dT%02d:%02d:%02d.%06ldZ", tm.tm_year + 1900,
+                 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, usec);
+    return n > 0 && (size_t)n < cap ? (size_t)n : 0;
+}
+
+static int known(const char *s)
+{
+    return s != NULL && s[0] != '\0';
+}
+
+static void text_field(struct wr *w, const char *s)
+{
+    if (known(s))
+        wr_field(w, s);
+    else
+        wr_lit(w, "-");
+}
+
+static void format_text(struct wr *w, const struct idng_logrec *r, const char *time_s,
+                        int unicode, const char *type, const char *cls, const char *rcode)
+{
+    char num[32];
+
+    if (time_s != NULL) {
+        wr_lit(w, time_s[0] ? time_s : "-");
+        wr_lit(w, " ");
+    }
+    if (known(r->client)) {
+        wr_field(w, r->client);
+        snprintf(num, sizeof num, "#%u", r->port);
+        wr_lit(w, num);
+    } else {
+        wr_lit(w, "-");
+    }
+    wr_lit(w, " ");
+    wr_name(w, r->qname, r->qname_len);
+    wr_lit(w, " ");
+    if (unicode) {
+        wr_lit(w, "(");
+        wr_unicode(w, r->qname, r->qname_len);
+        wr_lit(w, ") ");
+    }
+    wr_lit(w, type);
+    wr_lit(w, " ");
+    wr_lit(w, cls);
+    wr_lit(w, " ");
+    wr_lit(w, rcode);
+    wr_lit(w, " ");
+    text_field(w, r->verdict);
+    if (r->label != NULL) {
+        wr_lit(w, ":");
+        wr_label(w, (const uint8_t *)r->label, r->label_len);
+    }
+    wr_lit(w, " ");
+    text_field(w, r->action);
+    wr_lit(w, " ");
+    text_field(w, r->path);
+    if (r->ede >= 0) {
+        snprintf(num, sizeof num, " ede=%d", r->ede);
+        wr_lit(w, num);
+    }
+}
+
+static void json_text(struct wr *w, const char *key, const char *s)
+{
+    wr_lit(w, key);
+    if (known(s))
+        wr_json_text(w, s);
+    else
+        wr_lit(w, "null");
+}
+
+static void format_json(struct wr *w, const struct idng_logrec *r, const char *time_s,
+                        int unicode, const char *type, const char *cls, const char *rcode)
+{
+    char num[32];
+
+    json_text(w, "{\"time\":", time_s);
+    json_text(w, ",\"client\":", r->client);
+    if (known(r->client)) {
+        snprintf(num, sizeof num, ",\"port\":%u", r->port);
+        wr_lit(w, num);
+    } else {
+        wr_lit(w, ",\"port\":null");
+    }
+    wr_lit(w, ",\"qname\":\"");
+    wr_name(w, r->qname, r->qname_len);
+    wr_lit(w, "\",\"qname_unicode\":");
+    if (unicode) {
+        wr_lit(w, "\"");
+        wr_unicode(w, r->qname, r->qname_len);
+        wr_lit(w, "\"");
+    } else {
+        wr_lit(w, "null");
+    }
+    json_text(w, ",\"qtype\":", type);
+    json_text(w, ",\"qclass\":", cls);
+    json_text(w, ",\"rcode\":", strcmp(rcode, "-") != 0 ? rcode : NULL);
+    json_text(w, ",\"verdict\":", r->verdict);
+    wr_lit(w, ",\"label\":");
+    if (r->label != NULL) {
+        wr_lit(w, "\"");
+        wr_label(w, (const uint8_t *)r->label, r->label_len);
+        wr_lit(w, "\"");
+    } else {
+        wr_lit(w, "null");
+    }
+    json_text(w, ",\"action\":", r->action);
+    json_text(w, ",\"path\":", r->path);
+    if (r->ede >= 0) {
+        snprintf(num, sizeof num, ",\"ede\":%d}", r->ede);
+        wr_lit(w, num);
+    } else {
+        wr_lit(w, ",\"ede\":null}");
+    }
+}
+
+size_t idng_log_format(const struct idng_logrec *r, enum idng_logfmt fmt, int with_time,
+                       char *out, size_t cap)
+{
+    char tbuf[64], ty[IDNG_LOG_MNEMONIC_MAX], cl[IDNG_LOG_MNEMONIC_MAX],
+        rc[IDNG_LOG_MNEMONIC_MAX];
+    const char *time_s = NULL, *type, *cls, *rcode;
+    int json = fmt == IDNG_LOGFMT_JSON, unicode;
+    struct wr w;
+
+    wr_init(&w, out, cap, json);
+    if (r == NULL)
+        return 0;
+    if (with_time) {
+        tbuf[0] = '\0';
+        format_time(r->time_sec, r->time_usec, tbuf, sizeof tbuf);
+        time_s = tbuf; /* "" when unrepresentable: "-" or null */
+    }
+    type = idng_log_type_name(r->qtype, ty, sizeof ty);
+    cls = idng_log_class_name(r->qclass, cl, sizeof cl);
+    rcode = idng_log_rcode_name(r->rcode, rc, sizeof rc);
+    unicode = has_unicode(r->qname, r->qname_len, r->mode);
+    if (json)
+        format_json(&w, r, time_s, unicode, type, cls, rcode);
+    else
+        format_text(&w, r, time_s, unicode, type, cls, rcode);
+    return w.len;
+}

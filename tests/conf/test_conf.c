@@ -1,0 +1,967 @@
+/**
+ * \file
+ * Tests of conf/idng_conf.c: golden files (tests/conf/data/NN_name.in with
+ * the expected error line or idng_conf_write output in NN_name.out), the
+ * schema against the codec's class list, round trips, name lists, file
+ * loading, and random input.
+ *
+ * Run from the repository root (make check does): the golden files are
+ * found in $CONF_TEST_DATA, else tests/conf/data.
+ */
+#include "common.h"
+#include "idng_conf.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define N_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
+#define ERR_MAX 1024
+
+/* ------------------------------------------------------------------------ */
+/* Helpers                                                                   */
+
+static const char *data_dir(void)
+{
+    const char *d = getenv("CONF_TEST_DATA");
+    return d != NULL && d[0] != '\0' ? d : "tests/conf/data";
+}
+
+/* Reads a whole file; fails the test when it cannot. */
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t cap = 0, n = 0;
+
+    ck_assert_msg(f != NULL, "cannot open %s: %s", path, strerror(errno));
+    for (;;) {
+        size_t r;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 4096;
+            buf = realloc(buf, cap + 1);
+            ck_assert(buf != NULL);
+        }
+        r = fread(buf + n, 1, cap - n, f);
+        n += r;
+        if (r == 0)
+            break;
+    }
+    ck_assert_msg(!ferror(f), "cannot read %s", path);
+    fclose(f);
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+static void spew(const char *path, const void *buf, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    ck_assert_msg(f != NULL, "cannot create %s: %s", path, strerror(errno));
+    ck_assert(fwrite(buf, 1, len, f) == len);
+    ck_assert(fclose(f) == 0);
+}
+
+static void spew_str(const char *path, const char *s)
+{
+    spew(path, s, strlen(s));
+}
+
+/* idng_conf_write into a malloc'd string. */
+static char *write_str(const struct idng_conf *c, int *rc)
+{
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+
+    ck_assert(f != NULL);
+    *rc = idng_conf_write(c, f);
+    ck_assert(fclose(f) == 0);
+    return out;
+}
+
+/* One line, with what a terminal would hide made visible, for messages. */
+static void show(char *out, size_t cap, const char *s, size_t n)
+{
+    size_t i, o = 0;
+    for (i = 0; i < n && o + 5 < cap; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (ch == '\n') {
+            out[o++] = '\\';
+            out[o++] = 'n';
+        } else if (ch < 0x20 || ch == 0x7f) {
+            o += (size_t)snprintf(out + o, cap - o, "\\x%02x", ch);
+        } else {
+            out[o++] = (char)ch;
+        }
+    }
+    out[o] = '\0';
+}
+
+static int list_equal(const struct idng_name_list *a, const struct idng_name_list *b)
+{
+    size_t i;
+    if (a->count != b->count)
+        return 0;
+    for (i = 0; i < a->count; i++) {
+        size_t la = 0, lb = 0;
+        while (a->names[i][la] != 0)
+            la += 1u + a->names[i][la];
+        while (b->names[i][lb] != 0)
+            lb += 1u + b->names[i][lb];
+        if (la != lb || memcmp(a->names[i], b->names[i], la + 1) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* Same effective settings?  Returns the first field that differs, or NULL. */
+static const char *conf_diff(const struct idng_conf *a, const struct idng_conf *b)
+{
+    int cls;
+    if (a->mode != b->mode)
+        return "mode";
+    for (cls = 0; cls < IDNG_CLASS_COUNT; cls++)
+        if (a->action[cls] != b->action[cls])
+            return idng_class_name((idng_class)cls);
+    if (a->on_invalid != b->on_invalid)
+        return "on_invalid";
+    if (a->log_queries != b->log_queries)
+        return "log_queries";
+    if (a->log_format != b->log_format)
+        return "log_format";
+    if ((a->log_file == NULL) != (b->log_file == NULL)
+        || (a->log_file != NULL && strcmp(a->log_file, b->log_file) != 0))
+        return "log_file";
+    if (a->ede != b->ede)
+        return "ede";
+    if (!list_equal(&a->allow, &b->allow))
+        return "allow";
+    if (!list_equal(&a->deny, &b->deny))
+        return "deny";
+    if (a->stats_interval != b->stats_interval)
+        return "stats_interval";
+    return NULL;
+}
+
+static int parse_str(struct idng_conf *c, const char *text, char *err)
+{
+    return idng_conf_parse(c, text, strlen(text), "t.conf", err, ERR_MAX);
+}
+
+/* Writes c, parses the output, and checks both that the settings survive
+ * and that writing again gives the same text. */
+static void check_round_trip(const struct idng_conf *c, const char *what)
+{
+    struct idng_conf again;
+    char err[ERR_MAX], *text, *text2;
+    const char *d;
+    int rc;
+
+    text = write_str(c, &rc);
+    ck_assert_msg(rc == 0, "%s: idng_conf_write failed", what);
+    idng_conf_init(&again);
+    ck_assert_msg(idng_conf_parse(&again, text, strlen(text), "written", err, sizeof err) == 0,
+                  "%s: written settings do not parse: %s", what, err);
+    d = conf_diff(c, &again);
+    ck_assert_msg(d == NULL, "%s: '%s' differs after write and parse", what, d);
+    text2 = write_str(&again, &rc);
+    ck_assert_msg(rc == 0 && strcmp(text, text2) == 0, "%s: second write differs", what);
+    free(text);
+    free(text2);
+    idng_conf_free(&again);
+}
+
+/* Text name -> wire, case kept, for queries (no checks beyond the test's). */
+static size_t to_wire(const char *name, uint8_t *out)
+{
+    size_t o = 0, n = strlen(name);
+    const char *p = name, *end = name + n;
+
+    if (n > 0 && name[n - 1] == '.')
+        end--;
+    while (p < end) {
+        const char *dot = memchr(p, '.', (size_t)(end - p));
+        size_t l = (size_t)((dot ? dot : end) - p);
+        ck_assert(l > 0 && l <= 63 && o + l + 2 <= 255);
+        out[o++] = (uint8_t)l;
+        memcpy(out + o, p, l);
+        o += l;
+        p += l + (dot != NULL);
+    }
+    out[o++] = 0;
+    return o;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Golden files                                                              */
+
+static char **golden;   /* sorted .in file names, filled before the tests run */
+static int n_golden;
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void find_golden(void)
+{
+    DIR *d = opendir(data_dir());
+    struct dirent *e;
+    int cap = 0;
+
+    if (d == NULL)
+        return;
+    while ((e = readdir(d)) != NULL) {
+        size_t n = strlen(e->d_name);
+        if (n < 4 || strcmp(e->d_name + n - 3, ".in") != 0)
+            continue;
+        if (n_golden == cap) {
+            cap = cap ? 2 * cap : 64;
+            golden = realloc(golden, (size_t)cap * sizeof *golden);
+            if (golden == NULL)
+                abort();
+        }
+        golden[n_golden++] = strdup(e->d_name);
+    }
+    closedir(d);
+    if (n_golden > 0)
+        qsort(golden, (size_t)n_golden, sizeof *golden, by_name);
+}
+
+START_TEST(test_golden_found)
+{
+    ck_assert_msg(n_golden >= 25, "%d golden .in files in %s (run from the repository root or "
+                  "set CONF_TEST_DATA); expected at least 25", n_golden, data_dir());
+}
+END_TEST
+
+START_TEST(test_golden)
+{
+    const char *in_name = golden[_i];
+    char in_path[1024], out_path[1024], err[ERR_MAX], got_show[4096], want_show[4096];
+    char *in, *want, *got;
+    size_t in_len, want_len, got_len;
+    struct idng_conf c;
+    int rc;
+
+    snprintf(in_path, sizeof in_path, "%s/%s", data_dir(), in_name);
+    snprintf(out_path, sizeof out_path, "%s/%.*s.out", data_dir(), (int)strlen(in_name) - 3,
+             in_name);
+    ck_assert_msg(access(out_path, R_OK) == 0, "%s has no .out beside it", in_name);
+    in = slurp(in_path, &in_len);
+    want = slurp(out_path, &want_len);
+
+    idng_conf_init(&c);
+    if (idng_conf_parse(&c, in, in_len, in_name, err, sizeof err) == 0) {
+        got = write_str(&c, &rc);
+        ck_assert_msg(rc == 0, "%s: idng_conf_write failed", in_name);
+        check_round_trip(&c, in_name);
+    } else {
+        got = malloc(strlen(err) + 2);
+        ck_assert(got != NULL);
+        sprintf(got, "%s\n", err);
+        ck_assert_msg(strncmp(err, in_name, strlen(in_name)) == 0 && err[strlen(in_name)] == ':',
+                      "%s: error does not start with the file name: %s", in_name, err);
+    }
+    got_len = strlen(got);
+    if (got_len != want_len || memcmp(got, want, want_len) != 0) {
+        /* Show both from the start of the first line that differs. */
+        size_t at = 0, line = 1, from;
+        while (at < got_len && at < want_len && got[at] == want[at])
+            at++;
+        for (from = 0; from < at; from++)
+            line += got[from] == '\n';
+        for (from = at; from > 0 && got[from - 1] != '\n'; from--)
+            ;
+        show(got_show, sizeof got_show, got + from, got_len - from);
+        show(want_show, sizeof want_show, want + from, want_len - from);
+        ck_abort_msg("%s: output line %zu differs:\n  got:  %.300s\n  want: %.300s", in_name,
+                     line, got_show, want_show);
+    }
+    free(got);
+    free(in);
+    free(want);
+    idng_conf_free(&c);
+}
+END_TEST
+
+/* Every .out belongs to an .in: a renamed input must not leave a stale
+ * expectation behind that nothing checks. */
+START_TEST(test_golden_no_orphans)
+{
+    DIR *d = opendir(data_dir());
+    struct dirent *e;
+    char path[1024];
+
+    ck_assert_msg(d != NULL, "cannot open %s", data_dir());
+    while ((e = readdir(d)) != NULL) {
+        size_t n = strlen(e->d_name);
+        if (e->d_name[0] == '.')
+            continue;
+        if (n > 4 && strcmp(e->d_name + n - 4, ".out") == 0) {
+            snprintf(path, sizeof path, "%s/%.*s.in", data_dir(), (int)n - 4, e->d_name);
+            ck_assert_msg(access(path, F_OK) == 0, "%s has no .in beside it", e->d_name);
+        } else {
+            ck_assert_msg(n > 3 && strcmp(e->d_name + n - 3, ".in") == 0,
+                          "unexpected file %s in %s", e->d_name, data_dir());
+        }
+    }
+    closedir(d);
+}
+END_TEST
+
+/* The shipped example claims to hold the defaults; it must. */
+START_TEST(test_example_is_defaults)
+{
+    struct idng_conf c, def;
+    char err[ERR_MAX];
+    size_t len;
+    char *buf = slurp("conf/idnguard.conf.example", &len);
+    const char *d;
+
+    idng_conf_init(&c);
+    idng_conf_init(&def);
+    ck_assert_msg(idng_conf_parse(&c, buf, len, "idnguard.conf.example", err, sizeof err) == 0,
+                  "%s", err);
+    d = conf_diff(&c, &def);
+    ck_assert_msg(d == NULL, "the example's '%s' is not the default", d);
+    free(buf);
+    idng_conf_free(&c);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------ */
+/* Schema                                                                    */
+
+static int configurable(int cls)
+{
+    return cls != IDNG_C_OK && cls != IDNG_C_NOSPACE && cls != IDNG_C_INVAL;
+}
+
+START_TEST(test_defaults)
+{
+    struct idng_conf c;
+    int cls;
+
+    idng_conf_init(&c);
+    ck_assert_int_eq(c.mode, IDNG_MODE_UTS46);
+    ck_assert_int_eq(c.on_invalid, IDNG_ACT_REFUSE);
+    for (cls = 0; cls < IDNG_CLASS_COUNT; cls++)
+        ck_assert_msg(c.action[cls] == (!configurable(cls)       ? IDNG_ACT_PASS
+                                        : cls == IDNG_C_RAW_8BIT ? IDNG_ACT_NORMALIZE
+                                                                 : IDNG_ACT_REFUSE),
+                      "default action of %s", idng_class_name((idng_class)cls));
+    ck_assert_int_eq(c.log_queries, 1);
+    ck_assert_int_eq(c.log_format, IDNG_LOG_TEXT);
+    ck_assert_ptr_null(c.log_file);
+    ck_assert_int_eq(c.ede, 1);
+    ck_assert_uint_eq(c.allow.count, 0);
+    ck_assert_uint_eq(c.deny.count, 0);
+    ck_assert_uint_eq(c.stats_interval, 3600);
+    idng_conf_free(&c);
+    idng_conf_free(&c); /* twice is fine */
+}
+END_TEST
+
+/* One on-<class> key per class of the codec's list, but for the three that
+ * are not properties of a name. */
+START_TEST(test_class_key)
+{
+    int cls = _i, other;
+    struct idng_conf c;
+    char text[256], err[ERR_MAX];
+    const char *name = idng_class_name((idng_class)cls);
+
+    snprintf(text, sizeof text, "idnguard:\n    on-%s: log\n", name);
+    idng_conf_init(&c);
+    if (!configurable(cls)) {
+        char want[128];
+        ck_assert_int_eq(parse_str(&c, text, err), -1);
+        snprintf(want, sizeof want, "t.conf:2: unknown key 'on-%s'", name);
+        ck_assert_str_eq(err, want);
+        return;
+    }
+    ck_assert_msg(parse_str(&c, text, err) == 0, "on-%s: %s", name, err);
+    for (other = 0; other < IDNG_CLASS_COUNT; other++) {
+        enum idng_action want = other == cls                ? IDNG_ACT_LOG
+                                : !configurable(other)      ? IDNG_ACT_PASS
+                                : other == IDNG_C_RAW_8BIT  ? IDNG_ACT_NORMALIZE
+                                                            : IDNG_ACT_REFUSE;
+        ck_assert_msg(c.action[other] == want, "on-%s changed %s", name,
+                      idng_class_name((idng_class)other));
+    }
+    /* normalize: raw-8bit only. */
+    snprintf(text, sizeof text, "idnguard:\n    on-%s: normalize\n", name);
+    ck_assert_int_eq(parse_str(&c, text, err), cls == IDNG_C_RAW_8BIT ? 0 : -1);
+    if (cls != IDNG_C_RAW_8BIT)
+        ck_assert_msg(strstr(err, "allowed only for 'on-raw-8bit'") != NULL, "%s", err);
+    idng_conf_free(&c);
+}
+END_TEST
+
+START_TEST(test_action_names)
+{
+    int a;
+    enum idng_action got;
+    static const char *const bad[] = {"", "Refuse", "ref", "refusex", "REFUSE", " refuse"};
+
+    for (a = 0; a < IDNG_ACTION_COUNT; a++) {
+        const char *n = idng_action_name((enum idng_action)a);
+        ck_assert_ptr_nonnull(n);
+        ck_assert_int_eq(idng_action_lookup(n, strlen(n), &got), 0);
+        ck_assert_int_eq(got, a);
+    }
+    ck_assert_str_eq(idng_action_name(IDNG_ACT_PASS), "pass");
+    ck_assert_str_eq(idng_action_name(IDNG_ACT_NORMALIZE), "normalize");
+    ck_assert_ptr_null(idng_action_name(IDNG_ACTION_COUNT));
+    ck_assert_ptr_null(idng_action_name((enum idng_action)-1));
+    for (a = 0; a < N_OF(bad); a++)
+        ck_assert_msg(idng_action_lookup(bad[a], strlen(bad[a]), &got) == -1, "'%s'", bad[a]);
+    /* Length, not NUL, ends the name. */
+    ck_assert_int_eq(idng_action_lookup("dropped", 4, &got), 0);
+    ck_assert_int_eq(got, IDNG_ACT_DROP);
+    ck_assert_int_eq(idng_action_lookup("drop\0", 5, &got), -1);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------ */
+/* Parser behaviour that golden files cannot show                           */
+
+static const char *const rich =
+    "idnguard:\n"
+    "    stats-interval: 0\n"
+    "    deny: Bad.Example.NET\n"
+    "    on-bidi: log\n"
+    "    mode: punycode\n"
+    "    allow: bücher.de\n"
+    "    allow: .\n"
+    "    on-raw-8bit: drop\n"
+    "    on-invalid: nxdomain\n"
+    "    log-file: \"/var/log/a \\\"b\\\" \\\\c#d.log\"\n"
+    "    log-format: json\n"
+    "    deny: 0/25.2.0.192.in-addr.arpa.\n";
+
+START_TEST(test_round_trip)
+{
+    struct idng_conf c;
+    char err[ERR_MAX];
+    static const uint8_t buecher[] = "\015xn--bcher-kva\002de";
+
+    idng_conf_init(&c);
+    ck_assert_msg(parse_str(&c, rich, err) == 0, "%s", err);
+    ck_assert_str_eq(c.log_file, "/var/log/a \"b\" \\c#d.log");
+    ck_assert_int_eq(c.action[IDNG_C_BIDI], IDNG_ACT_LOG);
+    ck_assert_int_eq(c.action[IDNG_C_HYPHEN], IDNG_ACT_NXDOMAIN);
+    ck_assert_int_eq(c.action[IDNG_C_RAW_8BIT], IDNG_ACT_DROP);
+    ck_assert_int_eq(c.action[IDNG_C_OK], IDNG_ACT_PASS);
+    ck_assert_uint_eq(c.allow.count, 2);
+    ck_assert_mem_eq(c.allow.names[0], buecher, sizeof buecher);
+    ck_assert_uint_eq(c.allow.names[1][0], 0);
+    ck_assert_uint_eq(c.deny.count, 2);
+    ck_assert_mem_eq(c.deny.names[0], "\003bad\007example\003net", 17);
+    check_round_trip(&c, "rich");
+    idng_conf_free(&c);
+
+    /* The defaults survive a round trip as well. */
+    idng_conf_init(&c);
+    check_round_trip(&c, "defaults");
+}
+END_TEST
+
+START_TEST(test_untouched_on_error)
+{
+    struct idng_conf c, before;
+    char err[ERR_MAX];
+    static const char *const bad[] = {
+        "idnguard:\n    mode: idna2008\n    bogus: 1\n",
+        "idnguard:\n    allow: example.com\n    allow: a..b\n",
+        "idnguard:\n    log-file: /tmp/x\n    ede: maybe\n",
+        "",
+    };
+    int i;
+
+    idng_conf_init(&c);
+    ck_assert_msg(parse_str(&c, rich, err) == 0, "%s", err);
+    memcpy(&before, &c, sizeof c); /* padding included, for memcmp */
+    for (i = 0; i < N_OF(bad); i++) {
+        ck_assert_int_eq(parse_str(&c, bad[i], err), -1);
+        /* Same pointers, same values: nothing freed, nothing replaced. */
+        ck_assert_msg(memcmp(&c, &before, sizeof c) == 0, "case %d changed c", i);
+    }
+    ck_assert_str_eq(c.log_file, "/var/log/a \"b\" \\c#d.log");
+    /* A successful parse replaces everything, lists included. */
+    ck_assert_int_eq(parse_str(&c, "idnguard:\n    deny: x.example\n", err), 0);
+    ck_assert_uint_eq(c.allow.count, 0);
+    ck_assert_uint_eq(c.deny.count, 1);
+    ck_assert_ptr_null(c.log_file);
+    ck_assert_int_eq(c.mode, IDNG_MODE_UTS46);
+    idng_conf_free(&c);
+}
+END_TEST
+
+START_TEST(test_error_buffer)
+{
+    struct idng_conf c;
+    char err[ERR_MAX], small[12];
+    const char *text = "idnguard:\n    mode: bogus\n";
+
+    idng_conf_init(&c);
+    ck_assert_int_eq(idng_conf_parse(&c, text, strlen(text), NULL, err, sizeof err), -1);
+    ck_assert_str_eq(err, "config:2: bad value 'bogus' for 'mode' (expected punycode, "
+                          "idna2008 or uts46)");
+    /* Truncated, terminated, and never written past its capacity. */
+    memset(small, 'Z', sizeof small);
+    ck_assert_int_eq(idng_conf_parse(&c, text, strlen(text), "f", small, 8), -1);
+    ck_assert_str_eq(small, "f:2: ba");
+    ck_assert_int_eq(small[8], 'Z');
+    ck_assert_int_eq(idng_conf_parse(&c, text, strlen(text), "f", NULL, 0), -1);
+    ck_assert_int_eq(idng_conf_parse(&c, text, strlen(text), "f", small, 0), -1);
+    ck_assert_int_eq(small[0], 'f');
+    /* Only the first error is reported. */
+    text = "idnguard:\n    mode: bogus\n    ede: maybe\n";
+    ck_assert_int_eq(idng_conf_parse(&c, text, strlen(text), "f", err, sizeof err), -1);
+    ck_assert_msg(strncmp(err, "f:2: ", 5) == 0, "%s", err);
+    /* The length, not a NUL, ends the input. */
+    text = "idnguard:\n    mode: punycode\n    mode: bogus\n";
+    ck_assert_int_eq(idng_conf_parse(&c, text, 29, "f", err, sizeof err), 0);
+    ck_assert_int_eq(c.mode, IDNG_MODE_PUNYCODE);
+    idng_conf_free(&c);
+}
+END_TEST
+
+START_TEST(test_line_numbers_crlf)
+{
+    struct idng_conf c;
+    char err[ERR_MAX];
+    const char *text = "idnguard:\r\n\r\n# x\r\n    ede: maybe\r\n";
+
+    idng_conf_init(&c);
+    ck_assert_int_eq(idng_conf_parse(&c, text, strlen(text), "f", err, sizeof err), -1);
+    ck_assert_str_eq(err, "f:4: bad value 'maybe' for 'ede' (expected yes or no)");
+    idng_conf_free(&c);
+}
+END_TEST
+
+START_TEST(test_write_refuses_unwritable)
+{
+    struct idng_conf c;
+    char *text;
+    int rc;
+    uint8_t star[] = "\001*\007example\0";
+
+    idng_conf_init(&c);
+    c.mode = (idng_mode)7;
+    text = write_str(&c, &rc);
+    ck_assert_int_eq(rc, -1);
+    free(text);
+
+    idng_conf_init(&c);
+    c.action[IDNG_C_BIDI] = IDNG_ACT_NORMALIZE;
+    text = write_str(&c, &rc);
+    ck_assert_int_eq(rc, -1);
+    free(text);
+
+    idng_conf_init(&c);
+    c.stats_interval = IDNG_CONF_STATS_MAX + 1;
+    text = write_str(&c, &rc);
+    ck_assert_int_eq(rc, -1);
+    free(text);
+
+    idng_conf_init(&c);
+    c.log_file = (char *)"relative/path";
+    text = write_str(&c, &rc);
+    ck_assert_int_eq(rc, -1);
+    free(text);
+
+    idng_conf_init(&c);
+    {
+        uint8_t *names[1] = {star};
+        c.allow.names = names;
+        c.allow.count = c.allow.cap = 1;
+        text = write_str(&c, &rc);
+        ck_assert_int_eq(rc, -1);
+        free(text);
+    }
+    ck_assert_int_eq(idng_conf_write(NULL, stdout), -1);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------ */
+/* Name lists                                                                */
+
+struct listed_case {
+    const char *list;   /**< "allow:" lines, '|' between names */
+    const char *query;  /**< text name, converted with its case kept */
+    int want;
+};
+
+static const struct listed_case listed_cases[] = {
+    {"example.net", "example.net.", 1},
+    {"example.net.", "example.net", 1},
+    {"example.net", "www.example.net", 1},
+    {"example.net", "a.b.c.d.example.net", 1},
+    {"example.net", "xample.net", 0},
+    {"example.net", "wwwexample.net", 0},     /* suffix, but not on a label boundary */
+    {"example.net", "net", 0},
+    {"example.net", ".", 0},
+    {"example.net", "example.org", 0},
+    {"example.net", "example.net.evil", 0},
+    {"example.net", "example.ne", 0},
+    {"example.net", "WWW.EXAMPLE.NET", 1},   /* case-insensitive */
+    {"EXAMPLE.Net", "www.example.NET.", 1},
+    {"www.example.net", "example.net", 0},   /* a parent is not below its child */
+    {".", "anything.example.", 1},             /* the root lists everything */
+    {".", ".", 1},
+    {".", "a.b.c.d.e.f", 1},
+    {"bücher.de", "www.xn--bcher-kva.de", 1},  /* stored as the A-label */
+    {"bücher.de", "WWW.XN--BCHER-KVA.DE", 1},
+    {"bücher.de", "bcher.de", 0},
+    {"a.example|b.example", "x.b.example", 1}, /* any name of the list */
+    {"a.example|b.example", "c.example", 0},
+    {"0/25.2.0.192.in-addr.arpa", "5.0/25.2.0.192.in-addr.arpa", 1},
+    {"_dmarc.example", "_DMARC.example.", 1},
+};
+
+START_TEST(test_listed)
+{
+    const struct listed_case *t = &listed_cases[_i];
+    struct idng_conf c;
+    char text[512], err[ERR_MAX];
+    const char *p = t->list;
+    size_t o;
+    uint8_t wire[256];
+    size_t wlen;
+
+    o = (size_t)snprintf(text, sizeof text, "idnguard:\n");
+    while (*p != '\0') {
+        size_t l = strcspn(p, "|");
+        o += (size_t)snprintf(text + o, sizeof text - o, "    allow: %.*s\n", (int)l, p);
+        p += l + (p[l] == '|');
+    }
+    idng_conf_init(&c);
+    ck_assert_msg(parse_str(&c, text, err) == 0, "%s", err);
+    wlen = to_wire(t->query, wire);
+    ck_assert_msg(idng_conf_name_listed(&c.allow, wire, wlen) == t->want,
+                  "list '%s', query '%s': expected %d", t->list, t->query, t->want);
+    /* The length given may exceed the name; only the root label ends it. */
+    wire[wlen] = 0xC0;
+    ck_assert_int_eq(idng_conf_name_listed(&c.allow, wire, wlen + 1), t->want);
+    ck_assert_int_eq(idng_conf_name_listed(&c.deny, wire, wlen), 0);
+    idng_conf_free(&c);
+}
+END_TEST
+
+START_TEST(test_listed_malformed)
+{
+    struct idng_conf c;
+    char err[ERR_MAX];
+    uint8_t big[300];
+    size_t i;
+    static const uint8_t ptr[] = {3, 'w', 'w', 'w', 0xC0, 12};
+    static const uint8_t trunc[] = {3, 'n', 'e'};
+    static const uint8_t noroot[] = {3, 'n', 'e', 't'};
+    static const uint8_t long_label[] = {64, 'a'};
+
+    idng_conf_init(&c);
+    ck_assert_int_eq(parse_str(&c, "idnguard:\n    allow: .\n", err), 0);
+    /* Even the root, which lists everything, lists no malformed name. */
+    ck_assert_int_eq(idng_conf_name_listed(&c.allow, ptr, sizeof ptr), 0);
+    ck_assert_int_eq(idng_conf_name_listed(&c.allow, trunc, sizeof trunc), 0);
+    ck_assert_int_eq(idng_conf_name_listed(&c.allow, noroot, sizeof noroot), 0);
+    ck_assert_int_eq(idng_conf_name_listed(&c.allow, long_label, sizeof long_label), 0);
+    ck_assert_int_eq(idng_conf_name_listed(&c.allow, (const uint8_t *)"", 0), 0);
+    ck_assert_int_eq(idng_conf_name_listed(&c.allow, NULL, 10), 0);
+    ck_assert_int_eq(idng_conf_name_listed(NULL, (const uint8_t *)"", 1), 0);
+    ck_assert_int_eq(idng_conf_name_listed(&c.allow, (const uint8_t *)"", 1), 1);
+    /* 255 octets is the longest name; 257 is too long. */
+    for (i = 0; i + 2 <= 254; i += 2) {
+        big[i] = 1;
+        big[i + 1] = 'a';
+    }
+    big[254] = 0; /* 127 labels, 255 octets */
+    ck_assert_int_eq(idng_conf_name_listed(&c.allow, big, 255), 1);
+    big[254] = 1;
+    big[255] = 'a';
+    big[256] = 0;
+    ck_assert_int_eq(idng_conf_name_listed(&c.allow, big, sizeof big), 0);
+    idng_conf_free(&c);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------ */
+/* Loading files                                                             */
+
+static char tmpdir[256];
+
+static void make_tmpdir(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "%s/idng-conf-XXXXXX",
+             getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp");
+    ck_assert_msg(mkdtemp(tmpdir) != NULL, "mkdtemp: %s", strerror(errno));
+}
+
+/* Removes what the load tests create (files, one FIFO, one subdirectory). */
+static void remove_tmpdir(void)
+{
+    DIR *d = opendir(tmpdir);
+    struct dirent *e;
+    char path[512];
+
+    if (d == NULL)
+        return;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", tmpdir, e->d_name);
+        if (unlink(path) != 0)
+            rmdir(path);
+    }
+    closedir(d);
+    rmdir(tmpdir);
+}
+
+/* Loads path, expecting failure with exactly want (or a prefix of it when
+ * want ends in '*'), and c untouched. */
+static void expect_load_error(const char *path, const char *want)
+{
+    struct idng_conf c, before;
+    char err[ERR_MAX];
+    size_t n = strlen(want);
+
+    idng_conf_init(&c);
+    ck_assert_int_eq(parse_str(&c, "idnguard:\n    allow: example.net\n", err), 0);
+    memcpy(&before, &c, sizeof c); /* padding included, for memcmp */
+    ck_assert_msg(idng_conf_load(&c, path, err, sizeof err) == -1, "%s loaded", path);
+    if (n > 0 && want[n - 1] == '*')
+        ck_assert_msg(strncmp(err, want, n - 1) == 0, "got \"%s\", want \"%s\"", err, want);
+    else
+        ck_assert_str_eq(err, want);
+    ck_assert(memcmp(&c, &before, sizeof c) == 0);
+    idng_conf_free(&c);
+}
+
+START_TEST(test_load)
+{
+    char path[512], want[1024], *big;
+    struct idng_conf c;
+    char err[ERR_MAX];
+
+    make_tmpdir();
+
+    snprintf(path, sizeof path, "%s/missing.conf", tmpdir);
+    snprintf(want, sizeof want, "%s: cannot open: %s", path, strerror(ENOENT));
+    expect_load_error(path, want);
+
+    snprintf(want, sizeof want, "%s: is a directory, not a settings file", tmpdir);
+    expect_load_error(tmpdir, want);
+
+    snprintf(path, sizeof path, "%s/empty.conf", tmpdir);
+    spew(path, "", 0);
+    snprintf(want, sizeof want, "%s:1: no 'idnguard:' clause*", path);
+    expect_load_error(path, want);
+
+    snprintf(path, sizeof path, "%s/comments.conf", tmpdir);
+    spew_str(path, "# settings\n\n# none yet\n");
+    snprintf(want, sizeof want, "%s:3: no 'idnguard:' clause*", path);
+    expect_load_error(path, want);
+
+    snprintf(path, sizeof path, "%s/fifo", tmpdir);
+    ck_assert(mkfifo(path, 0600) == 0);
+    snprintf(want, sizeof want, "%s: is not a regular file", path);
+    expect_load_error(path, want); /* and does not hang waiting for a writer */
+
+    /* One octet over the cap, although every line of it is fine. */
+    snprintf(path, sizeof path, "%s/big.conf", tmpdir);
+    big = malloc(IDNG_CONF_FILE_MAX + 1);
+    ck_assert(big != NULL);
+    memset(big, '\n', IDNG_CONF_FILE_MAX + 1);
+    memcpy(big, "idnguard:", 9);
+    spew(path, big, IDNG_CONF_FILE_MAX + 1);
+    snprintf(want, sizeof want, "%s: too big (%d octets; the limit is %d)", path,
+             IDNG_CONF_FILE_MAX + 1, IDNG_CONF_FILE_MAX);
+    expect_load_error(path, want);
+    /* Exactly at the cap it loads. */
+    spew(path, big, IDNG_CONF_FILE_MAX);
+    idng_conf_init(&c);
+    ck_assert_msg(idng_conf_load(&c, path, err, sizeof err) == 0, "%s", err);
+    free(big);
+
+    snprintf(path, sizeof path, "%s/good.conf", tmpdir);
+    spew_str(path, rich);
+    ck_assert_msg(idng_conf_load(&c, path, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(c.mode, IDNG_MODE_PUNYCODE);
+    ck_assert_uint_eq(c.allow.count, 2);
+    idng_conf_free(&c);
+
+    /* Errors inside a loaded file name the path as given. */
+    snprintf(path, sizeof path, "%s/bad.conf", tmpdir);
+    spew_str(path, "idnguard:\n  ede: maybe\n");
+    snprintf(want, sizeof want, "%s:2: bad value 'maybe' for 'ede' (expected yes or no)", path);
+    expect_load_error(path, want);
+
+    /* Root reads files whatever their mode, so there is nothing to see. */
+    if (geteuid() != 0) {
+        snprintf(path, sizeof path, "%s/unreadable.conf", tmpdir);
+        spew_str(path, "idnguard:\n");
+        ck_assert(chmod(path, 0) == 0);
+        snprintf(want, sizeof want, "%s: cannot open: %s", path, strerror(EACCES));
+        expect_load_error(path, want);
+    }
+
+    expect_load_error("", "(no path): no settings file given");
+    remove_tmpdir();
+}
+END_TEST
+
+/* Deterministic pseudo-random octets (xorshift32), so failures reproduce. */
+static uint32_t rnd(uint32_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 17;
+    *s ^= *s << 5;
+    return *s;
+}
+
+START_TEST(test_load_garbage)
+{
+    char path[512], err[ERR_MAX];
+    unsigned char buf[4096];
+    uint32_t seed = 0x9e3779b9u + (uint32_t)_i;
+    size_t i;
+
+    make_tmpdir();
+    snprintf(path, sizeof path, "%s/garbage.conf", tmpdir);
+    for (i = 0; i < sizeof buf; i++)
+        buf[i] = (unsigned char)rnd(&seed);
+    spew(path, buf, sizeof buf);
+    {
+        struct idng_conf c, before;
+        idng_conf_init(&c);
+        memcpy(&before, &c, sizeof c); /* padding included, for memcmp */
+        ck_assert_int_eq(idng_conf_load(&c, path, err, sizeof err), -1);
+        ck_assert_msg(strncmp(err, path, strlen(path)) == 0 && err[strlen(path)] == ':',
+                      "%s", err);
+        ck_assert(memcmp(&c, &before, sizeof c) == 0);
+    }
+    /* The same garbage after a good clause line: still an error. */
+    memcpy(buf, "idnguard:\n", 10);
+    spew(path, buf, sizeof buf);
+    {
+        struct idng_conf c;
+        idng_conf_init(&c);
+        ck_assert_int_eq(idng_conf_load(&c, path, err, sizeof err), -1);
+        ck_assert_msg(strncmp(err + strlen(path), ":", 1) == 0, "%s", err);
+    }
+    remove_tmpdir();
+}
+END_TEST
+
+/* Mutations of a valid file: the parser never crashes or leaks an
+ * inconsistent result; whatever it accepts round-trips. */
+START_TEST(test_mutations)
+{
+    static const char alphabet[] = "idnguard:#\"\\ \t\r\n.-*aZ0\x80\xc3\xbc\x00\x7f";
+    uint32_t seed = 12345u + (uint32_t)_i * 7919u;
+    size_t base = strlen(rich);
+    char buf[1024], err[ERR_MAX];
+    int round, accepted = 0;
+
+    for (round = 0; round < 500; round++) {
+        struct idng_conf c;
+        size_t len = base, k, edits = 1 + rnd(&seed) % 4;
+        memcpy(buf, rich, base);
+        for (k = 0; k < edits; k++) {
+            size_t at = rnd(&seed) % len;
+            char ch = alphabet[rnd(&seed) % (sizeof alphabet - 1)];
+            switch (rnd(&seed) % 3) {
+            case 0:
+                buf[at] = ch;
+                break;
+            case 1:
+                if (len + 1 < sizeof buf) {
+                    memmove(buf + at + 1, buf + at, len - at);
+                    buf[at] = ch;
+                    len++;
+                }
+                break;
+            default:
+                memmove(buf + at, buf + at + 1, len - at - 1);
+                len--;
+                break;
+            }
+        }
+        idng_conf_init(&c);
+        if (idng_conf_parse(&c, buf, len, "m", err, sizeof err) == 0) {
+            accepted++;
+            check_round_trip(&c, "mutation");
+        } else {
+            ck_assert_msg(strncmp(err, "m:", 2) == 0 && strlen(err) > 4, "%s", err);
+        }
+        idng_conf_free(&c);
+    }
+    ck_assert_msg(accepted > 0, "no mutation was accepted; the generator is too harsh");
+}
+END_TEST
+
+START_TEST(test_path)
+{
+    ck_assert_int_eq(unsetenv(IDNG_CONF_ENV), 0);
+    ck_assert_str_eq(idng_conf_path(), IDNG_CONF_DEFAULT_PATH);
+    ck_assert_str_eq(idng_conf_path(), "/etc/unbound/idnguard.conf");
+    ck_assert_int_eq(setenv(IDNG_CONF_ENV, "", 1), 0);
+    ck_assert_str_eq(idng_conf_path(), IDNG_CONF_DEFAULT_PATH);
+    ck_assert_int_eq(setenv(IDNG_CONF_ENV, "/srv/idng.conf", 1), 0);
+    ck_assert_str_eq(idng_conf_path(), "/srv/idng.conf");
+}
+END_TEST
+
+/* ------------------------------------------------------------------------ */
+
+static Suite *conf_suite(void)
+{
+    Suite *s = suite_create("conf");
+    TCase *tc;
+
+    find_golden();
+    tc = tcase_create("golden");
+    tcase_add_test(tc, test_golden_found);
+    if (n_golden > 0)
+        tcase_add_loop_test(tc, test_golden, 0, n_golden);
+    tcase_add_test(tc, test_golden_no_orphans);
+    tcase_add_test(tc, test_example_is_defaults);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("schema");
+    tcase_add_test(tc, test_defaults);
+    tcase_add_loop_test(tc, test_class_key, 0, IDNG_CLASS_COUNT);
+    tcase_add_test(tc, test_action_names);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("parser");
+    tcase_add_test(tc, test_round_trip);
+    tcase_add_test(tc, test_untouched_on_error);
+    tcase_add_test(tc, test_error_buffer);
+    tcase_add_test(tc, test_line_numbers_crlf);
+    tcase_add_test(tc, test_write_refuses_unwritable);
+    tcase_add_loop_test(tc, test_mutations, 0, 8);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("names");
+    tcase_add_loop_test(tc, test_listed, 0, N_OF(listed_cases));
+    tcase_add_test(tc, test_listed_malformed);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("load");
+    tcase_add_test(tc, test_load);
+    tcase_add_loop_test(tc, test_load_garbage, 0, 8);
+    tcase_add_test(tc, test_path);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+IDNG_TEST_MAIN(conf_suite)
