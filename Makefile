@@ -58,9 +58,13 @@ CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
 TEST_SRC := $(wildcard tests/codec/test_*.c tests/conf/test_*.c tests/module/test_*.c tests/cli/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+# Integration tests: the real daemon with the module, NSD, an ldns client.
+ITEST_SRC := $(wildcard tests/integration/test_*.c)
+ITEST_BIN := $(ITEST_SRC:tests/%.c=$(BUILD)/tests/%)
+ITEST_COMMON := $(wildcard tests/integration/harness.c tests/integration/dnsq.c)
 TEST_COMMON := tests/common.c
 
-.PHONY: all deps run demo check test tables check-tables clang-build clean unbound install
+.PHONY: all deps run demo check check-integration test tables check-tables clang-build clean unbound install
 all: $(LIB) $(CONF_LIB) $(CORE_LIB) $(CLI) $(MODULE)
 
 $(BUILD)/%.o: %.c
@@ -105,6 +109,11 @@ $(MODULE): module/idnguard.c $(CORE_LIB) $(CONF_LIB) $(LIB) $(UB_STAMP)
 	    $(CORE_LIB) $(CONF_LIB) $(LIB) -lpthread
 
 unbound: $(UB_STAMP)
+
+$(BUILD)/tests/integration/%: tests/integration/%.c $(ITEST_COMMON) $(TEST_COMMON) $(TEST_LIBS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Itests -Itests/integration -Imodule $(STD_CFLAGS) $(CFLAGS) $(CHECK_CFLAGS) \
+	    -o $@ $< $(ITEST_COMMON) $(TEST_COMMON) $(TEST_LIBS) -lldns $(CHECK_LIBS)
 
 $(BUILD)/tests/%: tests/%.c $(TEST_COMMON) $(TEST_LIBS)
 	@mkdir -p $(@D)
@@ -156,9 +165,17 @@ clang-build:
 check: deps
 	@$(MAKE) --no-print-directory test
 
-test: all $(SRC_STAMP) $(NORM_TEST) $(TEST_BIN) check-tables clang-build
-	@IDNA_TEST_FILE=$(IDNA_TEST) IDNA_PROPERTIES_CSV=$(IDNA_CSV) NORMALIZATION_TEST=$(NORM_TEST) \
-	    IDNGUARD_BIN=$(CLI) sh tests/run.sh $(TEST_BIN)
+TEST_ENV = IDNA_TEST_FILE=$(IDNA_TEST) IDNA_PROPERTIES_CSV=$(IDNA_CSV) \
+	NORMALIZATION_TEST=$(NORM_TEST) IDNGUARD_BIN=$(CLI) \
+	IDNGUARD_UNBOUND=$(UNBOUND) IDNGUARD_MODULE=$(CURDIR)/$(MODULE) \
+	IDNGUARD_ZONES=$(CURDIR)/tests/integration/zones IDNGUARD_TEMPLATES=$(CURDIR)/tests/integration
+
+test: all $(SRC_STAMP) $(NORM_TEST) $(TEST_BIN) $(ITEST_BIN) check-tables clang-build
+	@$(TEST_ENV) sh tests/run.sh $(TEST_BIN) $(ITEST_BIN)
+
+# Only the integration tests (quicker while working on the module).
+check-integration: all $(ITEST_BIN)
+	@$(TEST_ENV) sh tests/run.sh $(ITEST_BIN)
 
 clean:
 	rm -rf $(BUILD)/codec $(BUILD)/conf $(BUILD)/module $(BUILD)/tools $(BUILD)/tests \

@@ -592,7 +592,23 @@ static int name_to_wire(struct pstate *p, const struct key *k, const char *v, si
         return fail(p, "bad name '%s' for '%s': '%c' is not allowed in a name", echo(e, v, n),
                     k->name, ch);
     }
-    st = idng_to_ascii(v, n, ascii, &alen, IDNG_MODE_UTS46, 0, &ie);
+    /* A name in ASCII is taken as the DNS name it spells, xn-- labels
+     * included whether valid or not: the lists exist to override verdicts,
+     * so `allow: xn--ab-m1t.example.` must be possible.  Only a name written
+     * in Unicode goes through ToASCII. */
+    for (i = 0; i < n && (unsigned char)v[i] < 0x80; i++)
+        ;
+    if (i == n) {
+        if (n - (v[n - 1] == '.') > IDNG_NAME_MAX)
+            return fail(p, "bad name '%s' for '%s': %s [%s]", echo(e, v, n), k->name,
+                        idng_status_message(IDNG_E_NAME_TOO_LONG),
+                        idng_status_class_name(IDNG_E_NAME_TOO_LONG));
+        memcpy(ascii, v, n);
+        alen = n;
+        st = IDNG_OK;
+    } else {
+        st = idng_to_ascii(v, n, ascii, &alen, IDNG_MODE_UTS46, 0, &ie);
+    }
     if (st == IDNG_E_NOSPACE) {
         st = IDNG_E_NAME_TOO_LONG;
         ie.label_len = 0;
@@ -623,10 +639,16 @@ static int name_to_wire(struct pstate *p, const struct key *k, const char *v, si
     for (start = 0, o = 0; start <= alen; start += 1) {
         const char *dot = memchr(ascii + start, '.', alen - start);
         size_t l = (size_t)((dot != NULL ? dot : ascii + alen) - (ascii + start));
-        if (l == 0 || l > IDNG_LABEL_MAX || o + 1 + l + 1 > WIRE_MAX)
-            return fail(p, "bad name '%s' for '%s': %s", echo(e, v, n), k->name,
-                        l == 0 ? "empty label" : l > IDNG_LABEL_MAX ? "label longer than 63 octets"
-                                                                    : "name too long");
+        if (l > IDNG_LABEL_MAX)
+            return fail(p, "bad name '%s' for '%s': label '%s': %s [%s]", echo(e, v, n),
+                        k->name, echo(lab, ascii + start, l),
+                        idng_status_message(IDNG_E_LABEL_TOO_LONG),
+                        idng_status_class_name(IDNG_E_LABEL_TOO_LONG));
+        if (l == 0 || o + 1 + l + 1 > WIRE_MAX) {
+            idng_status why = l == 0 ? IDNG_E_EMPTY_LABEL : IDNG_E_NAME_TOO_LONG;
+            return fail(p, "bad name '%s' for '%s': %s [%s]", echo(e, v, n), k->name,
+                        idng_status_message(why), idng_status_class_name(why));
+        }
         wire[o++] = (uint8_t)l;
         for (i = 0; i < l; i++) {
             unsigned char ch = lower((unsigned char)ascii[start + i]);

@@ -95,10 +95,10 @@ struct idng_conf {
      */
     enum idng_action action[IDNG_CLASS_COUNT];
     /**
-     * The `on-invalid` value itself (never IDNG_ACT_NORMALIZE).  Not used
-     * for decisions, which read action[]; kept so idng_conf_write can show
-     * it and so callers have the operator's general choice for failures
-     * that belong to no class.
+     * The `on-invalid` value itself (never IDNG_ACT_NORMALIZE).  Per-class
+     * decisions read action[]; the module uses this for what belongs to no
+     * class: names on the deny list, and raw names that normalize could not
+     * convert when their class's own action is normalize.
      */
     enum idng_action on_invalid;
     int log_queries;                  /**< 1 or 0 (`log-queries`) */

@@ -51,7 +51,6 @@
 #include <time.h>
 
 #define EXPORT __attribute__((visibility("default")))
-#define NACTIONS (IDNG_ACT_NORMALIZE + 1)
 #define LOG_LINE_MAX 4096
 
 /** Module-wide state, in dynlibmod_env.dyn_env. */
@@ -61,7 +60,7 @@ struct idng_env {
     pthread_mutex_t log_lock;
     /* Queries that reached operate, by verdict class and action; list hits
      * are counted under their own rows. */
-    atomic_ullong count[IDNG_CLASS_COUNT][NACTIONS];
+    atomic_ullong count[IDNG_CLASS_COUNT][IDNG_ACTION_COUNT];
     atomic_ullong listed[3];
     atomic_ullong normalized, answers_rejected, uncached;
     atomic_llong next_stats;
@@ -166,7 +165,7 @@ static void log_stats(struct idng_env *ie, const char *when)
 
     n += (size_t)snprintf(line + n, sizeof line - n, "idnguard stats (%s):", when);
     for (c = 0; c < IDNG_CLASS_COUNT; c++)
-        for (a = 0; a < NACTIONS; a++) {
+        for (a = 0; a < IDNG_ACTION_COUNT; a++) {
             unsigned long long k = atomic_load(&ie->count[c][a]);
             if (k && n < sizeof line)
                 n += (size_t)snprintf(line + n, sizeof line - n, " %s/%s=%llu",
