@@ -1083,7 +1083,7 @@ int idng_conf_write(const struct idng_conf *c, FILE *f)
 int idng_conf_name_listed(const struct idng_name_list *l, const uint8_t *wire, size_t len)
 {
     /* Offsets of the name's labels: at most 128 in 255 octets. */
-    size_t offs[WIRE_MAX / 2 + 1], nlab = 0, pos = 0, total, i, j;
+    size_t offs[WIRE_MAX / 2 + 1], nlab = 0, pos = 0, total, i, j, best;
 
     if (l == NULL || wire == NULL || l->count == 0)
         return 0;
@@ -1100,6 +1100,7 @@ int idng_conf_name_listed(const struct idng_name_list *l, const uint8_t *wire, s
             return 0;
     }
     total = pos + 1;
+    best = 0;
     for (i = 0; i < l->count; i++) {
         const uint8_t *m = l->names[i];
         size_t mlen = wire_len(m), start, b;
@@ -1113,8 +1114,8 @@ int idng_conf_name_listed(const struct idng_name_list *l, const uint8_t *wire, s
             continue;
         for (j = 0; j < mlen && lower(wire[start + j]) == lower(m[j]); j++)
             ;
-        if (j == mlen)
-            return 1;
+        if (j == mlen && mlen > best)
+            best = mlen;
     }
-    return 0;
+    return (int)best;
 }

@@ -180,8 +180,10 @@ int idng_conf_write(const struct idng_conf *c, FILE *f);
  * @param wire: uncompressed wire-format name, in any case.
  * @param len: octets available at wire; the name must end (root label)
  *   within them.
- * @return 1 if listed; 0 if not, or if the name is malformed (label over 63
- *   octets, a compression pointer, running past len, over 255 octets).
+ * @return 0 if not listed, or if the name is malformed (label over 63
+ *   octets, a compression pointer, running past len, over 255 octets);
+ *   else the wire length of the longest listed name that matches, so that
+ *   the more specific of two lists can win.
  */
 int idng_conf_name_listed(const struct idng_name_list *l, const uint8_t *wire, size_t len);
 

@@ -27,13 +27,17 @@ void idng_policy_judge(const struct idng_conf *c, const uint8_t *wire, size_t le
                        struct idng_verdict *v)
 {
     idng_error e;
+    int allow, deny;
 
     clear(v);
-    if (idng_conf_name_listed(&c->allow, wire, len)) {
+    allow = idng_conf_name_listed(&c->allow, wire, len);
+    deny = idng_conf_name_listed(&c->deny, wire, len);
+    /* The more specific entry wins (a name cannot be in both lists). */
+    if (allow > deny) {
         v->listed = IDNG_LISTED_ALLOW;
         return;
     }
-    if (idng_conf_name_listed(&c->deny, wire, len)) {
+    if (deny > allow) {
         enum idng_action a = c->on_invalid;
         v->listed = IDNG_LISTED_DENY;
         v->action = idng_action_rejects(a) ? a : IDNG_ACT_REFUSE;

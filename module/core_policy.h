@@ -32,10 +32,11 @@ struct idng_verdict {
 #define IDNG_EDE_BLOCKED 15
 
 /**
- * Judges an uncompressed wire-format query name: the allow list first (pass),
- * then the deny list (refused with on-invalid's action when that rejects,
- * else refuse), then every label with the codec under c->mode, the action
- * being the configured one for the failing label's class.
+ * Judges an uncompressed wire-format query name.  The lists decide first,
+ * the more specific matching entry winning: allow passes; deny rejects with
+ * on-invalid's action when that rejects, else refuses.  Otherwise every
+ * label is judged with the codec under c->mode, and the action is the one
+ * configured for the failing label's class.
  */
 void idng_policy_judge(const struct idng_conf *c, const uint8_t *wire, size_t len,
                        struct idng_verdict *v);

@@ -646,12 +646,29 @@ START_TEST(test_listed)
     idng_conf_init(&c);
     ck_assert_msg(parse_str(&c, text, err) == 0, "%s", err);
     wlen = to_wire(t->query, wire);
-    ck_assert_msg(idng_conf_name_listed(&c.allow, wire, wlen) == t->want,
+    ck_assert_msg((idng_conf_name_listed(&c.allow, wire, wlen) != 0) == t->want,
                   "list '%s', query '%s': expected %d", t->list, t->query, t->want);
     /* The length given may exceed the name; only the root label ends it. */
     wire[wlen] = 0xC0;
-    ck_assert_int_eq(idng_conf_name_listed(&c.allow, wire, wlen + 1), t->want);
+    ck_assert_int_eq(idng_conf_name_listed(&c.allow, wire, wlen + 1) != 0, t->want);
     ck_assert_int_eq(idng_conf_name_listed(&c.deny, wire, wlen), 0);
+    idng_conf_free(&c);
+}
+END_TEST
+
+/* The longest matching entry is reported, so allow and deny can be compared. */
+START_TEST(test_listed_longest)
+{
+    static const char text[] = "idnguard:\n    allow: example.\n    allow: www.example.\n";
+    static const uint8_t q[] = "\x01" "a" "\x03" "www" "\x07" "example" "\x00";
+    static const uint8_t other[] = "\x04" "mail" "\x07" "example" "\x00";
+    struct idng_conf c;
+    char err[ERR_MAX];
+
+    idng_conf_init(&c);
+    ck_assert_msg(parse_str(&c, text, err) == 0, "%s", err);
+    ck_assert_int_eq(idng_conf_name_listed(&c.allow, q, sizeof q - 1), 13);
+    ck_assert_int_eq(idng_conf_name_listed(&c.allow, other, sizeof other - 1), 9);
     idng_conf_free(&c);
 }
 END_TEST
@@ -952,6 +969,7 @@ static Suite *conf_suite(void)
     suite_add_tcase(s, tc);
 
     tc = tcase_create("names");
+    tcase_add_test(tc, test_listed_longest);
     tcase_add_loop_test(tc, test_listed, 0, N_OF(listed_cases));
     tcase_add_test(tc, test_listed_malformed);
     suite_add_tcase(s, tc);

@@ -68,7 +68,7 @@ static const struct row rows[] = {
     {"on-contextj: log\non-invalid: drop\n", "xn--ab-m1t.example.", "contextj", IDNG_ACT_LOG},
     {"on-invalid: drop\non-contextj: log\n", "xn--0000h.example.", "bad-codepoint", IDNG_ACT_DROP},
     {"on-raw-8bit: refuse\n", "b\\195\\188cher.example.", "raw-8bit", IDNG_ACT_REFUSE},
-    /* Lists decide before the labels are looked at; allow wins over deny. */
+    /* Lists decide before the labels are looked at; the longer match wins. */
     {"allow: xn--ab-m1t.example.\n", "xn--ab-m1t.example.", "allow", IDNG_ACT_PASS},
     {"allow: example.\n", "x.xn--0000h.example.", "allow", IDNG_ACT_PASS},
     {"deny: www.example.\n", "www.example.", "deny", IDNG_ACT_REFUSE},
@@ -77,6 +77,9 @@ static const struct row rows[] = {
     {"deny: example.\non-invalid: nxdomain\n", "www.example.", "deny", IDNG_ACT_NXDOMAIN},
     {"deny: example.\non-invalid: log\n", "www.example.", "deny", IDNG_ACT_REFUSE},
     {"allow: www.example.\ndeny: example.\n", "www.example.", "allow", IDNG_ACT_PASS},
+    {"allow: www.example.\ndeny: example.\n", "mail.example.", "deny", IDNG_ACT_REFUSE},
+    {"allow: example.\ndeny: bad.example.\n", "x.bad.example.", "deny", IDNG_ACT_REFUSE},
+    {"allow: example.\ndeny: bad.example.\n", "good.example.", "allow", IDNG_ACT_PASS},
 };
 
 START_TEST(test_judge)

@@ -1,0 +1,85 @@
+/**
+ * \file
+ * A small DNS client for the integration tests: one query to 127.0.0.1 over
+ * UDP or TCP, with a bounded wait, and the parts of the reply the tests
+ * look at (rcode, answer section as text, OPT record, Extended DNS Error).
+ *
+ * The query is built and the reply walked here rather than through
+ * ldns_resolver, so that the tests control every octet of the query name
+ * (raw 8-bit octets, newlines), the EDNS record, the timeout, and know the
+ * source port, which is how a query is matched with the module's log line
+ * ("127.0.0.1#PORT").  ldns parses the name and prints the answer records.
+ *
+ * Thread-safe: no shared state apart from an atomic counter for query IDs.
+ */
+#ifndef IDNG_TESTS_DNSQ_H
+#define IDNG_TESTS_DNSQ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/** Room for the answer section as text. */
+#define DNSQ_ANSWER_MAX 8192
+/** Room for the text of an Extended DNS Error. */
+#define DNSQ_EDE_TEXT_MAX 1024
+
+/** Record types the tests use (RFC 1035, RFC 3596). */
+#define DNSQ_A 1
+#define DNSQ_CNAME 5
+#define DNSQ_SOA 6
+#define DNSQ_TXT 16
+#define DNSQ_AAAA 28
+
+/** What came back. */
+struct dnsq_result {
+    int timed_out;      /**< no reply within the time (a dropped query) */
+    int rcode;          /**< header rcode with the OPT record's upper bits; -1 without a reply */
+    int aa, tc;         /**< header flags */
+    int ancount;        /**< records in the answer section */
+    /** Answer section, one "owner TTL IN TYPE rdata" line per record
+     *  (ldns_rr2str with tabs turned into single spaces), each ending in \n. */
+    char answer[DNSQ_ANSWER_MAX];
+    int has_opt;        /**< the reply held an OPT record */
+    int ede_code;       /**< info-code of the first EDE option (RFC 8914), -1 if none */
+    char ede_text[DNSQ_EDE_TEXT_MAX]; /**< its EXTRA-TEXT, NUL-terminated ("" if none) */
+    unsigned local_port; /**< our source port: the module logs it as 127.0.0.1#PORT */
+    int used_tcp;       /**< the reply came over TCP (asked for, or after TC) */
+};
+
+/**
+ * Sends one query to 127.0.0.1:port and waits at most timeout_ms for the
+ * reply.  A UDP reply with TC set is asked again once over TCP (the only
+ * retry); a lost UDP query is not resent, so a timeout means no answer.
+ *
+ * @param qname_presentation: the name in presentation form; \DDD escapes
+ *   give raw octets (b\195\188cher.example), a missing final dot is added.
+ * @param qtype: DNSQ_A, ...; class is IN.
+ * @param use_tcp: nonzero for TCP.
+ * @param use_edns: nonzero to send an OPT record (payload 1232, no options).
+ * @param r: filled in; r->timed_out is set, and 0 returned, when no reply came.
+ * @return 0 (reply or timeout), -1 on a local error or a reply that cannot
+ *   be parsed, or when the server refused the connection / the port was
+ *   unreachable (no daemon).
+ */
+int dnsq_query(int port, const char *qname_presentation, uint16_t qtype, int use_tcp,
+               int use_edns, int timeout_ms, struct dnsq_result *r);
+
+/** Name of an rcode as the module logs it ("NOERROR", "REFUSED"), "NONE" for -1. */
+const char *dnsq_rcode_name(int rcode);
+
+/**
+ * Does the answer section hold a record owner/type/rdata?  The owner is
+ * compared without regard to ASCII case and with or without a final dot;
+ * type and rdata exactly ("A", "192.0.2.2"; "CNAME", "xn--bcher-kva.example.").
+ */
+int dnsq_answer_has(const struct dnsq_result *r, const char *owner, const char *type,
+                    const char *rdata);
+
+/**
+ * The answer section without TTLs and classes, records joined by " | ":
+ * "owner TYPE rdata | owner TYPE rdata", for comparisons that care about
+ * order and for failure messages.
+ */
+void dnsq_answer_summary(const struct dnsq_result *r, char *out, size_t cap);
+
+#endif

@@ -1,0 +1,194 @@
+/**
+ * \file
+ * Integration test harness: NSD serving tests/integration/zones and the
+ * Unbound daemon built here, with the idnguard module, on free loopback
+ * ports in a temporary directory; helpers to query them and to read the
+ * module's log lines.
+ *
+ * Environment (set by `make check-integration`): IDNGUARD_UNBOUND (daemon),
+ * IDNGUARD_MODULE (the .so), IDNGUARD_ZONES (zone files), IDNGUARD_TEMPLATES
+ * (nsd.conf.in, unbound.conf.in).  IDNGUARD_KEEP=1 keeps the temporary
+ * directories for a post-mortem.
+ *
+ * Lifetime and Check: a daemon is stopped only by the process that started
+ * it.  The suites start a shared pair in an unchecked fixture (the runner
+ * process, which outlives every forked test and always runs the teardown
+ * when the setup succeeded); a setup that fails stops what it started
+ * before it reports.  A daemon started inside a forked test stays in the
+ * test's process group, which Check kills when the test ends however it
+ * ends.  As a last resort every daemon dies with its parent
+ * (PR_SET_PDEATHSIG) and an atexit handler in the starting process kills
+ * what is left.  Every wait is bounded.
+ */
+#ifndef IDNG_TESTS_HARNESS_H
+#define IDNG_TESTS_HARNESS_H
+
+#include "dnsq.h"
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#define HARNESS_PATH_MAX 512
+
+/** Bounds, in milliseconds. */
+#define HARNESS_START_MS 10000 /**< a daemon must answer within this */
+#define HARNESS_STOP_MS 5000   /**< SIGTERM to exit, before SIGKILL */
+#define HARNESS_QUERY_MS 3000  /**< a query that should be answered */
+#define HARNESS_DROP_MS 700    /**< waited out to call a query dropped */
+#define HARNESS_LOG_MS 3000    /**< a log line that should appear */
+
+/** One NSD and one Unbound with the module. */
+struct harness {
+    char dir[HARNESS_PATH_MAX];       /**< the temporary directory */
+    char idng_conf[HARNESS_PATH_MAX]; /**< $IDNGUARD_CONF of the daemon */
+    char ub_conf[HARNESS_PATH_MAX];
+    char ub_log[HARNESS_PATH_MAX];    /**< Unbound's logfile: */
+    char ub_out[HARNESS_PATH_MAX];    /**< its stdout and stderr */
+    char nsd_conf[HARNESS_PATH_MAX];
+    char nsd_log[HARNESS_PATH_MAX];
+    char nsd_out[HARNESS_PATH_MAX];
+    /** Where the module's query lines go: ub_log unless a test points it at
+     *  the module's own log-file. */
+    char qlog[HARNESS_PATH_MAX];
+    int port, nsd_port;
+    pid_t ub_pid, nsd_pid;
+    pid_t owner; /**< the process that started them */
+    int threads;
+};
+
+/**
+ * Starts NSD, then Unbound with num-threads threads and an idnguard.conf
+ * holding conf_text (every "@DIR@" in it replaced by the temporary
+ * directory), and waits until both answer.  On failure everything started
+ * is stopped, the directory is removed and err holds the reason with the
+ * daemon's log tail.
+ * @return 0 or -1.
+ */
+int harness_start(struct harness *h, const char *conf_text, int threads, char *err,
+                  size_t errlen);
+
+/** Stops both daemons (if this process started them) and removes the
+ *  directory.  Never fails a test, so it is safe in a teardown; safe to
+ *  call twice and on a harness that never started. */
+void harness_stop(struct harness *h);
+
+/** harness_start for a fixture: fails the current test/setup with the
+ *  reason when the daemons do not come up. */
+void harness_setup(struct harness *h, const char *conf_text, int threads);
+
+/**
+ * Runs Unbound alone with conf_text as its idnguard.conf, expecting it to
+ * refuse to start.  Waits at most HARNESS_START_MS for it to exit; if it is
+ * still running (it started after all) it is stopped and 1 returned.
+ * @param conf_path: the IDNGUARD_CONF value used, for messages.
+ * @param status: its wait status when it exited.
+ * @param log: its log and stderr, NUL-terminated.
+ * @return 0 when it exited, 1 when it kept running, -1 on a local error.
+ */
+int harness_run_failing(const char *conf_text, char *conf_path, size_t pathcap, int *status,
+                        char *log, size_t logcap);
+
+/** Is the daemon still running (also from a forked test)? */
+int harness_alive(pid_t pid, pid_t owner);
+
+/** Sends SIGHUP to Unbound (a reload: module deinit and init). */
+int harness_sighup(const struct harness *h);
+
+/** Rewrites the daemon's idnguard.conf (for a reload). */
+int harness_write_conf(const struct harness *h, const char *conf_text);
+
+/* ---- files and log lines ---- */
+
+/** Size of a file in octets, 0 if missing: an offset to read new lines from. */
+long harness_file_size(const char *path);
+
+/** Reads a file from offset from; malloc'd, NUL-terminated, *len octets
+ *  (it may hold NULs); NULL if it cannot be read. */
+char *harness_read_file(const char *path, long from, size_t *len);
+
+/** The last cap - 1 octets of a file, for failure messages. */
+void harness_tail(const char *path, char *out, size_t cap);
+
+/**
+ * Waits (bounded polling) until a complete line (ending in \n) after
+ * offset from holds needle; copies it, without the \n, to line.
+ * @return 1 when found, 0 on timeout.
+ */
+int harness_wait_line(const char *path, long from, const char *needle, int timeout_ms, char *line,
+                      size_t cap);
+
+/** Complete lines after offset from that hold needle. */
+int harness_count_lines(const char *path, long from, const char *needle);
+
+/**
+ * Waits until at least n complete lines after from hold needle.
+ * @return the count seen last (>= n on success).
+ */
+int harness_wait_count(const char *path, long from, const char *needle, int n, int timeout_ms);
+
+/* ---- queries and their log lines ---- */
+
+/** Flags of harness_query. */
+enum { HQ_TCP = 1, HQ_NOEDNS = 2 };
+
+/** The module's text log line, split into its fields (core_log.h). */
+struct qline {
+    char time[48];      /**< "" when the sink adds its own (Unbound's log) */
+    char client[64];
+    unsigned port;
+    char qname[1100];
+    char unicode[2600]; /**< without the parentheses; "" when absent */
+    char qtype[24], qclass[24], rcode[24];
+    char verdict[400];  /**< "contextj:xn--ab-m1t" as it stands */
+    char action[24], path[24];
+    int ede;            /**< -1 when absent */
+    char raw[4096];     /**< the line as read (set by hx_query), for messages */
+};
+
+/** Splits a text line (with or without Unbound's prefix up to
+ *  "idnguard: ").  @return 0, or -1 if the fields are not all there. */
+int qline_parse(const char *text, struct qline *q);
+
+/**
+ * Sends one query to Unbound and fetches the module's line for it (the
+ * line in h->qlog, written after the query was sent, with
+ * "127.0.0.1#<source port> ").
+ * @param timeout_ms: how long to wait for the reply (HARNESS_QUERY_MS, or
+ *   HARNESS_DROP_MS where no reply is expected).
+ * @param line: the line without Unbound's prefix, or, when none is found,
+ *   a description of what the log held instead.
+ * @return 1 when the reply (or timeout) and the line were had, 0 when the
+ *   line did not appear, -1 when the query itself failed.
+ */
+int harness_query(const struct harness *h, const char *qname, uint16_t qtype, unsigned flags,
+                  int timeout_ms, struct dnsq_result *r, char *line, size_t cap);
+
+/* ---- assertions for the suites: each fails the calling test with details ---- */
+
+/** harness_query that must succeed, with a line that must parse. */
+void hx_query(const struct harness *h, const char *qname, uint16_t qtype, unsigned flags,
+              int timeout_ms, struct dnsq_result *r, struct qline *q);
+
+/**
+ * A query the module answered itself: rcode (REFUSED or NXDOMAIN), no
+ * answer records, EDE 15 whose text begins with ede_prefix (when the query
+ * had EDNS); the line: qname_log, the same rcode, verdict (exact),
+ * action, path "policy", ede=15.
+ */
+void hx_expect_policy(const struct dnsq_result *r, const struct qline *q, const char *qname_log,
+                      int rcode, const char *verdict, const char *action,
+                      const char *ede_prefix);
+
+/**
+ * A query answered with data: NOERROR, no EDE, the answer section equal to
+ * summary (dnsq_answer_summary form); the line: qname_log, NOERROR,
+ * verdict, action, path.
+ */
+void hx_expect_data(const struct dnsq_result *r, const struct qline *q, const char *qname_log,
+                    const char *summary, const char *verdict, const char *action,
+                    const char *path);
+
+/** A monotonic clock in milliseconds. */
+long long harness_now_ms(void);
+
+#endif

@@ -1,0 +1,182 @@
+/**
+ * \file
+ * Every way Unbound can answer is logged (resolved, cache, local data,
+ * policy), and answers whose CNAME/DNAME chain leads into a rejected label
+ * are refused, now and later: they are not cached, so neither the target
+ * nor the alias can be served from the cache behind the module's back
+ * (a cache hit never reaches the module's operate()).
+ *
+ * Each tcase has its own daemon pair (unchecked fixture); the tests of a
+ * tcase run in order and the chain tests rely on that order on purpose:
+ * the later ones check what the earlier ones left in the cache.
+ */
+#include "common.h"
+#include "harness.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+static struct harness H;
+
+static void setup(void)
+{
+    harness_setup(&H, "idnguard:\n", 1);
+}
+
+static void teardown(void)
+{
+    harness_stop(&H);
+}
+
+/* ---- paths ---- */
+
+/* First from NSD ("resolved"), then from Unbound's cache ("cache"). */
+START_TEST(test_cache_hit_logged)
+{
+    static const char *const path[] = {"resolved", "cache"};
+    struct dnsq_result r;
+    struct qline q;
+    int i;
+
+    for (i = 0; i < 2; i++) {
+        hx_query(&H, "xn--bcher-kva.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+        hx_expect_data(&r, &q, "xn--bcher-kva.example.", "xn--bcher-kva.example. A 192.0.2.2",
+                       "ok", "pass", path[i]);
+        ck_assert_msg(strcmp(q.unicode, "b\xc3\xbc" "cher.example.") == 0,
+                      "Unicode form \"%s\" on the %s line", q.unicode, path[i]);
+    }
+}
+END_TEST
+
+/* local-data of unbound.conf.in: answered before any module runs. */
+START_TEST(test_local_data_logged)
+{
+    static const struct {
+        const char *qname, *ans, *unicode;
+    } rows[] = {
+        {"ready.local.test", "ready.local.test. A 127.0.0.1", ""},
+        {"xn--bcher-kva.local.test", "xn--bcher-kva.local.test. A 127.0.0.2",
+         "b\xc3\xbc" "cher.local.test."},
+    };
+    struct dnsq_result r;
+    struct qline q;
+    char qlog[300];
+
+    snprintf(qlog, sizeof qlog, "%s.", rows[_i].qname);
+    hx_query(&H, rows[_i].qname, DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_data(&r, &q, qlog, rows[_i].ans, "ok", "pass", "local");
+    ck_assert_msg(strcmp(q.unicode, rows[_i].unicode) == 0, "Unicode form \"%s\": %s", q.unicode,
+                  q.raw);
+}
+END_TEST
+
+START_TEST(test_policy_path_logged)
+{
+    struct dnsq_result r;
+    struct qline q;
+
+    hx_query(&H, "xn--ab-m1t.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_policy(&r, &q, "xn--ab-m1t.example.", 5, "contextj:xn--ab-m1t", "refuse",
+                     "idnguard: contextj: xn--ab-m1t: ");
+}
+END_TEST
+
+/* ---- chains into a fake A-label ---- */
+
+/* A refusal for an answer that names xn--ab-m1t.example.  The verdict names
+ * the class; the label is not in the query name, so none is attached. */
+static void expect_chain_refused(const char *qname)
+{
+    struct dnsq_result r;
+    struct qline q;
+    char qlog[300];
+
+    snprintf(qlog, sizeof qlog, "%s.", qname);
+    hx_query(&H, qname, DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_policy(&r, &q, qlog, 5, "contextj", "refuse", "idnguard: contextj");
+}
+
+START_TEST(test_chain_alias_refused)
+{
+    expect_chain_refused("alias.example");
+}
+END_TEST
+
+START_TEST(test_chain_two_steps_refused)
+{
+    expect_chain_refused("chain.example");
+}
+END_TEST
+
+/* After the two chains above were resolved, the target's A record must
+ * not be in the cache: asked directly it is refused by the module, not
+ * answered from the cache (path "policy", not "cache"). */
+START_TEST(test_chain_target_not_cached)
+{
+    struct dnsq_result r;
+    struct qline q;
+
+    hx_query(&H, "xn--ab-m1t.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_policy(&r, &q, "xn--ab-m1t.example.", 5, "contextj:xn--ab-m1t", "refuse",
+                     "idnguard: contextj: xn--ab-m1t: ");
+}
+END_TEST
+
+/* Nor the alias's answer. */
+START_TEST(test_chain_alias_still_refused)
+{
+    expect_chain_refused("alias.example");
+    expect_chain_refused("chain.example");
+}
+END_TEST
+
+/* DNAME dn.example -> xn--ab-m1t.example: x.dn.example synthesizes a CNAME
+ * to x.xn--ab-m1t.example. */
+START_TEST(test_dname_refused)
+{
+    expect_chain_refused("x.dn.example");
+    expect_chain_refused("x.dn.example");
+}
+END_TEST
+
+START_TEST(test_good_alias_answered)
+{
+    struct dnsq_result r;
+    struct qline q;
+
+    hx_query(&H, "good-alias.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_data(&r, &q, "good-alias.example.",
+                   "good-alias.example. CNAME xn--bcher-kva.example. | "
+                   "xn--bcher-kva.example. A 192.0.2.2",
+                   "ok", "pass", "resolved");
+}
+END_TEST
+
+static Suite *paths_suite(void)
+{
+    Suite *s = suite_create("integration-paths");
+    TCase *tc = tcase_create("paths");
+
+    tcase_add_unchecked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_cache_hit_logged);
+    tcase_add_loop_test(tc, test_local_data_logged, 0, 2);
+    tcase_add_test(tc, test_policy_path_logged);
+    suite_add_tcase(s, tc);
+
+    /* A fresh daemon: what is cached must come from these tests only. */
+    tc = tcase_create("chains");
+    tcase_add_unchecked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_chain_alias_refused);
+    tcase_add_test(tc, test_chain_two_steps_refused);
+    tcase_add_test(tc, test_chain_target_not_cached);
+    tcase_add_test(tc, test_chain_alias_still_refused);
+    tcase_add_test(tc, test_dname_refused);
+    tcase_add_test(tc, test_good_alias_answered);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+IDNG_TEST_MAIN(paths_suite)

@@ -1,0 +1,496 @@
+/**
+ * \file
+ * The module's policy end to end: every error class a query can reach
+ * under every action, the defaults, the two profiles that differ on emoji,
+ * names that must never be judged, allow and deny lists, and EDE only
+ * for clients that sent EDNS.
+ *
+ * Each tcase shares one NSD + Unbound pair started in an unchecked fixture
+ * (the runner process owns them; see harness.h), so tests inside a tcase
+ * see each other's cache and must not depend on running alone.
+ */
+#include "common.h"
+#include "harness.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+static struct harness H;
+
+/*
+ * One query name per error class, judged under mode idna2008, where every
+ * class a query can reach has a representative (contexto, and disallowed
+ * for emoji, exist only there; not-canonical then comes from a non-NFC
+ * label rather than a mapped code point).
+ *
+ * too-long has no row: it cannot come from a query.  A wire label is at
+ * most 63 octets and a wire name at most 255, and the codec's limits are
+ * exactly those (RFC 1035 2.3.4), so every name Unbound accepts fits them.
+ */
+struct cls_case {
+    const char *cls;   /* class name as logged and in the EDE text */
+    const char *qname; /* presentation; \DDD is how the log writes raw octets too */
+    const char *label; /* the failing label as the log and the EDE text show it */
+    const char *ip;    /* the zone's A record; NULL: the upstream says NXDOMAIN */
+};
+
+static const struct cls_case classes[] = {
+    {"empty-label", "xn--.example", "xn--", NULL},
+    {"bad-punycode", "xn--_.example", "xn--_", NULL},
+    {"bad-codepoint", "xn--0000h.example", "xn--0000h", "192.0.2.68"},
+    {"ascii-only", "xn--example-.example", "xn--example-", "192.0.2.69"},
+    {"not-canonical", "xn--cafe-yvc.example", "xn--cafe-yvc", "192.0.2.73"},
+    {"disallowed", "xn--ls8h.example", "xn--ls8h", "192.0.2.3"},
+    {"contextj", "xn--ab-m1t.example", "xn--ab-m1t", "192.0.2.67"},
+    {"contexto", "xn--ab-0ea.example", "xn--ab-0ea", "192.0.2.74"},
+    {"hyphen", "xn--ab--c-kra.example", "xn--ab--c-kra", "192.0.2.75"},
+    {"leading-mark", "xn--ssa.example", "xn--ssa", "192.0.2.76"},
+    {"bidi", "xn--1-0hc.example", "xn--1-0hc", "192.0.2.70"},
+    {"raw-8bit", "b\\195\\188cher.example", "b\\195\\188cher", NULL},
+};
+#define NCLASSES ((int)(sizeof classes / sizeof classes[0]))
+
+/* The action of the running tcase: set by its fixture in the runner, so
+ * every forked test inherits it. */
+static const char *cur_action;
+
+#define ACTION_CONF(a)                                                                       \
+    "idnguard:\n    mode: idna2008\n    on-invalid: " a "\n    on-raw-8bit: " a "\n"
+
+static void setup_pass(void)
+{
+    cur_action = "pass";
+    harness_setup(&H, ACTION_CONF("pass"), 1);
+}
+static void setup_log(void)
+{
+    cur_action = "log";
+    harness_setup(&H, ACTION_CONF("log"), 1);
+}
+static void setup_refuse(void)
+{
+    cur_action = "refuse";
+    harness_setup(&H, ACTION_CONF("refuse"), 1);
+}
+static void setup_nxdomain(void)
+{
+    cur_action = "nxdomain";
+    harness_setup(&H, ACTION_CONF("nxdomain"), 1);
+}
+static void setup_drop(void)
+{
+    cur_action = "drop";
+    harness_setup(&H, ACTION_CONF("drop"), 1);
+}
+static void teardown(void)
+{
+    harness_stop(&H);
+}
+
+/* One class under the tcase's action: the reply and the line. */
+START_TEST(test_class_under_action)
+{
+    const struct cls_case *c = &classes[_i];
+    const char *a = cur_action;
+    int drop = strcmp(a, "drop") == 0;
+    struct dnsq_result r;
+    struct qline q;
+    char qlog[300], verdict[200], ede[200], sum[1024];
+
+    snprintf(qlog, sizeof qlog, "%s.", c->qname);
+    snprintf(verdict, sizeof verdict, "%s:%s", c->cls, c->label);
+    snprintf(ede, sizeof ede, "idnguard: %s: %s", c->cls, c->label);
+    hx_query(&H, c->qname, DNSQ_A, 0, drop ? HARNESS_DROP_MS : HARNESS_QUERY_MS, &r, &q);
+
+    if (strcmp(a, "pass") == 0 || strcmp(a, "log") == 0) {
+        /* The upstream's answer, as if the module were not there. */
+        dnsq_answer_summary(&r, sum, sizeof sum);
+        ck_assert_msg(!r.timed_out, "%s under %s: no reply", c->qname, a);
+        if (c->ip) {
+            char want[400];
+            snprintf(want, sizeof want, "%s. A %s", c->qname, c->ip);
+            hx_expect_data(&r, &q, qlog, want, verdict, a, "resolved");
+        } else {
+            ck_assert_msg(r.rcode == 3 && r.ancount == 0,
+                          "%s under %s: %s with answer \"%s\", expected the upstream's NXDOMAIN",
+                          c->qname, a, dnsq_rcode_name(r.rcode), sum);
+            ck_assert_msg(r.ede_code == -1, "%s under %s: EDE %d \"%s\" on a passed query",
+                          c->qname, a, r.ede_code, r.ede_text);
+            ck_assert_msg(strcmp(q.rcode, "NXDOMAIN") == 0 && strcmp(q.verdict, verdict) == 0
+                              && strcmp(q.action, a) == 0 && strcmp(q.path, "resolved") == 0
+                              && q.ede == -1,
+                          "%s under %s: line %s", c->qname, a, q.raw);
+        }
+    } else if (drop) {
+        ck_assert_msg(r.timed_out, "%s under drop: got a reply, %s", c->qname,
+                      dnsq_rcode_name(r.rcode));
+        ck_assert_msg(strcmp(q.qname, qlog) == 0 && strcmp(q.rcode, "DROPPED") == 0
+                          && strcmp(q.verdict, verdict) == 0 && strcmp(q.action, "drop") == 0
+                          && strcmp(q.path, "policy") == 0 && q.ede == -1,
+                      "%s under drop: line %s; expected DROPPED %s drop policy", c->qname, q.raw,
+                      verdict);
+    } else {
+        int rcode = strcmp(a, "refuse") == 0 ? 5 : 3;
+        hx_expect_policy(&r, &q, qlog, rcode, verdict, a, ede);
+    }
+}
+END_TEST
+
+/* An answer whose CNAME leads into the fake label gets the label's action
+ * (here contextj's, which is the tcase's).  pass and log answer as usual. */
+START_TEST(test_chain_under_action)
+{
+    const char *a = cur_action;
+    struct dnsq_result r;
+    struct qline q;
+
+    if (strcmp(a, "pass") == 0 || strcmp(a, "log") == 0) {
+        char sum[1024];
+        hx_query(&H, "alias.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+        dnsq_answer_summary(&r, sum, sizeof sum);
+        ck_assert_msg(r.rcode == 0 && r.ede_code == -1
+                          && strcmp(sum, "alias.example. CNAME xn--ab-m1t.example. | "
+                                         "xn--ab-m1t.example. A 192.0.2.67")
+                                 == 0,
+                      "alias.example under %s: %s [%s] EDE %d", a, dnsq_rcode_name(r.rcode), sum,
+                      r.ede_code);
+    } else if (strcmp(a, "drop") == 0) {
+        hx_query(&H, "alias.example", DNSQ_A, 0, HARNESS_DROP_MS, &r, &q);
+        ck_assert_msg(r.timed_out, "alias.example under drop: got %s", dnsq_rcode_name(r.rcode));
+        ck_assert_msg(strcmp(q.rcode, "DROPPED") == 0 && strcmp(q.verdict, "contextj") == 0
+                          && strcmp(q.action, "drop") == 0 && strcmp(q.path, "policy") == 0,
+                      "alias.example under drop: line %s", q.raw);
+    } else {
+        hx_query(&H, "alias.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+        hx_expect_policy(&r, &q, "alias.example.", strcmp(a, "refuse") == 0 ? 5 : 3, "contextj",
+                         a, "idnguard: contextj");
+    }
+}
+END_TEST
+
+/* ---- defaults: a clause header and nothing else ---- */
+
+static void setup_defaults(void)
+{
+    harness_setup(&H, "idnguard:\n", 1);
+}
+
+START_TEST(test_default_good_idn)
+{
+    struct dnsq_result r;
+    struct qline q;
+
+    hx_query(&H, "xn--bcher-kva.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_data(&r, &q, "xn--bcher-kva.example.", "xn--bcher-kva.example. A 192.0.2.2", "ok",
+                   "pass", "resolved");
+    ck_assert_msg(strcmp(q.unicode, "b\xc3\xbc" "cher.example.") == 0,
+                  "line's Unicode form \"%s\": %s", q.unicode, q.raw);
+}
+END_TEST
+
+START_TEST(test_default_fake_refused)
+{
+    struct dnsq_result r;
+    struct qline q;
+
+    hx_query(&H, "xn--ab-m1t.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_policy(&r, &q, "xn--ab-m1t.example.", 5, "contextj:xn--ab-m1t", "refuse",
+                     "idnguard: contextj: xn--ab-m1t: ");
+    ck_assert_msg(r.has_opt, "REFUSED to an EDNS query without an OPT record");
+}
+END_TEST
+
+START_TEST(test_default_raw_normalized)
+{
+    struct dnsq_result r;
+    struct qline q;
+
+    hx_query(&H, "b\\195\\188cher.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_data(&r, &q, "b\\195\\188cher.example.",
+                   "b\\195\\188cher.example. CNAME xn--bcher-kva.example. | "
+                   "xn--bcher-kva.example. A 192.0.2.2",
+                   "raw-8bit:b\\195\\188cher", "normalize", "resolved");
+}
+END_TEST
+
+/* Emoji are valid under UTS #46 (the default) and DISALLOWED under IDNA2008. */
+START_TEST(test_emoji_uts46)
+{
+    struct dnsq_result r;
+    struct qline q;
+
+    hx_query(&H, "xn--ls8h.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_data(&r, &q, "xn--ls8h.example.", "xn--ls8h.example. A 192.0.2.3", "ok", "pass",
+                   "resolved");
+    ck_assert_msg(strcmp(q.unicode, "\xf0\x9f\x92\xa9.example.") == 0,
+                  "line's Unicode form \"%s\": %s", q.unicode, q.raw);
+}
+END_TEST
+
+/* Classes that only UTS #46 gives these labels: private use and a mapped
+ * code point (the soft hyphen of CVE-2019-12290). */
+START_TEST(test_uts46_only_classes)
+{
+    static const struct cls_case rows[] = {
+        {"disallowed", "xn--0y0c.example", "xn--0y0c", NULL},
+        {"not-canonical", "xn--example-nka.example", "xn--example-nka", NULL},
+        {"not-canonical", "xn--bc-kw3n.example", "xn--bc-kw3n", NULL},
+    };
+    const struct cls_case *c = &rows[_i];
+    struct dnsq_result r;
+    struct qline q;
+    char qlog[300], verdict[200], ede[200];
+
+    snprintf(qlog, sizeof qlog, "%s.", c->qname);
+    snprintf(verdict, sizeof verdict, "%s:%s", c->cls, c->label);
+    snprintf(ede, sizeof ede, "idnguard: %s: %s: ", c->cls, c->label);
+    hx_query(&H, c->qname, DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_policy(&r, &q, qlog, 5, verdict, "refuse", ede);
+}
+END_TEST
+
+/* Ordinary DNS names that break IDNA rules, and an A-label in upper case
+ * (A-labels compare case-insensitively): never refused. */
+static const struct {
+    const char *qname;
+    uint16_t qtype;
+    const char *type, *rdata;
+} ordinary[] = {
+    {"_dmarc.example", DNSQ_TXT, "TXT", "\"v=DMARC1; p=none\""},
+    {"r3---sn-abc.example", DNSQ_A, "A", "192.0.2.7"},
+    {"a--b.example", DNSQ_A, "A", "192.0.2.8"},
+    {"-x.example", DNSQ_A, "A", "192.0.2.9"},
+    {"XN--BCHER-KVA.example", DNSQ_A, "A", "192.0.2.2"},
+};
+
+START_TEST(test_ordinary_names_pass)
+{
+    struct dnsq_result r;
+    struct qline q;
+    char qlog[300], sum[1024];
+
+    snprintf(qlog, sizeof qlog, "%s.", ordinary[_i].qname);
+    hx_query(&H, ordinary[_i].qname, ordinary[_i].qtype, 0, HARNESS_QUERY_MS, &r, &q);
+    dnsq_answer_summary(&r, sum, sizeof sum);
+    ck_assert_msg(r.rcode == 0 && dnsq_answer_has(&r, ordinary[_i].qname, ordinary[_i].type,
+                                                  ordinary[_i].rdata),
+                  "%s: %s, answer \"%s\" (EDE %d \"%s\"); expected %s %s", ordinary[_i].qname,
+                  dnsq_rcode_name(r.rcode), sum, r.ede_code, r.ede_text, ordinary[_i].type,
+                  ordinary[_i].rdata);
+    ck_assert_msg(strcmp(q.qname, qlog) == 0 && strcmp(q.rcode, "NOERROR") == 0
+                      && strcmp(q.verdict, "ok") == 0 && strcmp(q.action, "pass") == 0,
+                  "%s: line %s", ordinary[_i].qname, q.raw);
+}
+END_TEST
+
+/* RFC 8914 options travel in OPT: a client without EDNS gets the rcode
+ * and no OPT record at all. */
+START_TEST(test_no_edns_no_ede)
+{
+    struct dnsq_result r;
+    struct qline q;
+
+    hx_query(&H, "xn--ab-m1t.example", DNSQ_A, HQ_NOEDNS, HARNESS_QUERY_MS, &r, &q);
+    ck_assert_msg(!r.timed_out && r.rcode == 5, "no-EDNS refusal: %s", dnsq_rcode_name(r.rcode));
+    ck_assert_msg(!r.has_opt, "reply to a query without EDNS holds an OPT record (EDE %d \"%s\")",
+                  r.ede_code, r.ede_text);
+    ck_assert_msg(strcmp(q.verdict, "contextj:xn--ab-m1t") == 0 && strcmp(q.action, "refuse") == 0,
+                  "line %s", q.raw);
+}
+END_TEST
+
+/* ---- mode idna2008 and ede: no, otherwise defaults ---- */
+
+static void setup_idna2008(void)
+{
+    harness_setup(&H, "idnguard:\n    mode: idna2008\n    ede: no\n", 1);
+}
+
+/* Refused, and without an EDE although the client sent EDNS (ede: no). */
+START_TEST(test_emoji_idna2008)
+{
+    struct dnsq_result r;
+    struct qline q;
+
+    hx_query(&H, "xn--ls8h.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_policy(&r, &q, "xn--ls8h.example.", 5, "disallowed:xn--ls8h", "refuse", NULL);
+    ck_assert_msg(r.ede_code == -1, "ede: no, yet EDE %d \"%s\"", r.ede_code, r.ede_text);
+}
+END_TEST
+
+START_TEST(test_good_idn_idna2008)
+{
+    struct dnsq_result r;
+    struct qline q;
+
+    hx_query(&H, "xn--80aafi6cg.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_data(&r, &q, "xn--80aafi6cg.example.", "xn--80aafi6cg.example. A 192.0.2.5", "ok",
+                   "pass", "resolved");
+}
+END_TEST
+
+/* ---- allow and deny ---- */
+
+static void setup_lists(void)
+{
+    harness_setup(&H,
+                  "idnguard:\n    allow: xn--ab-m1t.example.\n    deny: www.example.\n"
+                  "    deny: d\xc3\xa9j\xc3\xa0.example\n",
+                  1);
+}
+
+START_TEST(test_allow_passes_fake)
+{
+    struct dnsq_result r;
+    struct qline q;
+
+    hx_query(&H, "xn--ab-m1t.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_data(&r, &q, "xn--ab-m1t.example.", "xn--ab-m1t.example. A 192.0.2.67", "allow",
+                   "pass", "resolved");
+}
+END_TEST
+
+START_TEST(test_allow_covers_below)
+{
+    struct dnsq_result r;
+    struct qline q;
+
+    hx_query(&H, "x.xn--ab-m1t.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_data(&r, &q, "x.xn--ab-m1t.example.", "x.xn--ab-m1t.example. A 192.0.2.72", "allow",
+                   "pass", "resolved");
+}
+END_TEST
+
+/* A CNAME into the allowed name is no longer a CNAME into a rejected one. */
+START_TEST(test_allow_covers_cname_target)
+{
+    struct dnsq_result r;
+    struct qline q;
+
+    hx_query(&H, "alias.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_data(&r, &q, "alias.example.",
+                   "alias.example. CNAME xn--ab-m1t.example. | xn--ab-m1t.example. A 192.0.2.67",
+                   "ok", "pass", "resolved");
+}
+END_TEST
+
+/* The allow list opens that name only. */
+START_TEST(test_allow_is_narrow)
+{
+    struct dnsq_result r;
+    struct qline q;
+
+    hx_query(&H, "xn--ssa.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_policy(&r, &q, "xn--ssa.example.", 5, "leading-mark:xn--ssa", "refuse",
+                     "idnguard: leading-mark: xn--ssa: ");
+}
+END_TEST
+
+/* The last two: "deny: déjà.example" is kept as its A-label, which matches
+ * in any case. */
+static const char *const denied[] = {"www.example", "sub.www.example", "WWW.Example",
+                                     "xn--dj-kia8a.example", "XN--DJ-KIA8A.example"};
+
+START_TEST(test_deny_refuses)
+{
+    struct dnsq_result r;
+    struct qline q;
+    char qlog[300];
+
+    snprintf(qlog, sizeof qlog, "%s.", denied[_i]);
+    hx_query(&H, denied[_i], DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_policy(&r, &q, qlog, 5, "deny", "refuse", "idnguard: deny");
+}
+END_TEST
+
+/* The raw UTF-8 spelling of a denied name is normalized to the denied
+ * A-label: refused like the A-label itself, with the same EDE, and the
+ * line tells the module answered (path policy). */
+START_TEST(test_deny_raw_spelling)
+{
+    struct dnsq_result r;
+    struct qline q;
+
+    hx_query(&H, "d\\195\\169j\\195\\160.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    ck_assert_msg(!r.timed_out && r.rcode == 5, "raw d\xc3\xa9j\xc3\xa0.example: %s, expected REFUSED",
+                  dnsq_rcode_name(r.rcode));
+    ck_assert_msg(r.ede_code == 15 && strncmp(r.ede_text, "idnguard: deny", 14) == 0,
+                  "raw d\xc3\xa9j\xc3\xa0.example: REFUSED with EDE %d \"%s\", expected 15 "
+                  "\"idnguard: deny...\" as for its A-label",
+                  r.ede_code, r.ede_text);
+    ck_assert_msg(strcmp(q.rcode, "REFUSED") == 0 && strcmp(q.path, "policy") == 0 && q.ede == 15,
+                  "line %s; expected REFUSED ... policy ede=15", q.raw);
+}
+END_TEST
+
+/* Whole labels: www2.example is not below www.example. */
+START_TEST(test_deny_is_by_label)
+{
+    struct dnsq_result r;
+    struct qline q;
+
+    hx_query(&H, "www2.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_data(&r, &q, "www2.example.", "www2.example. A 192.0.2.11", "ok", "pass",
+                   "resolved");
+}
+END_TEST
+
+static TCase *fixture_tcase(const char *name, void (*setup)(void))
+{
+    TCase *tc = tcase_create(name);
+    tcase_add_unchecked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 60);
+    return tc;
+}
+
+static Suite *policy_suite(void)
+{
+    Suite *s = suite_create("integration-policy");
+    static const struct {
+        const char *name;
+        void (*setup)(void);
+    } actions[] = {
+        {"action-pass", setup_pass},         {"action-log", setup_log},
+        {"action-refuse", setup_refuse},     {"action-nxdomain", setup_nxdomain},
+        {"action-drop", setup_drop},
+    };
+    size_t i;
+    TCase *tc;
+
+    for (i = 0; i < sizeof actions / sizeof actions[0]; i++) {
+        tc = fixture_tcase(actions[i].name, actions[i].setup);
+        tcase_add_loop_test(tc, test_class_under_action, 0, NCLASSES);
+        tcase_add_test(tc, test_chain_under_action);
+        suite_add_tcase(s, tc);
+    }
+
+    tc = fixture_tcase("defaults", setup_defaults);
+    tcase_add_test(tc, test_default_good_idn);
+    tcase_add_test(tc, test_default_fake_refused);
+    tcase_add_test(tc, test_default_raw_normalized);
+    tcase_add_test(tc, test_emoji_uts46);
+    tcase_add_loop_test(tc, test_uts46_only_classes, 0, 3);
+    tcase_add_loop_test(tc, test_ordinary_names_pass, 0,
+                        (int)(sizeof ordinary / sizeof ordinary[0]));
+    tcase_add_test(tc, test_no_edns_no_ede);
+    suite_add_tcase(s, tc);
+
+    tc = fixture_tcase("idna2008", setup_idna2008);
+    tcase_add_test(tc, test_emoji_idna2008);
+    tcase_add_test(tc, test_good_idn_idna2008);
+    suite_add_tcase(s, tc);
+
+    tc = fixture_tcase("allow-deny", setup_lists);
+    tcase_add_test(tc, test_allow_passes_fake);
+    tcase_add_test(tc, test_allow_covers_below);
+    tcase_add_test(tc, test_allow_covers_cname_target);
+    tcase_add_test(tc, test_allow_is_narrow);
+    tcase_add_loop_test(tc, test_deny_refuses, 0, (int)(sizeof denied / sizeof denied[0]));
+    tcase_add_test(tc, test_deny_raw_spelling);
+    tcase_add_test(tc, test_deny_is_by_label);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+IDNG_TEST_MAIN(policy_suite)
