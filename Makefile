@@ -64,7 +64,7 @@ ITEST_BIN := $(ITEST_SRC:tests/%.c=$(BUILD)/tests/%)
 ITEST_COMMON := $(wildcard tests/integration/harness.c tests/integration/dnsq.c)
 TEST_COMMON := tests/common.c
 
-.PHONY: all deps run demo check check-integration test tables check-tables clang-build clean unbound install
+.PHONY: all deps run demo check check-integration check-install test tables check-tables clang-build clean unbound install
 all: $(LIB) $(CONF_LIB) $(CORE_LIB) $(CLI) $(MODULE)
 
 $(BUILD)/%.o: %.c
@@ -170,12 +170,38 @@ TEST_ENV = IDNA_TEST_FILE=$(IDNA_TEST) IDNA_PROPERTIES_CSV=$(IDNA_CSV) \
 	IDNGUARD_UNBOUND=$(UNBOUND) IDNGUARD_MODULE=$(CURDIR)/$(MODULE) \
 	IDNGUARD_ZONES=$(CURDIR)/tests/integration/zones IDNGUARD_TEMPLATES=$(CURDIR)/tests/integration
 
-test: all $(SRC_STAMP) $(NORM_TEST) $(TEST_BIN) $(ITEST_BIN) check-tables clang-build
+# `make install` into a staging directory puts every file where it belongs.
+check-install: all
+	@rm -rf $(BUILD)/stage
+	@$(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/$(BUILD)/stage PREFIX=/usr >/dev/null
+	@for f in bin/idnguard lib/idnguard/idnguard.so lib/libidnguard.a include/idnguard.h \
+	    share/man/man1/idnguard.1 share/man/man5/idnguard.conf.5 \
+	    share/doc/idnguard/idnguard.conf.example share/doc/idnguard/unbound.conf.example; do \
+	    test -s $(BUILD)/stage/usr/$$f || { echo "install: $$f missing" >&2; exit 1; }; done
+	@$(BUILD)/stage/usr/bin/idnguard check-conf $(BUILD)/stage/usr/share/doc/idnguard/idnguard.conf.example >/dev/null
+	@echo "install: module, CLI, library, header, man pages and examples staged under $(BUILD)/stage"
+
+test: all $(SRC_STAMP) $(NORM_TEST) $(TEST_BIN) $(ITEST_BIN) check-tables clang-build check-install
 	@$(TEST_ENV) sh tests/run.sh $(TEST_BIN) $(ITEST_BIN)
 
 # Only the integration tests (quicker while working on the module).
 check-integration: all $(ITEST_BIN)
 	@$(TEST_ENV) sh tests/run.sh $(ITEST_BIN)
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/idnguard \
+	    $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/man/man1 \
+	    $(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(PREFIX)/share/doc/idnguard
+	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/idnguard
+	install -m 755 $(MODULE) $(DESTDIR)$(PREFIX)/lib/idnguard/idnguard.so
+	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libidnguard.a
+	install -m 644 codec/idnguard.h $(DESTDIR)$(PREFIX)/include/idnguard.h
+	install -m 644 man/idnguard.1 $(DESTDIR)$(PREFIX)/share/man/man1/idnguard.1
+	install -m 644 man/idnguard.conf.5 $(DESTDIR)$(PREFIX)/share/man/man5/idnguard.conf.5
+	install -m 644 conf/idnguard.conf.example conf/unbound.conf.example README.md \
+	    $(DESTDIR)$(PREFIX)/share/doc/idnguard/
 
 clean:
 	rm -rf $(BUILD)/codec $(BUILD)/conf $(BUILD)/module $(BUILD)/tools $(BUILD)/tests \
