@@ -12,8 +12,10 @@ int idng_action_rejects(enum idng_action a)
     return a == IDNG_ACT_REFUSE || a == IDNG_ACT_NXDOMAIN || a == IDNG_ACT_DROP;
 }
 
-static void clear(struct idng_verdict *v)
+static void clear(struct idng_verdict *v, const uint8_t *wire, size_t len)
 {
+    v->name = wire;
+    v->name_len = len;
     v->status = IDNG_OK;
     v->cls = IDNG_C_OK;
     v->action = IDNG_ACT_PASS;
@@ -29,7 +31,7 @@ void idng_policy_judge(const struct idng_conf *c, const uint8_t *wire, size_t le
     idng_error e;
     int allow, deny;
 
-    clear(v);
+    clear(v, wire, len);
     allow = idng_conf_name_listed(&c->allow, wire, len);
     deny = idng_conf_name_listed(&c->deny, wire, len);
     /* The more specific entry wins (a name cannot be in both lists). */
@@ -135,9 +137,10 @@ idng_status idng_policy_normalize(const struct idng_conf *c, const uint8_t *wire
     return IDNG_OK;
 }
 
-size_t idng_policy_ede_text(const struct idng_verdict *v, const uint8_t *wire, size_t len,
-                            char *out, size_t cap)
+size_t idng_policy_ede_text(const struct idng_verdict *v, char *out, size_t cap)
 {
+    const uint8_t *wire = v->name;
+    size_t len = wire ? v->name_len : 0;
     size_t n = 0, i;
     int w;
 

@@ -23,7 +23,10 @@ struct idng_verdict {
     idng_class cls;         /**< its class */
     enum idng_action action;
     enum idng_listed listed;
-    size_t label_off;       /**< failing label in the wire name (content, not length octet) */
+    const uint8_t *name;    /**< the wire name judged: the query name, or a name
+                                 from an answer (a CNAME target, say) */
+    size_t name_len;
+    size_t label_off;       /**< failing label in name (content, not length octet) */
     size_t label_len;
     uint32_t codepoint;     /**< offending code point or IDNG_NO_CODEPOINT */
 };
@@ -61,9 +64,9 @@ idng_status idng_policy_normalize(const struct idng_conf *c, const uint8_t *wire
 
 /**
  * EDE text for a rejected query: "idnguard: <class>: <label>: <message>",
- * the label escaped to printable ASCII.  Returns the length written.
+ * the label (from v->name) escaped to printable ASCII.  Returns the length
+ * written; out is always NUL-terminated (cap >= 1).
  */
-size_t idng_policy_ede_text(const struct idng_verdict *v, const uint8_t *wire, size_t len,
-                            char *out, size_t cap);
+size_t idng_policy_ede_text(const struct idng_verdict *v, char *out, size_t cap);
 
 #endif /* IDNG_CORE_POLICY_H */

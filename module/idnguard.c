@@ -74,7 +74,8 @@ struct idng_q {
     struct idng_verdict v;
     int by_policy;              /* the module answered (path "policy") */
     int ede;                    /* EDE code sent, or -1 */
-    int sub_rcode;
+    int is_sub;                 /* our normalize sub-query: its super answers */
+    int sub_rejected;           /* super: the sub-query's name was rejected */
 };
 
 static struct idng_env *env_of(struct module_env *env, int id)
@@ -144,8 +145,8 @@ static void idng_log_query(struct idng_env *ie, struct query_info *qinfo, struct
     }
     r.rcode = rcode;
     r.verdict = idng_verdict_name(v);
-    if (qinfo && v->label_len > 0 && v->label_off + v->label_len <= qinfo->qname_len) {
-        r.label = (const char *)qinfo->qname + v->label_off;
+    if (v->name && v->label_len > 0 && v->label_off + v->label_len <= v->name_len) {
+        r.label = (const char *)v->name + v->label_off;
         r.label_len = v->label_len;
     }
     r.action = idng_action_name(v->action);
@@ -198,6 +199,13 @@ static void reject(struct module_qstate *qstate, int id, struct idng_env *ie, st
 {
     q->by_policy = 1;
     qstate->return_msg = NULL;
+    qstate->ext_state[id] = module_finished;
+    if (q->is_sub) {
+        /* Our normalize sub-query: no client of its own; the super reads
+         * the verdict in inform_super and answers its client. */
+        qstate->return_rcode = LDNS_RCODE_REFUSED;
+        return;
+    }
     if (q->v.action == IDNG_ACT_DROP) {
         qstate->is_drop = 1;
         idng_log_query(ie, &qstate->qinfo, qstate->mesh_info && qstate->mesh_info->reply_list
@@ -209,14 +217,12 @@ static void reject(struct module_qstate *qstate, int id, struct idng_env *ie, st
             q->v.action == IDNG_ACT_NXDOMAIN ? LDNS_RCODE_NXDOMAIN : LDNS_RCODE_REFUSED;
         if (ie->conf.ede) {
             char text[512];
-            idng_policy_ede_text(&q->v, qstate->qinfo.qname, qstate->qinfo.qname_len, text,
-                                 sizeof text);
+            idng_policy_ede_text(&q->v, text, sizeof text);
             if (edns_opt_list_append_ede(&qstate->edns_opts_front_out, qstate->region,
                                          (sldns_ede_code)IDNG_EDE_BLOCKED, text))
                 q->ede = IDNG_EDE_BLOCKED;
         }
     }
-    qstate->ext_state[id] = module_finished;
 }
 
 /* Starts the sub-query for the A-label form of a raw UTF-8 name. */
@@ -250,9 +256,14 @@ static int start_normalize(struct module_qstate *qstate, int id, struct idng_env
     if (!(*qstate->env->attach_sub)(qstate, &qinfo, qstate->query_flags, 0, 0, &subq))
         return -1;
     if (subq) {
+        struct idng_q *sq = regional_alloc_zero(subq->region, sizeof *sq);
+        if (!sq)
+            return -1;
+        sq->is_sub = 1;
+        sq->ede = -1;
         subq->curmod = id;
         subq->ext_state[id] = module_state_initial;
-        subq->minfo[id] = NULL;
+        subq->minfo[id] = sq;
     }
     q->phase = PH_WAIT_SUB;
     atomic_fetch_add(&ie->normalized, 1);
@@ -324,6 +335,8 @@ static void build_normalized(struct module_qstate *sub, struct module_qstate *su
         }
     }
     rep->flags &= ~BIT_AA;
+    if (sub->return_rcode == LDNS_RCODE_NXDOMAIN)
+        FLAGS_SET_RCODE(rep->flags, LDNS_RCODE_NXDOMAIN);
     super->return_msg = regional_alloc(super->region, sizeof(struct dns_msg));
     if (!super->return_msg) {
         super->return_rcode = LDNS_RCODE_SERVFAIL;
@@ -334,10 +347,15 @@ static void build_normalized(struct module_qstate *sub, struct module_qstate *su
     super->return_rcode = LDNS_RCODE_NOERROR;
 }
 
-/* Names in an answer section: owners, and CNAME/DNAME targets. */
-static int answer_rejected(struct idng_env *ie, struct reply_info *rep, struct idng_verdict *out)
+/*
+ * Judges the names of an answer section: owners, and CNAME/DNAME targets.
+ * Returns 2 with the verdict when one is rejected, 1 when one is to be
+ * logged (action log) and none rejected, 0 when all pass.
+ */
+static int answer_verdict(struct idng_env *ie, struct reply_info *rep, struct idng_verdict *out)
 {
     size_t i;
+    int found = 0;
 
     if (!rep)
         return 0;
@@ -351,7 +369,11 @@ static int answer_rejected(struct idng_env *ie, struct reply_info *rep, struct i
         idng_policy_judge(&ie->conf, k->rk.dname, k->rk.dname_len, &v);
         if (idng_action_rejects(v.action)) {
             *out = v;
-            return 1;
+            return 2;
+        }
+        if (v.action == IDNG_ACT_LOG && !found) {
+            *out = v;
+            found = 1;
         }
         if (t != LDNS_RR_TYPE_CNAME && t != LDNS_RR_TYPE_DNAME)
             continue;
@@ -361,11 +383,15 @@ static int answer_rejected(struct idng_env *ie, struct reply_info *rep, struct i
             idng_policy_judge(&ie->conf, d->rr_data[j] + 2, d->rr_len[j] - 2, &v);
             if (idng_action_rejects(v.action)) {
                 *out = v;
-                return 1;
+                return 2;
+            }
+            if (v.action == IDNG_ACT_LOG && !found) {
+                *out = v;
+                found = 1;
             }
         }
     }
-    return 0;
+    return found;
 }
 
 /* ---- module entry points ---- */
@@ -385,7 +411,10 @@ static void idng_mod_operate(struct module_qstate *qstate, enum module_ev event,
         return;
     }
     maybe_stats(ie);
-    if (event == module_event_new || (event == module_event_pass && !q)) {
+    /* A new query may arrive as module_event_pass too (sub-queries do),
+     * and our own sub-queries come with their state already attached. */
+    if (event == module_event_new
+        || (event == module_event_pass && (!q || q->phase == PH_NEW))) {
         if (!q) {
             q = regional_alloc_zero(qstate->region, sizeof *q);
             if (!q) {
@@ -419,7 +448,12 @@ static void idng_mod_operate(struct module_qstate *qstate, enum module_ev event,
         return;
     }
     if (event == module_event_pass && q->phase == PH_SUB_DONE) {
-        q->by_policy = 0;
+        if (q->sub_rejected) {
+            /* Answer the client as the A-label name was answered: its
+             * verdict, action and EDE. */
+            reject(qstate, id, ie, q);
+            return;
+        }
         qstate->ext_state[id] = module_finished;
         return;
     }
@@ -429,14 +463,16 @@ static void idng_mod_operate(struct module_qstate *qstate, enum module_ev event,
     }
     if (event == module_event_moddone) {
         struct idng_verdict v;
-        if (qstate->return_msg && answer_rejected(ie, qstate->return_msg->rep, &v)) {
+        int found = qstate->return_msg ? answer_verdict(ie, qstate->return_msg->rep, &v) : 0;
+        if (found == 2) {
             /* Answer as if the client had asked for the rejected name. */
             atomic_fetch_add(&ie->answers_rejected, 1);
             q->v = v;
-            q->v.label_len = 0; /* the label is in the answer, not the qname */
             reject(qstate, id, ie, q);
             return;
         }
+        if (found == 1 && q->v.cls == IDNG_C_OK && q->v.listed == IDNG_LISTED_NONE)
+            q->v = v; /* a name in the chain is to be logged */
         qstate->ext_state[id] = module_finished;
         return;
     }
@@ -446,13 +482,27 @@ static void idng_mod_operate(struct module_qstate *qstate, enum module_ev event,
 static void idng_mod_inform_super(struct module_qstate *qstate, int id, struct module_qstate *super)
 {
     struct idng_q *sq = (struct idng_q *)super->minfo[id];
+    struct idng_q *q = (struct idng_q *)qstate->minfo[id];
 
     if (!sq)
         return;
     sq->phase = PH_SUB_DONE;
-    sq->sub_rcode = qstate->return_rcode;
-    if (qstate->return_rcode != LDNS_RCODE_NOERROR || !qstate->return_msg
-        || !qstate->return_msg->rep) {
+    if (q && q->by_policy) {
+        /* The A-label name (or its chain) was rejected: the super takes the
+         * verdict over; the name it points into lives in the sub's region,
+         * so it is copied. */
+        sq->sub_rejected = 1;
+        sq->v = q->v;
+        sq->v.name = q->v.name ? regional_alloc_init(super->region, q->v.name, q->v.name_len)
+                               : NULL;
+        if (!sq->v.name)
+            sq->v.label_len = 0;
+        return;
+    }
+    /* NXDOMAIN keeps its message: the client gets the CNAME and the SOA. */
+    if ((qstate->return_rcode != LDNS_RCODE_NOERROR
+         && qstate->return_rcode != LDNS_RCODE_NXDOMAIN)
+        || !qstate->return_msg || !qstate->return_msg->rep) {
         super->return_rcode = qstate->return_rcode ? qstate->return_rcode : LDNS_RCODE_SERVFAIL;
         super->return_msg = NULL;
         return;
@@ -502,7 +552,10 @@ static void idng_log_reply(struct query_info *qinfo, struct module_qstate *qstat
             path = "policy";
     } else if (qinfo) {
         idng_policy_judge(&ie->conf, qinfo->qname, qinfo->qname_len, &v);
-        v.action = IDNG_ACT_PASS; /* answered without the module */
+        /* Answered without the module: nothing was rejected or normalized
+         * here, but a name whose action is log is still logged as such. */
+        if (v.action != IDNG_ACT_LOG)
+            v.action = IDNG_ACT_PASS;
     } else {
         memset(&v, 0, sizeof v);
         v.cls = IDNG_C_OK;
@@ -559,7 +612,7 @@ static int cb_query_response(struct module_qstate *qstate, struct dns_msg *respo
     struct idng_verdict v;
 
     (void)id;
-    if (response && !qstate->no_cache_store && answer_rejected(ie, response->rep, &v)) {
+    if (response && !qstate->no_cache_store && answer_verdict(ie, response->rep, &v) == 2) {
         qstate->no_cache_store = 1;
         atomic_fetch_add(&ie->uncached, 1);
     }

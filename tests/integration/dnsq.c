@@ -52,8 +52,8 @@ static unsigned get16(const uint8_t *p)
 }
 
 /* Header, question and (optionally) an empty OPT record. */
-static int build_query(const char *qname, uint16_t qtype, int use_edns, uint16_t id,
-                       uint8_t *buf, size_t cap, size_t *len)
+static int build_query(const char *qname, uint16_t qtype, int use_edns, uint16_t id, uint8_t *buf,
+                       size_t cap, size_t *len)
 {
     ldns_rdf *dn = NULL;
     size_t n = 0, dl;
@@ -240,8 +240,7 @@ static long udp_exchange(int port, const uint8_t *q, size_t qlen, uint8_t *m, lo
     int fd = socket(AF_INET, SOCK_DGRAM, 0);
     long got = 0;
 
-    if (fd < 0 || loopback(port, &sa) != 0
-        || connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
+    if (fd < 0 || loopback(port, &sa) != 0 || connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
         if (fd >= 0)
             close(fd);
         return -1;
@@ -373,8 +372,8 @@ done:
     return result;
 }
 
-int dnsq_query(int port, const char *qname_presentation, uint16_t qtype, int use_tcp,
-               int use_edns, int timeout_ms, struct dnsq_result *r)
+int dnsq_query(int port, const char *qname_presentation, uint16_t qtype, int use_tcp, int use_edns,
+               int timeout_ms, struct dnsq_result *r)
 {
     uint8_t q[512], *m;
     size_t qlen;
@@ -385,8 +384,8 @@ int dnsq_query(int port, const char *qname_presentation, uint16_t qtype, int use
     memset(r, 0, sizeof *r);
     r->rcode = -1;
     r->ede_code = -1;
-    id = (uint16_t)(atomic_fetch_add(&next_id, 1) * 7919u + (unsigned)getpid()
-                    + (unsigned)now_ms());
+    id =
+        (uint16_t)(atomic_fetch_add(&next_id, 1) * 7919u + (unsigned)getpid() + (unsigned)now_ms());
     if (build_query(qname_presentation, qtype, use_edns, id, q, sizeof q, &qlen) != 0)
         return -1;
     m = malloc(MSG_MAX);

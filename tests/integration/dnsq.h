@@ -32,18 +32,18 @@
 
 /** What came back. */
 struct dnsq_result {
-    int timed_out;      /**< no reply within the time (a dropped query) */
-    int rcode;          /**< header rcode with the OPT record's upper bits; -1 without a reply */
-    int aa, tc;         /**< header flags */
-    int ancount;        /**< records in the answer section */
+    int timed_out; /**< no reply within the time (a dropped query) */
+    int rcode;     /**< header rcode with the OPT record's upper bits; -1 without a reply */
+    int aa, tc;    /**< header flags */
+    int ancount;   /**< records in the answer section */
     /** Answer section, one "owner TTL IN TYPE rdata" line per record
      *  (ldns_rr2str with tabs turned into single spaces), each ending in \n. */
     char answer[DNSQ_ANSWER_MAX];
-    int has_opt;        /**< the reply held an OPT record */
-    int ede_code;       /**< info-code of the first EDE option (RFC 8914), -1 if none */
+    int has_opt;  /**< the reply held an OPT record */
+    int ede_code; /**< info-code of the first EDE option (RFC 8914), -1 if none */
     char ede_text[DNSQ_EDE_TEXT_MAX]; /**< its EXTRA-TEXT, NUL-terminated ("" if none) */
-    unsigned local_port; /**< our source port: the module logs it as 127.0.0.1#PORT */
-    int used_tcp;       /**< the reply came over TCP (asked for, or after TC) */
+    unsigned local_port;              /**< our source port: the module logs it as 127.0.0.1#PORT */
+    int used_tcp;                     /**< the reply came over TCP (asked for, or after TC) */
 };
 
 /**
@@ -61,8 +61,8 @@ struct dnsq_result {
  *   be parsed, or when the server refused the connection / the port was
  *   unreachable (no daemon).
  */
-int dnsq_query(int port, const char *qname_presentation, uint16_t qtype, int use_tcp,
-               int use_edns, int timeout_ms, struct dnsq_result *r);
+int dnsq_query(int port, const char *qname_presentation, uint16_t qtype, int use_tcp, int use_edns,
+               int timeout_ms, struct dnsq_result *r);
 
 /** Name of an rcode as the module logs it ("NOERROR", "REFUSED"), "NONE" for -1. */
 const char *dnsq_rcode_name(int rcode);

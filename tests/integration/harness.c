@@ -48,8 +48,8 @@ static void pause_ms(int ms)
         ;
 }
 
-__attribute__((format(printf, 3, 4))) static void set_err(char *err, size_t errlen,
-                                                          const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static void set_err(char *err, size_t errlen, const char *fmt,
+                                                          ...)
 {
     va_list ap;
     if (!err || !errlen)
@@ -197,38 +197,36 @@ void harness_tail(const char *path, char *out, size_t cap)
     free(s);
 }
 
-/* Replaces every "@KEY@" of pairs in text; malloc'd. */
+/* Replaces every "@KEY@" of pairs in text; malloc'd, NULL without memory. */
 static char *subst(const char *text, const char *const (*pairs)[2], size_t npairs)
 {
     size_t cap = strlen(text) + 1, n = 0, i;
-    char *out;
-    const char *p = text;
+    char *out = malloc(cap);
 
-    for (i = 0; i < npairs; i++)
-        cap += 8 * (strlen(pairs[i][1]) + 1); /* a few uses each at most */
-    for (const char *q = text; (q = strchr(q, '@')) != NULL; q++)
-        cap += HARNESS_PATH_MAX;
-    out = malloc(cap);
-    if (!out)
-        return NULL;
-    while (*p) {
-        int done = 0;
-        for (i = 0; i < npairs && *p == '@'; i++) {
-            size_t kl = strlen(pairs[i][0]), vl = strlen(pairs[i][1]);
-            if (strncmp(p, pairs[i][0], kl) == 0 && n + vl < cap) {
-                memcpy(out + n, pairs[i][1], vl);
-                n += vl;
-                p += kl;
-                done = 1;
+    while (out && *text) {
+        const char *val = NULL;
+        size_t kl = 1, vl;
+        for (i = 0; i < npairs && *text == '@'; i++)
+            if (strncmp(text, pairs[i][0], strlen(pairs[i][0])) == 0) {
+                val = pairs[i][1];
+                kl = strlen(pairs[i][0]);
                 break;
             }
+        vl = val ? strlen(val) : 1;
+        if (n + vl + 1 > cap) {
+            char *nb = realloc(out, cap = 2 * cap + vl);
+            if (!nb) {
+                free(out);
+                return NULL;
+            }
+            out = nb;
         }
-        if (!done && n + 1 < cap)
-            out[n++] = *p++;
-        else if (!done)
-            break;
+        memcpy(out + n, val ? val : text, vl);
+        n += vl;
+        text += kl;
     }
-    out[n] = '\0';
+    if (out)
+        out[n] = '\0';
     return out;
 }
 
@@ -497,8 +495,7 @@ static const char *env_or_null(const char *name)
 }
 
 /* Temporary directory, ports and the three configuration files. */
-static int prepare(struct harness *h, const char *conf_text, int threads, char *err,
-                   size_t errlen)
+static int prepare(struct harness *h, const char *conf_text, int threads, char *err, size_t errlen)
 {
     const char *tmpl = env_or_null("IDNGUARD_TEMPLATES"), *zones = env_or_null("IDNGUARD_ZONES"),
                *module = env_or_null("IDNGUARD_MODULE"), *tmp = env_or_null("TMPDIR");
@@ -524,10 +521,10 @@ static int prepare(struct harness *h, const char *conf_text, int threads, char *
         set_err(err, errlen, "no free loopback ports");
         return -1;
     }
-    if (path_in(h->idng_conf, h->dir, "idnguard.conf") || path_in(h->ub_conf, h->dir, "unbound.conf")
-        || path_in(h->ub_log, h->dir, "unbound.log") || path_in(h->ub_out, h->dir, "unbound.out")
-        || path_in(h->nsd_conf, h->dir, "nsd.conf") || path_in(h->nsd_log, h->dir, "nsd.log")
-        || path_in(h->nsd_out, h->dir, "nsd.out")) {
+    if (path_in(h->idng_conf, h->dir, "idnguard.conf")
+        || path_in(h->ub_conf, h->dir, "unbound.conf") || path_in(h->ub_log, h->dir, "unbound.log")
+        || path_in(h->ub_out, h->dir, "unbound.out") || path_in(h->nsd_conf, h->dir, "nsd.conf")
+        || path_in(h->nsd_log, h->dir, "nsd.log") || path_in(h->nsd_out, h->dir, "nsd.out")) {
         set_err(err, errlen, "temporary directory name too long: %s", h->dir);
         return -1;
     }
@@ -537,8 +534,8 @@ static int prepare(struct harness *h, const char *conf_text, int threads, char *
     snprintf(sthreads, sizeof sthreads, "%d", threads > 0 ? threads : 1);
     {
         const char *const pairs[][2] = {
-            {"@DIR@", h->dir},       {"@ZONES@", zones}, {"@NSD_PORT@", snsd},
-            {"@PORT@", sport},       {"@THREADS@", sthreads}, {"@MODULE@", module},
+            {"@DIR@", h->dir},        {"@ZONES@", zones},      {"@NSD_PORT@", snsd},
+            {"@PORT@", sport},        {"@THREADS@", sthreads}, {"@MODULE@", module},
             {"@LOGFILE@", h->ub_log},
         };
         size_t np = sizeof pairs / sizeof pairs[0];
@@ -608,8 +605,7 @@ static void describe_failure(const char *what, int status, const char *log, cons
     else
         snprintf(st, sizeof st, "died of signal %d", WTERMSIG(status));
     if (err && errlen)
-        snprintf(err, errlen, "%s %s\n--- log tail ---\n%s\n--- stderr ---\n%s", what, st, t1,
-                 t2);
+        snprintf(err, errlen, "%s %s\n--- log tail ---\n%s\n--- stderr ---\n%s", what, st, t1, t2);
 }
 
 /* A daemon that exited at once because its port was taken in the meantime. */
@@ -623,8 +619,7 @@ static int lost_port_race(const char *log, const char *out)
     return strstr(t, "in use") != NULL;
 }
 
-int harness_start(struct harness *h, const char *conf_text, int threads, char *err,
-                  size_t errlen)
+int harness_start(struct harness *h, const char *conf_text, int threads, char *err, size_t errlen)
 {
     int attempt, status, w;
 
@@ -971,8 +966,7 @@ void hx_expect_policy(const struct dnsq_result *r, const struct qline *q, const 
 }
 
 void hx_expect_data(const struct dnsq_result *r, const struct qline *q, const char *qname_log,
-                    const char *summary, const char *verdict, const char *action,
-                    const char *path)
+                    const char *summary, const char *verdict, const char *action, const char *path)
 {
     char sum[2048];
 

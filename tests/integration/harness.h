@@ -42,8 +42,8 @@ struct harness {
     char dir[HARNESS_PATH_MAX];       /**< the temporary directory */
     char idng_conf[HARNESS_PATH_MAX]; /**< $IDNGUARD_CONF of the daemon */
     char ub_conf[HARNESS_PATH_MAX];
-    char ub_log[HARNESS_PATH_MAX];    /**< Unbound's logfile: */
-    char ub_out[HARNESS_PATH_MAX];    /**< its stdout and stderr */
+    char ub_log[HARNESS_PATH_MAX]; /**< Unbound's logfile: */
+    char ub_out[HARNESS_PATH_MAX]; /**< its stdout and stderr */
     char nsd_conf[HARNESS_PATH_MAX];
     char nsd_log[HARNESS_PATH_MAX];
     char nsd_out[HARNESS_PATH_MAX];
@@ -64,8 +64,7 @@ struct harness {
  * daemon's log tail.
  * @return 0 or -1.
  */
-int harness_start(struct harness *h, const char *conf_text, int threads, char *err,
-                  size_t errlen);
+int harness_start(struct harness *h, const char *conf_text, int threads, char *err, size_t errlen);
 
 /** Stops both daemons (if this process started them) and removes the
  *  directory.  Never fails a test, so it is safe in a teardown; safe to
@@ -133,16 +132,16 @@ enum { HQ_TCP = 1, HQ_NOEDNS = 2 };
 
 /** The module's text log line, split into its fields (core_log.h). */
 struct qline {
-    char time[48];      /**< "" when the sink adds its own (Unbound's log) */
+    char time[48]; /**< "" when the sink adds its own (Unbound's log) */
     char client[64];
     unsigned port;
     char qname[1100];
     char unicode[2600]; /**< without the parentheses; "" when absent */
     char qtype[24], qclass[24], rcode[24];
-    char verdict[400];  /**< "contextj:xn--ab-m1t" as it stands */
+    char verdict[400]; /**< "contextj:xn--ab-m1t" as it stands */
     char action[24], path[24];
-    int ede;            /**< -1 when absent */
-    char raw[4096];     /**< the line as read (set by hx_query), for messages */
+    int ede;        /**< -1 when absent */
+    char raw[4096]; /**< the line as read (set by hx_query), for messages */
 };
 
 /** Splits a text line (with or without Unbound's prefix up to
@@ -176,8 +175,7 @@ void hx_query(const struct harness *h, const char *qname, uint16_t qtype, unsign
  * action, path "policy", ede=15.
  */
 void hx_expect_policy(const struct dnsq_result *r, const struct qline *q, const char *qname_log,
-                      int rcode, const char *verdict, const char *action,
-                      const char *ede_prefix);
+                      int rcode, const char *verdict, const char *action, const char *ede_prefix);
 
 /**
  * A query answered with data: NOERROR, no EDE, the answer section equal to
@@ -185,8 +183,7 @@ void hx_expect_policy(const struct dnsq_result *r, const struct qline *q, const 
  * verdict, action, path.
  */
 void hx_expect_data(const struct dnsq_result *r, const struct qline *q, const char *qname_log,
-                    const char *summary, const char *verdict, const char *action,
-                    const char *path);
+                    const char *summary, const char *verdict, const char *action, const char *path);
 
 /** A monotonic clock in milliseconds. */
 long long harness_now_ms(void);

@@ -46,7 +46,8 @@ START_TEST(test_normalize_udp_tcp)
                   dnsq_rcode_name(r.rcode), r.ede_code, r.ede_text);
     ck_assert_msg(strcmp(sum, BUECHER_CNAME " | xn--bcher-kva.example. A 192.0.2.2") == 0,
                   "%s: answer [%s]", how[_i] ? "TCP" : "UDP", sum);
-    ck_assert_msg(strcmp(q.qname, "b\\195\\188cher.example.") == 0 && strcmp(q.rcode, "NOERROR") == 0
+    ck_assert_msg(strcmp(q.qname, "b\\195\\188cher.example.") == 0
+                      && strcmp(q.rcode, "NOERROR") == 0
                       && strcmp(q.verdict, "raw-8bit:b\\195\\188cher") == 0,
                   "line %s", q.raw);
     ck_assert_msg((strcmp(q.action, "normalize") == 0 && strcmp(q.path, "resolved") == 0)
@@ -95,7 +96,8 @@ START_TEST(test_normalize_nxdomain)
                   dnsq_rcode_name(r.rcode));
     ck_assert_msg(r.ede_code == -1, "EDE %d \"%s\" on an upstream NXDOMAIN", r.ede_code,
                   r.ede_text);
-    ck_assert_msg(strcmp(q.rcode, "NXDOMAIN") == 0 && strcmp(q.verdict, "raw-8bit:n\\195\\182pe") == 0
+    ck_assert_msg(strcmp(q.rcode, "NXDOMAIN") == 0
+                      && strcmp(q.verdict, "raw-8bit:n\\195\\182pe") == 0
                       && strcmp(q.action, "normalize") == 0,
                   "line %s", q.raw);
 }
@@ -113,9 +115,12 @@ START_TEST(test_normalize_into_fake_chain)
     hx_query(&H, "\\195\\188ber.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
     dnsq_answer_summary(&r, sum, sizeof sum);
     ck_assert_msg(!r.timed_out && r.rcode == 5 && r.ancount == 0,
-                  "raw \xc3\xbc" "ber.example: %s [%s], expected REFUSED", dnsq_rcode_name(r.rcode), sum);
+                  "raw \xc3\xbc"
+                  "ber.example: %s [%s], expected REFUSED",
+                  dnsq_rcode_name(r.rcode), sum);
     ck_assert_msg(r.ede_code == 15 && strncmp(r.ede_text, "idnguard: contextj", 18) == 0,
-                  "raw \xc3\xbc" "ber.example: REFUSED with EDE %d \"%s\", expected 15 "
+                  "raw \xc3\xbc"
+                  "ber.example: REFUSED with EDE %d \"%s\", expected 15 "
                   "\"idnguard: contextj...\" as alias.example gets",
                   r.ede_code, r.ede_text);
     ck_assert_msg(strcmp(q.rcode, "REFUSED") == 0 && strcmp(q.path, "policy") == 0 && q.ede == 15,
@@ -200,10 +205,11 @@ START_TEST(test_fallback_action)
     snprintf(qlog, sizeof qlog, "%s.", rows[_i].qname);
     if (strcmp(a, "drop") == 0) {
         hx_query(&H, rows[_i].qname, DNSQ_A, 0, HARNESS_DROP_MS, &r, &q);
-        ck_assert_msg(r.timed_out, "%s under on-invalid: drop: got a reply, %s (EDE %d \"%s\"); line %s",
+        ck_assert_msg(r.timed_out,
+                      "%s under on-invalid: drop: got a reply, %s (EDE %d \"%s\"); line %s",
                       rows[_i].qname, dnsq_rcode_name(r.rcode), r.ede_code, r.ede_text, q.raw);
-        ck_assert_msg(strcmp(q.rcode, "DROPPED") == 0 && strncmp(q.verdict, rows[_i].verdict,
-                                                                 strlen(rows[_i].verdict)) == 0
+        ck_assert_msg(strcmp(q.rcode, "DROPPED") == 0
+                          && strncmp(q.verdict, rows[_i].verdict, strlen(rows[_i].verdict)) == 0
                           && strcmp(q.action, "drop") == 0 && strcmp(q.path, "policy") == 0,
                       "%s: line %s; expected DROPPED %s drop policy", rows[_i].qname, q.raw,
                       rows[_i].verdict);
@@ -220,8 +226,8 @@ START_TEST(test_fallback_action)
                       && strncmp(q.verdict, rows[_i].verdict, strlen(rows[_i].verdict)) == 0
                       && strcmp(q.action, "nxdomain") == 0 && strcmp(q.path, "policy") == 0
                       && q.ede == 15,
-                  "%s: line %s; expected NXDOMAIN %s nxdomain policy ede=15", rows[_i].qname,
-                  q.raw, rows[_i].verdict);
+                  "%s: line %s; expected NXDOMAIN %s nxdomain policy ede=15", rows[_i].qname, q.raw,
+                  rows[_i].verdict);
 }
 END_TEST
 

@@ -55,7 +55,7 @@ static const struct cls_case classes[] = {
  * every forked test inherits it. */
 static const char *cur_action;
 
-#define ACTION_CONF(a)                                                                       \
+#define ACTION_CONF(a)                                                                             \
     "idnguard:\n    mode: idna2008\n    on-invalid: " a "\n    on-raw-8bit: " a "\n"
 
 static void setup_pass(void)
@@ -158,14 +158,35 @@ START_TEST(test_chain_under_action)
     } else if (strcmp(a, "drop") == 0) {
         hx_query(&H, "alias.example", DNSQ_A, 0, HARNESS_DROP_MS, &r, &q);
         ck_assert_msg(r.timed_out, "alias.example under drop: got %s", dnsq_rcode_name(r.rcode));
-        ck_assert_msg(strcmp(q.rcode, "DROPPED") == 0 && strcmp(q.verdict, "contextj") == 0
+        ck_assert_msg(strcmp(q.rcode, "DROPPED") == 0 && strcmp(q.verdict, "contextj:xn--ab-m1t") == 0
                           && strcmp(q.action, "drop") == 0 && strcmp(q.path, "policy") == 0,
                       "alias.example under drop: line %s", q.raw);
     } else {
         hx_query(&H, "alias.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
-        hx_expect_policy(&r, &q, "alias.example.", strcmp(a, "refuse") == 0 ? 5 : 3, "contextj",
-                         a, "idnguard: contextj");
+        hx_expect_policy(&r, &q, "alias.example.", strcmp(a, "refuse") == 0 ? 5 : 3,
+                         "contextj:xn--ab-m1t", a, "idnguard: contextj: xn--ab-m1t: ");
     }
+}
+END_TEST
+
+/* on-invalid: log means "answer as usual, and log the name": also when the
+ * answer comes from the cache the second time. */
+START_TEST(test_log_action_on_cache_hit)
+{
+    struct dnsq_result r;
+    struct qline q;
+    int i;
+
+    for (i = 0; i < 2; i++) {
+        hx_query(&H, "xn--ab-m1t.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+        ck_assert_msg(r.rcode == 0 && dnsq_answer_has(&r, "xn--ab-m1t.example", "A", "192.0.2.67"),
+                      "query %d under log: %s", i + 1, dnsq_rcode_name(r.rcode));
+    }
+    ck_assert_msg(strcmp(q.verdict, "contextj:xn--ab-m1t") == 0 && strcmp(q.action, "log") == 0
+                      && strcmp(q.path, "cache") == 0,
+                  "repeat query under on-invalid: log: line %s; expected contextj:xn--ab-m1t log "
+                  "cache",
+                  q.raw);
 }
 END_TEST
 
@@ -184,19 +205,28 @@ START_TEST(test_default_good_idn)
     hx_query(&H, "xn--bcher-kva.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
     hx_expect_data(&r, &q, "xn--bcher-kva.example.", "xn--bcher-kva.example. A 192.0.2.2", "ok",
                    "pass", "resolved");
-    ck_assert_msg(strcmp(q.unicode, "b\xc3\xbc" "cher.example.") == 0,
+    ck_assert_msg(strcmp(q.unicode, "b\xc3\xbc"
+                                    "cher.example.")
+                      == 0,
                   "line's Unicode form \"%s\": %s", q.unicode, q.raw);
 }
 END_TEST
 
+/* A-labels compare case-insensitively: upper case is no way around the
+ * check; the log and the EDE show the label as sent. */
 START_TEST(test_default_fake_refused)
 {
+    static const char *const label[] = {"xn--ab-m1t", "XN--AB-M1T", "Xn--Ab-M1t"};
     struct dnsq_result r;
     struct qline q;
+    char qname[100], qlog[100], verdict[100], ede[100];
 
-    hx_query(&H, "xn--ab-m1t.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
-    hx_expect_policy(&r, &q, "xn--ab-m1t.example.", 5, "contextj:xn--ab-m1t", "refuse",
-                     "idnguard: contextj: xn--ab-m1t: ");
+    snprintf(qname, sizeof qname, "%s.example", label[_i]);
+    snprintf(qlog, sizeof qlog, "%s.example.", label[_i]);
+    snprintf(verdict, sizeof verdict, "contextj:%s", label[_i]);
+    snprintf(ede, sizeof ede, "idnguard: contextj: %s: ", label[_i]);
+    hx_query(&H, qname, DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_policy(&r, &q, qlog, 5, verdict, "refuse", ede);
     ck_assert_msg(r.has_opt, "REFUSED to an EDNS query without an OPT record");
 }
 END_TEST
@@ -273,11 +303,12 @@ START_TEST(test_ordinary_names_pass)
     snprintf(qlog, sizeof qlog, "%s.", ordinary[_i].qname);
     hx_query(&H, ordinary[_i].qname, ordinary[_i].qtype, 0, HARNESS_QUERY_MS, &r, &q);
     dnsq_answer_summary(&r, sum, sizeof sum);
-    ck_assert_msg(r.rcode == 0 && dnsq_answer_has(&r, ordinary[_i].qname, ordinary[_i].type,
-                                                  ordinary[_i].rdata),
-                  "%s: %s, answer \"%s\" (EDE %d \"%s\"); expected %s %s", ordinary[_i].qname,
-                  dnsq_rcode_name(r.rcode), sum, r.ede_code, r.ede_text, ordinary[_i].type,
-                  ordinary[_i].rdata);
+    ck_assert_msg(
+        r.rcode == 0
+            && dnsq_answer_has(&r, ordinary[_i].qname, ordinary[_i].type, ordinary[_i].rdata),
+        "%s: %s, answer \"%s\" (EDE %d \"%s\"); expected %s %s", ordinary[_i].qname,
+        dnsq_rcode_name(r.rcode), sum, r.ede_code, r.ede_text, ordinary[_i].type,
+        ordinary[_i].rdata);
     ck_assert_msg(strcmp(q.qname, qlog) == 0 && strcmp(q.rcode, "NOERROR") == 0
                       && strcmp(q.verdict, "ok") == 0 && strcmp(q.action, "pass") == 0,
                   "%s: line %s", ordinary[_i].qname, q.raw);
@@ -336,7 +367,8 @@ static void setup_lists(void)
 {
     harness_setup(&H,
                   "idnguard:\n    allow: xn--ab-m1t.example.\n    deny: www.example.\n"
-                  "    deny: d\xc3\xa9j\xc3\xa0.example\n",
+                  "    deny: d\xc3\xa9j\xc3\xa0.example\n"
+                  "    allow: ok.www.example\n    deny: y.xn--ab-m1t.example\n",
                   1);
 }
 
@@ -413,14 +445,32 @@ START_TEST(test_deny_raw_spelling)
     struct qline q;
 
     hx_query(&H, "d\\195\\169j\\195\\160.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
-    ck_assert_msg(!r.timed_out && r.rcode == 5, "raw d\xc3\xa9j\xc3\xa0.example: %s, expected REFUSED",
-                  dnsq_rcode_name(r.rcode));
+    ck_assert_msg(!r.timed_out && r.rcode == 5,
+                  "raw d\xc3\xa9j\xc3\xa0.example: %s, expected REFUSED", dnsq_rcode_name(r.rcode));
     ck_assert_msg(r.ede_code == 15 && strncmp(r.ede_text, "idnguard: deny", 14) == 0,
                   "raw d\xc3\xa9j\xc3\xa0.example: REFUSED with EDE %d \"%s\", expected 15 "
                   "\"idnguard: deny...\" as for its A-label",
                   r.ede_code, r.ede_text);
     ck_assert_msg(strcmp(q.rcode, "REFUSED") == 0 && strcmp(q.path, "policy") == 0 && q.ede == 15,
                   "line %s; expected REFUSED ... policy ede=15", q.raw);
+}
+END_TEST
+
+/* The more specific entry wins: allowed below a denied name, denied below
+ * an allowed one. */
+START_TEST(test_lists_more_specific_wins)
+{
+    struct dnsq_result r;
+    struct qline q;
+
+    if (_i == 0) {
+        hx_query(&H, "ok.www.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+        hx_expect_data(&r, &q, "ok.www.example.", "ok.www.example. A 192.0.2.14", "allow", "pass",
+                       "resolved");
+    } else {
+        hx_query(&H, "y.xn--ab-m1t.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+        hx_expect_policy(&r, &q, "y.xn--ab-m1t.example.", 5, "deny", "refuse", "idnguard: deny");
+    }
 }
 END_TEST
 
@@ -431,8 +481,7 @@ START_TEST(test_deny_is_by_label)
     struct qline q;
 
     hx_query(&H, "www2.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
-    hx_expect_data(&r, &q, "www2.example.", "www2.example. A 192.0.2.11", "ok", "pass",
-                   "resolved");
+    hx_expect_data(&r, &q, "www2.example.", "www2.example. A 192.0.2.11", "ok", "pass", "resolved");
 }
 END_TEST
 
@@ -451,8 +500,8 @@ static Suite *policy_suite(void)
         const char *name;
         void (*setup)(void);
     } actions[] = {
-        {"action-pass", setup_pass},         {"action-log", setup_log},
-        {"action-refuse", setup_refuse},     {"action-nxdomain", setup_nxdomain},
+        {"action-pass", setup_pass},     {"action-log", setup_log},
+        {"action-refuse", setup_refuse}, {"action-nxdomain", setup_nxdomain},
         {"action-drop", setup_drop},
     };
     size_t i;
@@ -462,12 +511,14 @@ static Suite *policy_suite(void)
         tc = fixture_tcase(actions[i].name, actions[i].setup);
         tcase_add_loop_test(tc, test_class_under_action, 0, NCLASSES);
         tcase_add_test(tc, test_chain_under_action);
+        if (actions[i].setup == setup_log)
+            tcase_add_test(tc, test_log_action_on_cache_hit);
         suite_add_tcase(s, tc);
     }
 
     tc = fixture_tcase("defaults", setup_defaults);
     tcase_add_test(tc, test_default_good_idn);
-    tcase_add_test(tc, test_default_fake_refused);
+    tcase_add_loop_test(tc, test_default_fake_refused, 0, 3);
     tcase_add_test(tc, test_default_raw_normalized);
     tcase_add_test(tc, test_emoji_uts46);
     tcase_add_loop_test(tc, test_uts46_only_classes, 0, 3);
@@ -488,6 +539,7 @@ static Suite *policy_suite(void)
     tcase_add_test(tc, test_allow_is_narrow);
     tcase_add_loop_test(tc, test_deny_refuses, 0, (int)(sizeof denied / sizeof denied[0]));
     tcase_add_test(tc, test_deny_raw_spelling);
+    tcase_add_loop_test(tc, test_lists_more_specific_wins, 0, 2);
     tcase_add_test(tc, test_deny_is_by_label);
     suite_add_tcase(s, tc);
     return s;

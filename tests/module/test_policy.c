@@ -114,19 +114,21 @@ START_TEST(test_label_location_and_ede)
 
     load(&c, "idnguard:\n");
     idng_policy_judge(&c, w, n, &v);
+    ck_assert_ptr_eq(v.name, w);
+    ck_assert_uint_eq(v.name_len, n);
     ck_assert_uint_eq(v.label_off, 5);
     ck_assert_uint_eq(v.label_len, 10);
     ck_assert_mem_eq(w + v.label_off, "xn--ab-m1t", 10);
-    idng_policy_ede_text(&v, w, n, ede, sizeof ede);
+    idng_policy_ede_text(&v, ede, sizeof ede);
     ck_assert_str_eq(ede, "idnguard: contextj: xn--ab-m1t: joiner not allowed here (RFC 5892 A.1, A.2)");
     /* Raw octets in the label are escaped, so the EDE text is ASCII. */
     n = wire("b\\195\\188cher.example.", w);
     load(&c, "idnguard:\non-raw-8bit: refuse\n");
     idng_policy_judge(&c, w, n, &v);
-    idng_policy_ede_text(&v, w, n, ede, sizeof ede);
+    idng_policy_ede_text(&v, ede, sizeof ede);
     ck_assert_str_eq(ede, "idnguard: raw-8bit: b\\195\\188cher: label holds octets >= 0x80");
     /* A tiny buffer truncates, NUL-terminated. */
-    ck_assert_uint_lt(idng_policy_ede_text(&v, w, n, ede, 8), 8);
+    ck_assert_uint_lt(idng_policy_ede_text(&v, ede, 8), 8);
     ck_assert_uint_eq(strlen(ede), 7);
     idng_conf_free(&c);
 }

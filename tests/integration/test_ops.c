@@ -1,0 +1,664 @@
+/**
+ * \file
+ * Operating the module: two worker threads under concurrent clients,
+ * reload on SIGHUP with a changed configuration, a bad configuration that
+ * stops start-up with file:line, and the query log itself (escaping of
+ * hostile names, the JSON format, a log file of its own, log-queries: no).
+ *
+ * Each tcase has its own daemon pair started in an unchecked fixture
+ * (owned by the runner process; see harness.h); the bad-configuration
+ * tests start and reap their daemons inside the test.
+ */
+#define _GNU_SOURCE /* memmem */
+
+#include "common.h"
+#include "harness.h"
+#include "idnguard.h"
+
+#include <check.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+static struct harness H;
+
+static void teardown(void)
+{
+    harness_stop(&H);
+}
+
+static void setup_defaults(void)
+{
+    harness_setup(&H, "idnguard:\n", 1);
+}
+
+/* ---- num-threads: 2 under concurrent clients ---- */
+
+static void setup_threads(void)
+{
+    harness_setup(&H, "idnguard:\n", 2);
+}
+
+#define NWORKERS 4
+#define PER_WORKER 80
+
+/* What each kind of query must get, whoever else is asking. */
+static const struct {
+    const char *qname;
+    uint16_t qtype;
+    int rcode;
+    const char *answer; /* summary; "" for none */
+    const char *ede;    /* EDE text prefix, NULL for none */
+} mix[] = {
+    {"xn--bcher-kva.example", DNSQ_A, 0, "xn--bcher-kva.example. A 192.0.2.2", NULL},
+    {"xn--ab-m1t.example", DNSQ_A, 5, "", "idnguard: contextj: xn--ab-m1t: "},
+    {"b\\195\\188cher.example", DNSQ_A, 0,
+     "b\\195\\188cher.example. CNAME xn--bcher-kva.example. | xn--bcher-kva.example. A 192.0.2.2",
+     NULL},
+    {"alias.example", DNSQ_A, 5, "", "idnguard: contextj"},
+    {"xn--ls8h.example", DNSQ_A, 0, "xn--ls8h.example. A 192.0.2.3", NULL},
+    {"_dmarc.example", DNSQ_TXT, 0, "_dmarc.example. TXT \"v=DMARC1; p=none\"", NULL},
+    {"\\255\\254.example", DNSQ_A, 5, "", "idnguard: bad-utf8: "},
+    {"xn--80aafi6cg.example", DNSQ_AAAA, 0, "", NULL}, /* NODATA */
+};
+#define NMIX ((int)(sizeof mix / sizeof mix[0]))
+
+struct worker {
+    pthread_t tid;
+    int id, failures, sent;
+    char first[600];
+};
+
+/* No Check assertions off the main thread: failures are collected. */
+static void *run_worker(void *arg)
+{
+    struct worker *w = arg;
+    int i;
+
+    for (i = 0; i < PER_WORKER; i++) {
+        int k = (i * 3 + w->id) % NMIX, tcp = i % 8 == w->id;
+        struct dnsq_result r;
+        char sum[1024] = "";
+        const char *why = NULL;
+
+        w->sent++;
+        if (dnsq_query(H.port, mix[k].qname, mix[k].qtype, tcp, 1, HARNESS_QUERY_MS, &r) != 0)
+            why = "query failed";
+        else if (r.timed_out)
+            why = "no reply";
+        else {
+            dnsq_answer_summary(&r, sum, sizeof sum);
+            if (r.rcode != mix[k].rcode)
+                why = "wrong rcode";
+            else if (strcmp(sum, mix[k].answer) != 0)
+                why = "wrong answer";
+            else if (mix[k].ede ? (r.ede_code != 15
+                                   || strncmp(r.ede_text, mix[k].ede, strlen(mix[k].ede)) != 0)
+                                : r.ede_code != -1)
+                why = "wrong EDE";
+        }
+        if (why && w->failures++ == 0) {
+            int k2 = snprintf(w->first, sizeof w->first, "%s type %u over %s: %s (%s [%.200s]",
+                              mix[k].qname, mix[k].qtype, tcp ? "TCP" : "UDP", why,
+                              dnsq_rcode_name(r.rcode), sum);
+            if (k2 > 0 && (size_t)k2 < sizeof w->first)
+                snprintf(w->first + k2, sizeof w->first - (size_t)k2, " EDE %d \"%.200s\")",
+                         r.ede_code, r.ede_text);
+        }
+    }
+    return NULL;
+}
+
+START_TEST(test_concurrent_clients)
+{
+    struct worker w[NWORKERS];
+    long from = harness_file_size(H.qlog);
+    int i, sent = 0, lines;
+    struct dnsq_result r;
+
+    memset(w, 0, sizeof w);
+    for (i = 0; i < NWORKERS; i++) {
+        w[i].id = i;
+        ck_assert_int_eq(pthread_create(&w[i].tid, NULL, run_worker, &w[i]), 0);
+    }
+    for (i = 0; i < NWORKERS; i++) {
+        pthread_join(w[i].tid, NULL);
+        sent += w[i].sent;
+    }
+    for (i = 0; i < NWORKERS; i++)
+        ck_assert_msg(w[i].failures == 0, "worker %d: %d of %d queries wrong; first: %s", i,
+                      w[i].failures, w[i].sent, w[i].first);
+    ck_assert_int_eq(sent, NWORKERS * PER_WORKER);
+    ck_assert_msg(harness_alive(H.ub_pid, H.owner), "unbound is gone after the load");
+    /* One line per query: the readiness probe below is not counted yet. */
+    lines = harness_wait_count(H.qlog, from, "idnguard: 127.0.0.1#", sent, HARNESS_LOG_MS * 2);
+    ck_assert_msg(lines == sent, "%d log lines for %d queries", lines, sent);
+    ck_assert_msg(dnsq_query(H.port, "ready.local.test", DNSQ_A, 0, 0, HARNESS_QUERY_MS, &r) == 0
+                      && r.rcode == 0,
+                  "unbound does not answer after the load");
+}
+END_TEST
+
+/* ---- reload ---- */
+
+START_TEST(test_reload_changes_mode)
+{
+    struct dnsq_result r;
+    struct qline q;
+    char line[2048];
+    int n;
+
+    /* uts46: the emoji passes (and its answer is now in the cache). */
+    hx_query(&H, "xn--ls8h.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_data(&r, &q, "xn--ls8h.example.", "xn--ls8h.example. A 192.0.2.3", "ok", "pass",
+                   "resolved");
+
+    ck_assert_int_eq(harness_write_conf(&H, "idnguard:\n    mode: idna2008\n"), 0);
+    ck_assert_int_eq(harness_sighup(&H), 0);
+    n = harness_wait_count(H.ub_log, 0, "idnguard: loaded", 2, HARNESS_START_MS);
+    ck_assert_msg(n >= 2, "no second \"idnguard: loaded\" line after SIGHUP (%d)", n);
+    ck_assert(harness_wait_line(H.ub_log, 0, "(mode idna2008", 0, line, sizeof line));
+    ck_assert_msg(harness_alive(H.ub_pid, H.owner), "unbound died on SIGHUP");
+
+    /* idna2008: refused, and not served from the cache of before. */
+    hx_query(&H, "xn--ls8h.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_policy(&r, &q, "xn--ls8h.example.", 5, "disallowed:xn--ls8h", "refuse",
+                     "idnguard: disallowed: xn--ls8h: ");
+    /* The rest still works after the reload. */
+    hx_query(&H, "b\\195\\188cher.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_data(&r, &q, "b\\195\\188cher.example.",
+                   "b\\195\\188cher.example. CNAME xn--bcher-kva.example. | "
+                   "xn--bcher-kva.example. A 192.0.2.2",
+                   "raw-8bit:b\\195\\188cher", "normalize", "resolved");
+}
+END_TEST
+
+/* ---- a bad configuration stops start-up ---- */
+
+static const struct {
+    const char *conf;
+    const char *where; /* after the path: ":3: "; NULL when no line applies */
+    const char *msg;
+} bad_confs[] = {
+    {"idnguard:\n    mode: uts46\n    frobnicate: yes\n", ":3: ", "unknown key 'frobnicate'"},
+    {"idnguard:\n    on-invalid: normalize\n",
+     ":2: ", "'normalize' is allowed only for 'on-raw-8bit'"},
+    {"# settings for something else\n", ":1: ", "no 'idnguard:' clause"},
+    {"idnguard:\n    log-file: \"/nonexistent/idnguard-test/q.log\"\n", NULL,
+     "/nonexistent/idnguard-test/q.log: log-file: No such file or directory"},
+};
+
+START_TEST(test_bad_config_stops_startup)
+{
+    char path[HARNESS_PATH_MAX], log[8192], want[HARNESS_PATH_MAX + 64];
+    int status, rc;
+
+    rc = harness_run_failing(bad_confs[_i].conf, path, sizeof path, &status, log, sizeof log);
+    ck_assert_msg(rc >= 0, "could not run unbound: %s", log);
+    ck_assert_msg(rc == 0, "unbound started with a bad idnguard.conf (\"%s\"); log: %s",
+                  bad_confs[_i].msg, log);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) != 0,
+                  "unbound ended with status 0x%x, expected a non-zero exit", status);
+    if (bad_confs[_i].where) {
+        snprintf(want, sizeof want, "%s%s", path, bad_confs[_i].where);
+        ck_assert_msg(strstr(log, want) != NULL, "log lacks \"%s\": %s", want, log);
+    }
+    ck_assert_msg(strstr(log, bad_confs[_i].msg) != NULL, "log lacks \"%s\": %s", bad_confs[_i].msg,
+                  log);
+    ck_assert_msg(strstr(log, "idnguard: ") != NULL, "the error is not the module's: %s", log);
+}
+END_TEST
+
+/* ---- escaping of hostile names in the log ---- */
+
+static const struct {
+    const char *qname;  /* sent */
+    const char *logged; /* the qname field */
+    const char *rcode, *verdict;
+} hostile[] = {
+    /* RIGHT-TO-LEFT OVERRIDE: would reverse the rest of the line on display */
+    {"a\\226\\128\\174b.example", "a\\226\\128\\174b.example.", "REFUSED",
+     "disallowed:a\\226\\128\\174b"},
+    /* LINE SEPARATOR */
+    {"a\\226\\128\\168b.example", "a\\226\\128\\168b.example.", "REFUSED",
+     "disallowed:a\\226\\128\\168b"},
+    /* a newline: would forge a second line */
+    {"a\\010b.example", "a\\010b.example.", "NXDOMAIN", "ok"},
+    /* a terminal escape sequence */
+    {"x\\027[31mred.example", "x\\027\\09131mred.example.", "NXDOMAIN", "ok"},
+    /* a dot, blanks and brackets inside labels: would fake labels and fields */
+    {"a\\046b\\032(c)\\059.example", "a\\046b\\032\\040c\\041\\059.example.", "NXDOMAIN", "ok"},
+    /* NUL and DEL */
+    {"a\\000b\\127.example", "a\\000b\\127.example.", "NXDOMAIN", "ok"},
+};
+#define NHOSTILE ((int)(sizeof hostile / sizeof hostile[0]))
+
+/* The line for the query is printable ASCII (nothing here has a Unicode
+ * form to show), every line written meanwhile is one of Unbound's, and no
+ * raw control or bidi octets are anywhere in them. */
+START_TEST(test_log_escapes_hostile_names)
+{
+    struct dnsq_result r;
+    struct qline q;
+    long from = harness_file_size(H.qlog);
+    size_t n, i;
+    char *text, *p, *end;
+    int own = 0;
+
+    hx_query(&H, hostile[_i].qname, DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    ck_assert_msg(strcmp(q.qname, hostile[_i].logged) == 0
+                      && strcmp(q.rcode, hostile[_i].rcode) == 0
+                      && strcmp(q.verdict, hostile[_i].verdict) == 0 && q.unicode[0] == '\0',
+                  "line %s; expected qname %s, %s, %s", q.raw, hostile[_i].logged,
+                  hostile[_i].rcode, hostile[_i].verdict);
+    for (i = 0; r.ede_text[i]; i++)
+        ck_assert_msg((unsigned char)r.ede_text[i] >= 0x20 && (unsigned char)r.ede_text[i] < 0x7F,
+                      "EDE text holds octet 0x%02x: %s", (unsigned char)r.ede_text[i], r.ede_text);
+
+    text = harness_read_file(H.qlog, from, &n);
+    ck_assert(text != NULL);
+    ck_assert_msg(!memmem(text, n, "\xe2\x80\xae", 3) && !memmem(text, n, "\xe2\x80\xa8", 3)
+                      && !memchr(text, 0x1b, n) && !memchr(text, 0, n) && !memchr(text, 0x7f, n),
+                  "raw control or bidi octets in the log: %s", text);
+    for (p = text, end = text + n; p < end;) {
+        char *nl = memchr(p, '\n', (size_t)(end - p)), *c;
+        size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        char port[32];
+
+        ck_assert_msg(memmem(p, len, " unbound[", 9) != NULL,
+                      "a log line that is not Unbound's (a forged or split line?): %.*s", (int)len,
+                      p);
+        snprintf(port, sizeof port, "127.0.0.1#%u ", r.local_port);
+        if (memmem(p, len, port, strlen(port))) {
+            own++;
+            for (c = p; c < p + len; c++)
+                ck_assert_msg(*c >= 0x20 && *c < 0x7F, "octet 0x%02x in the line: %.*s",
+                              (unsigned char)*c, (int)len, p);
+        }
+        p += len + 1;
+    }
+    ck_assert_msg(own == 1, "%d lines for one query: %s", own, text);
+    free(text);
+}
+END_TEST
+
+/* ---- log-format: json ---- */
+
+static void setup_json(void)
+{
+    harness_setup(&H, "idnguard:\n    log-format: json\n", 1);
+}
+
+enum jtype { J_STR, J_NUM, J_NULL };
+struct jfield {
+    char key[32];
+    enum jtype type;
+    char val[2048]; /* decoded string, or the number's text */
+};
+
+static int hexval(char c)
+{
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
+}
+
+/* An RFC 8259 string at *p (after the quote) decoded into out. */
+static int json_string(const char **p, char *out, size_t cap)
+{
+    const unsigned char *s = (const unsigned char *)*p;
+    size_t n = 0;
+
+    for (;;) {
+        uint32_t cp;
+        unsigned char u8[4];
+        size_t m;
+
+        if (*s == '"')
+            break;
+        if (*s == '\0' || *s < 0x20)
+            return -1; /* unterminated, or a raw control character */
+        if (*s == '\\') {
+            s++;
+            switch (*s) {
+            case '"':
+            case '\\':
+            case '/':
+                cp = *s;
+                s++;
+                break;
+            case 'b':
+                cp = 8;
+                s++;
+                break;
+            case 'f':
+                cp = 12;
+                s++;
+                break;
+            case 'n':
+                cp = 10;
+                s++;
+                break;
+            case 'r':
+                cp = 13;
+                s++;
+                break;
+            case 't':
+                cp = 9;
+                s++;
+                break;
+            case 'u': {
+                int i, v = 0;
+                for (i = 1; i <= 4; i++) {
+                    if (hexval((char)s[i]) < 0)
+                        return -1;
+                    v = v * 16 + hexval((char)s[i]);
+                }
+                s += 5;
+                cp = (uint32_t)v;
+                if (cp >= 0xD800 && cp < 0xDC00) {
+                    int w = 0;
+                    if (s[0] != '\\' || s[1] != 'u')
+                        return -1;
+                    for (i = 2; i <= 5; i++) {
+                        if (hexval((char)s[i]) < 0)
+                            return -1;
+                        w = w * 16 + hexval((char)s[i]);
+                    }
+                    if (w < 0xDC00 || w > 0xDFFF)
+                        return -1;
+                    cp = 0x10000 + ((cp - 0xD800) << 10) + (uint32_t)(w - 0xDC00);
+                    s += 6;
+                } else if (cp >= 0xDC00 && cp < 0xE000) {
+                    return -1;
+                }
+                break;
+            }
+            default:
+                return -1;
+            }
+            m = idng_utf8_encode(cp, u8);
+            if (n + m >= cap)
+                return -1;
+            memcpy(out + n, u8, m);
+            n += m;
+            continue;
+        }
+        m = idng_utf8_decode(s, strlen((const char *)s), &cp);
+        if (m == 0 || n + m >= cap)
+            return -1; /* invalid UTF-8 */
+        memcpy(out + n, s, m);
+        n += m;
+        s += m;
+    }
+    out[n] = '\0';
+    *p = (const char *)s + 1;
+    return 0;
+}
+
+/* One flat JSON object (strings, integers, null) and nothing after it. */
+static int json_flat(const char *s, struct jfield *f, int max)
+{
+    int n = 0;
+
+#define WS()                                                                                       \
+    while (*s == ' ' || *s == '\t')                                                                \
+    s++
+    WS();
+    if (*s++ != '{')
+        return -1;
+    WS();
+    if (*s == '}')
+        return 0;
+    for (;;) {
+        if (n >= max)
+            return -1;
+        WS();
+        if (*s++ != '"' || json_string(&s, f[n].key, sizeof f[n].key) != 0)
+            return -1;
+        WS();
+        if (*s++ != ':')
+            return -1;
+        WS();
+        if (*s == '"') {
+            s++;
+            f[n].type = J_STR;
+            if (json_string(&s, f[n].val, sizeof f[n].val) != 0)
+                return -1;
+        } else if (strncmp(s, "null", 4) == 0) {
+            f[n].type = J_NULL;
+            f[n].val[0] = '\0';
+            s += 4;
+        } else if (*s == '-' || (*s >= '0' && *s <= '9')) {
+            size_t k = 0;
+            f[n].type = J_NUM;
+            if (*s == '-')
+                f[n].val[k++] = *s++;
+            if (!(*s >= '0' && *s <= '9'))
+                return -1;
+            while (*s >= '0' && *s <= '9' && k + 1 < sizeof f[n].val)
+                f[n].val[k++] = *s++;
+            f[n].val[k] = '\0';
+        } else {
+            return -1;
+        }
+        n++;
+        WS();
+        if (*s == ',') {
+            s++;
+            continue;
+        }
+        if (*s++ != '}')
+            return -1;
+        break;
+    }
+    WS();
+    return *s == '\0' ? n : -1;
+#undef WS
+}
+
+/* The line for one query in Unbound's log, as JSON fields in order. */
+static const char *const jkeys[] = {"time",   "client", "port",  "qname",   "qname_unicode",
+                                    "qtype",  "qclass", "rcode", "verdict", "label",
+                                    "action", "path",   "ede"};
+#define NJKEYS 13
+
+/* Expected values: NULL for null; numbers as text. */
+static const struct {
+    const char *qname;
+    const char *v[NJKEYS]; /* "port" is filled in from the query */
+} jrows[] = {
+    {"xn--bcher-kva.example",
+     {NULL, "127.0.0.1", "", "xn--bcher-kva.example.",
+      "b\xc3\xbc"
+      "cher.example.",
+      "A", "IN", "NOERROR", "ok", NULL, "pass", "resolved", NULL}},
+    {"xn--ab-m1t.example",
+     {NULL, "127.0.0.1", "", "xn--ab-m1t.example.", NULL, "A", "IN", "REFUSED", "contextj",
+      "xn--ab-m1t", "refuse", "policy", "15"}},
+    {"b\\195\\188cher.example",
+     {NULL, "127.0.0.1", "", "b\\195\\188cher.example.", NULL, "A", "IN", "NOERROR", "raw-8bit",
+      "b\\195\\188cher", "normalize", "resolved", NULL}},
+    {"a\\226\\128\\174b.example",
+     {NULL, "127.0.0.1", "", "a\\226\\128\\174b.example.", NULL, "A", "IN", "REFUSED", "disallowed",
+      "a\\226\\128\\174b", "refuse", "policy", "15"}},
+    {"x\\027[\"\\092.example",
+     {NULL, "127.0.0.1", "", "x\\027\\091\\034\\092.example.", NULL, "A", "IN", "NXDOMAIN", "ok",
+      NULL, "pass", "resolved", NULL}},
+};
+
+START_TEST(test_json_lines)
+{
+    struct dnsq_result r;
+    struct jfield f[20];
+    char line[16384], port[16], needle[40];
+    const char *obj;
+    long from = harness_file_size(H.qlog);
+    int n, k;
+
+    ck_assert(dnsq_query(H.port, jrows[_i].qname, DNSQ_A, 0, 1, HARNESS_QUERY_MS, &r) == 0);
+    snprintf(needle, sizeof needle, "\"port\":%u,", r.local_port);
+    ck_assert_msg(harness_wait_line(H.qlog, from, needle, HARNESS_LOG_MS, line, sizeof line),
+                  "no JSON line with %s", needle);
+    obj = strstr(line, "idnguard: ");
+    ck_assert(obj != NULL);
+    obj += strlen("idnguard: ");
+    n = json_flat(obj, f, 20);
+    ck_assert_msg(n == NJKEYS, "not one flat JSON object with %d keys (%d): %s", NJKEYS, n, obj);
+    snprintf(port, sizeof port, "%u", r.local_port);
+    for (k = 0; k < NJKEYS; k++) {
+        const char *want = k == 2 ? port : jrows[_i].v[k];
+        ck_assert_msg(strcmp(f[k].key, jkeys[k]) == 0, "key %d is \"%s\", expected \"%s\": %s", k,
+                      f[k].key, jkeys[k], obj);
+        if (!want) {
+            ck_assert_msg(f[k].type == J_NULL, "\"%s\" is \"%s\", expected null: %s", jkeys[k],
+                          f[k].val, obj);
+            continue;
+        }
+        ck_assert_msg(f[k].type == ((k == 2 || k == 12) ? J_NUM : J_STR),
+                      "\"%s\" has the wrong JSON type: %s", jkeys[k], obj);
+        ck_assert_msg(strcmp(f[k].val, want) == 0, "\"%s\" is \"%s\", expected \"%s\": %s",
+                      jkeys[k], f[k].val, want, obj);
+    }
+}
+END_TEST
+
+/* ---- log-file: a file of the module's own ---- */
+
+static void setup_log_file(void)
+{
+    harness_setup(&H, "idnguard:\n    log-file: \"@DIR@/queries.log\"\n", 1);
+}
+
+/* "2026-11-21T05:53:32.123456Z" */
+static int rfc3339_utc(const char *t)
+{
+    static const char shape[] = "dddd-dd-ddTdd:dd:dd.ddddddZ";
+    size_t i;
+    if (strlen(t) != sizeof shape - 1)
+        return 0;
+    for (i = 0; shape[i]; i++)
+        if (shape[i] == 'd' ? !(t[i] >= '0' && t[i] <= '9') : t[i] != shape[i])
+            return 0;
+    return 1;
+}
+
+START_TEST(test_log_file_gets_the_lines)
+{
+    struct harness h = H; /* this test's view: query lines in the module's file */
+    struct dnsq_result r;
+    struct qline q;
+
+    snprintf(h.qlog, sizeof h.qlog, "%.*s/queries.log", HARNESS_PATH_MAX - 16, H.dir);
+    hx_query(&h, "xn--bcher-kva.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_data(&r, &q, "xn--bcher-kva.example.", "xn--bcher-kva.example. A 192.0.2.2", "ok",
+                   "pass", "resolved");
+    ck_assert_msg(rfc3339_utc(q.time), "no RFC 3339 time first on the line: %s", q.raw);
+    ck_assert_msg(strstr(q.raw, "idnguard: ") == NULL, "Unbound's prefix in the module's file: %s",
+                  q.raw);
+    hx_query(&h, "xn--ab-m1t.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_policy(&r, &q, "xn--ab-m1t.example.", 5, "contextj:xn--ab-m1t", "refuse",
+                     "idnguard: contextj: xn--ab-m1t: ");
+
+    /* Unbound's log has the module's start-up line but none of the queries. */
+    ck_assert_int_eq(harness_count_lines(H.ub_log, 0, "idnguard: loaded"), 1);
+    ck_assert_msg(harness_count_lines(H.ub_log, 0, "127.0.0.1#") == 0,
+                  "query lines in Unbound's log although log-file is set");
+}
+END_TEST
+
+/* ---- log-queries: no ---- */
+
+static void setup_quiet(void)
+{
+    harness_setup(&H, "idnguard:\n    log-queries: no\n    on-invalid: log\n", 1);
+}
+
+/* Only names whose action is "log" are logged.  The good query goes first:
+ * one worker thread handles them in order, so once the second query's line
+ * is there, a line for the first would be too. */
+START_TEST(test_log_queries_no)
+{
+    struct dnsq_result r1, r2;
+    struct qline q;
+    char needle[40];
+
+    ck_assert(dnsq_query(H.port, "xn--bcher-kva.example", DNSQ_A, 0, 1, HARNESS_QUERY_MS, &r1)
+              == 0);
+    ck_assert_msg(r1.rcode == 0, "good name: %s", dnsq_rcode_name(r1.rcode));
+    hx_query(&H, "xn--ab-m1t.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r2, &q);
+    hx_expect_data(&r2, &q, "xn--ab-m1t.example.", "xn--ab-m1t.example. A 192.0.2.67",
+                   "contextj:xn--ab-m1t", "log", "resolved");
+    snprintf(needle, sizeof needle, "127.0.0.1#%u ", r1.local_port);
+    ck_assert_msg(harness_count_lines(H.qlog, 0, needle) == 0,
+                  "a line for a valid name with log-queries: no");
+}
+END_TEST
+
+/* The name's action is "log" also when its answer comes from the cache:
+ * every query for it is logged, not only the first one. */
+START_TEST(test_log_queries_no_cache_hit)
+{
+    struct dnsq_result r;
+    struct qline q;
+    int i;
+
+    for (i = 0; i < 2; i++) {
+        hx_query(&H, "xn--ab-m1t.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+        ck_assert_msg(strcmp(q.verdict, "contextj:xn--ab-m1t") == 0 && strcmp(q.action, "log") == 0,
+                      "query %d: line %s", i + 1, q.raw);
+    }
+    ck_assert_msg(strcmp(q.path, "cache") == 0, "second query not from the cache: %s", q.raw);
+}
+END_TEST
+
+static TCase *fixture_tcase(const char *name, void (*setup)(void))
+{
+    TCase *tc = tcase_create(name);
+    if (setup)
+        tcase_add_unchecked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 60);
+    return tc;
+}
+
+static Suite *ops_suite(void)
+{
+    Suite *s = suite_create("integration-ops");
+    TCase *tc;
+
+    tc = fixture_tcase("threads", setup_threads);
+    tcase_add_test(tc, test_concurrent_clients);
+    suite_add_tcase(s, tc);
+
+    tc = fixture_tcase("reload", setup_defaults);
+    tcase_add_test(tc, test_reload_changes_mode);
+    suite_add_tcase(s, tc);
+
+    tc = fixture_tcase("bad-config", NULL);
+    tcase_add_loop_test(tc, test_bad_config_stops_startup, 0,
+                        (int)(sizeof bad_confs / sizeof bad_confs[0]));
+    suite_add_tcase(s, tc);
+
+    tc = fixture_tcase("escaping", setup_defaults);
+    tcase_add_loop_test(tc, test_log_escapes_hostile_names, 0, NHOSTILE);
+    suite_add_tcase(s, tc);
+
+    tc = fixture_tcase("json", setup_json);
+    tcase_add_loop_test(tc, test_json_lines, 0, (int)(sizeof jrows / sizeof jrows[0]));
+    suite_add_tcase(s, tc);
+
+    tc = fixture_tcase("log-file", setup_log_file);
+    tcase_add_test(tc, test_log_file_gets_the_lines);
+    suite_add_tcase(s, tc);
+
+    tc = fixture_tcase("log-queries-no", setup_quiet);
+    tcase_add_test(tc, test_log_queries_no);
+    tcase_add_test(tc, test_log_queries_no_cache_hit);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+IDNG_TEST_MAIN(ops_suite)
