@@ -51,7 +51,7 @@
 #include <time.h>
 
 #define EXPORT __attribute__((visibility("default")))
-#define LOG_LINE_MAX 4096
+
 
 /** Module-wide state, in dynlibmod_env.dyn_env. */
 struct idng_env {
@@ -124,7 +124,7 @@ static void idng_log_query(struct idng_env *ie, struct query_info *qinfo, struct
 {
     struct idng_logrec r;
     struct timeval tv;
-    char line[LOG_LINE_MAX], client[INET6_ADDRSTRLEN];
+    char line[IDNG_LOG_LINE_MAX], client[INET6_ADDRSTRLEN];
     unsigned port;
     int interesting = v->cls != IDNG_C_OK || v->listed != IDNG_LISTED_NONE;
 
@@ -160,7 +160,7 @@ static void idng_log_query(struct idng_env *ie, struct query_info *qinfo, struct
 
 static void log_stats(struct idng_env *ie, const char *when)
 {
-    char line[LOG_LINE_MAX];
+    char line[IDNG_LOG_LINE_MAX];
     size_t n = 0;
     int c, a;
 
