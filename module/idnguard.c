@@ -64,6 +64,12 @@ struct idng_env {
     atomic_ullong listed[3];
     atomic_ullong normalized, answers_rejected, uncached;
     atomic_llong next_stats;
+    /* Arguments of the reply callback, one per answer path. */
+    struct reply_path {
+        struct idng_env *ie;
+        const char *name;
+        enum inplace_cb_list_type type;
+    } paths[4];
 };
 
 enum qstate_phase { PH_NEW, PH_WAIT_MODULE, PH_WAIT_SUB, PH_SUB_DONE };
@@ -564,43 +570,17 @@ static void idng_log_reply(struct query_info *qinfo, struct module_qstate *qstat
     maybe_stats(ie);
 }
 
+/* The reply callbacks: one function, registered once per answer path with
+ * an argument that names the path. */
 static int cb_reply(struct query_info *qinfo, struct module_qstate *qstate, struct reply_info *rep,
                     int rcode, struct edns_data *edns, struct edns_option **opt_list_out,
                     struct comm_reply *repinfo, struct regional *region,
                     struct timeval *start_time, int id, void *arg)
 {
-    (void)edns, (void)opt_list_out, (void)region, (void)start_time;
-    idng_log_reply(qinfo, qstate, rep, rcode, repinfo, id, arg, "resolved");
-    return 1;
-}
+    struct reply_path *p = (struct reply_path *)arg;
 
-static int cb_cache(struct query_info *qinfo, struct module_qstate *qstate, struct reply_info *rep,
-                    int rcode, struct edns_data *edns, struct edns_option **opt_list_out,
-                    struct comm_reply *repinfo, struct regional *region,
-                    struct timeval *start_time, int id, void *arg)
-{
     (void)edns, (void)opt_list_out, (void)region, (void)start_time;
-    idng_log_reply(qinfo, qstate, rep, rcode, repinfo, id, arg, "cache");
-    return 1;
-}
-
-static int cb_local(struct query_info *qinfo, struct module_qstate *qstate, struct reply_info *rep,
-                    int rcode, struct edns_data *edns, struct edns_option **opt_list_out,
-                    struct comm_reply *repinfo, struct regional *region,
-                    struct timeval *start_time, int id, void *arg)
-{
-    (void)edns, (void)opt_list_out, (void)region, (void)start_time;
-    idng_log_reply(qinfo, qstate, rep, rcode, repinfo, id, arg, "local");
-    return 1;
-}
-
-static int cb_servfail(struct query_info *qinfo, struct module_qstate *qstate,
-                       struct reply_info *rep, int rcode, struct edns_data *edns,
-                       struct edns_option **opt_list_out, struct comm_reply *repinfo,
-                       struct regional *region, struct timeval *start_time, int id, void *arg)
-{
-    (void)edns, (void)opt_list_out, (void)region, (void)start_time;
-    idng_log_reply(qinfo, qstate, rep, rcode, repinfo, id, arg, "servfail");
+    idng_log_reply(qinfo, qstate, rep, rcode, repinfo, id, p->ie, p->name);
     return 1;
 }
 
@@ -650,16 +630,30 @@ static int idng_mod_init(struct module_env *env, int id)
     pthread_mutex_init(&ie->log_lock, NULL);
     atomic_store(&ie->next_stats, (long long)time(NULL) + ie->conf.stats_interval);
     de->dyn_env = ie;
-    if (!de->inplace_cb_register_wrapped((void *)cb_reply, inplace_cb_reply, ie, env, id)
-        || !de->inplace_cb_register_wrapped((void *)cb_cache, inplace_cb_reply_cache, ie, env, id)
-        || !de->inplace_cb_register_wrapped((void *)cb_local, inplace_cb_reply_local, ie, env, id)
-        || !de->inplace_cb_register_wrapped((void *)cb_servfail, inplace_cb_reply_servfail, ie,
-                                            env, id)
-        || !de->inplace_cb_register_wrapped((void *)cb_query_response, inplace_cb_query_response,
-                                            ie, env, id)) {
-        log_err("idnguard: could not register callbacks");
-        idng_mod_deinit(env, id);
-        return 0;
+    {
+        static const struct {
+            const char *name;
+            enum inplace_cb_list_type type;
+        } paths[4] = {{"resolved", inplace_cb_reply},
+                      {"cache", inplace_cb_reply_cache},
+                      {"local", inplace_cb_reply_local},
+                      {"servfail", inplace_cb_reply_servfail}};
+        size_t i;
+        int ok = 1;
+        for (i = 0; i < 4; i++) {
+            ie->paths[i].ie = ie;
+            ie->paths[i].name = paths[i].name;
+            ie->paths[i].type = paths[i].type;
+            ok = ok && de->inplace_cb_register_wrapped((void *)cb_reply, paths[i].type,
+                                                       &ie->paths[i], env, id);
+        }
+        ok = ok && de->inplace_cb_register_wrapped((void *)cb_query_response,
+                                                   inplace_cb_query_response, ie, env, id);
+        if (!ok) {
+            log_err("idnguard: could not register callbacks");
+            idng_mod_deinit(env, id);
+            return 0;
+        }
     }
     log_info("idnguard: loaded %s (mode %s, Unicode %s)", path, idng_mode_name(ie->conf.mode),
              IDNG_UNICODE_VERSION);
@@ -670,12 +664,12 @@ static void idng_mod_deinit(struct module_env *env, int id)
 {
     struct dynlibmod_env *de = (struct dynlibmod_env *)env->modinfo[id];
     struct idng_env *ie = de ? (struct idng_env *)de->dyn_env : NULL;
-    enum inplace_cb_list_type t;
+    size_t i;
 
     if (!ie)
         return;
-    for (t = inplace_cb_reply; t <= inplace_cb_reply_servfail; t++)
-        de->inplace_cb_delete_wrapped(env, t, id);
+    for (i = 0; i < 4; i++)
+        de->inplace_cb_delete_wrapped(env, ie->paths[i].type, id);
     de->inplace_cb_delete_wrapped(env, inplace_cb_query_response, id);
     log_stats(ie, "shutdown");
     if (ie->logf)

@@ -192,36 +192,13 @@ static int cmd_check(const char *item, size_t len, const struct opts *o)
     return 0;
 }
 
-/* check-conf [FILE]: one file, not a stream of items, so it has its own
- * argument handling; it never reads standard input. */
-static int cmd_check_conf(int argc, char **argv)
+/* check-conf [FILE]: validates one file and prints the effective settings. */
+static int check_conf_file(const char *path)
 {
     struct idng_conf conf;
     char err[1024];
-    const char *path;
-    int i, rc;
+    int rc;
 
-    for (i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--") == 0) {
-            i++;
-            break;
-        }
-        if (strcmp(a, "--help") == 0) {
-            usage(stdout);
-            return 0;
-        }
-        if (a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "idnguard: check-conf: unknown option '%s'\n", a);
-            return 2;
-        }
-        break;
-    }
-    if (argc - i > 1) {
-        fprintf(stderr, "idnguard: check-conf: one FILE at most (extra '%s')\n", argv[i + 1]);
-        return 2;
-    }
-    path = i < argc ? argv[i] : idng_conf_path();
     idng_conf_init(&conf);
     if (idng_conf_load(&conf, path, err, sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);
@@ -229,11 +206,7 @@ static int cmd_check_conf(int argc, char **argv)
     }
     rc = idng_conf_write(&conf, stdout);
     idng_conf_free(&conf);
-    if (rc != 0 || fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "idnguard: error writing output\n");
-        return 2;
-    }
-    return 0;
+    return rc != 0 ? 2 : 0;
 }
 
 static int run_stdin(command_fn fn, const struct opts *o)
@@ -258,20 +231,70 @@ static int run_stdin(command_fn fn, const struct opts *o)
     return failed;
 }
 
+/* Which options a command takes. */
+enum { O_MODE = 1u << 0, O_STRICT = 1u << 1, O_CASE = 1u << 2, O_FILE = 1u << 3 };
+
+struct command {
+    const char *name;
+    command_fn fn;  /* per item; NULL for check-conf */
+    unsigned opts;
+};
+
+/*
+ * Parses the options after the command name into o.  Returns -1 and sets
+ * *first to the first operand, or the exit status to return at once (0 for
+ * --help, 2 for a usage error).  Options begin with "--"; for a command on
+ * a FILE, "-x" is an option too, since items (Punycode) may begin with '-'.
+ */
+static int parse_options(int argc, char **argv, const struct command *c, struct opts *o,
+                         int *first)
+{
+    int i;
+
+    for (i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0) {
+            i++;
+            break;
+        }
+        if (strcmp(a, "--help") == 0) {
+            usage(stdout);
+            return 0;
+        } else if ((c->opts & O_MODE) && strncmp(a, "--mode=", 7) == 0) {
+            if (idng_mode_lookup(a + 7, strlen(a + 7), &o->mode) != 0) {
+                fprintf(stderr, "idnguard: unknown mode '%s' (punycode, idna2008, uts46)\n",
+                        a + 7);
+                return 2;
+            }
+        } else if ((c->opts & O_STRICT) && strcmp(a, "--strict") == 0) {
+            o->flags |= IDNG_F_STRICT;
+        } else if ((c->opts & O_CASE) && strcmp(a, "--case") == 0) {
+            o->use_case = 1;
+        } else if (a[0] == '-' && (a[1] == '-' || ((c->opts & O_FILE) && a[1] != '\0'))) {
+            fprintf(stderr, "idnguard: %s: unknown option '%s'\n", c->name, a);
+            return 2;
+        } else {
+            break;
+        }
+    }
+    *first = i;
+    return -1;
+}
+
 int main(int argc, char **argv)
 {
-    static const struct {
-        const char *name;
-        command_fn fn;
-        int has_mode, has_case;
-    } cmds[] = {
-        {"encode", cmd_encode, 0, 1},         {"decode", cmd_decode, 0, 1},
-        {"to-ascii", cmd_to_ascii, 1, 0},     {"to-unicode", cmd_to_unicode, 1, 0},
-        {"check", cmd_check, 1, 0},
+    static const struct command cmds[] = {
+        {"encode", cmd_encode, O_CASE},
+        {"decode", cmd_decode, O_CASE},
+        {"to-ascii", cmd_to_ascii, O_MODE | O_STRICT},
+        {"to-unicode", cmd_to_unicode, O_MODE | O_STRICT},
+        {"check", cmd_check, O_MODE},
+        {"check-conf", NULL, O_FILE},
     };
     struct opts o = {IDNG_MODE_UTS46, 0, 0};
-    size_t c;
-    int i, failed = 0, operands = 0;
+    const struct command *c = NULL;
+    size_t k;
+    int i, rc, failed = 0;
 
     if (argc < 2) {
         usage(stderr);
@@ -282,49 +305,32 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    if (strcmp(argv[1], "check-conf") == 0)
-        return cmd_check_conf(argc, argv);
-    for (c = 0; c < sizeof cmds / sizeof cmds[0]; c++)
-        if (strcmp(argv[1], cmds[c].name) == 0)
-            break;
-    if (c == sizeof cmds / sizeof cmds[0]) {
+    for (k = 0; k < sizeof cmds / sizeof cmds[0]; k++)
+        if (strcmp(argv[1], cmds[k].name) == 0)
+            c = &cmds[k];
+    if (!c) {
         fprintf(stderr, "idnguard: unknown command '%s'\n", argv[1]);
         usage(stderr);
         return 2;
     }
-    for (i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--") == 0) {
-            i++;
-            break;
-        }
-        if (strcmp(a, "--help") == 0) {
-            usage(stdout);
-            return 0;
-        } else if (cmds[c].has_mode && strncmp(a, "--mode=", 7) == 0) {
-            if (idng_mode_lookup(a + 7, strlen(a + 7), &o.mode) != 0) {
-                fprintf(stderr, "idnguard: unknown mode '%s' (punycode, idna2008, uts46)\n",
-                        a + 7);
-                return 2;
-            }
-        } else if (cmds[c].has_mode && c != 4 && strcmp(a, "--strict") == 0) {
-            o.flags |= IDNG_F_STRICT;
-        } else if (cmds[c].has_case && strcmp(a, "--case") == 0) {
-            o.use_case = 1;
-        } else if (a[0] == '-' && a[1] == '-') {
-            fprintf(stderr, "idnguard: %s: unknown option '%s'\n", cmds[c].name, a);
+    if ((rc = parse_options(argc, argv, c, &o, &i)) >= 0)
+        return rc;
+    if (c->opts & O_FILE) {
+        if (argc - i > 1) {
+            fprintf(stderr, "idnguard: %s: one FILE at most (extra '%s')\n", c->name,
+                    argv[i + 1]);
             return 2;
-        } else {
-            break;
         }
+        failed = check_conf_file(i < argc ? argv[i] : idng_conf_path());
+        if (failed == 1)
+            return 1;
+    } else if (i == argc) {
+        failed = run_stdin(c->fn, &o);
+    } else {
+        for (; i < argc; i++)
+            failed |= c->fn(argv[i], strlen(argv[i]), &o);
     }
-    for (; i < argc; i++) {
-        operands++;
-        failed |= cmds[c].fn(argv[i], strlen(argv[i]), &o);
-    }
-    if (operands == 0)
-        failed = run_stdin(cmds[c].fn, &o);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
+    if (failed == 2 || fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "idnguard: error writing output\n");
         return 2;
     }
