@@ -13,10 +13,13 @@ SRC := $(BUILD)/src
 # Test and table data from Debian source packages: ICU (UTS #46 mapping and
 # IdnaTestV2.txt, Unicode 15.0) and libidn2 (IANA's derived properties).
 SRC_STAMP := $(SRC)/.sources-stamp
-ICU_DIR = $(firstword $(wildcard $(SRC)/icu-*/source))
+# Looked up with $(shell), not $(wildcard): make caches directory listings,
+# and these trees appear during the very run that needs them.
+find_src = $(firstword $(shell ls -d $(1) 2>/dev/null))
+ICU_DIR = $(call find_src,$(SRC)/icu-*/source)
 UTS46 = $(ICU_DIR)/data/unidata/norm2/uts46.txt
 IDNA_TEST = $(ICU_DIR)/test/testdata/IdnaTestV2.txt
-IDNA_CSV = $(firstword $(wildcard $(SRC)/libidn2-*/lib/idna-tables-properties.csv))
+IDNA_CSV = $(call find_src,$(SRC)/libidn2-*/lib/idna-tables-properties.csv)
 NORM_TEST := $(BUILD)/NormalizationTest.txt
 
 CODEC_SRC := $(wildcard codec/*.c)
@@ -43,7 +46,7 @@ MODULE := $(BUILD)/idnguard.so
 UNBOUND_SRC ?=
 UB_PREFIX := $(CURDIR)/$(BUILD)/unbound
 ifeq ($(UNBOUND_SRC),)
-UB_TREE = $(firstword $(wildcard $(SRC)/unbound-*/))
+UB_TREE = $(call find_src,$(SRC)/unbound-*/)
 UB_STAMP := $(UB_PREFIX)/.built
 else
 UB_TREE = $(UNBOUND_SRC)/
