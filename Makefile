@@ -184,7 +184,12 @@ check-install: all
 	@$(BUILD)/stage/usr/bin/idnguard check-conf $(BUILD)/stage/usr/share/doc/idnguard/idnguard.conf.example >/dev/null
 	@echo "install: module, CLI, library, header, man pages and examples staged under $(BUILD)/stage"
 
-test: all $(SRC_STAMP) $(NORM_TEST) $(TEST_BIN) $(ITEST_BIN) check-tables clang-build check-install
+# Fragments in mk/ (fuzzing, sanitizers, soak, benchmarks) add the steps
+# that `make check` must also run to CHECK_EXTRA; they run before the suites
+# so that the summary line stays last.
+CHECK_EXTRA ?=
+test: all $(SRC_STAMP) $(NORM_TEST) $(TEST_BIN) $(ITEST_BIN) check-tables clang-build check-install \
+	$(CHECK_EXTRA)
 	@$(TEST_ENV) sh tests/run.sh $(TEST_BIN) $(ITEST_BIN)
 
 # Only the integration tests (quicker while working on the module).
@@ -209,5 +214,7 @@ install: all
 clean:
 	rm -rf $(BUILD)/codec $(BUILD)/conf $(BUILD)/module $(BUILD)/tools $(BUILD)/tests \
 	    $(BUILD)/clang $(LIB) $(CONF_LIB) $(CORE_LIB) $(CLI)
+
+include $(sort $(wildcard mk/*.mk))
 
 -include $(shell find $(BUILD) -path $(SRC) -prune -o -type f -name '*.d' -print 2>/dev/null)

@@ -9,6 +9,9 @@
 #           generator, dpkg-dev for fetching source packages, clang
 #   module  building Unbound from Debian's source package, and the module
 #   integration  NSD, drill and ldns for the integration tests and make run
+#   hardening    libFuzzer and sanitizer runtimes, valgrind, dnsperf
+#   bench        ICU and libidn2 (the peers), the Public Suffix List, dnsperf,
+#                gnuplot
 set -eu
 
 missing=""
@@ -56,6 +59,20 @@ for group in "$@"; do
         need ldnsutils cmd:drill
         need libldns-dev file:/usr/include/ldns/ldns.h
         need iproute2 cmd:ss
+        ;;
+    hardening)
+        need clang cmd:clang
+        need libclang-rt-14-dev file:/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a
+        need valgrind cmd:valgrind
+        need dnsperf cmd:dnsperf
+        ;;
+    bench)
+        need libicu-dev file:/usr/include/unicode/uidna.h
+        need libidn2-dev file:/usr/include/idn2.h
+        need publicsuffix file:/usr/share/publicsuffix/public_suffix_list.dat
+        need dnsperf cmd:dnsperf
+        need gnuplot-nox cmd:gnuplot
+        need valgrind cmd:valgrind
         ;;
     *)
         echo "deps.sh: unknown group '$group'" >&2
