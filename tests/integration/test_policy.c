@@ -58,31 +58,18 @@ static const char *cur_action;
 #define ACTION_CONF(a)                                                                             \
     "idnguard:\n    mode: idna2008\n    on-invalid: " a "\n    on-raw-8bit: " a "\n"
 
-static void setup_pass(void)
-{
-    cur_action = "pass";
-    harness_setup(&H, ACTION_CONF("pass"), 1);
-}
-static void setup_log(void)
-{
-    cur_action = "log";
-    harness_setup(&H, ACTION_CONF("log"), 1);
-}
-static void setup_refuse(void)
-{
-    cur_action = "refuse";
-    harness_setup(&H, ACTION_CONF("refuse"), 1);
-}
-static void setup_nxdomain(void)
-{
-    cur_action = "nxdomain";
-    harness_setup(&H, ACTION_CONF("nxdomain"), 1);
-}
-static void setup_drop(void)
-{
-    cur_action = "drop";
-    harness_setup(&H, ACTION_CONF("drop"), 1);
-}
+/* Check's fixtures take no argument: one small function per action. */
+#define ACTION_SETUP(a)                                                                            \
+    static void setup_##a(void)                                                                    \
+    {                                                                                              \
+        cur_action = #a;                                                                           \
+        harness_setup(&H, ACTION_CONF(#a), 1);                                                     \
+    }
+ACTION_SETUP(pass)
+ACTION_SETUP(log)
+ACTION_SETUP(refuse)
+ACTION_SETUP(nxdomain)
+ACTION_SETUP(drop)
 static void teardown(void)
 {
     harness_stop(&H);
