@@ -188,6 +188,8 @@ check-install: all
 # that `make check` must also run to CHECK_EXTRA; they run before the suites
 # so that the summary line stays last.
 CHECK_EXTRA ?=
+include $(sort $(wildcard mk/*.mk))
+
 test: all $(SRC_STAMP) $(NORM_TEST) $(TEST_BIN) $(ITEST_BIN) check-tables clang-build check-install \
 	$(CHECK_EXTRA)
 	@$(TEST_ENV) sh tests/run.sh $(TEST_BIN) $(ITEST_BIN)
@@ -214,7 +216,5 @@ install: all
 clean:
 	rm -rf $(BUILD)/codec $(BUILD)/conf $(BUILD)/module $(BUILD)/tools $(BUILD)/tests \
 	    $(BUILD)/clang $(LIB) $(CONF_LIB) $(CORE_LIB) $(CLI)
-
-include $(sort $(wildcard mk/*.mk))
 
 -include $(shell find $(BUILD) -path $(SRC) -prune -o -type f -name '*.d' -print 2>/dev/null)

@@ -155,9 +155,14 @@ int idng_nfc(uint32_t *buf, size_t *len, size_t cap)
     return 0;
 }
 
+/* Longest label idng_is_nfc can settle a MAYBE for: the codec's own labels
+ * are at most 512 code points after mapping (an A-label decodes to <= 59). */
+#define NFC_CHECK_MAX 512
+
 int idng_is_nfc(const uint32_t *s, size_t len)
 {
-    uint32_t tmp[4 * 64 + 16];
+    /* Full canonical decomposition grows a string at most fourfold. */
+    uint32_t tmp[4 * NFC_CHECK_MAX + 16];
     size_t i, n;
     unsigned last = 0;
     int maybe = 0;
@@ -179,8 +184,8 @@ int idng_is_nfc(const uint32_t *s, size_t len)
     }
     if (!maybe)
         return 1;
-    /* Resolve MAYBE by normalizing; labels are short, so this is bounded. */
-    if (len > 64)
+    /* Resolve MAYBE by normalizing; labels are bounded, so this is too. */
+    if (len > NFC_CHECK_MAX)
         return 0;
     memcpy(tmp, s, len * sizeof *s);
     n = len;

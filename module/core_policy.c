@@ -77,9 +77,32 @@ const char *idng_verdict_name(const struct idng_verdict *v)
     return idng_class_name(v->cls);
 }
 
+/*
+ * The first full stop in a wire label: '.' or one of U+3002, U+FF0E, U+FF61,
+ * which ToASCII also takes as label separators.  Inside one wire label any
+ * of them would split it in two, so such a label is refused instead.
+ */
+static uint32_t label_full_stop(const uint8_t *s, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        if (s[i] == '.')
+            return '.';
+        if (i + 2 < n && s[i] == 0xE3 && s[i + 1] == 0x80 && s[i + 2] == 0x82)
+            return 0x3002;
+        if (i + 2 < n && s[i] == 0xEF && s[i + 1] == 0xBC && s[i + 2] == 0x8E)
+            return 0xFF0E;
+        if (i + 2 < n && s[i] == 0xEF && s[i + 1] == 0xBD && s[i + 2] == 0xA1)
+            return 0xFF61;
+    }
+    return 0;
+}
+
 idng_status idng_policy_normalize(const struct idng_conf *c, const uint8_t *wire, size_t len,
                                   uint8_t *out, size_t *outlen, idng_error *err)
 {
+    uint32_t stop;
     char text[IDNG_NAME_MAX + 2], ascii[IDNG_NAME_MAX + 2];
     size_t pos = 0, tlen = 0, alen = sizeof ascii, start, o;
     idng_status st;
@@ -96,12 +119,12 @@ idng_status idng_policy_normalize(const struct idng_conf *c, const uint8_t *wire
             }
             return IDNG_E_INVAL;
         }
-        if (memchr(wire + pos + 1, '.', l)) {
+        if ((stop = label_full_stop(wire + pos + 1, l)) != 0) {
             if (err) {
                 err->status = IDNG_E_DISALLOWED;
                 err->label_off = pos + 1;
                 err->label_len = l;
-                err->codepoint = '.';
+                err->codepoint = stop;
             }
             return IDNG_E_DISALLOWED;
         }
@@ -109,6 +132,15 @@ idng_status idng_policy_normalize(const struct idng_conf *c, const uint8_t *wire
         tlen += l;
         text[tlen++] = '.';
         pos += 1 + l;
+    }
+    if (pos >= len) { /* empty, or no root label within len */
+        if (err) {
+            err->status = IDNG_E_INVAL;
+            err->label_off = 0;
+            err->label_len = 0;
+            err->codepoint = IDNG_NO_CODEPOINT;
+        }
+        return IDNG_E_INVAL;
     }
     if (tlen == 0) {
         out[0] = 0;

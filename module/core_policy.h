@@ -56,8 +56,9 @@ const char *idng_verdict_name(const struct idng_verdict *v);
 /**
  * Converts a wire name with raw UTF-8 labels into its A-label wire form
  * (UTS #46 ToASCII, labels validated under c->mode).  out must hold 255
- * octets; *outlen gets the length.  A label holding a '.' octet cannot be
- * told apart from two labels and is refused as disallowed.
+ * octets; *outlen gets the length.  A label holding a full stop ('.',
+ * U+3002, U+FF0E or U+FF61) would become two labels, and is refused as
+ * disallowed instead.
  */
 idng_status idng_policy_normalize(const struct idng_conf *c, const uint8_t *wire, size_t len,
                                   uint8_t *out, size_t *outlen, idng_error *err);

@@ -316,6 +316,12 @@ static int pick_ports(int *a, int *b)
 
 /* ---- processes ---- */
 
+static const char *env_or_null(const char *name)
+{
+    const char *v = getenv(name);
+    return v && v[0] ? v : NULL;
+}
+
 static int find_program(const char *name, char *out, size_t cap)
 {
     const char *path = getenv("PATH");
@@ -338,22 +344,61 @@ static int find_program(const char *name, char *out, size_t cap)
     return -1;
 }
 
-/* environ with IDNGUARD_CONF=conf (replacing any); malloc'd array, strings borrowed but ours. */
-static char **env_with_conf(const char *conf, char *assign, size_t cap)
+/*
+ * For the daemon only (a sanitizer runtime must not reach NSD or the test
+ * binaries): IDNGUARD_DAEMON_PRELOAD becomes its LD_PRELOAD, and
+ * IDNGUARD_DAEMON_ASAN_OPTIONS / IDNGUARD_DAEMON_UBSAN_OPTIONS its
+ * ASAN_OPTIONS / UBSAN_OPTIONS, each replacing what the tests inherited.
+ * `make asan-check` and scripts/soak.sh set them.
+ */
+static const char *const daemon_env[][2] = {
+    {"IDNGUARD_DAEMON_PRELOAD", "LD_PRELOAD"},
+    {"IDNGUARD_DAEMON_ASAN_OPTIONS", "ASAN_OPTIONS"},
+    {"IDNGUARD_DAEMON_UBSAN_OPTIONS", "UBSAN_OPTIONS"},
+};
+#define DAEMON_ENV_N (sizeof daemon_env / sizeof daemon_env[0])
+
+/* Is environ entry e the variable name (e begins with "name=")? */
+static int env_is(const char *e, const char *name)
 {
-    size_t n = 0, i, k = 0;
-    char **e;
+    size_t n = strlen(name);
+    return strncmp(e, name, n) == 0 && e[n] == '=';
+}
+
+/* environ with IDNGUARD_CONF=conf and the daemon_env variables (replacing
+ * any): one malloc'd block, the array followed by the new strings (free it
+ * whole); the other strings are borrowed from environ. */
+static char **env_with_conf(const char *conf)
+{
+    size_t n = 0, i, j, k = 0, room = strlen("IDNGUARD_CONF=") + strlen(conf) + 1;
+    char **e, *p;
 
     while (environ[n])
         n++;
-    e = calloc(n + 2, sizeof *e);
+    for (j = 0; j < DAEMON_ENV_N; j++)
+        if (env_or_null(daemon_env[j][0]))
+            room += strlen(daemon_env[j][1]) + 1 + strlen(getenv(daemon_env[j][0])) + 1;
+    e = calloc(1, (n + 2 + DAEMON_ENV_N) * sizeof *e + room);
     if (!e)
         return NULL;
-    for (i = 0; i < n; i++)
-        if (strncmp(environ[i], "IDNGUARD_CONF=", 14) != 0)
+    p = (char *)(e + n + 2 + DAEMON_ENV_N);
+    for (i = 0; i < n; i++) {
+        int drop = env_is(environ[i], "IDNGUARD_CONF");
+        for (j = 0; j < DAEMON_ENV_N; j++)
+            if (env_or_null(daemon_env[j][0]) && env_is(environ[i], daemon_env[j][1]))
+                drop = 1;
+        if (!drop)
             e[k++] = environ[i];
-    snprintf(assign, cap, "IDNGUARD_CONF=%s", conf);
-    e[k++] = assign;
+    }
+    e[k++] = p;
+    p += sprintf(p, "IDNGUARD_CONF=%s", conf) + 1;
+    for (j = 0; j < DAEMON_ENV_N; j++) {
+        const char *v = env_or_null(daemon_env[j][0]);
+        if (v) {
+            e[k++] = p;
+            p += sprintf(p, "%s=%s", daemon_env[j][1], v) + 1;
+        }
+    }
     e[k] = NULL;
     return e;
 }
@@ -488,12 +533,6 @@ static int wait_ready(pid_t pid, int port, const char *qname, uint16_t qtype, in
 
 /* ---- start and stop ---- */
 
-static const char *env_or_null(const char *name)
-{
-    const char *v = getenv(name);
-    return v && v[0] ? v : NULL;
-}
-
 /* Temporary directory, ports and the three configuration files. */
 static int prepare(struct harness *h, const char *conf_text, int threads, char *err, size_t errlen)
 {
@@ -568,9 +607,8 @@ static int prepare(struct harness *h, const char *conf_text, int threads, char *
 static pid_t start_unbound(struct harness *h)
 {
     const char *ub = getenv("IDNGUARD_UNBOUND");
-    char assign[HARNESS_PATH_MAX + 32];
     char *argv[] = {(char *)ub, "-d", "-c", h->ub_conf, NULL};
-    char **envp = env_with_conf(h->idng_conf, assign, sizeof assign);
+    char **envp = env_with_conf(h->idng_conf);
     pid_t pid;
 
     if (!envp)

@@ -8,7 +8,10 @@
  * Environment (set by `make check-integration`): IDNGUARD_UNBOUND (daemon),
  * IDNGUARD_MODULE (the .so), IDNGUARD_ZONES (zone files), IDNGUARD_TEMPLATES
  * (nsd.conf.in, unbound.conf.in).  IDNGUARD_KEEP=1 keeps the temporary
- * directories for a post-mortem.
+ * directories for a post-mortem.  For the daemon alone (`make asan-check`,
+ * scripts/soak.sh): IDNGUARD_DAEMON_PRELOAD becomes its LD_PRELOAD (a
+ * sanitizer runtime for an instrumented module), IDNGUARD_DAEMON_ASAN_OPTIONS
+ * and IDNGUARD_DAEMON_UBSAN_OPTIONS its ASAN_OPTIONS and UBSAN_OPTIONS.
  *
  * Lifetime and Check: a daemon is stopped only by the process that started
  * it.  The suites start a shared pair in an unchecked fixture (the runner

@@ -191,6 +191,32 @@ START_TEST(test_normalize_dot_in_label)
 }
 END_TEST
 
+/* Found by fuzzing (tests/fuzz, classify F1): the other full stops that
+ * ToASCII takes as separators must not split a wire label either. */
+START_TEST(test_normalize_ideographic_full_stop_in_label)
+{
+    static const uint8_t w[] = "\x0a" "b\xc3\xbc" "\xe3\x80\x82" "cher" "\x07" "example\x00";
+    static const uint8_t fw[] = "\x06" "a\xef\xbc\x8e" "b\xc3\xbc" "\x00";
+    static const uint8_t hw[] = "\x06" "a\xef\xbd\xa1" "b\xc3\xbc" "\x00";
+    struct idng_conf c;
+    uint8_t out[256];
+    size_t outlen = sizeof out;
+    idng_error e;
+
+    load(&c, "idnguard:\n");
+    ck_assert_int_eq(idng_policy_normalize(&c, w, sizeof w - 1, out, &outlen, &e),
+                     IDNG_E_DISALLOWED);
+    ck_assert_uint_eq(e.codepoint, 0x3002);
+    ck_assert_int_eq(idng_policy_normalize(&c, fw, sizeof fw - 1, out, &outlen, &e),
+                     IDNG_E_DISALLOWED);
+    ck_assert_uint_eq(e.codepoint, 0xFF0E);
+    ck_assert_int_eq(idng_policy_normalize(&c, hw, sizeof hw - 1, out, &outlen, &e),
+                     IDNG_E_DISALLOWED);
+    ck_assert_uint_eq(e.codepoint, 0xFF61);
+    idng_conf_free(&c);
+}
+END_TEST
+
 START_TEST(test_fallback)
 {
     struct idng_conf c;
@@ -219,6 +245,7 @@ static Suite *policy_suite(void)
     tcase_add_test(tc, test_label_location_and_ede);
     tcase_add_loop_test(tc, test_normalize, 0, (int)(sizeof norms / sizeof norms[0]));
     tcase_add_test(tc, test_normalize_dot_in_label);
+    tcase_add_test(tc, test_normalize_ideographic_full_stop_in_label);
     tcase_add_test(tc, test_fallback);
     suite_add_tcase(s, tc);
     return s;

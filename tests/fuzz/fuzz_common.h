@@ -1,0 +1,183 @@
+/**
+ * \file
+ * Helpers shared by the fuzz harnesses: invariant checks that abort with a
+ * message (so libFuzzer, and the replay driver under ASan, report them as
+ * crashes), exact-size heap copies (so ASan sees any write past a capacity),
+ * and small validators (UTF-8, wire names).
+ *
+ * Header-only and static: each harness is one translation unit linked with
+ * the library sources and either libFuzzer or tests/fuzz/replay_main.c.
+ */
+#ifndef IDNG_FUZZ_COMMON_H
+#define IDNG_FUZZ_COMMON_H
+
+#include "idnguard.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* An invariant failed: say which, then abort (libFuzzer saves the input). */
+#define FUZZ_CHECK(cond, ...)                                                              \
+    do {                                                                                   \
+        if (!(cond)) {                                                                     \
+            fprintf(stderr, "%s:%d: invariant failed: %s\n  ", __FILE__, __LINE__, #cond); \
+            fprintf(stderr, __VA_ARGS__);                                                  \
+            fputc('\n', stderr);                                                           \
+            abort();                                                                       \
+        }                                                                                  \
+    } while (0)
+
+/* malloc that never returns NULL (and never malloc(0): ASan then still
+ * flags any write, since the one byte allocated is not handed out). */
+static inline void *fuzz_alloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (p == NULL) {
+        fprintf(stderr, "out of memory\n");
+        abort();
+    }
+    return p;
+}
+
+/* Exact-size heap copy of the input: ASan catches any read past it. */
+static inline void *fuzz_dup(const void *p, size_t n)
+{
+    void *q = calloc(n ? n : 1, 1); /* calloc: gcc cannot see n == 0 means unread */
+    if (q == NULL) {
+        fprintf(stderr, "out of memory\n");
+        abort();
+    }
+    if (n)
+        memcpy(q, p, n);
+    return q;
+}
+
+/* Is s[0..n) valid UTF-8 (RFC 3629: no overlongs, surrogates, > U+10FFFF)?
+ * Written independently of the codec's decoder, which is under test. */
+static inline int fuzz_utf8_valid(const unsigned char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        unsigned char c = s[i];
+        uint32_t cp;
+        size_t k, m;
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        if (c >= 0xC2 && c <= 0xDF) {
+            m = 2;
+            cp = c & 0x1F;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            m = 3;
+            cp = c & 0x0F;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            m = 4;
+            cp = c & 0x07;
+        } else {
+            return 0;
+        }
+        if (n - i < m)
+            return 0;
+        for (k = 1; k < m; k++) {
+            if ((s[i + k] & 0xC0) != 0x80)
+                return 0;
+            cp = cp << 6 | (s[i + k] & 0x3F);
+        }
+        if ((m == 3 && cp < 0x800) || (m == 4 && cp < 0x10000) || cp > 0x10FFFF
+            || (cp >= 0xD800 && cp <= 0xDFFF))
+            return 0;
+        i += m;
+    }
+    return 1;
+}
+
+/* Decodes valid UTF-8 (checked by fuzz_utf8_valid first) at s[*i]. */
+static inline uint32_t fuzz_utf8_next(const unsigned char *s, size_t *i)
+{
+    unsigned char c = s[*i];
+    uint32_t cp;
+    size_t m, k;
+    if (c < 0x80) {
+        (*i)++;
+        return c;
+    }
+    m = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+    cp = c & (m == 2 ? 0x1F : m == 3 ? 0x0F : 0x07);
+    for (k = 1; k < m; k++)
+        cp = cp << 6 | (s[*i + k] & 0x3F);
+    *i += m;
+    return cp;
+}
+
+/* Bidi controls, line/paragraph separators: never in a log line. */
+static inline int fuzz_forbidden_cp(uint32_t cp)
+{
+    return cp == 0x200E || cp == 0x200F || (cp >= 0x202A && cp <= 0x202E)
+           || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x2028 || cp == 0x2029
+           || cp == 0x061C || cp < 0x20 || (cp >= 0x7F && cp < 0xA0);
+}
+
+/*
+ * Is w[0..n) exactly one uncompressed wire name (labels of 1..63 octets,
+ * no pointer, the root label as its last octet, at most 255 octets)?
+ * Returns the number of labels, or -1.
+ */
+static inline int fuzz_wire_labels(const uint8_t *w, size_t n)
+{
+    size_t pos = 0;
+    int labels = 0;
+    if (n == 0 || n > 255)
+        return -1;
+    while (pos < n) {
+        size_t l = w[pos];
+        if (l == 0)
+            return pos + 1 == n ? labels : -1;
+        if (l > IDNG_LABEL_MAX || pos + 1 + l >= n)
+            return -1;
+        pos += 1 + l;
+        labels++;
+    }
+    return -1;
+}
+
+/* Length of the wire name at w (up to and with its root label), reading at
+ * most max octets; 0 if it is malformed or does not end within max. */
+static inline size_t fuzz_wire_span(const uint8_t *w, size_t max)
+{
+    size_t pos = 0;
+    while (pos < max && pos < 255) {
+        size_t l = w[pos];
+        if (l == 0)
+            return pos + 1;
+        if (l > IDNG_LABEL_MAX)
+            return 0;
+        pos += 1 + l;
+    }
+    return 0;
+}
+
+/*
+ * Checks for open findings (bugs reported but not fixed yet) run only when
+ * IDNG_FUZZ_FINDINGS is set (make fuzz-findings), so that fuzzing and
+ * `make check` keep looking for new bugs meanwhile.
+ */
+static inline int fuzz_open_findings(void)
+{
+    static int v = -1;
+    if (v < 0)
+        v = getenv("IDNG_FUZZ_FINDINGS") != NULL;
+    return v;
+}
+
+static inline int fuzz_is_valid_status(idng_status st)
+{
+    return st <= 0 && st >= IDNG_E_BAD_UTF8;
+}
+
+#endif /* IDNG_FUZZ_COMMON_H */

@@ -1,0 +1,162 @@
+/**
+ * \file
+ * Fuzz target: idng_conf_parse on arbitrary bytes; on success
+ * idng_conf_write and parse again.
+ *
+ * Invariants:
+ * - on success: idng_conf_write succeeds, parsing its output succeeds and
+ *   gives equal settings, and writing those gives the same text (a fixed
+ *   point); every action is in range, normalize only for raw-8bit, the
+ *   stats interval within its limit, the log file absolute;
+ * - on failure: the message is "fuzz.conf:LINE: text" with LINE a decimal
+ *   line number between 1 and the number of lines in the input (plus one),
+ *   non-empty text, no control octet or DEL, valid UTF-8; the settings
+ *   passed in are left untouched (compared with a copy); with a small error
+ *   buffer (an exact heap buffer) the message is the same, truncated and
+ *   NUL-terminated;
+ * - idng_conf_free releases everything (LeakSanitizer), on every path.
+ */
+#include "fuzz_common.h"
+#include "idng_conf.h"
+
+#define FNAME "fuzz.conf"
+
+static const char base_conf[] = "idnguard:\n"
+                                "  mode: idna2008\n"
+                                "  on-invalid: nxdomain\n"
+                                "  allow: example.org\n"
+                                "  deny: xn--bcher-kva.example.\n"
+                                "  log-file: \"/var/log/idnguard.log\"\n";
+
+static int same_list(const struct idng_name_list *a, const struct idng_name_list *b)
+{
+    size_t i;
+    if (a->count != b->count)
+        return 0;
+    for (i = 0; i < a->count; i++) {
+        size_t len = fuzz_wire_span(a->names[i], 255);
+        if (len == 0 || memcmp(a->names[i], b->names[i], len) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+static int same_conf(const struct idng_conf *a, const struct idng_conf *b)
+{
+    return a->mode == b->mode && !memcmp(a->action, b->action, sizeof a->action)
+           && a->on_invalid == b->on_invalid && a->log_queries == b->log_queries
+           && a->log_format == b->log_format && a->ede == b->ede
+           && a->stats_interval == b->stats_interval
+           && ((a->log_file == NULL && b->log_file == NULL)
+               || (a->log_file && b->log_file && !strcmp(a->log_file, b->log_file)))
+           && same_list(&a->allow, &b->allow) && same_list(&a->deny, &b->deny);
+}
+
+static char *write_conf(const struct idng_conf *c, size_t *len)
+{
+    char *text = NULL;
+    FILE *f = open_memstream(&text, len);
+    int rc;
+
+    FUZZ_CHECK(f != NULL, "open_memstream");
+    rc = idng_conf_write(c, f);
+    FUZZ_CHECK(fclose(f) == 0, "fclose");
+    FUZZ_CHECK(rc == 0, "idng_conf_write of parsed settings failed");
+    return text;
+}
+
+static void check_sane(const struct idng_conf *c)
+{
+    size_t i;
+    FUZZ_CHECK((unsigned)c->mode <= IDNG_MODE_UTS46, "mode %d", c->mode);
+    FUZZ_CHECK((unsigned)c->on_invalid < IDNG_ACT_NORMALIZE, "on-invalid %d", c->on_invalid);
+    for (i = 0; i < IDNG_CLASS_COUNT; i++) {
+        FUZZ_CHECK((unsigned)c->action[i] < IDNG_ACTION_COUNT, "action[%zu] %d", i,
+                   c->action[i]);
+        FUZZ_CHECK(c->action[i] != IDNG_ACT_NORMALIZE || i == IDNG_C_RAW_8BIT,
+                   "normalize for class %zu", i);
+    }
+    FUZZ_CHECK(c->stats_interval <= IDNG_CONF_STATS_MAX, "stats-interval %u", c->stats_interval);
+    FUZZ_CHECK(c->log_file == NULL || c->log_file[0] == '/', "log-file %s", c->log_file);
+    for (i = 0; i < c->allow.count; i++)
+        FUZZ_CHECK(fuzz_wire_span(c->allow.names[i], 255) > 0, "allow name %zu malformed", i);
+    for (i = 0; i < c->deny.count; i++)
+        FUZZ_CHECK(fuzz_wire_span(c->deny.names[i], 255) > 0, "deny name %zu malformed", i);
+}
+
+static void check_message(const char *err, size_t size, const char *data)
+{
+    size_t i, lines = 1, line = 0;
+    const char *p = err + sizeof FNAME;
+
+    for (i = 0; i < size; i++)
+        lines += data[i] == '\n';
+    FUZZ_CHECK(!strncmp(err, FNAME ":", sizeof FNAME), "message \"%s\"", err);
+    FUZZ_CHECK(*p >= '1' && *p <= '9', "no line number: \"%s\"", err);
+    while (*p >= '0' && *p <= '9' && line < 100000000)
+        line = line * 10 + (size_t)(*p++ - '0');
+    FUZZ_CHECK(line >= 1 && line <= lines, "line %zu of %zu: \"%s\"", line, lines, err);
+    FUZZ_CHECK(p[0] == ':' && p[1] == ' ' && p[2] != '\0', "no message after the line: \"%s\"",
+               err);
+    for (i = 0; err[i]; i++)
+        FUZZ_CHECK((unsigned char)err[i] >= 0x20 && err[i] != 0x7f,
+                   "control octet 0x%02x in the message at %zu", (unsigned char)err[i], i);
+    FUZZ_CHECK(fuzz_utf8_valid((const unsigned char *)err, strlen(err)),
+               "message is not UTF-8: \"%s\"", err);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static struct idng_conf ref;
+    static int ref_ready;
+    struct idng_conf c, c2;
+    char *in = fuzz_dup(data, size), err[1024];
+    int rc;
+
+    if (!ref_ready) {
+        idng_conf_init(&ref);
+        rc = idng_conf_parse(&ref, base_conf, sizeof base_conf - 1, "base", err, sizeof err);
+        FUZZ_CHECK(rc == 0, "base config: %s", err);
+        ref_ready = 1;
+    }
+    /* Parse over previously parsed settings: on error they must survive. */
+    idng_conf_init(&c);
+    rc = idng_conf_parse(&c, base_conf, sizeof base_conf - 1, "base", NULL, 0);
+    FUZZ_CHECK(rc == 0, "base config");
+    memset(err, 'X', sizeof err);
+    rc = idng_conf_parse(&c, in, size, FNAME, err, sizeof err);
+    if (rc != 0) {
+        size_t small = size ? (size_t)data[size - 1] % 48 + 1 : 1;
+        char *e2 = fuzz_alloc(small);
+        FUZZ_CHECK(rc == -1, "rc %d", rc);
+        FUZZ_CHECK(memchr(err, '\0', sizeof err) != NULL, "message not NUL-terminated");
+        check_message(err, size, in);
+        FUZZ_CHECK(same_conf(&c, &ref), "failed parse changed the settings");
+        rc = idng_conf_parse(&c, in, size, FNAME, e2, small);
+        FUZZ_CHECK(rc == -1 && memchr(e2, '\0', small) != NULL && !strncmp(e2, err, small - 1)
+                       && strlen(e2) == (strlen(err) < small ? strlen(err) : small - 1),
+                   "message with a %zu-octet buffer: \"%.*s\"", small, (int)small, e2);
+        free(e2);
+        idng_conf_free(&c);
+        free(in);
+        return 0;
+    }
+    check_sane(&c);
+    {
+        size_t len, len2;
+        char *text = write_conf(&c, &len), *text2;
+        idng_conf_init(&c2);
+        rc = idng_conf_parse(&c2, text, len, "written", err, sizeof err);
+        FUZZ_CHECK(rc == 0, "written settings do not parse: %s\n%s", err, text);
+        FUZZ_CHECK(same_conf(&c, &c2), "written settings parse differently:\n%s", text);
+        text2 = write_conf(&c2, &len2);
+        FUZZ_CHECK(len == len2 && !memcmp(text, text2, len), "writing is not a fixed point");
+        free(text);
+        free(text2);
+        idng_conf_free(&c2);
+    }
+    idng_conf_free(&c);
+    idng_conf_free(&c); /* documented safe twice */
+    free(in);
+    return 0;
+}

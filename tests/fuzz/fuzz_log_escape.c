@@ -1,0 +1,335 @@
+/**
+ * \file
+ * Fuzz target: the query-log formatter (module/core_log.h) with a
+ * client-chosen query name: idng_log_format in text and JSON, and
+ * idng_log_name and idng_log_unicode on their own.
+ *
+ * Input: byte 0 controls the record (bit 0 JSON, bit 1 with time, bits 2-3
+ * the mode, bit 4 the input as the label too, bit 5 as the client too,
+ * bit 6 as verdict/action/path too, bit 7 an EDE), byte 1 a small capacity
+ * for the truncation check; the rest is the query name (wire form, as
+ * sent, possibly malformed).  Strings taken from the input are cut at 63
+ * octets (the limit for which IDNG_LOG_LINE_MAX is documented to suffice).
+ *
+ * Invariants:
+ * - every output fits its capacity (exact heap buffers: ASan), is
+ *   NUL-terminated at the returned length and holds no octet < 0x20, no
+ *   DEL, only valid UTF-8, no bidi control (U+200E, U+200F, U+202A-U+202E,
+ *   U+2066-U+2069, U+061C), no U+2028/U+2029, no C1 control, and no code
+ *   point from U+0080 up that idng_display_safe() rejects;
+ * - idng_log_name writes only A-Z a-z 0-9 - _ * . and escapes: every '\\'
+ *   starts \DDD (DDD <= 255) or the final \#malformed;
+ * - idng_log_unicode writes nothing unless the name has an xn-- label and
+ *   passes idng_wire_check;
+ * - a whole line fits IDNG_LOG_LINE_MAX: a text line has exactly the
+ *   expected number of space-separated fields (none empty), its name and
+ *   "(unicode)" fields equal idng_log_name / idng_log_unicode; a JSON line
+ *   is one valid object with the 13 documented keys in order, and its
+ *   qname / qname_unicode strings decode to the same text;
+ * - a smaller capacity gives a prefix of the whole line.
+ */
+#include "fuzz_common.h"
+#include "core_log.h"
+
+static char full[IDNG_LOG_LINE_MAX];
+
+/* Byte-level rules for anything the log writes. */
+static void check_safe(const char *s, size_t n, const char *what)
+{
+    size_t i = 0;
+
+    FUZZ_CHECK(strlen(s) == n, "%s: NUL inside or missing at %zu", what, n);
+    FUZZ_CHECK(fuzz_utf8_valid((const unsigned char *)s, n), "%s: not UTF-8: %s", what, s);
+    while (i < n) {
+        size_t at = i;
+        uint32_t cp = fuzz_utf8_next((const unsigned char *)s, &i);
+        FUZZ_CHECK(!fuzz_forbidden_cp(cp), "%s: U+%04X at %zu: %s", what, (unsigned)cp, at, s);
+        FUZZ_CHECK(cp < 0x80 || idng_display_safe(cp), "%s: unsafe U+%04X at %zu", what,
+                   (unsigned)cp, at);
+    }
+}
+
+static void check_name_text(const char *s, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        char c = s[i];
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+            || c == '-' || c == '_' || c == '*' || c == '.')
+            continue;
+        FUZZ_CHECK(c == '\\', "name text holds '%c' at %zu: %s", c, i, s);
+        if (n - i == sizeof IDNG_LOG_MALFORMED - 1
+            && !memcmp(s + i, IDNG_LOG_MALFORMED, sizeof IDNG_LOG_MALFORMED - 1))
+            return;
+        FUZZ_CHECK(n - i >= 4 && s[i + 1] >= '0' && s[i + 1] <= '2' && s[i + 2] >= '0'
+                       && s[i + 2] <= '9' && s[i + 3] >= '0' && s[i + 3] <= '9'
+                       && (s[i + 1] - '0') * 100 + (s[i + 2] - '0') * 10 + (s[i + 3] - '0') <= 255,
+                   "bad escape at %zu: %s", i, s);
+        i += 3;
+    }
+}
+
+/* ---- a small strict JSON reader for one flat object ---- */
+
+struct jp {
+    const char *s;
+    size_t n, i;
+};
+
+static int hexval(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                                        : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+static uint32_t j_hex4(struct jp *p)
+{
+    uint32_t v = 0;
+    int k;
+    FUZZ_CHECK(p->n - p->i >= 4, "JSON: short \\u escape");
+    for (k = 0; k < 4; k++) {
+        int h = hexval(p->s[p->i++]);
+        FUZZ_CHECK(h >= 0, "JSON: bad hex digit");
+        v = v << 4 | (uint32_t)h;
+    }
+    return v;
+}
+
+/* Reads a JSON string at p->i into out (unescaped UTF-8), returns its length. */
+static size_t j_string(struct jp *p, char *out, size_t cap)
+{
+    size_t o = 0;
+    FUZZ_CHECK(p->i < p->n && p->s[p->i] == '"', "JSON: string expected at %zu", p->i);
+    p->i++;
+    for (;;) {
+        unsigned char c;
+        uint32_t cp;
+        FUZZ_CHECK(p->i < p->n, "JSON: unterminated string");
+        c = (unsigned char)p->s[p->i++];
+        FUZZ_CHECK(c >= 0x20, "JSON: raw control in a string");
+        if (c == '"')
+            break;
+        if (c != '\\') {
+            FUZZ_CHECK(o < cap, "JSON: string too long");
+            out[o++] = (char)c;
+            continue;
+        }
+        FUZZ_CHECK(p->i < p->n, "JSON: lone backslash");
+        c = (unsigned char)p->s[p->i++];
+        switch (c) {
+        case '"': case '\\': case '/': cp = c; break;
+        case 'b': cp = 8; break;
+        case 'f': cp = 12; break;
+        case 'n': cp = 10; break;
+        case 'r': cp = 13; break;
+        case 't': cp = 9; break;
+        case 'u':
+            cp = j_hex4(p);
+            if (cp >= 0xD800 && cp <= 0xDBFF) {
+                uint32_t lo;
+                FUZZ_CHECK(p->n - p->i >= 2 && p->s[p->i] == '\\' && p->s[p->i + 1] == 'u',
+                           "JSON: high surrogate alone");
+                p->i += 2;
+                lo = j_hex4(p);
+                FUZZ_CHECK(lo >= 0xDC00 && lo <= 0xDFFF, "JSON: bad low surrogate");
+                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+            } else {
+                FUZZ_CHECK(!(cp >= 0xDC00 && cp <= 0xDFFF), "JSON: low surrogate alone");
+            }
+            break;
+        default:
+            FUZZ_CHECK(0, "JSON: bad escape \\%c", c);
+            cp = 0;
+        }
+        FUZZ_CHECK(o + 4 <= cap, "JSON: string too long");
+        o += idng_utf8_encode(cp, (unsigned char *)out + o);
+    }
+    return o;
+}
+
+static const char *const json_keys[] = {"time",    "client", "port",    "qname", "qname_unicode",
+                                        "qtype",   "qclass", "rcode",   "verdict", "label",
+                                        "action",  "path",   "ede"};
+
+/* Parses the line; qname and qname_unicode (or "" for null) into the buffers. */
+static void check_json(const char *s, size_t n, char *qname, size_t *qn, char *uni, size_t *un)
+{
+    static char val[IDNG_LOG_LINE_MAX * 4], key[64];
+    struct jp p;
+    size_t k;
+
+    p.s = s;
+    p.n = n;
+    p.i = 0;
+    *un = 0;
+    FUZZ_CHECK(n > 0 && s[0] == '{', "JSON: no object: %s", s);
+    p.i = 1;
+    for (k = 0; k < sizeof json_keys / sizeof json_keys[0]; k++) {
+        size_t kl = j_string(&p, key, sizeof key - 1);
+        key[kl] = '\0';
+        FUZZ_CHECK(!strcmp(key, json_keys[k]), "JSON: key %zu is \"%s\": %s", k, key, s);
+        FUZZ_CHECK(p.i < n && s[p.i] == ':', "JSON: ':' expected");
+        p.i++;
+        if (p.i < n && s[p.i] == '"') {
+            size_t vl = j_string(&p, val, sizeof val);
+            if (k == 3) {
+                memcpy(qname, val, vl);
+                *qn = vl;
+            } else if (k == 4) {
+                memcpy(uni, val, vl);
+                *un = vl;
+            }
+        } else if (n - p.i >= 4 && !memcmp(s + p.i, "null", 4)) {
+            FUZZ_CHECK(k != 3, "JSON: qname is null");
+            p.i += 4;
+        } else {
+            size_t d = 0;
+            FUZZ_CHECK(k == 2 || k == 12, "JSON: value of \"%s\" is not a string or null",
+                       json_keys[k]);
+            if (p.i < n && s[p.i] == '-')
+                p.i++;
+            while (p.i < n && s[p.i] >= '0' && s[p.i] <= '9')
+                p.i++, d++;
+            FUZZ_CHECK(d > 0, "JSON: number expected");
+        }
+        FUZZ_CHECK(p.i < n && s[p.i] == (k + 1 < sizeof json_keys / sizeof json_keys[0] ? ',' : '}'),
+                   "JSON: separator expected at %zu: %s", p.i, s);
+        p.i++;
+    }
+    FUZZ_CHECK(p.i == n, "JSON: text after the object: %s", s);
+}
+
+/* A string field from the input: at most 63 octets, no NUL, never empty. */
+static char *field(const uint8_t *d, size_t n)
+{
+    size_t l = 0;
+    char *s;
+    while (l < n && l < 63 && d[l] != 0)
+        l++;
+    s = fuzz_alloc(l + 1);
+    memcpy(s, d, l);
+    s[l] = '\0';
+    return s;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static char lname[IDNG_LOG_NAME_MAX], luni[IDNG_LOG_UNICODE_MAX];
+    static char jq[IDNG_LOG_LINE_MAX * 4], ju[IDNG_LOG_LINE_MAX * 4];
+    struct idng_logrec r;
+    uint8_t ctl, small;
+    const uint8_t *q;
+    size_t qlen, n, nn, nu, cap, jqn = 0, jun = 0;
+    char *qbuf, *lab = NULL, *client = NULL, *str = NULL, *out;
+    int json, with_time;
+
+    if (size < 2)
+        return 0;
+    ctl = data[0];
+    small = data[1];
+    q = data + 2;
+    qlen = size - 2;
+    qbuf = fuzz_dup(q, qlen);
+    json = ctl & 1;
+    with_time = (ctl >> 1) & 1;
+
+    memset(&r, 0, sizeof r);
+    r.time_sec = 1795240385LL + (long long)small * 86400 * 365 * (ctl & 0x80 ? -7 : 1);
+    r.time_usec = (long)small * 12345 - 600000;
+    r.client = "192.0.2.1";
+    r.port = 53000u + small;
+    r.qname = (const uint8_t *)qbuf;
+    r.qname_len = qlen;
+    r.qtype = (uint16_t)(small * 257u);
+    r.qclass = (uint16_t)(small < 128 ? 1 : small);
+    r.rcode = (int)small % 20 - 1;
+    r.verdict = "ok";
+    r.action = "pass";
+    r.path = "resolved";
+    r.mode = (idng_mode)((ctl >> 2) & 3) % 3;
+    r.ede = ctl & 0x80 ? small * 300 : -1;
+    if (ctl & 0x10) {
+        lab = fuzz_dup(q, qlen < 63 ? qlen : 63);
+        r.label = lab;
+        r.label_len = qlen < 63 ? qlen : 63;
+    }
+    if (ctl & 0x20) {
+        client = field(q, qlen);
+        r.client = client;
+    }
+    if (ctl & 0x40) {
+        str = field(q, qlen);
+        r.verdict = r.action = r.path = str;
+    }
+
+    /* The name on its own. */
+    out = fuzz_alloc(IDNG_LOG_NAME_MAX);
+    nn = idng_log_name(r.qname, qlen, out, IDNG_LOG_NAME_MAX);
+    FUZZ_CHECK(nn < IDNG_LOG_NAME_MAX, "name length %zu", nn);
+    check_safe(out, nn, "name");
+    check_name_text(out, nn);
+    memcpy(lname, out, nn + 1);
+    free(out);
+    out = fuzz_alloc(IDNG_LOG_UNICODE_MAX);
+    nu = idng_log_unicode(r.qname, qlen, r.mode, out, IDNG_LOG_UNICODE_MAX);
+    FUZZ_CHECK(nu < IDNG_LOG_UNICODE_MAX, "unicode length %zu", nu);
+    check_safe(out, nu, "unicode");
+    if (nu > 0)
+        FUZZ_CHECK(idng_wire_check(r.qname, qlen, r.mode, NULL) == IDNG_OK,
+                   "Unicode form for a name the codec rejects");
+    memcpy(luni, out, nu + 1);
+    free(out);
+
+    /* The whole line. */
+    out = fuzz_alloc(IDNG_LOG_LINE_MAX);
+    n = idng_log_format(&r, json ? IDNG_LOGFMT_JSON : IDNG_LOGFMT_TEXT, with_time, out,
+                        IDNG_LOG_LINE_MAX);
+    FUZZ_CHECK(n < IDNG_LOG_LINE_MAX - 1, "line of %zu octets fills the buffer", n);
+    check_safe(out, n, "line");
+    memcpy(full, out, n + 1);
+    free(out);
+    if (json) {
+        check_json(full, n, jq, &jqn, ju, &jun);
+        FUZZ_CHECK(jqn == nn && !memcmp(jq, lname, nn), "JSON qname \"%.*s\", text \"%s\"",
+                   (int)jqn, jq, lname);
+        FUZZ_CHECK(jun == nu && !memcmp(ju, luni, nu), "JSON qname_unicode \"%.*s\", text \"%s\"",
+                   (int)jun, ju, luni);
+    } else {
+        size_t fields = 1, i, want, at;
+        for (i = 0; i < n; i++)
+            if (full[i] == ' ') {
+                FUZZ_CHECK(i + 1 < n && full[i + 1] != ' ' && i > 0, "empty field: %s", full);
+                fields++;
+            }
+        want = (size_t)with_time + 2 + (nu > 0) + 3 + 3 + (r.ede >= 0);
+        FUZZ_CHECK(fields == want, "%zu fields, expected %zu: %s", fields, want, full);
+        at = (size_t)(strchr(full, ' ') - full) + 1;
+        if (with_time)
+            at += (size_t)(strchr(full + at, ' ') - (full + at)) + 1;
+        FUZZ_CHECK(!strncmp(full + at, lname, nn) && full[at + nn] == ' ',
+                   "name field differs from idng_log_name: %s", full);
+        if (nu > 0)
+            FUZZ_CHECK(full[at + nn + 1] == '(' && !strncmp(full + at + nn + 2, luni, nu)
+                           && full[at + nn + 2 + nu] == ')',
+                       "unicode field differs: %s", full);
+    }
+
+    /* Truncation: a prefix, cut between atoms, still safe. */
+    cap = (size_t)small + 1;
+    out = fuzz_alloc(cap);
+    nn = idng_log_format(&r, json ? IDNG_LOGFMT_JSON : IDNG_LOGFMT_TEXT, with_time, out, cap);
+    FUZZ_CHECK(nn < cap && nn <= n && !memcmp(out, full, nn), "cap %zu: not a prefix", cap);
+    check_safe(out, nn, "truncated line");
+    free(out);
+    out = fuzz_alloc(cap);
+    nn = idng_log_name(r.qname, qlen, out, cap);
+    FUZZ_CHECK(nn < cap && !memcmp(out, lname, nn), "cap %zu: name not a prefix", cap);
+    check_safe(out, nn, "truncated name");
+    free(out);
+
+    free(qbuf);
+    free(lab);
+    free(client);
+    free(str);
+    return 0;
+}
