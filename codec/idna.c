@@ -11,6 +11,9 @@
 #include "unicode.h"
 
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* Code points in the work buffer of to-ASCII / to-Unicode, all labels. */
 #define WORK_MAX 4096
@@ -60,70 +63,102 @@ static unsigned bidi_of(uint32_t cp)
     return UP_BIDI(idng_uprops(cp));
 }
 
-/* An RTL label holds an R, AL or AN character (RFC 5893 section 1.4). */
-static int is_rtl_label(const uint32_t *u, size_t n)
+#define BIDI_BIT(c) (1u << (c))
+/* Classes an RTL label holds (RFC 5893 section 1.4). */
+#define BIDI_RTL (BIDI_BIT(BC_R) | BIDI_BIT(BC_AL) | BIDI_BIT(BC_AN))
+/* Classes allowed anywhere in a label of a Bidi domain name (rules 2 and 5). */
+#define BIDI_ANY                                                                   \
+    (BIDI_BIT(BC_EN) | BIDI_BIT(BC_ES) | BIDI_BIT(BC_CS) | BIDI_BIT(BC_ET) | BIDI_BIT(BC_ON) \
+     | BIDI_BIT(BC_BN) | BIDI_BIT(BC_NSM))
+
+/* What the bidi rule says about one label, and whether the label is RTL. */
+struct bidi {
+    int valid;        /* filled in by a pass over the whole label */
+    int rtl;          /* holds an R, AL or AN character */
+    idng_status st;   /* the Bidi Rule, RFC 5893 section 2 */
+    uint32_t bad;
+};
+
+/* The rule, one character at a time, so that it shares the pass over the
+ * label's properties with the other checks. */
+struct bidi_run {
+    unsigned allowed, last, seen;
+    int rtl;
+    idng_status st;
+    uint32_t bad;
+};
+
+static void bidi_start(struct bidi_run *r, unsigned first, uint32_t cp)
 {
-    size_t i;
-    for (i = 0; i < n; i++) {
-        unsigned b = bidi_of(u[i]);
-        if (b == BC_R || b == BC_AL || b == BC_AN)
-            return 1;
+    r->st = IDNG_OK;
+    r->bad = IDNG_NO_CODEPOINT;
+    r->last = BC_NSM;
+    r->seen = 0;
+    /* Rule 1: the first character is L, R or AL. */
+    if (first != BC_L && first != BC_R && first != BC_AL) {
+        r->st = IDNG_E_BIDI_1;
+        r->bad = cp;
     }
-    return 0;
+    r->rtl = first != BC_L;
+    r->allowed = BIDI_ANY | (r->rtl ? BIDI_RTL : BIDI_BIT(BC_L));
 }
 
-/* The Bidi Rule, RFC 5893 section 2, for one label of a Bidi domain name. */
-static idng_status bidi_rule(const uint32_t *u, size_t n, uint32_t *bad)
+static void bidi_step(struct bidi_run *r, unsigned cls, uint32_t cp)
 {
-    unsigned first, b, last = BC_NSM;
-    int rtl, en = 0, an = 0;
+    r->seen |= BIDI_BIT(cls);
+    if (r->st != IDNG_OK)
+        return;
+    if (!(r->allowed & BIDI_BIT(cls))) {
+        /* Rules 2 and 5. */
+        r->st = r->rtl ? IDNG_E_BIDI_2 : IDNG_E_BIDI_5;
+        r->bad = cp;
+        return;
+    }
+    if (cls != BC_NSM)
+        r->last = cls;
+}
+
+static void bidi_finish(struct bidi_run *r, uint32_t last_cp, struct bidi *out)
+{
+    out->valid = 1;
+    out->rtl = (r->seen & BIDI_RTL) != 0;
+    out->st = r->st;
+    out->bad = r->bad;
+    if (r->st != IDNG_OK)
+        return;
+    if (r->rtl) {
+        /* Rules 3 and 4. */
+        if (r->last != BC_R && r->last != BC_AL && r->last != BC_EN && r->last != BC_AN) {
+            out->st = IDNG_E_BIDI_3;
+            out->bad = last_cp;
+        } else if ((r->seen & BIDI_BIT(BC_EN)) && (r->seen & BIDI_BIT(BC_AN))) {
+            out->st = IDNG_E_BIDI_4;
+            out->bad = IDNG_NO_CODEPOINT;
+        }
+    } else if (r->last != BC_L && r->last != BC_EN) {
+        /* Rule 6. */
+        out->st = IDNG_E_BIDI_6;
+        out->bad = last_cp;
+    }
+}
+
+/* Whether a label is RTL, and the bidi rule's verdict on it, in one pass. */
+static void bidi_scan(const uint32_t *u, size_t n, struct bidi *out)
+{
+    struct bidi_run r;
     size_t i;
 
-    if (n == 0)
-        return IDNG_OK;
-    first = bidi_of(u[0]);
-    if (first != BC_L && first != BC_R && first != BC_AL) {
-        *bad = u[0];
-        return IDNG_E_BIDI_1;
+    if (n == 0) {
+        out->valid = 1;
+        out->rtl = 0;
+        out->st = IDNG_OK;
+        out->bad = IDNG_NO_CODEPOINT;
+        return;
     }
-    rtl = first != BC_L;
-    for (i = 0; i < n; i++) {
-        b = bidi_of(u[i]);
-        switch (b) {
-        case BC_EN: case BC_ES: case BC_CS: case BC_ET: case BC_ON: case BC_BN: case BC_NSM:
-            break;
-        case BC_R: case BC_AL: case BC_AN:
-            if (rtl)
-                break;
-            *bad = u[i];
-            return IDNG_E_BIDI_5;
-        case BC_L:
-            if (!rtl)
-                break;
-            /* fall through */
-        default:
-            *bad = u[i];
-            return rtl ? IDNG_E_BIDI_2 : IDNG_E_BIDI_5;
-        }
-        en |= b == BC_EN;
-        an |= b == BC_AN;
-        if (b != BC_NSM)
-            last = b;
-    }
-    if (rtl) {
-        if (last != BC_R && last != BC_AL && last != BC_EN && last != BC_AN) {
-            *bad = u[n - 1];
-            return IDNG_E_BIDI_3;
-        }
-        if (en && an) {
-            *bad = IDNG_NO_CODEPOINT;
-            return IDNG_E_BIDI_4;
-        }
-    } else if (last != BC_L && last != BC_EN) {
-        *bad = u[n - 1];
-        return IDNG_E_BIDI_6;
-    }
-    return IDNG_OK;
+    bidi_start(&r, bidi_of(u[0]), u[0]);
+    for (i = 0; i < n; i++)
+        bidi_step(&r, bidi_of(u[i]), u[i]);
+    bidi_finish(&r, u[n - 1], out);
 }
 
 /* RFC 5892 appendix A.1 and A.2: ZERO WIDTH NON-JOINER and JOINER at u[i]. */
@@ -182,69 +217,104 @@ static int contexto_ok(const uint32_t *u, size_t n, size_t i)
     return 0;
 }
 
+/* Status of u[i], whose property word is w, under mode (not punycode). */
+static idng_status cp_status(const uint32_t *u, size_t n, size_t i, uint32_t w, idng_mode mode)
+{
+    if (mode == IDNG_MODE_IDNA2008) {
+        switch (UP_I08(w)) {
+        case I08_PVALID:
+            return IDNG_OK;
+        case I08_CONTEXTJ:
+            return contextj_ok(u, n, i) ? IDNG_OK : IDNG_E_CONTEXTJ;
+        case I08_CONTEXTO:
+            return contexto_ok(u, n, i) ? IDNG_OK : IDNG_E_CONTEXTO;
+        case I08_UNASSIGNED:
+            return IDNG_E_UNASSIGNED;
+        default:
+            return IDNG_E_DISALLOWED;
+        }
+    }
+    switch (UP_U46(w)) {
+    case U46_VALID:
+    case U46_DEVIATION:
+        if (u[i] == '.') /* UTS #46 4.1 criterion 4 */
+            return IDNG_E_DISALLOWED;
+        if (u[i] == 0x200C || u[i] == 0x200D) /* CheckJoiners */
+            return contextj_ok(u, n, i) ? IDNG_OK : IDNG_E_CONTEXTJ;
+        return IDNG_OK;
+    case U46_MAPPED:
+    case U46_IGNORED:
+        return IDNG_E_MAPPED;
+    default:
+        return UP_I08(w) == I08_UNASSIGNED ? IDNG_E_UNASSIGNED : IDNG_E_DISALLOWED;
+    }
+}
+
 /*
  * Everything but the bidi rule for a U-label: NFC, hyphens, leading mark,
- * and each code point's status under mode (IDNA2008 or UTS #46).
+ * and each code point's status under mode (IDNA2008 or UTS #46), checked
+ * in that order.  One pass looks up each code point's property word once
+ * and gathers everything: the NFC quick check (full normalization only
+ * when it says Maybe), the first bad status, and, into bd when it is not
+ * NULL, whether the label is RTL and what the bidi rule says.
  */
-static idng_status check_ulabel(const uint32_t *u, size_t n, idng_mode mode, uint32_t *bad)
+static idng_status check_ulabel(const uint32_t *u, size_t n, idng_mode mode, uint32_t *bad,
+                                struct bidi *bd)
 {
+    struct bidi_run br;
+    idng_status first = IDNG_OK;
+    uint32_t first_bad = IDNG_NO_CODEPOINT, w0 = 0;
+    unsigned last_ccc = 0;
+    int nfc_no = 0, nfc_maybe = 0;
     size_t i;
 
+    /* The trie's tables and shift, read once (idng_uprops per code point
+     * would reload them after every store the compiler cannot see past). */
+    const uint16_t *stage1 = idng_ut_stage1, *stage2 = idng_ut_stage2;
+    const uint32_t *props = idng_ut_props;
+    unsigned shift = idng_ut_shift, mask = (1u << shift) - 1;
+
     *bad = IDNG_NO_CODEPOINT;
+    if (bd)
+        bd->valid = 0;
     if (mode == IDNG_MODE_PUNYCODE || n == 0)
         return IDNG_OK;
-    if (!idng_is_nfc(u, n))
+    for (i = 0; i < n; i++) {
+        uint32_t cp = u[i], w = props[stage2[stage1[cp >> shift] + (cp & mask)]];
+        unsigned cls = UP_BIDI(w);
+        if (i == 0) {
+            w0 = w;
+            bidi_start(&br, cls, cp);
+        }
+        bidi_step(&br, cls, cp);
+        /* NFC quick check (UAX #15 section 9), as idng_is_nfc does it. */
+        if (cp < 0x300) {
+            last_ccc = 0;
+        } else {
+            unsigned ccc = UP_CCC(w), qc = UP_NFCQC(w);
+            if ((ccc != 0 && last_ccc > ccc) || qc == QC_NO)
+                nfc_no = 1;
+            else if (qc == QC_MAYBE)
+                nfc_maybe = 1;
+            last_ccc = ccc;
+        }
+        if (first == IDNG_OK && (first = cp_status(u, n, i, w, mode)) != IDNG_OK)
+            first_bad = cp;
+    }
+    if (bd)
+        bidi_finish(&br, u[n - 1], bd);
+    if (nfc_no || (nfc_maybe && !idng_is_nfc(u, n)))
         return IDNG_E_NOT_NFC;
     if (n >= 4 && u[2] == '-' && u[3] == '-')
         return IDNG_E_HYPHEN_34;
     if (u[0] == '-' || u[n - 1] == '-')
         return IDNG_E_HYPHEN_EDGE;
-    if (UP_MARK(idng_uprops(u[0]))) {
+    if (UP_MARK(w0)) {
         *bad = u[0];
         return IDNG_E_LEADING_MARK;
     }
-    for (i = 0; i < n; i++) {
-        uint32_t w = idng_uprops(u[i]);
-        idng_status st = IDNG_OK;
-        if (mode == IDNG_MODE_IDNA2008) {
-            switch (UP_I08(w)) {
-            case I08_PVALID:
-                break;
-            case I08_CONTEXTJ:
-                st = contextj_ok(u, n, i) ? IDNG_OK : IDNG_E_CONTEXTJ;
-                break;
-            case I08_CONTEXTO:
-                st = contexto_ok(u, n, i) ? IDNG_OK : IDNG_E_CONTEXTO;
-                break;
-            case I08_UNASSIGNED:
-                st = IDNG_E_UNASSIGNED;
-                break;
-            default:
-                st = IDNG_E_DISALLOWED;
-            }
-        } else {
-            switch (UP_U46(w)) {
-            case U46_VALID:
-            case U46_DEVIATION:
-                if (u[i] == '.') /* UTS #46 4.1 criterion 4 */
-                    st = IDNG_E_DISALLOWED;
-                else if (u[i] == 0x200C || u[i] == 0x200D) /* CheckJoiners */
-                    st = contextj_ok(u, n, i) ? IDNG_OK : IDNG_E_CONTEXTJ;
-                break;
-            case U46_MAPPED:
-            case U46_IGNORED:
-                st = IDNG_E_MAPPED;
-                break;
-            default:
-                st = UP_I08(w) == I08_UNASSIGNED ? IDNG_E_UNASSIGNED : IDNG_E_DISALLOWED;
-            }
-        }
-        if (st != IDNG_OK) {
-            *bad = u[i];
-            return st;
-        }
-    }
-    return IDNG_OK;
+    *bad = first_bad;
+    return first;
 }
 
 /*
@@ -252,7 +322,7 @@ static idng_status check_ulabel(const uint32_t *u, size_t n, idng_mode mode, uin
  * bidi rule; u (capacity IDNG_LABEL_MAX) receives the U-label.
  */
 static idng_status check_ace(const char *label, size_t len, idng_mode mode, uint32_t *u,
-                             size_t *n, uint32_t *bad)
+                             size_t *n, uint32_t *bad, struct bidi *bd)
 {
     char low[IDNG_LABEL_MAX], re[IDNG_LABEL_MAX];
     size_t i, relen = sizeof re;
@@ -261,6 +331,7 @@ static idng_status check_ace(const char *label, size_t len, idng_mode mode, uint
 
     *bad = IDNG_NO_CODEPOINT;
     *n = 0;
+    bd->valid = 0;
     if (len > IDNG_LABEL_MAX)
         return IDNG_E_LABEL_TOO_LONG;
     /* A-labels compare case-insensitively; RFC 5891 5.3 lowercases first. */
@@ -283,7 +354,7 @@ static idng_status check_ace(const char *label, size_t len, idng_mode mode, uint
     if (idng_punycode_encode(u, *n, NULL, re, &relen) != IDNG_OK || relen != len - 4
         || memcmp(re, low + 4, relen) != 0)
         return IDNG_E_ROUNDTRIP;
-    return check_ulabel(u, *n, mode, bad);
+    return check_ulabel(u, *n, mode, bad, bd);
 }
 
 struct span {
@@ -300,6 +371,7 @@ static idng_status check_labels(const struct span *labs, size_t nlab, idng_mode 
                                 idng_error *err)
 {
     uint32_t u[IDNG_LABEL_MAX], bad, bidi_bad = IDNG_NO_CODEPOINT;
+    struct bidi bd;
     size_t i, n, bidi_at = 0;
     idng_status st, bidi_st = IDNG_OK;
     int bidi_domain = 0;
@@ -314,14 +386,18 @@ static idng_status check_labels(const struct span *labs, size_t nlab, idng_mode 
             return fail(err, IDNG_E_RAW_8BIT, l->off, l->len, IDNG_NO_CODEPOINT);
         if (!idng_is_ace(l->s, l->len))
             continue;
-        st = check_ace(l->s, l->len, mode, u, &n, &bad);
+        st = check_ace(l->s, l->len, mode, u, &n, &bad, &bd);
         if (st != IDNG_OK)
             return fail(err, st, l->off, l->len, bad);
         if (mode == IDNG_MODE_PUNYCODE)
             continue;
-        bidi_domain |= is_rtl_label(u, n);
-        if (bidi_st == IDNG_OK && (bidi_st = bidi_rule(u, n, &bidi_bad)) != IDNG_OK)
+        if (!bd.valid)
+            bidi_scan(u, n, &bd);
+        bidi_domain |= bd.rtl;
+        if (bidi_st == IDNG_OK && (bidi_st = bd.st) != IDNG_OK) {
+            bidi_bad = bd.bad;
             bidi_at = i;
+        }
     }
     if (bidi_domain && bidi_st != IDNG_OK)
         return fail(err, bidi_st, labs[bidi_at].off, labs[bidi_at].len, bidi_bad);
@@ -372,7 +448,190 @@ static idng_status split_text(const char *name, size_t len, struct span *labs, s
     return IDNG_OK;
 }
 
-idng_status idng_name_check(const char *name, size_t len, idng_mode mode, idng_error *err)
+#if defined(__GNUC__) || defined(__clang__)
+#define NOINLINE __attribute__((noinline))
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define NOINLINE
+#define ALWAYS_INLINE inline
+#endif
+
+#if defined(__SSE2__)
+/* Masks of a name's octets, bit i for octet i. */
+struct name_masks {
+    uint64_t dot; /* '.' */
+    uint64_t x;   /* 'x' or 'X' */
+    unsigned high; /* nonzero if some octet is >= 0x80 */
+};
+
+/* Adds the masks of vector v, whose octet j is octet at + j of the name,
+ * keeping only the octets from `from` on (an overlapping last block). */
+static ALWAYS_INLINE void vec_masks(__m128i v, size_t at, unsigned from, struct name_masks *m)
+{
+    unsigned keep = 0xFFFFu << from;
+    unsigned dot = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('.')));
+    unsigned x = (unsigned)_mm_movemask_epi8(
+        _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(0x20)), _mm_set1_epi8('x')));
+
+    m->high |= (unsigned)_mm_movemask_epi8(v);
+    m->dot |= (uint64_t)(dot & keep) << at;
+    m->x |= (uint64_t)(x & keep) << at;
+}
+
+/*
+ * The masks of s[0..len), 1 <= len <= 64, reading nothing outside s: a
+ * short name is read as two overlapping halves (put side by side in one
+ * vector), a longer one in 16-octet blocks, the last of which ends at len.
+ */
+static ALWAYS_INLINE void name_masks(const unsigned char *s, size_t len, struct name_masks *m)
+{
+    struct name_masks h;
+    size_t off;
+
+    m->dot = m->x = 0;
+    m->high = 0;
+    if (len >= 16) {
+        for (off = 0; off + 16 <= len; off += 16)
+            vec_masks(_mm_loadu_si128((const __m128i *)(const void *)(s + off)), off, 0, m);
+        if (off < len)
+            vec_masks(_mm_loadu_si128((const __m128i *)(const void *)(s + len - 16)), len - 16,
+                      (unsigned)(16 - (len - off)), m);
+        return;
+    }
+    h.dot = h.x = 0;
+    h.high = 0;
+    if (len >= 8) {
+        vec_masks(_mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)s),
+                                     _mm_loadl_epi64((const __m128i *)(const void *)(s + len - 8))),
+                  0, 0, &h);
+        m->dot = (h.dot & 0xFF) | (h.dot >> 8) << (len - 8);
+        m->x = (h.x & 0xFF) | (h.x >> 8) << (len - 8);
+    } else if (len >= 4) {
+        uint32_t a, b;
+        memcpy(&a, s, 4);
+        memcpy(&b, s + len - 4, 4);
+        vec_masks(_mm_unpacklo_epi32(_mm_cvtsi32_si128((int)a), _mm_cvtsi32_si128((int)b)), 0, 0,
+                  &h);
+        m->dot = (h.dot & 0xF) | (h.dot >> 4 & 0xF) << (len - 4);
+        m->x = (h.x & 0xF) | (h.x >> 4 & 0xF) << (len - 4);
+    } else {
+        uint32_t v = 0;
+        for (off = 0; off < len; off++)
+            v |= (uint32_t)s[off] << (8 * off);
+        vec_masks(_mm_cvtsi32_si128((int)v), 0, 0, &h);
+        m->dot = h.dot;
+        m->x = h.x;
+    }
+    m->high = h.high;
+}
+#endif
+
+/*
+ * Is this a text name that the classifier passes without judging anything?
+ * That is: a name of at most 253 octets (254 with the root's dot), of
+ * non-empty labels (but for the root) of at most 63 octets, all plain
+ * ASCII, none beginning with "xn--" in any case.  Anything else, including
+ * "." alone, takes the full path, which then finds the same answer or the
+ * error.
+ */
+static ALWAYS_INLINE int plain_name(const unsigned char *s, size_t len)
+{
+    size_t i = 0, start;
+    unsigned acc = 0;
+
+    if (len == 0 || len > IDNG_NAME_MAX + 1 || (len == IDNG_NAME_MAX + 1 && s[len - 1] != '.'))
+        return 0;
+#if defined(__SSE2__)
+    if (len <= 64) {
+        /* No 8-bit octet; no empty label (a dot first, or two dots in a
+         * row; a last dot is the root); no label of 64 octets (only
+         * possible as 64 octets without a dot); then no "xn--" at a label
+         * start (0, or after a dot): only starts with an 'x' are looked at. */
+        struct name_masks m;
+        uint64_t cand;
+        name_masks(s, len, &m);
+        if (m.high || (m.dot & 1) || (m.dot & m.dot >> 1) || (len == 64 && !m.dot))
+            return 0;
+        for (cand = (m.dot << 1 | 1) & m.x; cand; cand &= cand - 1) {
+            size_t at = (size_t)__builtin_ctzll(cand);
+            if (len - at >= 4 && (s[at + 1] | 0x20) == 'n' && s[at + 2] == '-' && s[at + 3] == '-')
+                return 0;
+        }
+        return 1;
+    }
+#endif
+    for (;;) {
+        start = i;
+        if (len - start >= 4 && (s[start] | 0x20) == 'x' && (s[start + 1] | 0x20) == 'n'
+            && s[start + 2] == '-' && s[start + 3] == '-')
+            return 0;
+        while (i < len && s[i] != '.')
+            acc |= s[i++];
+        if (i == start || i - start > IDNG_LABEL_MAX)
+            return 0;
+        if (++i >= len)
+            break;
+    }
+    return acc < 0x80;
+}
+
+/* Does s[0..n) hold an octet >= 0x80?  Eight octets at a time, the last
+ * word overlapping the one before, nothing read outside s. */
+static ALWAYS_INLINE int any_high(const unsigned char *s, size_t n)
+{
+    const uint64_t high = 0x8080808080808080u;
+    uint64_t acc = 0, v;
+    size_t off;
+
+    if (n >= 8) {
+        for (off = 0; off + 8 <= n; off += 8) {
+            memcpy(&v, s + off, 8);
+            acc |= v;
+        }
+        memcpy(&v, s + n - 8, 8);
+        return ((acc | v) & high) != 0;
+    }
+    if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, s, 4);
+        memcpy(&b, s + n - 4, 4);
+        return ((a | b) & 0x80808080u) != 0;
+    }
+    for (off = 0; off < n; off++)
+        acc |= s[off];
+    return (acc & 0x80) != 0;
+}
+
+/*
+ * The same for an uncompressed wire-format name: every label within len and
+ * at most 63 octets, the name at most 255 octets, plain ASCII, no xn--
+ * label.  Length octets are below 0x40, so the 8-bit test may include them.
+ */
+static ALWAYS_INLINE int plain_wire(const uint8_t *w, size_t len)
+{
+    size_t pos = 0;
+
+    for (;;) {
+        size_t l;
+        if (pos >= len)
+            return 0;
+        l = w[pos];
+        if (l == 0)
+            break;
+        if (l > IDNG_LABEL_MAX || pos + 1 + l > len || pos + 1 + l + 1 > 255)
+            return 0;
+        if (l >= 4 && (w[pos + 1] | 0x20) == 'x' && (w[pos + 2] | 0x20) == 'n'
+            && w[pos + 3] == '-' && w[pos + 4] == '-')
+            return 0;
+        pos += 1 + l;
+    }
+    return !any_high(w, pos);
+}
+
+/* The full paths live apart from the fast ones, whose callers then need no
+ * large stack frame. */
+static NOINLINE idng_status name_check_full(const char *name, size_t len, idng_mode mode,
+                                            idng_error *err)
 {
     struct span labs[LABELS_MAX];
     size_t nlab;
@@ -381,7 +640,15 @@ idng_status idng_name_check(const char *name, size_t len, idng_mode mode, idng_e
     return st != IDNG_OK ? st : check_labels(labs, nlab, mode, err);
 }
 
-idng_status idng_wire_check(const uint8_t *wire, size_t len, idng_mode mode, idng_error *err)
+idng_status idng_name_check(const char *name, size_t len, idng_mode mode, idng_error *err)
+{
+    if ((unsigned)mode <= IDNG_MODE_UTS46 && plain_name((const unsigned char *)name, len))
+        return ok(err);
+    return name_check_full(name, len, mode, err);
+}
+
+static NOINLINE idng_status wire_check_full(const uint8_t *wire, size_t len, idng_mode mode,
+                                            idng_error *err)
 {
     struct span labs[LABELS_MAX];
     size_t pos = 0, nlab = 0;
@@ -408,6 +675,13 @@ idng_status idng_wire_check(const uint8_t *wire, size_t len, idng_mode mode, idn
     return check_labels(labs, nlab, mode, err);
 }
 
+idng_status idng_wire_check(const uint8_t *wire, size_t len, idng_mode mode, idng_error *err)
+{
+    if ((unsigned)mode <= IDNG_MODE_UTS46 && plain_wire(wire, len))
+        return ok(err);
+    return wire_check_full(wire, len, mode, err);
+}
+
 /* ---- to-ASCII and to-Unicode ---- */
 
 /* Output that counts what does not fit. */
@@ -423,21 +697,37 @@ static void emit(struct sink *k, const void *p, size_t n)
     k->len += n;
 }
 
+static void emit_byte(struct sink *k, char c)
+{
+    if (k->len < k->cap)
+        k->out[k->len] = c;
+    k->len++;
+}
+
 static void emit_lower(struct sink *k, const char *s, size_t n)
 {
-    size_t i;
-    for (i = 0; i < n; i++) {
-        char c = (char)ascii_lower((unsigned char)s[i]);
-        emit(k, &c, 1);
-    }
+    size_t i, room = k->len < k->cap ? k->cap - k->len : 0;
+    char *o = k->out + k->len;
+
+    if (room > n)
+        room = n;
+    for (i = 0; i < room; i++)
+        o[i] = (char)ascii_lower((unsigned char)s[i]);
+    k->len += n;
 }
 
 static void emit_utf8(struct sink *k, const uint32_t *u, size_t n)
 {
     unsigned char buf[4];
     size_t i;
-    for (i = 0; i < n; i++)
-        emit(k, buf, idng_utf8_encode(u[i], buf));
+    for (i = 0; i < n; i++) {
+        if (u[i] < 0x80)
+            emit_byte(k, (char)u[i]);
+        else if (k->len < k->cap && k->cap - k->len >= 4)
+            k->len += idng_utf8_encode(u[i], (unsigned char *)k->out + k->len);
+        else
+            emit(k, buf, idng_utf8_encode(u[i], buf));
+    }
 }
 
 static idng_status finish(struct sink *k, size_t *outlen)
@@ -473,50 +763,80 @@ static size_t separator(const unsigned char *s, size_t len)
     return 0;
 }
 
+/*
+ * The longest full canonical decomposition in the tables (Unicode 15.0: 4,
+ * e.g. U+1F82; Hangul syllables: 3).  A label of n code points that passes
+ * the NFC quick check is its own NFC, and idng_nfc would only have refused
+ * it if its decomposition, at most n * NFC_DECOMP_MAX, did not fit.
+ */
+#define NFC_DECOMP_MAX 4
+
 /* Maps a non-ASCII label with the UTS #46 table and normalizes it to NFC. */
 static idng_status map_label(const unsigned char *s, size_t len, uint32_t *u, size_t *n,
                              size_t cap, uint32_t *bad)
 {
-    size_t pos = 0, count = 0, out = 0;
+    size_t pos = 0, count = 0, out = 0, i;
     idng_status st = IDNG_OK;
+    unsigned last_ccc = 0;
+    int nfc_yes = 1;
 
     if (cap > MAPPED_LABEL_MAX)
         cap = MAPPED_LABEL_MAX;
     while (pos < len) {
-        uint32_t cp;
+        uint32_t cp, w = 0;
         const uint32_t *seq;
-        int m;
-        pos += idng_utf8_decode(s + pos, len - pos, &cp); /* validated by the caller */
+        int m = -1;
+        if (s[pos] < 0x80) {
+            cp = ascii_lower(s[pos]);
+            pos++;
+        } else {
+            pos += idng_utf8_decode(s + pos, len - pos, &cp); /* validated by the caller */
+            w = idng_uprops(cp);
+            /* Only mapped and ignored code points are in the mapping table. */
+            if (UP_U46(w) == U46_MAPPED || UP_U46(w) == U46_IGNORED)
+                m = idng_u46_mapping(cp, &seq);
+        }
         if (++count > IDNG_INPUT_LABEL_MAX)
             return IDNG_E_INPUT_TOO_LONG;
-        if (cp < 0x80) {
-            m = -1;
-            cp = ascii_lower((unsigned char)cp);
-        } else {
-            m = idng_u46_mapping(cp, &seq);
-        }
         if (m < 0) {
-            uint32_t w = cp < 0x80 ? 0 : idng_uprops(cp);
             if (cp >= 0x80 && UP_U46(w) == U46_DISALLOWED && st == IDNG_OK) {
                 st = UP_I08(w) == I08_UNASSIGNED ? IDNG_E_UNASSIGNED : IDNG_E_DISALLOWED;
                 *bad = cp;
             }
-            seq = &cp;
-            m = 1;
+            if (out + 1 > cap)
+                return IDNG_E_INPUT_TOO_LONG;
+            u[out++] = cp;
+            continue;
         }
         if (out + (size_t)m > cap)
             return IDNG_E_INPUT_TOO_LONG;
         memcpy(u + out, seq, (size_t)m * sizeof *u);
         out += (size_t)m;
     }
-    if (idng_nfc(u, &out, cap) != 0)
-        return IDNG_E_INPUT_TOO_LONG;
+    /* NFC quick check (as in idng_is_nfc); normalize only when it fails. */
+    for (i = 0; i < out && nfc_yes; i++) {
+        uint32_t w;
+        unsigned ccc;
+        if (u[i] < 0x300) {
+            last_ccc = 0;
+            continue;
+        }
+        w = idng_uprops(u[i]);
+        ccc = UP_CCC(w);
+        if ((ccc != 0 && last_ccc > ccc) || UP_NFCQC(w) != QC_YES)
+            nfc_yes = 0;
+        last_ccc = ccc;
+    }
+    if (!nfc_yes || out > cap / NFC_DECOMP_MAX) {
+        if (idng_nfc(u, &out, cap) != 0)
+            return IDNG_E_INPUT_TOO_LONG;
+    }
     *n = out;
     return st;
 }
 
 /* Shared driver of to-ASCII (to_unicode = 0) and to-Unicode. */
-static idng_status process(const char *in, size_t inlen, char *out, size_t *outlen,
+static NOINLINE idng_status process(const char *in, size_t inlen, char *out, size_t *outlen,
                            idng_mode mode, unsigned flags, idng_error *err, int to_unicode)
 {
     const unsigned char *s = (const unsigned char *)in;
@@ -535,9 +855,21 @@ static idng_status process(const char *in, size_t inlen, char *out, size_t *outl
     if (inlen > IDNG_INPUT_MAX)
         return fail(err, IDNG_E_INPUT_TOO_LONG, 0, inlen, IDNG_NO_CODEPOINT);
 
+
     /* Split into labels, validating UTF-8 on the way. */
     for (;;) {
-        size_t sep = pos < inlen ? separator(s + pos, inlen - pos) : 0;
+        size_t sep = 0;
+        if (pos < inlen) {
+            if (s[pos] < 0x80) {
+                if (s[pos] != '.') {
+                    pos++;
+                    continue;
+                }
+                sep = 1;
+            } else {
+                sep = separator(s + pos, inlen - pos);
+            }
+        }
         if (pos == inlen || sep) {
             if (nlab == sizeof labs / sizeof labs[0])
                 return fail(err, IDNG_E_INPUT_TOO_LONG, start, inlen - start, IDNG_NO_CODEPOINT);
@@ -576,7 +908,9 @@ static idng_status process(const char *in, size_t inlen, char *out, size_t *outl
         const char *p = in + l->off;
         uint32_t *u = work + used;
         size_t cap = WORK_MAX - used;
+        struct bidi bd;
 
+        bd.valid = 0;
         l->st = IDNG_OK;
         l->bad = IDNG_NO_CODEPOINT;
         l->u_off = used;
@@ -588,7 +922,7 @@ static idng_status process(const char *in, size_t inlen, char *out, size_t *outl
                 l->judged = 1;
                 if (cap < IDNG_LABEL_MAX)
                     return fail(err, IDNG_E_INPUT_TOO_LONG, l->off, l->len, IDNG_NO_CODEPOINT);
-                l->st = check_ace(p, l->len, mode, u, &l->n, &l->bad);
+                l->st = check_ace(p, l->len, mode, u, &l->n, &l->bad, &bd);
             } else if (strict) {
                 size_t j;
                 l->kind = K_UNICODE;
@@ -599,7 +933,7 @@ static idng_status process(const char *in, size_t inlen, char *out, size_t *outl
                 for (j = 0; j < l->len; j++)
                     u[j] = ascii_lower((unsigned char)p[j]);
                 l->n = l->len;
-                l->st = check_ulabel(u, l->n, mode, &l->bad);
+                l->st = check_ulabel(u, l->n, mode, &l->bad, &bd);
             } else {
                 l->kind = K_PLAIN;
             }
@@ -625,19 +959,28 @@ static idng_status process(const char *in, size_t inlen, char *out, size_t *outl
                     a[j] = (char)u[j];
                 st2 = l->n > IDNG_LABEL_MAX
                           ? IDNG_E_LABEL_TOO_LONG
-                          : check_ace(a, l->n, mode, u, &l->n, &l->bad);
+                          : check_ace(a, l->n, mode, u, &l->n, &l->bad, &bd);
                 if (l->st == IDNG_OK)
                     l->st = st2;
                 l->ascii_u = 0;
+            } else if (l->st == IDNG_OK && !ascii && l->n >= 4 && u[0] == 'x' && u[1] == 'n'
+                       && u[2] == '-' && u[3] == '-') {
+                /* A U-label may not itself begin with "xn--" in any mode: its
+                 * A-label would be "xn--xn--...", which no classifier accepts
+                 * (found by fuzzing, tests/fuzz regress classify F2). */
+                l->st = IDNG_E_XN_PREFIX;
             } else if (l->st == IDNG_OK) {
-                l->st = check_ulabel(u, l->n, mode, &l->bad);
+                l->st = check_ulabel(u, l->n, mode, &l->bad, &bd);
             }
         }
         used += l->n;
         if (l->judged && mode != IDNG_MODE_PUNYCODE && l->n > 0) {
-            l->rtl = is_rtl_label(u, l->n);
+            if (!bd.valid)
+                bidi_scan(u, l->n, &bd);
+            l->rtl = bd.rtl;
             bidi_domain |= l->rtl;
-            l->bidi = bidi_rule(u, l->n, &l->bidi_bad);
+            l->bidi = bd.st;
+            l->bidi_bad = bd.bad;
         }
     }
     for (i = 0; i < nlab; i++) {
@@ -660,7 +1003,7 @@ static idng_status process(const char *in, size_t inlen, char *out, size_t *outl
         const char *p = in + l->off;
         size_t before = k.len;
         if (i > 0)
-            emit(&k, ".", 1);
+            emit_byte(&k, '.');
         if (l->st != IDNG_OK) {
             emit(&k, p, l->len); /* to-Unicode with IDNG_F_KEEP_GOING */
         } else if (l->kind == K_PLAIN) {
@@ -689,7 +1032,7 @@ static idng_status process(const char *in, size_t inlen, char *out, size_t *outl
     }
     dns_len = k.len;
     if (root)
-        emit(&k, ".", 1);
+        emit_byte(&k, '.');
     if (!to_unicode && (dns_len > IDNG_NAME_MAX || (nlab == 0 && !root))) {
         *outlen = 0;
         return fail(err, nlab == 0 ? IDNG_E_EMPTY_LABEL : IDNG_E_NAME_TOO_LONG, 0, inlen,
@@ -704,14 +1047,97 @@ static idng_status process(const char *in, size_t inlen, char *out, size_t *outl
     return ok(err);
 }
 
+#if defined(__SSE2__)
+/* ASCII letters in v lowercased; v holds no octet >= 0x80. */
+static __m128i vec_lower(__m128i v)
+{
+    __m128i upper = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('A' - 1)),
+                                  _mm_cmpgt_epi8(_mm_set1_epi8('Z' + 1), v));
+    return _mm_add_epi8(v, _mm_and_si128(upper, _mm_set1_epi8(0x20)));
+}
+
+/* out[0..n) = in[0..n) lowercased, n >= 4, plain ASCII; like the reads,
+ * the writes stay inside [0, n) (overlapping stores of the same octets). */
+static void lower_copy(const unsigned char *in, unsigned char *out, size_t n)
+{
+    size_t off;
+
+    if (n >= 16) {
+        for (off = 0; off + 16 <= n; off += 16)
+            _mm_storeu_si128((__m128i *)(void *)(out + off),
+                             vec_lower(_mm_loadu_si128((const __m128i *)(const void *)(in + off))));
+        if (off < n)
+            _mm_storeu_si128(
+                (__m128i *)(void *)(out + n - 16),
+                vec_lower(_mm_loadu_si128((const __m128i *)(const void *)(in + n - 16))));
+    } else if (n >= 8) {
+        __m128i v = vec_lower(_mm_unpacklo_epi64(
+            _mm_loadl_epi64((const __m128i *)(const void *)in),
+            _mm_loadl_epi64((const __m128i *)(const void *)(in + n - 8))));
+        _mm_storel_epi64((__m128i *)(void *)out, v);
+        _mm_storel_epi64((__m128i *)(void *)(out + n - 8), _mm_unpackhi_epi64(v, v));
+    } else {
+        uint32_t a, b;
+        __m128i v;
+        memcpy(&a, in, 4);
+        memcpy(&b, in + n - 4, 4);
+        v = vec_lower(_mm_unpacklo_epi32(_mm_cvtsi32_si128((int)a), _mm_cvtsi32_si128((int)b)));
+        a = (uint32_t)_mm_cvtsi128_si32(v);
+        b = (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(v, 4));
+        memcpy(out, &a, 4);
+        memcpy(out + n - 4, &b, 4);
+    }
+}
+#endif
+
+/*
+ * A name of plain ASCII labels, none of them judged: both conversions give
+ * the name lowercased, which fits DNS lengths (what process() would find).
+ * Returns 0 when the name is not such a name.
+ */
+static int plain_convert(const char *in, size_t inlen, char *out, size_t *outlen,
+                         idng_mode mode, unsigned flags, idng_error *err, idng_status *st)
+{
+    size_t i, n;
+
+    if ((unsigned)mode > IDNG_MODE_UTS46 || (flags & IDNG_F_STRICT)
+        || !plain_name((const unsigned char *)in, inlen))
+        return 0;
+    n = inlen < *outlen ? inlen : *outlen;
+#if defined(__SSE2__)
+    if (n == inlen && n >= 4) {
+        lower_copy((const unsigned char *)in, (unsigned char *)out, n);
+        n = 0;
+    }
+#endif
+    for (i = 0; i < n; i++)
+        out[i] = (char)ascii_lower((unsigned char)in[i]);
+    if (inlen < *outlen)
+        out[inlen] = '\0';
+    if (inlen > *outlen) {
+        *outlen = inlen;
+        *st = fail(err, IDNG_E_NOSPACE, 0, inlen, IDNG_NO_CODEPOINT);
+        return 1;
+    }
+    *outlen = inlen;
+    *st = ok(err);
+    return 1;
+}
+
 idng_status idng_to_ascii(const char *in, size_t inlen, char *out, size_t *outlen,
                           idng_mode mode, unsigned flags, idng_error *err)
 {
+    idng_status st;
+    if (plain_convert(in, inlen, out, outlen, mode, flags, err, &st))
+        return st;
     return process(in, inlen, out, outlen, mode, flags, err, 0);
 }
 
 idng_status idng_to_unicode(const char *in, size_t inlen, char *out, size_t *outlen,
                             idng_mode mode, unsigned flags, idng_error *err)
 {
+    idng_status st;
+    if (plain_convert(in, inlen, out, outlen, mode, flags, err, &st))
+        return st;
     return process(in, inlen, out, outlen, mode, flags, err, 1);
 }

@@ -25,24 +25,76 @@ enum {
 };
 #define MAXINT 0xFFFFFFFFu
 
-/* Digit value of an ASCII octet (RFC 3492 section 5), or BASE if none. */
+/* Digit values of ASCII octets (RFC 3492 section 5); BASE where none. */
+#define D36 BASE, BASE, BASE, BASE, BASE, BASE, BASE, BASE
+static const unsigned char digit_values[256] = {
+    D36, D36, D36, D36, D36, D36,                                   /* 0x00-0x2F */
+    26, 27, 28, 29, 30, 31, 32, 33, 34, 35,                         /* '0'-'9' */
+    BASE, BASE, BASE, BASE, BASE, BASE, BASE,                       /* 0x3A-0x40 */
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17,   /* 'A'-'Z' */
+    18, 19, 20, 21, 22, 23, 24, 25,
+    BASE, BASE, BASE, BASE, BASE, BASE,                             /* 0x5B-0x60 */
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17,   /* 'a'-'z' */
+    18, 19, 20, 21, 22, 23, 24, 25,
+    BASE, BASE, BASE, BASE, BASE,                                   /* 0x7B-0x7F */
+    D36, D36, D36, D36, D36, D36, D36, D36,                         /* 0x80-0xBF */
+    D36, D36, D36, D36, D36, D36, D36, D36,                         /* 0xC0-0xFF */
+};
+#undef D36
+
 static uint32_t digit_value(unsigned char c)
 {
-    if (c >= '0' && c <= '9')
-        return c - '0' + 26;
-    if (c >= 'a' && c <= 'z')
-        return c - 'a';
-    if (c >= 'A' && c <= 'Z')
-        return c - 'A';
-    return BASE;
+    return digit_values[c];
 }
+
+/*
+ * q / d for the small divisors of Punycode: BASE - t in [10, 35] for
+ * digits, the number of code points so far in adapt() and in the
+ * decoder's i / (len + 1).  A multiplication by floor(2^32 / d) + 1 (2^32 / d
+ * for powers of two) is exact for every q < 2^32 / d, since the error term
+ * q / 2^32 stays below 1 / d; so for q < 2^26 and d <= 64 (checked
+ * exhaustively).  Anything larger takes the hardware division, which costs
+ * some ten times more on current CPUs.
+ */
+#define RECIP(d) ((uint64_t)0xFFFFFFFFu / (d) + 1u)
+#define RECIP8(d) RECIP(d), RECIP(d + 1), RECIP(d + 2), RECIP(d + 3), RECIP(d + 4), \
+    RECIP(d + 5), RECIP(d + 6), RECIP(d + 7)
+static const uint64_t recip[65] = {
+    0, RECIP8(1), RECIP8(9), RECIP8(17), RECIP8(25), RECIP8(33), RECIP8(41), RECIP8(49),
+    RECIP8(57),
+};
+#undef RECIP8
+#undef RECIP
+
+static uint32_t div_small(uint32_t q, uint32_t d)
+{
+    if (q < (1u << 26) && d <= 64)
+        return (uint32_t)((q * recip[d]) >> 32);
+    return q / d;
+}
+
+/*
+ * The last step of adapt(), (BASE - TMIN + 1) * delta / (delta + SKEW) for
+ * delta <= ((BASE - TMIN) * TMAX) / 2 = 455, as a table computed by the
+ * compiler.
+ */
+#define AT(d) (unsigned char)((BASE - TMIN + 1) * (d) / ((d) + SKEW))
+#define AT8(d) AT(d), AT(d + 1), AT(d + 2), AT(d + 3), AT(d + 4), AT(d + 5), AT(d + 6), AT(d + 7)
+#define AT64(d) AT8(d), AT8(d + 8), AT8(d + 16), AT8(d + 24), AT8(d + 32), AT8(d + 40), \
+    AT8(d + 48), AT8(d + 56)
+static const unsigned char adapt_tail[456] = {
+    AT64(0), AT64(64), AT64(128), AT64(192), AT64(256), AT64(320), AT64(384), AT8(448),
+};
+#undef AT64
+#undef AT8
+#undef AT
 
 /* Digit d (0..35) as ASCII; uppercase letter when upper is set. */
 static char digit_char(uint32_t d, int upper)
 {
-    if (d < 26)
-        return (char)((upper ? 'A' : 'a') + d);
-    return (char)('0' + (d - 26));
+    static const char lower[BASE + 1] = "abcdefghijklmnopqrstuvwxyz0123456789";
+    static const char upper_[BASE + 1] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    return upper ? upper_[d] : lower[d];
 }
 
 /* Section 6.1. */
@@ -51,12 +103,12 @@ static uint32_t adapt(uint32_t delta, uint32_t numpoints, int firsttime)
     uint32_t k = 0;
 
     delta = firsttime ? delta / DAMP : delta / 2;
-    delta += delta / numpoints;
+    delta += div_small(delta, numpoints);
     while (delta > ((BASE - TMIN) * TMAX) / 2) {
         delta /= BASE - TMIN;
         k += BASE;
     }
-    return k + (BASE - TMIN + 1) * delta / (delta + SKEW);
+    return k + adapt_tail[delta];
 }
 
 static uint32_t threshold(uint32_t k, uint32_t bias)
@@ -76,34 +128,167 @@ static void put(char *out, size_t cap, size_t *len, char c)
     (*len)++;
 }
 
+/* Writes delta as a generalized variable-length integer (section 6.3). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline void put_delta(char *out, size_t cap, size_t *len, uint32_t delta, uint32_t bias,
+                      int upper)
+{
+    uint32_t q = delta, k, t;
+
+    for (k = BASE;; k += BASE) {
+        uint32_t d, qt;
+        t = threshold(k, bias);
+        if (q < t)
+            break;
+        d = BASE - t;
+        qt = div_small(q - t, d);
+        put(out, cap, len, digit_char(t + (q - t - qt * d), 0));
+        q = qt;
+    }
+    put(out, cap, len, digit_char(q, upper));
+}
+
+/* Number of set bits (portable; a few operations, no table, no call). */
+static unsigned popcount64(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555u);
+    x = (x & 0x3333333333333333u) + ((x >> 2) & 0x3333333333333333u);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Fu;
+    return (unsigned)((x * 0x0101010101010101u) >> 56);
+}
+
+/* Sorts at most 64 distinct keys: nothing to do for sorted or reversed
+ * input, insertion sort while it is cheap, a bottom-up merge sort beyond. */
+static void sort_keys(uint64_t *key, size_t m)
+{
+    uint64_t tmp[64], *a = key, *b = tmp, *t;
+    size_t g, width;
+
+    /* Already in order, or in reverse order (a label written in one
+     * script often is): linear. */
+    for (g = 1; g < m && key[g - 1] < key[g]; g++)
+        ;
+    if (g >= m)
+        return;
+    if (g == 1) {
+        for (g = 1; g < m && key[g - 1] > key[g]; g++)
+            ;
+        if (g >= m) {
+            for (g = 0; g < m / 2; g++) {
+                uint64_t x = key[g];
+                key[g] = key[m - 1 - g];
+                key[m - 1 - g] = x;
+            }
+            return;
+        }
+    }
+    if (m <= 12) {
+        for (g = 1; g < m; g++) {
+            uint64_t x = key[g];
+            size_t c = g;
+            while (c > 0 && key[c - 1] > x) {
+                key[c] = key[c - 1];
+                c--;
+            }
+            key[c] = x;
+        }
+        return;
+    }
+    for (width = 1; width < m; width *= 2) {
+        for (g = 0; g < m; g += 2 * width) {
+            size_t lo = g, mid = g + width < m ? g + width : m;
+            size_t hi = g + 2 * width < m ? g + 2 * width : m, x = lo, y = mid, o = lo;
+            while (x < mid && y < hi)
+                b[o++] = a[x] < a[y] ? a[x++] : a[y++];
+            while (x < mid)
+                b[o++] = a[x++];
+            while (y < hi)
+                b[o++] = a[y++];
+        }
+        t = a;
+        a = b;
+        b = t;
+    }
+    if (a != key)
+        memcpy(key, a, m * sizeof *key);
+}
+
+/*
+ * The main loop of section 6.3 for at most 64 code points, all valid
+ * scalars, b of them basic (already written).  The plain loop scans the
+ * whole input once per distinct code point, which is quadratic.  Here the
+ * non-basic code points are sorted by (value, position); each is inserted,
+ * in that order, at index i = the number of code points already handled
+ * that precede it, a population count over a 64-bit set of their
+ * positions.  The decoder's state n * (h + 1) + i then advances by
+ *   delta = (value - previous value) * (h + 1) + i - (previous i + 1),
+ * which is exactly the delta the plain loop accumulates (the first one
+ * starts from n = 128, i = 0).  With at most 64 code points below U+110000
+ * no delta can reach 2^32, so there is no overflow to report.
+ */
+static void encode_small(const uint32_t *in, size_t inlen, const unsigned char *case_flags,
+                         size_t b, char *out, size_t cap, size_t *len)
+{
+    uint64_t key[64], handled = 0;
+    size_t m = 0, j, g, h = b;
+    uint32_t n = INITIAL_N, next_i = 0, bias = INITIAL_BIAS;
+
+    for (j = 0; j < inlen; j++) {
+        if (in[j] < INITIAL_N)
+            handled |= (uint64_t)1 << j;
+        else
+            key[m++] = (uint64_t)in[j] << 6 | j;
+    }
+    sort_keys(key, m);
+    for (g = 0; g < m; g++) {
+        uint32_t c = (uint32_t)(key[g] >> 6);
+        unsigned p = (unsigned)(key[g] & 63);
+        uint32_t i = popcount64(handled & (((uint64_t)1 << p) - 1));
+        uint32_t delta = (c - n) * (uint32_t)(h + 1) + i - next_i;
+        put_delta(out, cap, len, delta, bias, case_flags && case_flags[p]);
+        bias = adapt(delta, (uint32_t)(h + 1), h == b);
+        h++;
+        handled |= (uint64_t)1 << p;
+        n = c;
+        next_i = i + 1;
+    }
+}
+
 idng_status idng_punycode_encode(const uint32_t *in, size_t inlen, const unsigned char *case_flags,
                                  char *out, size_t *outlen)
 {
     size_t cap = *outlen, len = 0, j, h, b;
-    uint32_t n = INITIAL_N, delta = 0, bias = INITIAL_BIAS, m, q, k, t;
+    uint32_t n = INITIAL_N, delta = 0, bias = INITIAL_BIAS, m;
 
     /* Inputs whose handled count could overflow delta are refused early by
      * the arithmetic checks below; the length check keeps h in uint32_t. */
     if (inlen > MAXINT)
         return IDNG_E_PUNY_OVERFLOW;
     for (j = 0; j < inlen; j++) {
-        if (in[j] > 0x10FFFF)
-            return IDNG_E_CODEPOINT_MAX;
-        if (in[j] >= 0xD800 && in[j] <= 0xDFFF)
-            return IDNG_E_SURROGATE;
-        if (in[j] < 0x80) {
-            char c = (char)in[j];
+        uint32_t c32 = in[j];
+        if (c32 < 0x80) {
+            char c = (char)c32;
             if (case_flags && c >= 'a' && c <= 'z' && case_flags[j])
                 c = (char)(c - 'a' + 'A');
             else if (case_flags && c >= 'A' && c <= 'Z' && !case_flags[j])
                 c = (char)(c - 'A' + 'a');
             put(out, cap, &len, c);
+        } else if (c32 > 0x10FFFF) {
+            return IDNG_E_CODEPOINT_MAX;
+        } else if (c32 - 0xD800 < 0x800) {
+            return IDNG_E_SURROGATE;
         }
     }
     h = b = len;
     if (b > 0)
         put(out, cap, &len, DELIMITER);
 
+    if (inlen <= 64) {
+        encode_small(in, inlen, case_flags, b, out, cap, &len);
+        h = inlen;
+    }
     while (h < inlen) {
         /* The smallest code point >= n still to be handled. */
         for (m = MAXINT, j = 0; j < inlen; j++)
@@ -120,14 +305,7 @@ idng_status idng_punycode_encode(const uint32_t *in, size_t inlen, const unsigne
             }
             if (in[j] != n)
                 continue;
-            for (q = delta, k = BASE;; k += BASE) {
-                t = threshold(k, bias);
-                if (q < t)
-                    break;
-                put(out, cap, &len, digit_char(t + (q - t) % (BASE - t), 0));
-                q = (q - t) / (BASE - t);
-            }
-            put(out, cap, &len, digit_char(q, case_flags && case_flags[j]));
+            put_delta(out, cap, &len, delta, bias, case_flags && case_flags[j]);
             bias = adapt(delta, (uint32_t)(h + 1), h == b);
             delta = 0;
             h++;
@@ -148,7 +326,7 @@ idng_status idng_punycode_decode(const char *in, size_t inlen, uint32_t *out, si
 {
     const unsigned char *s = (const unsigned char *)in;
     size_t cap = *outlen, len = 0, b = 0, j, pos;
-    uint32_t n = INITIAL_N, i = 0, bias = INITIAL_BIAS, oldi, w, k, digit, t;
+    uint32_t n = INITIAL_N, i = 0, bias = INITIAL_BIAS, oldi, k, digit, t;
 
     if (inlen > MAXINT)
         return IDNG_E_PUNY_OVERFLOW;
@@ -170,28 +348,36 @@ idng_status idng_punycode_decode(const char *in, size_t inlen, uint32_t *out, si
     }
 
     for (j = b > 0 ? b + 1 : 0; j < inlen; len++) {
+        /* i and w in 64 bits: w <= MAXINT and digit < BASE, so neither
+         * i + digit * w nor w * (BASE - t) can wrap, and comparing with
+         * MAXINT is the overflow test of section 6.4. */
+        uint64_t i64 = i, w = 1;
         oldi = i;
-        for (w = 1, k = BASE;; k += BASE) {
+        for (k = BASE;; k += BASE) {
             if (j >= inlen)
                 return IDNG_E_PUNY_TRUNCATED;
             digit = digit_value(s[j++]);
             if (digit >= BASE)
                 return IDNG_E_PUNY_DIGIT;
-            if (digit > (MAXINT - i) / w)
+            i64 += digit * w;
+            if (i64 > MAXINT)
                 return IDNG_E_PUNY_OVERFLOW;
-            i += digit * w;
             t = threshold(k, bias);
             if (digit < t)
                 break;
-            if (w > MAXINT / (BASE - t))
-                return IDNG_E_PUNY_OVERFLOW;
             w *= BASE - t;
+            if (w > MAXINT)
+                return IDNG_E_PUNY_OVERFLOW;
         }
+        i = (uint32_t)i64;
         bias = adapt(i - oldi, (uint32_t)(len + 1), oldi == 0);
-        if (i / (uint32_t)(len + 1) > MAXINT - n)
-            return IDNG_E_PUNY_OVERFLOW;
-        n += i / (uint32_t)(len + 1);
-        i %= (uint32_t)(len + 1);
+        {
+            uint32_t q = div_small(i, (uint32_t)(len + 1));
+            if (q > MAXINT - n)
+                return IDNG_E_PUNY_OVERFLOW;
+            n += q;
+            i -= q * (uint32_t)(len + 1);
+        }
         if (n > 0x10FFFF)
             return IDNG_E_CODEPOINT_MAX;
         if (n >= 0xD800 && n <= 0xDFFF)
@@ -199,11 +385,29 @@ idng_status idng_punycode_decode(const char *in, size_t inlen, uint32_t *out, si
         /* Insert n at position i, while the result still fits. */
         pos = i;
         if (len < cap) {
-            memmove(out + pos + 1, out + pos, (len - pos) * sizeof *out);
-            out[pos] = n;
+            /* Short shifts as a rotation (the compiler would turn a plain
+             * shift loop into a call to memmove), long ones by memmove. */
+            uint32_t carry = n, tmp;
+            size_t m;
+            if (len - pos > 16) {
+                memmove(out + pos + 1, out + pos, (len - pos) * sizeof *out);
+                out[pos] = n;
+            } else {
+                for (m = pos; m < len; m++) {
+                    tmp = out[m];
+                    out[m] = carry;
+                    carry = tmp;
+                }
+                out[len] = carry;
+            }
             if (case_flags) {
-                memmove(case_flags + pos + 1, case_flags + pos, len - pos);
-                case_flags[pos] = s[j - 1] >= 'A' && s[j - 1] <= 'Z';
+                unsigned char cf = s[j - 1] >= 'A' && s[j - 1] <= 'Z', t8;
+                for (m = pos; m < len; m++) {
+                    t8 = case_flags[m];
+                    case_flags[m] = cf;
+                    cf = t8;
+                }
+                case_flags[len] = cf;
             }
         }
         i++;

@@ -76,29 +76,47 @@ static uint32_t compose_pair(uint32_t a, uint32_t b)
     return i < 0 ? 0 : idng_ut_comp_val[i];
 }
 
+/* Decomposition table positions remembered per code point (-1: none; -2:
+ * not remembered, should the table ever outgrow int16_t). */
+#define DEC_MEMO 128
+
 int idng_nfc(uint32_t *buf, size_t *len, size_t cap)
 {
+    int16_t memo[DEC_MEMO];
     size_t n = *len, total = 0, i, j, out, starter;
     unsigned last;
     int have_starter;
 
-    /* Decompose in place, back to front, after measuring the result. */
+    /* Decompose in place, back to front, after measuring the result; the
+     * table positions found while measuring are kept for short strings. */
     for (i = 0; i < n; i++) {
         uint32_t cp = buf[i];
-        long k;
+        long k = -1;
         if (cp - SBASE < SCOUNT)
             total += (cp - SBASE) % TCOUNT ? 3 : 2;
         else if (cp >= 0xC0 && (k = find_u32(idng_ut_dec_cp, idng_ut_dec_count, cp)) >= 0)
             total += idng_ut_dec_ref[k] & 31u;
         else
             total++;
+        if (i < DEC_MEMO)
+            memo[i] = (int16_t)(idng_ut_dec_count <= 32767 ? k : -2);
     }
     if (total > cap)
         return -1;
     out = total;
     for (i = n; i-- > 0;) {
         uint32_t cp = buf[i];
-        long k;
+        long k = -1;
+        if (i < DEC_MEMO && cp - SBASE >= SCOUNT && memo[i] != -2) {
+            if ((k = memo[i]) >= 0) {
+                size_t m = idng_ut_dec_ref[k] & 31u;
+                out -= m;
+                memcpy(buf + out, idng_ut_pool + (idng_ut_dec_ref[k] >> 5), m * sizeof *buf);
+            } else {
+                buf[--out] = cp;
+            }
+            continue;
+        }
         if (cp - SBASE < SCOUNT) {
             uint32_t s = cp - SBASE;
             if (s % TCOUNT)
@@ -137,9 +155,13 @@ int idng_nfc(uint32_t *buf, size_t *len, size_t cap)
     starter = 0;
     last = have_starter ? 0 : 256;
     for (i = 1, out = 1; i < n; i++) {
-        uint32_t cp = buf[i], comp;
-        unsigned c = ccc(cp);
-        if (have_starter && (last == 0 ? out - 1 == starter : last < c)
+        uint32_t cp = buf[i], comp, w = idng_uprops(cp);
+        unsigned c = cp < 0x300 ? 0 : UP_CCC(w);
+        /* Only a character whose NFC_Quick_Check is Maybe can be the second
+         * of a primary composite (UAX #15; true of every pair in the tables
+         * and of the Hangul V and T jamo), so the others skip the search. */
+        if (have_starter && UP_NFCQC(w) == QC_MAYBE
+            && (last == 0 ? out - 1 == starter : last < c)
             && (comp = compose_pair(buf[starter], cp)) != 0) {
             buf[starter] = comp;
             continue;

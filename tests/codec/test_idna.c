@@ -163,6 +163,9 @@ static const struct row bad[] = {
     {CHECK, U, "xn----zfa", IDNG_E_HYPHEN_EDGE, NULL}, /* trailing hyphen: ä- */
     {CHECK, P, "xn--xn--abc-rba", IDNG_E_XN_PREFIX, NULL}, /* decodes to xn--abcä */
     {ASCII, U, "ab--cä", IDNG_E_HYPHEN_34, NULL},
+    /* Fuzzing finding F2: even in punycode mode, no U-label may begin with
+     * xn--, or ToASCII would mint "xn--xn--..." labels. */
+    {ASCII, P, "xn--bc-\xcd\x99" "a", IDNG_E_XN_PREFIX, NULL},
     /* leading-mark */
     {CHECK, U, "xn--ssa", IDNG_E_LEADING_MARK, NULL}, /* U+0308 first */
     {CHECK, I, "xn--ssa", IDNG_E_LEADING_MARK, NULL},

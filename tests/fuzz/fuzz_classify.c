@@ -132,13 +132,10 @@ static void normalize(const struct idng_conf *c, const uint8_t *w, size_t len)
     for (i = 0; i < olen; i++)
         FUZZ_CHECK(out[i] < 0x80, "normalized name holds 0x%02x", out[i]);
     st = idng_wire_check(out, olen, c->mode, &e);
-    /* Open finding F2: in punycode mode a raw label that begins with "xn--"
-     * becomes "xn--xn--...", which the classifier refuses (XN_PREFIX). */
-    FUZZ_CHECK(st == IDNG_OK
-                   || (!fuzz_open_findings() && c->mode == IDNG_MODE_PUNYCODE
-                       && st == IDNG_E_XN_PREFIX),
-               "mode %d: normalized name fails the wire check: %d (%s)", c->mode, st,
-               idng_status_symbol(st));
+    /* F2 (fixed; regress/classify/F2-*): in punycode mode a raw label that
+     * began with "xn--" used to become "xn--xn--...". */
+    FUZZ_CHECK(st == IDNG_OK, "mode %d: normalized name fails the wire check: %d (%s)", c->mode,
+               st, idng_status_symbol(st));
     /* The input's own labels, up to its root label. */
     for (i = 0, in_labels = 0; i < len && w[i] != 0; i += 1 + w[i])
         in_labels++;

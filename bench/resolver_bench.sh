@@ -1,0 +1,282 @@
+#!/bin/sh
+# resolver_bench.sh UNBOUND MODULE OUTDIR
+#
+# dnsperf against the Unbound daemon built here, on loopback, with NSD behind
+# it (tests/integration/nsd.conf.in and unbound.conf.in, the integration
+# zones, and bench/zones/bench.zone: a wildcard for cache misses), in four
+# configurations:
+#   1 no-module     module-config "validator iterator"
+#   2 module        the idnguard module, default policy, log-queries: no
+#   3 module-log    the module logging every query to its own log-file
+#   4 unbound-log   no module; Unbound's log-queries and log-replies to its logfile
+# and two workloads:
+#   hits    a small set of names, repeated: answered from Unbound's cache
+#           (names the module refuses are answered by the module every time)
+#   misses  unique names under the wildcard: every query goes to NSD
+# Each mix: 65% ASCII names, 30% valid IDNs (xn-- labels), 5% fake A-labels.
+#
+# Every run starts a fresh Unbound (empty cache), runs dnsperf for
+# BENCH_SECONDS (default 10), reads the daemon's VmRSS, and stops it.
+# BENCH_REPEAT (default 3) rounds, the configurations in a rotated order
+# each round; the median QPS per workload and configuration is reported.
+# Writes OUTDIR/resolver-runs.csv, resolver.csv, memory.csv, resolver.md.
+# For experiments: BENCH_CONFIGS="1 2" and BENCH_WORKLOADS=hits restrict the
+# runs; BENCH_CLIENTS and BENCH_OUTSTANDING set dnsperf's -c and -q.
+# Loopback only, free ports, a fresh temporary directory, always cleaned up.
+set -eu
+
+unbound=$1
+module=$2
+out=$3
+seconds=${BENCH_SECONDS:-10}
+repeat=${BENCH_REPEAT:-3}
+clients=${BENCH_CLIENTS:-8}
+outstanding=${BENCH_OUTSTANDING:-100}
+top=$(cd "$(dirname "$0")/.." && pwd)
+dir=$(mktemp -d "${TMPDIR:-/tmp}/idnguard-bench.XXXXXX")
+nsd_pid=""
+ub_pid=""
+
+cleanup() {
+    [ -n "$ub_pid" ] && kill "$ub_pid" 2>/dev/null && wait "$ub_pid" 2>/dev/null
+    [ -n "$nsd_pid" ] && kill "$nsd_pid" 2>/dev/null && wait "$nsd_pid" 2>/dev/null
+    rm -rf "$dir"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+for t in nsd drill dnsperf ss; do
+    command -v "$t" >/dev/null 2>&1 || { echo "resolver_bench: $t not found" >&2; exit 1; }
+done
+[ -x "$unbound" ] || { echo "resolver_bench: $unbound not built" >&2; exit 1; }
+[ -f "$module" ] || { echo "resolver_bench: $module not built" >&2; exit 1; }
+mkdir -p "$out"
+
+in_use() {
+    ss -Hlnu "( sport = :$1 )" 2>/dev/null | grep -q . || ss -Hlnt "( sport = :$1 )" 2>/dev/null | grep -q .
+}
+free_port() {
+    p=$(( $1 + $$ % 500 ))
+    while in_use "$p"; do p=$((p + 1)); done
+    echo "$p"
+}
+nsd_port=$(free_port 21000)
+port=$(free_port 22000)
+[ "$port" != "$nsd_port" ] || port=$((port + 1))
+
+# ---- NSD: the integration zones plus the wildcard zone ----
+mkdir -p "$dir/zones"
+cp "$top"/tests/integration/zones/*.zone "$top"/bench/zones/bench.zone "$dir/zones/"
+fill() {
+    sed -e "s|@DIR@|$dir|g" -e "s|@ZONES@|$dir/zones|g" \
+        -e "s|@NSD_PORT@|$nsd_port|g" -e "s|@PORT@|$port|g" -e "s|@THREADS@|1|g" \
+        -e "s|@MODULE@|$module|g" -e "s|@LOGFILE@|$2|g" "$1"
+}
+# NSD's response rate limiting (Debian builds it in, 200 answers a second
+# per client network by default) would drop most of the cache misses, which
+# all match the same wildcard: switch it off in this copy.
+fill "$top/tests/integration/nsd.conf.in" "" |
+    sed 's|^server:|server:\n    rrl-ratelimit: 0\n    rrl-whitelist-ratelimit: 0|' > "$dir/nsd.conf"
+cat >> "$dir/nsd.conf" <<EOF
+zone:
+    name: "bench."
+    zonefile: "bench.zone"
+EOF
+nsd -d -c "$dir/nsd.conf" >"$dir/nsd.out" 2>&1 &
+nsd_pid=$!
+tries=0
+until drill -Q -p "$nsd_port" @127.0.0.1 x.bench. A >/dev/null 2>&1; do
+    tries=$((tries + 1))
+    if [ "$tries" -gt 100 ] || ! kill -0 "$nsd_pid" 2>/dev/null; then
+        echo "resolver_bench: NSD did not come up" >&2
+        cat "$dir/nsd.log" "$dir/nsd.out" >&2 2>/dev/null || true
+        exit 1
+    fi
+    sleep 0.1
+done
+
+# ---- query files ----
+# Hits: 20 names, each class in proportion (13 ASCII, 6 IDN, 1 fake), all
+# served by the integration zones.
+cat > "$dir/hits.txt" <<'EOF'
+www.example A
+example SOA
+ns.example A
+example NS
+_dmarc.example TXT
+r3---sn-abc.example A
+a--b.example A
+-x.example A
+www2.example A
+sub.www.example A
+ok.www.example A
+www.example AAAA
+good-alias.example A
+xn--bcher-kva.example A
+xn--bcher-kva.example AAAA
+xn--80aafi6cg.example A
+xn--mgba3gch31f060k.example A
+xn--ls8h.example A
+xn--fa-hia.example A
+xn--ab-m1t.example A
+EOF
+# Misses: unique names under the wildcard, enough for the run at well over
+# the QPS this machine reaches; each run starts with an empty cache.
+n_miss=$((seconds * 60000))
+awk -v n="$n_miss" 'BEGIN {
+    for (i = 0; i < n; i++) {
+        k = i % 20
+        if (k < 13)       printf "q%d.www.bench A\n", i
+        else if (k < 19)  printf "q%d.xn--bcher-kva.bench A\n", i
+        else              printf "q%d.xn--ab-m1t.bench A\n", i
+    }
+}' > "$dir/misses.txt"
+
+# ---- configurations ----
+printf 'idnguard:\n    log-queries: no\n' > "$dir/idng-2.conf"
+printf 'idnguard:\n    log-queries: yes\n    log-file: "%s/idnguard-3.log"\n' "$dir" > "$dir/idng-3.conf"
+make_conf() { # N
+    fill "$top/tests/integration/unbound.conf.in" "$dir/unbound-$1.log" > "$dir/unbound-$1.conf"
+    case $1 in
+    1 | 4)
+        sed -i -e 's|module-config: "dynlib validator iterator"|module-config: "validator iterator"|' \
+            -e '/^dynlib:/d' -e '/dynlib-file:/d' "$dir/unbound-$1.conf"
+        ;;
+    esac
+    if [ "$1" = 4 ]; then
+        sed -i -e 's|^    verbosity: 1|    verbosity: 1\n    log-queries: yes\n    log-replies: yes|' \
+            "$dir/unbound-$1.conf"
+    fi
+    cat >> "$dir/unbound-$1.conf" <<EOF
+stub-zone:
+    name: "bench."
+    stub-addr: 127.0.0.1@$nsd_port
+EOF
+}
+for c in 1 2 3 4; do make_conf $c; done
+grep -q 'log-replies: yes' "$dir/unbound-4.conf" || { echo "resolver_bench: config 4 not set up" >&2; exit 1; }
+cfg_name() {
+    case $1 in 1) echo no-module ;; 2) echo module ;; 3) echo module-log ;; 4) echo unbound-log ;; esac
+}
+
+start_unbound() { # N
+    rm -f "$dir/unbound-$1.log" "$dir/idnguard-3.log"
+    IDNGUARD_CONF="$dir/idng-$1.conf" "$unbound" -d -c "$dir/unbound-$1.conf" >"$dir/unbound.out" 2>&1 &
+    ub_pid=$!
+    tries=0
+    until drill -Q -p "$port" @127.0.0.1 ready.local.test. A >/dev/null 2>&1; do
+        tries=$((tries + 1))
+        if [ "$tries" -gt 150 ] || ! kill -0 "$ub_pid" 2>/dev/null; then
+            echo "resolver_bench: Unbound (config $1) did not come up" >&2
+            cat "$dir/unbound.out" "$dir/unbound-$1.log" >&2 2>/dev/null || true
+            exit 1
+        fi
+        sleep 0.1
+    done
+}
+stop_unbound() {
+    kill "$ub_pid" 2>/dev/null || true
+    wait "$ub_pid" 2>/dev/null || true
+    ub_pid=""
+}
+rss_kb() {
+    awk '/^VmRSS:/ {print $2}' "/proc/$1/status" 2>/dev/null || echo 0
+}
+
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
+runs="$out/resolver-runs.csv"
+echo "workload,config,name,round,qps,completed,lost,avg_latency_s,noerror,refused,vmrss_kb,log_lines" > "$runs"
+echo "resolver_bench: Unbound on 127.0.0.1:$port, NSD on :$nsd_port; $repeat rounds of" \
+    "${seconds}s runs, dnsperf -c $clients -q $outstanding"
+round=1
+while [ "$round" -le "$repeat" ]; do
+    order="1 2 3 4"
+    case $((round % 4)) in
+    2) order="2 3 4 1" ;;
+    3) order="3 4 1 2" ;;
+    0) order="4 1 2 3" ;;
+    esac
+    for wl in ${BENCH_WORKLOADS:-hits misses}; do
+        for c in $order; do
+            case " ${BENCH_CONFIGS:-1 2 3 4} " in *" $c "*) ;; *) continue ;; esac
+            start_unbound "$c"
+            dnsperf -s 127.0.0.1 -p "$port" -d "$dir/$wl.txt" -l "$seconds" -c "$clients" \
+                -q "$outstanding" -t 5 > "$dir/dnsperf.out" 2>&1 || true
+            rss=$(rss_kb "$ub_pid")
+            stop_unbound
+            lines=0
+            case $c in
+            3) lines=$(wc -l < "$dir/idnguard-3.log" 2>/dev/null || echo 0) ;;
+            4) lines=$(wc -l < "$dir/unbound-4.log" 2>/dev/null || echo 0) ;;
+            esac
+            awk -v wl="$wl" -v c="$c" -v name="$(cfg_name "$c")" -v r="$round" -v rss="$rss" \
+                -v lines="$lines" '
+                /Queries completed:/ { done = $3 }
+                /Queries lost:/ { lost = $3 }
+                /Queries per second:/ { qps = $4 }
+                /Average Latency/ { lat = $4 }
+                /Response codes:/ {
+                    for (i = 3; i <= NF; i++) {
+                        if ($i == "NOERROR") noerr = $(i + 1)
+                        if ($i == "REFUSED") ref = $(i + 1)
+                    }
+                }
+                END {
+                    printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", wl, c, name, r, qps + 0,
+                        done + 0, lost + 0, lat + 0, noerr + 0, ref + 0, rss, lines + 0
+                }' "$dir/dnsperf.out" >> "$runs"
+            tail -n 1 "$runs"
+        done
+    done
+    round=$((round + 1))
+done
+
+# ---- summary: medians, ratios, memory ----
+awk -F, -v out="$out" '
+    NR == 1 { next }
+    { k = $1 "," $2; n[k]++; q[k, n[k]] = $5; name[$2] = $3
+      rss[k] = rss[k] > $11 ? rss[k] : $11; ref[k] += $10; tot[k] += $6 }
+    function median(k,    i, j, t, a, m) {
+        m = n[k]
+        for (i = 1; i <= m; i++) a[i] = q[k, i]
+        for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+        return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
+    }
+    END {
+        csv = out "/resolver.csv"; mem = out "/memory.csv"; md = out "/resolver.md"
+        print "workload,config,name,runs,median_qps,ratio_to_no_module,refused_share" > csv
+        print "workload,config,name,max_vmrss_kb" > mem
+        split("hits misses", wls, " ")
+        print "| workload | (1) no module | (2) module | (3) module, query log | (4) Unbound log-queries+replies | (2)/(1) | (3)/(1) | (3)/(4) |" > md
+        print "|---|---:|---:|---:|---:|---:|---:|---:|" > md
+        for (w = 1; w <= 2; w++) {
+            wl = wls[w]
+            for (c = 1; c <= 4; c++) {
+                k = wl "," c
+                if (!(k in n)) continue
+                m[c] = median(k)
+                printf "%s,%d,%s,%d,%.0f,%.3f,%.3f\n", wl, c, name[c], n[k], m[c],
+                    m[1] ? m[c] / m[1] : 0, tot[k] ? ref[k] / tot[k] : 0 > csv
+                printf "%s,%d,%s,%d\n", wl, c, name[c], rss[k] > mem
+            }
+            printf "| %s | %.0f | %.0f | %.0f | %.0f | %.3f | %.3f | %.3f |\n", wl, m[1], m[2], m[3], m[4],
+                m[1] ? m[2] / m[1] : 0, m[1] ? m[3] / m[1] : 0, m[4] ? m[3] / m[4] : 0 > md
+        }
+        print "" > md
+        print "Daemon resident size after the run (VmRSS, largest over the runs), KiB:" > md
+        print "" > md
+        print "| workload | (1) no module | (2) module | (3) module, query log | (4) Unbound log |" > md
+        print "|---|---:|---:|---:|---:|" > md
+        for (w = 1; w <= 2; w++) {
+            wl = wls[w]
+            printf "| %s | %d | %d | %d | %d |\n", wl, rss[wl ",1"], rss[wl ",2"], rss[wl ",3"], rss[wl ",4"] > md
+        }
+    }' "$runs"
+{
+    echo
+    echo "dnsperf -c $clients -q $outstanding, ${seconds}s per run, $repeat rounds (configurations"
+    echo "in rotated order), a fresh Unbound (num-threads: 1) for every run. Mix: 65% ASCII, 30% valid"
+    echo "IDNs, 5% fake A-labels (the module REFUSEs these: in (2) and (3) they never reach the cache"
+    echo "or NSD). Load average at start: $load_start; at end: $(cut -d' ' -f1-3 /proc/loadavg)."
+} >> "$out/resolver.md"
+cat "$out/resolver.md"

@@ -1,0 +1,45 @@
+# Benchmarks (bench/): the codec against ICU and libidn2, and the resolver
+# with and without the module under dnsperf.  Results go to bench/results/.
+#
+#   make bench-codec      the codec only (BENCH_RUNS=15 runs of BENCH_RUN_MS=8 ms;
+#                         BENCH_FILTER=psl-idn for one set)
+#   make bench-resolver   the resolver only (BENCH_SECONDS=10 per run, BENCH_REPEAT=3)
+#   make bench            both, then bench/results/results.md and qps.png
+#
+# Benchmarks only report: nothing here is part of `make check`.
+
+BENCH_OUT := bench/results
+BENCH_BIN := $(BUILD)/bench/codec_bench
+# Its own flags: the binary defines malloc and friends (to count the peers'
+# allocations), so it must not be built with -fvisibility=hidden.
+BENCH_CFLAGS = -std=c11 -Wall -Wextra -Werror -O2 -g -D_GNU_SOURCE -Icodec \
+	$(if $(wildcard tests/codec/worst_case.h),-DHAVE_WORST_CASE_H -Itests/codec) \
+	$(shell pkg-config --cflags icu-uc libidn2 2>/dev/null)
+
+.PHONY: bench bench-codec bench-resolver bench-report
+
+$(BENCH_BIN): bench/codec_bench.c $(LIB) codec/idnguard.h $(wildcard tests/codec/worst_case.h)
+	@sh scripts/deps.sh bench build
+	@mkdir -p $(@D)
+	$(CC) $(BENCH_CFLAGS) -rdynamic -o $@ bench/codec_bench.c $(LIB) \
+	    $(shell pkg-config --libs icu-uc libidn2)
+
+bench-codec: $(BENCH_BIN)
+	@mkdir -p $(BENCH_OUT)
+	$(BENCH_BIN) -o $(BENCH_OUT)/codec.csv -m $(BENCH_OUT)/codec.md \
+	    -d $(BENCH_OUT)/disagreements.tsv
+	@cat $(BENCH_OUT)/codec.md
+
+bench-resolver:
+	@sh scripts/deps.sh bench module integration
+	@$(MAKE) --no-print-directory unbound $(MODULE)
+	@mkdir -p $(BENCH_OUT)
+	sh bench/resolver_bench.sh $(UNBOUND) $(CURDIR)/$(MODULE) $(BENCH_OUT)
+
+bench-report:
+	@sh bench/report.sh $(BENCH_OUT) $(UNBOUND)
+
+bench:
+	@$(MAKE) --no-print-directory bench-codec
+	@$(MAKE) --no-print-directory bench-resolver
+	@$(MAKE) --no-print-directory bench-report
