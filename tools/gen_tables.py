@@ -459,6 +459,14 @@ def main():
             dec_cp.append(cp)
             dec_ref.append(intern(norm.decompose([cp], False)))
     comp = sorted(((a << 21 | b), c) for (a, b), c in norm.comp.items())
+    # The codec relies on these (codec/idna.c NFC_DECOMP_MAX, codec/unicode.c
+    # composition shortcut): fail loudly if a new Unicode version breaks them.
+    longest = max(len(norm.decompose([cp], False)) for cp in dec_cp)
+    if longest > 4:
+        die("a canonical decomposition has %d code points; the codec assumes <= 4" % longest)
+    for (a, b) in norm.comp:
+        if nfc_qc[b] != QC["M"]:
+            die("U+%04X composes as a second character but is not NFC_QC=Maybe" % b)
     low = sorted((c, t) for c, t in lower.items())
     up = sorted((c, t) for c, t in upper.items())
 
