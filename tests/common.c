@@ -2,12 +2,15 @@
  * \file
  * Helpers shared by the Check suites.
  */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "common.h"
 
 #include "idnguard.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 size_t t_utf8_to_cps(const char *s, uint32_t *out, size_t cap)
 {
@@ -46,4 +49,29 @@ int t_run_suite(Suite *s)
     failed = srunner_ntests_failed(sr);
     srunner_free(sr);
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+void t_guard_open(struct t_guard *g)
+{
+    long ps = sysconf(_SC_PAGESIZE);
+    g->page = ps > 0 ? (size_t)ps : 4096;
+    g->base = mmap(NULL, 2 * g->page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+                   0);
+    ck_assert_msg(g->base != MAP_FAILED, "mmap failed");
+    ck_assert_int_eq(mprotect(g->base + g->page, g->page, PROT_NONE), 0);
+}
+
+void t_guard_close(struct t_guard *g)
+{
+    munmap(g->base, 2 * g->page);
+}
+
+const unsigned char *t_guard_put(struct t_guard *g, const void *p, size_t n)
+{
+    unsigned char *at = g->base + g->page - n;
+    ck_assert_int_eq(mprotect(g->base, g->page, PROT_READ | PROT_WRITE), 0);
+    if (n)
+        memcpy(at, p, n);
+    ck_assert_int_eq(mprotect(g->base, g->page, PROT_READ), 0);
+    return at;
 }

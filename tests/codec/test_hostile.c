@@ -41,41 +41,6 @@ static const idng_mode modes[] = {P, I, U};
 static const char *const mode_names[] = {"punycode", "idna2008", "uts46"};
 
 /* ------------------------------------------------------------------------ */
-/* A readable region whose last octet is followed by a PROT_NONE page.       */
-
-struct guard {
-    unsigned char *base;
-    size_t page;
-};
-
-static void guard_open(struct guard *g)
-{
-    long ps = sysconf(_SC_PAGESIZE);
-    g->page = ps > 0 ? (size_t)ps : 4096;
-    g->base = mmap(NULL, 2 * g->page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
-                   0);
-    ck_assert_msg(g->base != MAP_FAILED, "mmap failed");
-    ck_assert_int_eq(mprotect(g->base + g->page, g->page, PROT_NONE), 0);
-}
-
-static void guard_close(struct guard *g)
-{
-    munmap(g->base, 2 * g->page);
-}
-
-/* Copies n octets so that they end exactly at the guard page; read-only
- * from then on, so a stray write faults too. */
-static const unsigned char *guard_put(struct guard *g, const void *p, size_t n)
-{
-    unsigned char *at = g->base + g->page - n;
-    ck_assert_int_eq(mprotect(g->base, g->page, PROT_READ | PROT_WRITE), 0);
-    if (n)
-        memcpy(at, p, n);
-    ck_assert_int_eq(mprotect(g->base, g->page, PROT_READ), 0);
-    return at;
-}
-
-/* ------------------------------------------------------------------------ */
 /* Output buffers with canaries: nothing may be written at or past cap.      */
 
 #define CANARY 0xA5
@@ -639,37 +604,37 @@ static size_t long_wire(uint8_t *w, size_t total)
 
 START_TEST(test_wire_lies_never_read_past_len)
 {
-    struct guard g;
+    struct t_guard g;
     size_t i, m;
 
-    guard_open(&g);
+    t_guard_open(&g);
     for (i = 0; i < sizeof lies / sizeof lies[0]; i++) {
-        const uint8_t *w = guard_put(&g, lies[i].wire, lies[i].len);
+        const uint8_t *w = t_guard_put(&g, lies[i].wire, lies[i].len);
         for (m = 0; m < 3; m++) {
             idng_status st = idng_wire_check(w, lies[i].len, modes[m], NULL);
             ck_assert_msg(st == lies[i].st, "%s: %s, expected %s", lies[i].what,
                           idng_status_symbol(st), idng_status_symbol(lies[i].st));
         }
     }
-    guard_close(&g);
+    t_guard_close(&g);
 }
 END_TEST
 
 START_TEST(test_wire_255_octets_limit_at_guard_page)
 {
-    struct guard g;
+    struct t_guard g;
     uint8_t w[300];
     size_t total;
 
-    guard_open(&g);
+    t_guard_open(&g);
     for (total = 250; total <= 258; total++) {
         size_t n = long_wire(w, total);
-        const uint8_t *at = guard_put(&g, w, n);
+        const uint8_t *at = t_guard_put(&g, w, n);
         idng_status st = idng_wire_check(at, n, U, NULL);
         ck_assert_msg(st == (n <= 255 ? IDNG_OK : IDNG_E_NAME_TOO_LONG), "%zu octets: %s", n,
                       idng_status_symbol(st));
         /* Cut one octet short (no root): invalid, and no read past it. */
-        at = guard_put(&g, w, n - 1);
+        at = t_guard_put(&g, w, n - 1);
         st = idng_wire_check(at, n - 1, U, NULL);
         ck_assert_msg(st == IDNG_E_INVAL || st == IDNG_E_NAME_TOO_LONG, "%zu octets: %s", n - 1,
                       idng_status_symbol(st));
@@ -680,7 +645,7 @@ START_TEST(test_wire_255_octets_limit_at_guard_page)
         size_t cut;
         idng_worst_wire(&idng_worst_labels[total], wire);
         for (cut = 0; cut <= sizeof wire; cut += (cut < 60 ? 1 : 64)) {
-            const uint8_t *at = guard_put(&g, wire, sizeof wire - cut);
+            const uint8_t *at = t_guard_put(&g, wire, sizeof wire - cut);
             idng_status st = idng_wire_check(at, sizeof wire - cut, U, NULL);
             ck_assert_msg(cut == 0 ? st == idng_worst_labels[total].status[2]
                                    : st == IDNG_E_INVAL,
@@ -688,7 +653,7 @@ START_TEST(test_wire_255_octets_limit_at_guard_page)
                           idng_status_symbol(st));
         }
     }
-    guard_close(&g);
+    t_guard_close(&g);
 }
 END_TEST
 
@@ -724,9 +689,9 @@ static uint32_t rnd(void)
 
 /* Checks one wire name at the guard: shape errors as the reference says;
  * a well-formed name gets the status of its labels. */
-static void wire_at_guard(struct guard *g, const uint8_t *w, size_t len, const char *what)
+static void wire_at_guard(struct t_guard *g, const uint8_t *w, size_t len, const char *what)
 {
-    const uint8_t *at = guard_put(g, w, len);
+    const uint8_t *at = t_guard_put(g, w, len);
     idng_status ref = reference_shape(at, len);
     size_t m;
 
@@ -750,12 +715,12 @@ START_TEST(test_wire_every_prefix_and_short_input_at_guard_page)
         "\000",
     };
     static const size_t lens[] = {23, 20, 17, 1};
-    struct guard g;
+    struct t_guard g;
     uint8_t w[4];
     size_t i, n;
     unsigned a, b;
 
-    guard_open(&g);
+    t_guard_open(&g);
     for (i = 0; i < 4; i++)
         for (n = 0; n <= lens[i]; n++)
             wire_at_guard(&g, (const uint8_t *)names[i], n, "prefix");
@@ -767,17 +732,17 @@ START_TEST(test_wire_every_prefix_and_short_input_at_guard_page)
             wire_at_guard(&g, w, 2, "2 octets");
         }
     }
-    guard_close(&g);
+    t_guard_close(&g);
 }
 END_TEST
 
 START_TEST(test_wire_random_lying_names_at_guard_page)
 {
-    struct guard g;
+    struct t_guard g;
     uint8_t w[320];
     int iter;
 
-    guard_open(&g);
+    t_guard_open(&g);
     for (iter = 0; iter < 20000; iter++) {
         size_t len = rnd() % 300, pos = 0;
         while (pos < len) {
@@ -793,7 +758,7 @@ START_TEST(test_wire_random_lying_names_at_guard_page)
         }
         wire_at_guard(&g, w, len, "random");
     }
-    guard_close(&g);
+    t_guard_close(&g);
 }
 END_TEST
 
@@ -804,14 +769,14 @@ START_TEST(test_text_names_at_guard_page)
         "xn--bcher-kva.example", "xn--ab-m1t", "b\303\274cher.example.", "xn--", "xn--a",
         "a.", ".", "\343\200\202", "\357\274\216a", "xn--bcher-kva\303",
     };
-    struct guard g;
+    struct t_guard g;
     struct outbuf o;
     size_t i, n, m, len;
 
-    guard_open(&g);
+    t_guard_open(&g);
     for (i = 0; i < sizeof names / sizeof names[0]; i++)
         for (n = 0; n <= strlen(names[i]); n++) {
-            const char *at = (const char *)guard_put(&g, names[i], n);
+            const char *at = (const char *)t_guard_put(&g, names[i], n);
             for (m = 0; m < 3; m++) {
                 (void)idng_name_check(at, n, modes[m], NULL);
                 (void)idng_label_check(at, n, modes[m], NULL);
@@ -826,7 +791,7 @@ START_TEST(test_text_names_at_guard_page)
                 (void)idng_punycode_decode(at, n, (uint32_t *)(void *)o.b, &len, NULL);
             }
         }
-    guard_close(&g);
+    t_guard_close(&g);
 }
 END_TEST
 

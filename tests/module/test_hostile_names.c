@@ -50,37 +50,6 @@
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                   */
 
-struct guard {
-    unsigned char *base;
-    size_t page;
-};
-
-static void guard_open(struct guard *g)
-{
-    long ps = sysconf(_SC_PAGESIZE);
-    g->page = ps > 0 ? (size_t)ps : 4096;
-    g->base = mmap(NULL, 2 * g->page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
-                   0);
-    ck_assert_msg(g->base != MAP_FAILED, "mmap failed");
-    ck_assert_int_eq(mprotect(g->base + g->page, g->page, PROT_NONE), 0);
-}
-
-static void guard_close(struct guard *g)
-{
-    munmap(g->base, 2 * g->page);
-}
-
-/* n octets ending exactly at the PROT_NONE page, read-only. */
-static const uint8_t *guard_put(struct guard *g, const void *p, size_t n)
-{
-    unsigned char *at = g->base + g->page - n;
-    ck_assert_int_eq(mprotect(g->base, g->page, PROT_READ | PROT_WRITE), 0);
-    if (n)
-        memcpy(at, p, n);
-    ck_assert_int_eq(mprotect(g->base, g->page, PROT_READ), 0);
-    return at;
-}
-
 /* Every settings object the tests use: the defaults, and one with lists so
  * that idng_conf_name_listed reads the names too. */
 static struct idng_conf conf_default, conf_lists, conf_drop;
@@ -396,10 +365,10 @@ static const struct {
 /* Runs every core function that takes a wire name on w[0..len) placed at
  * the guard; a malformed name is "\#malformed" in the log and never
  * normalized. */
-static void core_at_guard(struct guard *g, const void *wire, size_t len, int malformed,
+static void core_at_guard(struct t_guard *g, const void *wire, size_t len, int malformed,
                           const char *what)
 {
-    const uint8_t *w = guard_put(g, wire, len);
+    const uint8_t *w = t_guard_put(g, wire, len);
     const struct idng_conf *confs[] = {&conf_default, &conf_lists, &conf_drop};
     char buf[IDNG_LOG_UNICODE_MAX];
     uint8_t out[255];
@@ -440,28 +409,28 @@ static void core_at_guard(struct guard *g, const void *wire, size_t len, int mal
 
 START_TEST(test_wire_lies_core_never_reads_past_len)
 {
-    struct guard g;
+    struct t_guard g;
     size_t i;
 
-    guard_open(&g);
+    t_guard_open(&g);
     for (i = 0; i < sizeof lies / sizeof lies[0]; i++)
         core_at_guard(&g, lies[i].wire, lies[i].len, 1, lies[i].what);
     /* Trailing octets after the root are within len: read or not, they
      * change nothing. */
     core_at_guard(&g, BYTES("\003abc\000\377\300\001garbage"), 0, "trailing garbage");
     core_at_guard(&g, BYTES("\007b\303\274cher\000\012xn--ab-m1t\000"), 0, "trailing label");
-    guard_close(&g);
+    t_guard_close(&g);
 }
 END_TEST
 
 /* Names of 250 to 258 octets: over 255 is malformed everywhere. */
 START_TEST(test_wire_over_255_octets_core_at_guard)
 {
-    struct guard g;
+    struct t_guard g;
     uint8_t w[300];
     size_t total;
 
-    guard_open(&g);
+    t_guard_open(&g);
     for (total = 250; total <= 258; total++) {
         size_t pos = 0, n;
         char what[32];
@@ -478,7 +447,7 @@ START_TEST(test_wire_over_255_octets_core_at_guard)
         snprintf(what, sizeof what, "%zu-octet name cut by one", n);
         core_at_guard(&g, w, n - 1, 1, what);
     }
-    guard_close(&g);
+    t_guard_close(&g);
 }
 END_TEST
 
@@ -510,12 +479,12 @@ static int wire_malformed(const uint8_t *w, size_t len)
 
 START_TEST(test_wire_every_short_and_random_name_core_at_guard)
 {
-    struct guard g;
+    struct t_guard g;
     uint8_t w[320];
     unsigned a, b;
     int iter;
 
-    guard_open(&g);
+    t_guard_open(&g);
     for (a = 0; a < 256; a++) {
         w[0] = (uint8_t)a;
         core_at_guard(&g, w, 1, wire_malformed(w, 1), "1 octet");
@@ -539,7 +508,7 @@ START_TEST(test_wire_every_short_and_random_name_core_at_guard)
         }
         core_at_guard(&g, w, len, wire_malformed(w, len), "random");
     }
-    guard_close(&g);
+    t_guard_close(&g);
 }
 END_TEST
 
