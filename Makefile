@@ -131,7 +131,7 @@ $(NORM_TEST): $(UCD)/NormalizationTest.txt.bz2
 	bzcat $< > $@
 
 deps:
-	@sh scripts/deps.sh check module integration
+	@sh scripts/deps.sh check module integration hardening
 
 # The main job: Unbound with the module on 127.0.0.1:$(PORT) in front of NSD
 # serving the demo zones, in the foreground, query log in the terminal.
