@@ -7,6 +7,9 @@
 
 #include "idnguard.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -74,4 +77,47 @@ const unsigned char *t_guard_put(struct t_guard *g, const void *p, size_t n)
         memcpy(at, p, n);
     ck_assert_int_eq(mprotect(g->base, g->page, PROT_READ), 0);
     return at;
+}
+
+void t_tmpdir_make(char *dir, size_t cap, const char *prefix)
+{
+    const char *base = getenv("TMPDIR");
+    snprintf(dir, cap, "%s/%s-XXXXXX", base ? base : "/tmp", prefix);
+    ck_assert_msg(mkdtemp(dir) != NULL, "mkdtemp: %s", strerror(errno));
+}
+
+void t_tmpdir_remove(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char path[1024];
+
+    if (d == NULL)
+        return;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (unlink(path) != 0)
+            rmdir(path);
+    }
+    closedir(d);
+    rmdir(dir);
+}
+
+void t_random_wire(uint8_t *w, size_t len, const char *alphabet, size_t alen, unsigned keep_in,
+                   unsigned nul_in, uint32_t (*rnd)(void))
+{
+    size_t pos = 0;
+
+    while (pos < len) {
+        /* A length octet: mostly plausible, sometimes a lie. */
+        unsigned r = rnd() % 16;
+        size_t l = r < 10 ? rnd() % 64 : r < 13 ? 64 + rnd() % 192 : rnd() % 8, k;
+        w[pos++] = (uint8_t)l;
+        for (k = 0; k < l && pos < len; k++)
+            w[pos++] = rnd() % keep_in ? (uint8_t)alphabet[rnd() % alen] : (uint8_t)rnd();
+        if (rnd() % nul_in == 0 && pos < len)
+            w[pos++] = 0;
+    }
 }

@@ -27,6 +27,24 @@ void t_guard_close(struct t_guard *g);
 /** Copies n octets to end at the guard page; returns where they start. */
 const unsigned char *t_guard_put(struct t_guard *g, const void *p, size_t n);
 
+/**
+ * Makes a fresh directory $TMPDIR/<prefix>-XXXXXX (or under /tmp) into dir
+ * (cap octets); fails the test if it cannot.
+ */
+void t_tmpdir_make(char *dir, size_t cap, const char *prefix);
+/** Removes dir and what tests put in it: files, FIFOs, empty directories. */
+void t_tmpdir_remove(const char *dir);
+
+/**
+ * Fills w[0..len) with a wire-format name that may lie: length octets that
+ * are mostly plausible, sometimes past 63 or past the end; label octets
+ * drawn from alphabet (alen octets) one time in keep_in... else random; a
+ * zero octet (an early root) inserted one time in nul_in.  rnd supplies
+ * the pseudo-random numbers, so each suite keeps its own fixed seed.
+ */
+void t_random_wire(uint8_t *w, size_t len, const char *alphabet, size_t alen, unsigned keep_in,
+                   unsigned nul_in, uint32_t (*rnd)(void));
+
 /** Runs a suite with CK_NORMAL output; returns the process exit status. */
 int t_run_suite(Suite *s);
 

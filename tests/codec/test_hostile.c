@@ -744,18 +744,9 @@ START_TEST(test_wire_random_lying_names_at_guard_page)
 
     t_guard_open(&g);
     for (iter = 0; iter < 20000; iter++) {
-        size_t len = rnd() % 300, pos = 0;
-        while (pos < len) {
-            /* A length octet: mostly plausible, sometimes a lie. */
-            unsigned r = rnd() % 16;
-            size_t l = r < 10 ? rnd() % 64 : r < 13 ? 64 + rnd() % 192 : rnd() % 8;
-            size_t k;
-            w[pos++] = (uint8_t)l;
-            for (k = 0; k < l && pos < len; k++)
-                w[pos++] = rnd() % 4 ? (uint8_t) "xn--abcdefgh0123456789-"[rnd() % 23] : (uint8_t)rnd();
-            if (rnd() % 8 == 0 && pos < len)
-                w[pos++] = 0;
-        }
+        static const char alphabet[] = "xn--abcdefgh0123456789-";
+        size_t len = rnd() % 300;
+        t_random_wire(w, len, alphabet, sizeof alphabet - 1, 4, 8, rnd);
         wire_at_guard(&g, w, len, "random");
     }
     t_guard_close(&g);

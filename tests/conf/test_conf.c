@@ -717,29 +717,13 @@ static char tmpdir[256];
 
 static void make_tmpdir(void)
 {
-    snprintf(tmpdir, sizeof tmpdir, "%s/idng-conf-XXXXXX",
-             getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp");
-    ck_assert_msg(mkdtemp(tmpdir) != NULL, "mkdtemp: %s", strerror(errno));
+    t_tmpdir_make(tmpdir, sizeof tmpdir, "idng-conf");
 }
 
 /* Removes what the load tests create (files, one FIFO, one subdirectory). */
 static void remove_tmpdir(void)
 {
-    DIR *d = opendir(tmpdir);
-    struct dirent *e;
-    char path[512];
-
-    if (d == NULL)
-        return;
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        snprintf(path, sizeof path, "%s/%s", tmpdir, e->d_name);
-        if (unlink(path) != 0)
-            rmdir(path);
-    }
-    closedir(d);
-    rmdir(tmpdir);
+    t_tmpdir_remove(tmpdir);
 }
 
 /* Loads path, expecting failure with exactly want (or a prefix of it when

@@ -180,4 +180,24 @@ static inline int fuzz_is_valid_status(idng_status st)
     return st <= 0 && st >= IDNG_E_BAD_UTF8;
 }
 
+/*
+ * Modes are ordered by strictness: a name that idna2008 or uts46 (rows 1, 2)
+ * converts, punycode mode (row 0) converts too, to the same output.  res,
+ * outn and the outputs are indexed [mode][flags]; output (m, f) starts at
+ * saved + (m * 2 + f) * stride.
+ */
+static inline void fuzz_check_modes_agree(idng_status res[3][2], size_t outn[3][2],
+                                          const char *saved, size_t stride)
+{
+    size_t m, f;
+
+    for (m = 1; m < 3; m++)
+        for (f = 0; f < 2; f++)
+            if (res[m][f] == IDNG_OK)
+                FUZZ_CHECK(res[0][f] == IDNG_OK && outn[0][f] == outn[m][f]
+                               && !memcmp(saved + f * stride, saved + (m * 2 + f) * stride,
+                                          outn[m][f]),
+                           "OK in mode %zu, punycode mode gives %d", m, res[0][f]);
+}
+
 #endif /* IDNG_FUZZ_COMMON_H */

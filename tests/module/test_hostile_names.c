@@ -494,18 +494,9 @@ START_TEST(test_wire_every_short_and_random_name_core_at_guard)
         }
     }
     for (iter = 0; iter < 5000; iter++) {
-        size_t len = rnd() % 300, pos = 0;
-        while (pos < len) {
-            unsigned r = rnd() % 16;
-            size_t l = r < 10 ? rnd() % 64 : r < 13 ? 64 + rnd() % 192 : rnd() % 8;
-            size_t k;
-            w[pos++] = (uint8_t)l;
-            for (k = 0; k < l && pos < len; k++)
-                w[pos++] = rnd() % 3 ? (uint8_t) "xn--ab0\303\274\342\200\256\n\033."[rnd() % 16]
-                                     : (uint8_t)rnd();
-            if (rnd() % 6 == 0 && pos < len)
-                w[pos++] = 0;
-        }
+        static const char alphabet[] = "xn--ab0\303\274\342\200\256\n\033.";
+        size_t len = rnd() % 300;
+        t_random_wire(w, len, alphabet, sizeof alphabet - 1, 3, 6, rnd);
         core_at_guard(&g, w, len, wire_malformed(w, len), "random");
     }
     t_guard_close(&g);
@@ -690,27 +681,12 @@ static char tmpdir[256];
 
 static void make_tmpdir(void)
 {
-    snprintf(tmpdir, sizeof tmpdir, "%s/idng-hostile-XXXXXX",
-             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    ck_assert_msg(mkdtemp(tmpdir) != NULL, "mkdtemp: %s", strerror(errno));
+    t_tmpdir_make(tmpdir, sizeof tmpdir, "idng-hostile");
 }
 
 static void remove_tmpdir(void)
 {
-    DIR *d = opendir(tmpdir);
-    struct dirent *e;
-    char path[600];
-    if (!d)
-        return;
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        snprintf(path, sizeof path, "%s/%s", tmpdir, e->d_name);
-        if (unlink(path) != 0)
-            rmdir(path);
-    }
-    closedir(d);
-    rmdir(tmpdir);
+    t_tmpdir_remove(tmpdir);
 }
 
 static void spew(const char *path, const void *p, size_t n)

@@ -773,33 +773,29 @@ static void check_line(const char *what, const struct idng_logrec *r, enum idng_
 
 /* ---- golden lines ---- */
 
-START_TEST(test_golden_text)
+/* One golden record in one format: exact line, then the line invariants. */
+static void check_golden(const struct golden *g, enum idng_logfmt fmt, const char *want)
 {
-    const struct golden *g = &golden[_i];
     struct idng_logrec r;
     char out[IDNG_LOG_LINE_MAX];
     size_t n;
 
     golden_rec(g, &r);
-    n = idng_log_format(&r, IDNG_LOGFMT_TEXT, g->with_time, out, sizeof out);
-    REQUIRE(n == strlen(g->text) && strcmp(out, g->text) == 0,
-            "%s:\n got  %s\n want %s", g->what, out, g->text);
-    check_line(g->what, &r, IDNG_LOGFMT_TEXT, g->with_time, out, n, sizeof out);
+    n = idng_log_format(&r, fmt, g->with_time, out, sizeof out);
+    REQUIRE(n == strlen(want) && strcmp(out, want) == 0, "%s:\n got  %s\n want %s", g->what, out,
+            want);
+    check_line(g->what, &r, fmt, g->with_time, out, n, sizeof out);
+}
+
+START_TEST(test_golden_text)
+{
+    check_golden(&golden[_i], IDNG_LOGFMT_TEXT, golden[_i].text);
 }
 END_TEST
 
 START_TEST(test_golden_json)
 {
-    const struct golden *g = &golden[_i];
-    struct idng_logrec r;
-    char out[IDNG_LOG_LINE_MAX];
-    size_t n;
-
-    golden_rec(g, &r);
-    n = idng_log_format(&r, IDNG_LOGFMT_JSON, g->with_time, out, sizeof out);
-    REQUIRE(n == strlen(g->json) && strcmp(out, g->json) == 0,
-            "%s:\n got  %s\n want %s", g->what, out, g->json);
-    check_line(g->what, &r, IDNG_LOGFMT_JSON, g->with_time, out, n, sizeof out);
+    check_golden(&golden[_i], IDNG_LOGFMT_JSON, golden[_i].json);
 }
 END_TEST
 
