@@ -9,6 +9,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/** A string literal and its length, embedded NULs included. */
+#define BYTES(s) (s), (sizeof(s) - 1)
+
+/*
+ * Check's ck_assert_msg reports every passing assertion to the parent
+ * process (a system call each); loops that make millions of assertions call
+ * into Check only on failure.
+ */
+#define REQUIRE(cond, ...)                                                         \
+    do {                                                                           \
+        if (!(cond))                                                               \
+            ck_abort_msg(__VA_ARGS__);                                             \
+    } while (0)
+
 /** Decodes NUL-terminated UTF-8 into code points; fails the test on bad input. */
 size_t t_utf8_to_cps(const char *s, uint32_t *out, size_t cap);
 /** Encodes code points as NUL-terminated UTF-8 into out (cap octets). */

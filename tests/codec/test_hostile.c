@@ -30,13 +30,7 @@
 #define I IDNG_MODE_IDNA2008
 #define U IDNG_MODE_UTS46
 
-/* Loops make hundreds of thousands of checks; only failures call Check. */
-#define REQUIRE(cond, ...)                                                         \
-    do {                                                                           \
-        if (!(cond))                                                               \
-            ck_abort_msg(__VA_ARGS__);                                             \
-    } while (0)
-
+/* Loops make hundreds of thousands of checks: REQUIRE (tests/common.h) calls Check only on failure. */
 static const idng_mode modes[] = {P, I, U};
 static const char *const mode_names[] = {"punycode", "idna2008", "uts46"};
 
@@ -488,7 +482,6 @@ END_TEST
 /* ------------------------------------------------------------------------ */
 /* Embedded NUL octets.                                                      */
 
-#define BYTES(s) (s), (sizeof(s) - 1)
 
 START_TEST(test_nul_in_plain_label_is_an_octet)
 {

@@ -35,13 +35,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define BYTES(s) (s), (sizeof(s) - 1)
-
-#define REQUIRE(cond, ...)                                                         \
-    do {                                                                           \
-        if (!(cond))                                                               \
-            ck_abort_msg(__VA_ARGS__);                                             \
-    } while (0)
 
 #define P IDNG_MODE_PUNYCODE
 #define I IDNG_MODE_IDNA2008

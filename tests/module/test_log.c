@@ -16,19 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A string literal and its length, embedded NULs included. */
-#define BYTES(s) (s), (sizeof(s) - 1)
-
-/*
- * Check's ck_assert_msg reports every passing assertion to the parent
- * process (a system call each); the property loops make millions, so they
- * only call into Check on failure.
- */
-#define REQUIRE(cond, ...)                                                         \
-    do {                                                                           \
-        if (!(cond))                                                               \
-            ck_abort_msg(__VA_ARGS__);                                             \
-    } while (0)
 
 #define T_SEC 1795240412LL /* 2026-11-21T05:53:32Z */
 #define T_USEC 123456L
