@@ -366,42 +366,66 @@ struct span {
  * The module's classifier over a list of labels: plain ASCII labels that
  * are not xn-- labels pass unjudged, raw 8-bit labels fail, xn-- labels are
  * validated, and in a Bidi domain name each xn-- label obeys the bidi rule.
+ * With each == NULL it stops at the first failing label; otherwise every
+ * failing label is put in each[] (in name order, at most cap of them, one
+ * error per label: its own, else the bidi rule's) and *count says how many
+ * failed.  The return value is the first failure either way.
  */
 static idng_status check_labels(const struct span *labs, size_t nlab, idng_mode mode,
-                                idng_error *err)
+                                idng_error *err, idng_error *each, size_t cap, size_t *count)
 {
-    uint32_t u[IDNG_LABEL_MAX], bad, bidi_bad = IDNG_NO_CODEPOINT;
+    uint32_t u[IDNG_LABEL_MAX], bad;
     struct bidi bd;
-    size_t i, n, bidi_at = 0;
-    idng_status st, bidi_st = IDNG_OK;
+    size_t i, n, nfail = 0;
+    idng_status st, first = IDNG_OK;
     int bidi_domain = 0;
+    /* Per label: its own status, then (xn-- labels that passed) the bidi
+     * rule's, applied once the whole name is known to be a Bidi name. */
+    idng_status lst[LABELS_MAX], bst[LABELS_MAX];
+    uint32_t lbad[LABELS_MAX];
 
-    if ((unsigned)mode > IDNG_MODE_UTS46)
+    if (count)
+        *count = 0;
+    if ((unsigned)mode > IDNG_MODE_UTS46 || nlab > LABELS_MAX)
         return fail(err, IDNG_E_INVAL, 0, 0, IDNG_NO_CODEPOINT);
     for (i = 0; i < nlab; i++) {
         const struct span *l = &labs[i];
+        lst[i] = bst[i] = IDNG_OK;
+        lbad[i] = IDNG_NO_CODEPOINT;
         if (l->len > IDNG_LABEL_MAX)
-            return fail(err, IDNG_E_LABEL_TOO_LONG, l->off, l->len, IDNG_NO_CODEPOINT);
-        if (has_8bit(l->s, l->len))
-            return fail(err, IDNG_E_RAW_8BIT, l->off, l->len, IDNG_NO_CODEPOINT);
-        if (!idng_is_ace(l->s, l->len))
-            continue;
-        st = check_ace(l->s, l->len, mode, u, &n, &bad, &bd);
-        if (st != IDNG_OK)
-            return fail(err, st, l->off, l->len, bad);
-        if (mode == IDNG_MODE_PUNYCODE)
-            continue;
-        if (!bd.valid)
-            bidi_scan(u, n, &bd);
-        bidi_domain |= bd.rtl;
-        if (bidi_st == IDNG_OK && (bidi_st = bd.st) != IDNG_OK) {
-            bidi_bad = bd.bad;
-            bidi_at = i;
+            lst[i] = IDNG_E_LABEL_TOO_LONG;
+        else if (has_8bit(l->s, l->len))
+            lst[i] = IDNG_E_RAW_8BIT;
+        else if (idng_is_ace(l->s, l->len)) {
+            st = check_ace(l->s, l->len, mode, u, &n, &bad, &bd);
+            if (st != IDNG_OK) {
+                lst[i] = st;
+                lbad[i] = bad;
+            } else if (mode != IDNG_MODE_PUNYCODE) {
+                if (!bd.valid)
+                    bidi_scan(u, n, &bd);
+                bidi_domain |= bd.rtl;
+                bst[i] = bd.st;
+                lbad[i] = bd.bad;
+            }
         }
+        if (lst[i] != IDNG_OK && !each)
+            return fail(err, lst[i], l->off, l->len, lbad[i]);
     }
-    if (bidi_domain && bidi_st != IDNG_OK)
-        return fail(err, bidi_st, labs[bidi_at].off, labs[bidi_at].len, bidi_bad);
-    return ok(err);
+    for (i = 0; i < nlab; i++) {
+        if (lst[i] == IDNG_OK && bidi_domain)
+            lst[i] = bst[i];
+        if (lst[i] == IDNG_OK)
+            continue;
+        if (nfail == 0)
+            first = fail(err, lst[i], labs[i].off, labs[i].len, lbad[i]);
+        if (each && nfail < cap)
+            fail(&each[nfail], lst[i], labs[i].off, labs[i].len, lbad[i]);
+        nfail++;
+    }
+    if (count)
+        *count = nfail;
+    return nfail ? first : ok(err);
 }
 
 idng_status idng_label_check(const char *label, size_t len, idng_mode mode, idng_error *err)
@@ -413,7 +437,7 @@ idng_status idng_label_check(const char *label, size_t len, idng_mode mode, idng
     l.off = 0;
     if (len == 0)
         return fail(err, IDNG_E_EMPTY_LABEL, 0, 0, IDNG_NO_CODEPOINT);
-    return check_labels(&l, 1, mode, err);
+    return check_labels(&l, 1, mode, err, NULL, 0, NULL);
 }
 
 /*
@@ -637,7 +661,7 @@ static NOINLINE idng_status name_check_full(const char *name, size_t len, idng_m
     size_t nlab;
     idng_status st = split_text(name, len, labs, &nlab, err);
 
-    return st != IDNG_OK ? st : check_labels(labs, nlab, mode, err);
+    return st != IDNG_OK ? st : check_labels(labs, nlab, mode, err, NULL, 0, NULL);
 }
 
 idng_status idng_name_check(const char *name, size_t len, idng_mode mode, idng_error *err)
@@ -647,11 +671,15 @@ idng_status idng_name_check(const char *name, size_t len, idng_mode mode, idng_e
     return name_check_full(name, len, mode, err);
 }
 
-static NOINLINE idng_status wire_check_full(const uint8_t *wire, size_t len, idng_mode mode,
-                                            idng_error *err)
+/*
+ * Splits an uncompressed wire name into labs (LABELS_MAX): every label
+ * within len and at most 63 octets, the name at most 255 octets with its
+ * root label.  Offsets are those of the label contents.
+ */
+static idng_status split_wire(const uint8_t *wire, size_t len, struct span *labs, size_t *nlab,
+                              idng_error *err)
 {
-    struct span labs[LABELS_MAX];
-    size_t pos = 0, nlab = 0;
+    size_t pos = 0, n = 0;
 
     for (;;) {
         size_t l;
@@ -666,20 +694,51 @@ static NOINLINE idng_status wire_check_full(const uint8_t *wire, size_t len, idn
             return fail(err, IDNG_E_INVAL, pos, 0, IDNG_NO_CODEPOINT);
         if (pos + 1 + l + 1 > 255)
             return fail(err, IDNG_E_NAME_TOO_LONG, 0, pos + 1 + l, IDNG_NO_CODEPOINT);
-        labs[nlab].s = (const char *)wire + pos + 1;
-        labs[nlab].len = l;
-        labs[nlab].off = pos + 1;
-        nlab++;
+        labs[n].s = (const char *)wire + pos + 1;
+        labs[n].len = l;
+        labs[n].off = pos + 1;
+        n++;
         pos += 1 + l;
     }
-    return check_labels(labs, nlab, mode, err);
+    *nlab = n;
+    return IDNG_OK;
+}
+
+static NOINLINE idng_status wire_check_full(const uint8_t *wire, size_t len, idng_mode mode,
+                                            idng_error *err, idng_error *each, size_t cap,
+                                            size_t *count)
+{
+    struct span labs[LABELS_MAX];
+    size_t nlab = 0;
+    idng_status st = split_wire(wire, len, labs, &nlab, err);
+
+    if (st != IDNG_OK) {
+        if (count)
+            *count = 1;
+        if (each && cap > 0)
+            fail(&each[0], st, err ? err->label_off : 0, err ? err->label_len : 0,
+                 IDNG_NO_CODEPOINT);
+        return st;
+    }
+    return check_labels(labs, nlab, mode, err, each, cap, count);
 }
 
 idng_status idng_wire_check(const uint8_t *wire, size_t len, idng_mode mode, idng_error *err)
 {
     if ((unsigned)mode <= IDNG_MODE_UTS46 && plain_wire(wire, len))
         return ok(err);
-    return wire_check_full(wire, len, mode, err);
+    return wire_check_full(wire, len, mode, err, NULL, 0, NULL);
+}
+
+idng_status idng_wire_check_each(const uint8_t *wire, size_t len, idng_mode mode,
+                                 idng_error *each, size_t cap, size_t *count)
+{
+    idng_error first;
+
+    *count = 0;
+    if ((unsigned)mode <= IDNG_MODE_UTS46 && plain_wire(wire, len))
+        return IDNG_OK;
+    return wire_check_full(wire, len, mode, &first, each, cap, count);
 }
 
 /* ---- to-ASCII and to-Unicode ---- */
@@ -1140,4 +1199,98 @@ idng_status idng_to_unicode(const char *in, size_t inlen, char *out, size_t *out
     if (plain_convert(in, inlen, out, outlen, mode, flags, err, &st))
         return st;
     return process(in, inlen, out, outlen, mode, flags, err, 1);
+}
+
+idng_status idng_label_to_ascii(const char *label, size_t len, char *out, size_t *outlen,
+                                idng_mode mode, idng_error *err)
+{
+    const unsigned char *s = (const unsigned char *)label;
+    char buf[IDNG_LABEL_MAX + 1];
+    size_t i, n = sizeof buf;
+    idng_status st;
+
+    if (len == 0)
+        return fail(err, IDNG_E_EMPTY_LABEL, 0, 0, IDNG_NO_CODEPOINT);
+    /* A full stop would make two labels of one: refuse it, whatever it is. */
+    for (i = 0; i < len; i++) {
+        size_t sep = separator(s + i, len - i);
+        if (sep) {
+            uint32_t cp = '.';
+            if (sep > 1)
+                idng_utf8_decode(s + i, len - i, &cp);
+            return fail(err, IDNG_E_DISALLOWED, 0, len, cp);
+        }
+    }
+    st = idng_to_ascii(label, len, buf, &n, mode, 0, err);
+    if (st == IDNG_E_NOSPACE || (st == IDNG_OK && n > IDNG_LABEL_MAX))
+        return fail(err, IDNG_E_LABEL_TOO_LONG, 0, len, IDNG_NO_CODEPOINT);
+    if (st != IDNG_OK)
+        return st;
+    if (memchr(buf, '.', n)) /* no mapping gives one under STD3; never trust it */
+        return fail(err, IDNG_E_DISALLOWED, 0, len, '.');
+    if (n > *outlen) {
+        *outlen = n;
+        return fail(err, IDNG_E_NOSPACE, 0, len, IDNG_NO_CODEPOINT);
+    }
+    memcpy(out, buf, n);
+    *outlen = n;
+    return ok(err);
+}
+
+idng_status idng_wire_to_ascii(const uint8_t *wire, size_t len, uint8_t *out, size_t *outlen,
+                               idng_mode mode, unsigned flags, idng_error *err)
+{
+    struct span labs[LABELS_MAX];
+    size_t nlab, i, o = 0, cap = *outlen;
+    uint8_t name[255];
+    idng_error first;
+    idng_status st = split_wire(wire, len, labs, &nlab, err);
+
+    *outlen = 0;
+    fail(&first, IDNG_OK, 0, 0, IDNG_NO_CODEPOINT);
+    if (st != IDNG_OK)
+        return st;
+    if ((unsigned)mode > IDNG_MODE_UTS46)
+        return fail(err, IDNG_E_INVAL, 0, 0, IDNG_NO_CODEPOINT);
+    for (i = 0; i < nlab; i++) {
+        const struct span *l = &labs[i];
+        const char *a = l->s;
+        char buf[IDNG_LABEL_MAX];
+        size_t n = l->len, j;
+
+        if (has_8bit(l->s, l->len)) {
+            idng_error le;
+            n = sizeof buf;
+            st = idng_label_to_ascii(l->s, l->len, buf, &n, mode, &le);
+            if (st == IDNG_OK) {
+                a = buf;
+            } else {
+                if (!(flags & IDNG_F_KEEP_GOING))
+                    return fail(err, st, l->off, l->len, le.codepoint);
+                if (first.status == IDNG_OK)
+                    fail(&first, st, l->off, l->len, le.codepoint);
+                n = l->len; /* kept as it is */
+            }
+        }
+        if (o + 1 + n + 1 > sizeof name)
+            return fail(err, IDNG_E_NAME_TOO_LONG, l->off, l->len, IDNG_NO_CODEPOINT);
+        name[o++] = (uint8_t)n;
+        if (a == l->s && has_8bit(l->s, l->len)) {
+            memcpy(name + o, a, n);
+        } else {
+            for (j = 0; j < n; j++)
+                name[o + j] = ascii_lower((unsigned char)a[j]);
+        }
+        o += n;
+    }
+    name[o++] = 0;
+    if (o > cap) {
+        *outlen = o;
+        return fail(err, IDNG_E_NOSPACE, 0, len, IDNG_NO_CODEPOINT);
+    }
+    memcpy(out, name, o);
+    *outlen = o;
+    if (first.status != IDNG_OK)
+        return fail(err, first.status, first.label_off, first.label_len, first.codepoint);
+    return ok(err);
 }

@@ -158,7 +158,8 @@ enum {
      */
     IDNG_F_STRICT = 1u << 0,
     /** to-Unicode: leave xn-- labels that fail validation as they are and
-     *  keep going instead of stopping at the first error. */
+     *  keep going instead of stopping at the first error; wire to-ASCII:
+     *  likewise for raw labels that cannot be converted. */
     IDNG_F_KEEP_GOING = 1u << 1
 };
 
@@ -234,6 +235,20 @@ idng_status idng_name_check(const char *name, size_t len, idng_mode mode, idng_e
 idng_status idng_wire_check(const uint8_t *wire, size_t len, idng_mode mode, idng_error *err);
 
 /**
+ * Like idng_wire_check, but judges every label instead of stopping at the
+ * first failure: each[] receives one error per failing label, in name
+ * order (the label's own failure, or else the bidi rule's when the name is
+ * a Bidi domain name), at most cap of them, and *count the number of
+ * failing labels (which may exceed cap).  A malformed or too long name is
+ * one error covering the name.  Returns the first failure, or IDNG_OK.
+ */
+idng_status idng_wire_check_each(const uint8_t *wire, size_t len, idng_mode mode,
+                                 idng_error *each, size_t cap, size_t *count);
+
+/** Most labels a wire name can have (255 octets: 127 one-octet labels). */
+#define IDNG_LABELS_MAX 127
+
+/**
  * UTS #46 ToASCII (nontransitional): the name, in UTF-8, is split into
  * labels at U+002E, U+3002, U+FF0E and U+FF61; each label is mapped with
  * the UTS #46 table, normalized to NFC, validated under mode and converted
@@ -256,6 +271,32 @@ idng_status idng_to_ascii(const char *in, size_t inlen, char *out, size_t *outle
  */
 idng_status idng_to_unicode(const char *in, size_t inlen, char *out, size_t *outlen,
                             idng_mode mode, unsigned flags, idng_error *err);
+
+/**
+ * UTS #46 ToASCII of one label (UTF-8, no separators): the result is one
+ * ASCII label of at most 63 octets, lowercased, an A-label when the input
+ * holds anything but ASCII.  A full stop in the input ('.', U+3002, U+FF0E,
+ * U+FF61), which would split the label, is IDNG_E_DISALLOWED with that
+ * code point.  Error offsets are within the label.
+ */
+idng_status idng_label_to_ascii(const char *label, size_t len, char *out, size_t *outlen,
+                                idng_mode mode, idng_error *err);
+
+/**
+ * ToASCII on a wire name, label by label: each label holding an octet >=
+ * 0x80 goes through idng_label_to_ascii; every other label is copied with
+ * ASCII letters lowercased and is not judged (use idng_wire_check for
+ * that).  The output is an uncompressed wire name of at most 255 octets;
+ * *outlen: capacity in, length out (0 after an error that leaves no
+ * output).  Errors name the failing label's offset and length in the
+ * input wire name.  With IDNG_F_KEEP_GOING, a label that cannot be
+ * converted is copied unchanged instead, the first such failure is
+ * returned, and the output is complete (*outlen > 0); only a malformed
+ * name, one too long once converted, or too small a buffer leave no
+ * output.
+ */
+idng_status idng_wire_to_ascii(const uint8_t *wire, size_t len, uint8_t *out, size_t *outlen,
+                               idng_mode mode, unsigned flags, idng_error *err);
 
 /**
  * Decodes one code point of UTF-8 (RFC 3629: no overlongs, no surrogates,

@@ -302,6 +302,15 @@ size_t idng_log_name(const uint8_t *wire, size_t len, char *out, size_t cap)
     return w.len;
 }
 
+size_t idng_log_label(const uint8_t *label, size_t len, char *out, size_t cap)
+{
+    struct wr w;
+
+    wr_init(&w, out, cap, 0);
+    wr_label(&w, label, len);
+    return w.len;
+}
+
 size_t idng_log_unicode(const uint8_t *wire, size_t len, idng_mode mode, char *out, size_t cap)
 {
     struct wr w;

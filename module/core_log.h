@@ -171,6 +171,16 @@ size_t idng_log_format(const struct idng_logrec *r, enum idng_logfmt fmt, int wi
 size_t idng_log_name(const uint8_t *wire, size_t len, char *out, size_t cap);
 
 /**
+ * One label's octets with name escaping (see the file comment): the form
+ * every log line, EDE text and message uses for a label, so that a '.'
+ * inside a label can never read as two labels.
+ * @param out, cap: output buffer and its size (>= 1); 4 * len + 1 always
+ *   suffices.  Truncates at an atom boundary.
+ * @return the length written, at most cap - 1.
+ */
+size_t idng_log_label(const uint8_t *label, size_t len, char *out, size_t cap);
+
+/**
  * Unicode form of a wire name, for display beside idng_log_name.  There is
  * one only when idng_wire_check() accepts the whole name under mode and it
  * holds at least one xn-- label; otherwise the result is 0 and out is "".

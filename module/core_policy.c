@@ -4,6 +4,8 @@
  */
 #include "core_policy.h"
 
+#include "core_log.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -12,47 +14,52 @@ int idng_action_rejects(enum idng_action a)
     return a == IDNG_ACT_REFUSE || a == IDNG_ACT_NXDOMAIN || a == IDNG_ACT_DROP;
 }
 
-static void clear(struct idng_verdict *v, const uint8_t *wire, size_t len)
+int idng_action_severity(enum idng_action a)
 {
-    v->name = wire;
-    v->name_len = len;
+    switch (a) {
+    case IDNG_ACT_PASS:
+        return 0;
+    case IDNG_ACT_LOG:
+        return 1;
+    case IDNG_ACT_NORMALIZE:
+        return 2;
+    case IDNG_ACT_NXDOMAIN:
+        return 3;
+    case IDNG_ACT_REFUSE:
+        return 4;
+    case IDNG_ACT_DROP:
+        return 5;
+    case IDNG_ACTION_COUNT:
+        break;
+    }
+    return 4; /* not an action: as severe as a refusal */
+}
+
+static void clear(struct idng_verdict *v)
+{
+    memset(v, 0, sizeof *v);
     v->status = IDNG_OK;
     v->cls = IDNG_C_OK;
     v->action = IDNG_ACT_PASS;
     v->listed = IDNG_LISTED_NONE;
-    v->label_off = 0;
-    v->label_len = 0;
     v->codepoint = IDNG_NO_CODEPOINT;
 }
 
-void idng_policy_judge(const struct idng_conf *c, const uint8_t *wire, size_t len,
-                       struct idng_verdict *v)
+/* Makes e, found in wire[0..len), the verdict, with action a. */
+static void decide(struct idng_verdict *v, const idng_error *e, enum idng_action a,
+                   const uint8_t *wire, size_t len)
 {
-    idng_error e;
-    int allow, deny;
-
-    clear(v, wire, len);
-    allow = idng_conf_name_listed(&c->allow, wire, len);
-    deny = idng_conf_name_listed(&c->deny, wire, len);
-    /* The more specific entry wins (a name cannot be in both lists). */
-    if (allow > deny) {
-        v->listed = IDNG_LISTED_ALLOW;
-        return;
+    v->status = e->status;
+    v->cls = idng_status_class(e->status);
+    v->action = a;
+    v->codepoint = e->codepoint;
+    v->label_off = e->label_off;
+    v->label_len = 0;
+    if (e->label_len > 0 && e->label_len <= IDNG_LABEL_MAX && e->label_off <= len
+        && e->label_len <= len - e->label_off) {
+        v->label_len = e->label_len;
+        memcpy(v->label, wire + e->label_off, e->label_len);
     }
-    if (deny > allow) {
-        enum idng_action a = c->on_invalid;
-        v->listed = IDNG_LISTED_DENY;
-        v->action = idng_action_rejects(a) ? a : IDNG_ACT_REFUSE;
-        return;
-    }
-    if (idng_wire_check(wire, len, c->mode, &e) == IDNG_OK)
-        return;
-    v->status = e.status;
-    v->cls = idng_status_class(e.status);
-    v->action = c->action[v->cls];
-    v->label_off = e.label_off;
-    v->label_len = e.label_len;
-    v->codepoint = e.codepoint;
 }
 
 enum idng_action idng_policy_fallback(const struct idng_conf *c, idng_status st)
@@ -68,6 +75,88 @@ enum idng_action idng_policy_fallback(const struct idng_conf *c, idng_status st)
     return a;
 }
 
+/* The lists: 1 when one decided (v is set), else 0. */
+static int listed(const struct idng_conf *c, const uint8_t *wire, size_t len,
+                  struct idng_verdict *v)
+{
+    int allow = idng_conf_name_listed(&c->allow, wire, len);
+    int deny = idng_conf_name_listed(&c->deny, wire, len);
+
+    /* The more specific entry wins (a name cannot be in both lists). */
+    if (allow > deny) {
+        v->listed = IDNG_LISTED_ALLOW;
+        return 1;
+    }
+    if (deny > allow) {
+        v->listed = IDNG_LISTED_DENY;
+        v->action = idng_action_rejects(c->on_invalid) ? c->on_invalid : IDNG_ACT_REFUSE;
+        return 1;
+    }
+    return 0;
+}
+
+/*
+ * The action for one failing label.  A raw 8-bit label is judged as what it
+ * normalizes to: its status becomes the conversion's failure, if any.
+ */
+static enum idng_action label_action(const struct idng_conf *c, const uint8_t *wire,
+                                     idng_error *e)
+{
+    if (e->status == IDNG_E_RAW_8BIT) {
+        char a[IDNG_LABEL_MAX];
+        size_t n = sizeof a;
+        idng_error le;
+        idng_status st = idng_label_to_ascii((const char *)wire + e->label_off, e->label_len, a,
+                                             &n, c->mode, &le);
+        if (st != IDNG_OK) {
+            e->status = st;
+            e->codepoint = le.codepoint;
+            return idng_policy_fallback(c, st);
+        }
+    }
+    return c->action[idng_status_class(e->status)];
+}
+
+void idng_policy_judge(const struct idng_conf *c, const uint8_t *wire, size_t len,
+                       struct idng_verdict *v)
+{
+    idng_error each[IDNG_LABELS_MAX];
+    size_t n = 0, i;
+
+    clear(v);
+    if (listed(c, wire, len, v))
+        return;
+    idng_wire_check_each(wire, len, c->mode, each, IDNG_LABELS_MAX, &n);
+    for (i = 0; i < n && i < IDNG_LABELS_MAX; i++) {
+        enum idng_action a = label_action(c, wire, &each[i]);
+        /* The first failing label, unless a later one is more severe. */
+        if (i == 0 || idng_action_severity(a) > idng_action_severity(v->action))
+            decide(v, &each[i], a, wire, len);
+    }
+}
+
+void idng_policy_judge_data(const struct idng_conf *c, const uint8_t *wire, size_t len,
+                            struct idng_verdict *v)
+{
+    uint8_t alabel[256];
+    size_t alen = sizeof alabel;
+    idng_error e;
+    idng_status st;
+
+    idng_policy_judge(c, wire, len, v);
+    if (v->action != IDNG_ACT_NORMALIZE)
+        return;
+    st = idng_policy_normalize(c, wire, len, alabel, &alen, &e);
+    if (st != IDNG_OK) {
+        clear(v);
+        decide(v, &e, idng_policy_fallback(c, st), wire, len);
+        return;
+    }
+    idng_policy_judge(c, alabel, alen, v);
+    if (v->action == IDNG_ACT_NORMALIZE) /* cannot be: no raw label is left */
+        v->action = idng_policy_fallback(c, v->status);
+}
+
 const char *idng_verdict_name(const struct idng_verdict *v)
 {
     if (v->listed == IDNG_LISTED_ALLOW)
@@ -77,121 +166,43 @@ const char *idng_verdict_name(const struct idng_verdict *v)
     return idng_class_name(v->cls);
 }
 
-/*
- * The first full stop in a wire label: '.' or one of U+3002, U+FF0E, U+FF61,
- * which ToASCII also takes as label separators.  Inside one wire label any
- * of them would split it in two, so such a label is refused instead.
- */
-static uint32_t label_full_stop(const uint8_t *s, size_t n)
-{
-    size_t i;
-
-    for (i = 0; i < n; i++) {
-        if (s[i] == '.')
-            return '.';
-        if (i + 2 < n && s[i] == 0xE3 && s[i + 1] == 0x80 && s[i + 2] == 0x82)
-            return 0x3002;
-        if (i + 2 < n && s[i] == 0xEF && s[i + 1] == 0xBC && s[i + 2] == 0x8E)
-            return 0xFF0E;
-        if (i + 2 < n && s[i] == 0xEF && s[i + 1] == 0xBD && s[i + 2] == 0xA1)
-            return 0xFF61;
-    }
-    return 0;
-}
-
 idng_status idng_policy_normalize(const struct idng_conf *c, const uint8_t *wire, size_t len,
                                   uint8_t *out, size_t *outlen, idng_error *err)
 {
-    uint32_t stop;
-    char text[IDNG_NAME_MAX + 2], ascii[IDNG_NAME_MAX + 2];
-    size_t pos = 0, tlen = 0, alen = sizeof ascii, start, o;
+    idng_error e;
     idng_status st;
 
-    /* Wire -> dotted text; the root name has nothing to normalize. */
-    while (pos < len && wire[pos] != 0) {
-        size_t l = wire[pos];
-        if (l > IDNG_LABEL_MAX || pos + 1 + l >= len || tlen + l + 1 > IDNG_NAME_MAX + 1) {
-            if (err) {
-                err->status = IDNG_E_INVAL;
-                err->label_off = pos;
-                err->label_len = 0;
-                err->codepoint = IDNG_NO_CODEPOINT;
-            }
-            return IDNG_E_INVAL;
-        }
-        if ((stop = label_full_stop(wire + pos + 1, l)) != 0) {
-            if (err) {
-                err->status = IDNG_E_DISALLOWED;
-                err->label_off = pos + 1;
-                err->label_len = l;
-                err->codepoint = stop;
-            }
-            return IDNG_E_DISALLOWED;
-        }
-        memcpy(text + tlen, wire + pos + 1, l);
-        tlen += l;
-        text[tlen++] = '.';
-        pos += 1 + l;
-    }
-    if (pos >= len) { /* empty, or no root label within len */
-        if (err) {
-            err->status = IDNG_E_INVAL;
-            err->label_off = 0;
-            err->label_len = 0;
-            err->codepoint = IDNG_NO_CODEPOINT;
-        }
-        return IDNG_E_INVAL;
-    }
-    if (tlen == 0) {
-        out[0] = 0;
-        *outlen = 1;
-        return IDNG_OK;
-    }
-    st = idng_to_ascii(text, tlen, ascii, &alen, c->mode, 0, err);
-    if (st != IDNG_OK) {
-        /* Each dot of the text stands where the next length octet stands in
-         * the wire name, so a text offset is the wire offset minus one. */
+    /* Labels that cannot be converted were judged on their own, and got an
+     * action that does not reject (or the name would not be normalized):
+     * they stay as they are, and the A-label name is judged again. */
+    *outlen = 255;
+    st = idng_wire_to_ascii(wire, len, out, outlen, c->mode, IDNG_F_KEEP_GOING, &e);
+    if (st != IDNG_OK && *outlen == 0) {
         if (err)
-            err->label_off += 1;
+            *err = e;
         return st;
     }
-    /* Dotted A-label text (trailing dot kept) -> wire. */
-    for (start = 0, o = 0; start < alen;) {
-        const char *dot = memchr(ascii + start, '.', alen - start);
-        size_t l = (size_t)((dot ? dot : ascii + alen) - (ascii + start));
-        out[o++] = (uint8_t)l;
-        memcpy(out + o, ascii + start, l);
-        o += l;
-        start += l + 1;
+    if (err) {
+        err->status = IDNG_OK;
+        err->label_off = err->label_len = 0;
+        err->codepoint = IDNG_NO_CODEPOINT;
     }
-    out[o++] = 0;
-    *outlen = o;
     return IDNG_OK;
 }
 
 size_t idng_policy_ede_text(const struct idng_verdict *v, char *out, size_t cap)
 {
-    const uint8_t *wire = v->name;
-    size_t len = wire ? v->name_len : 0;
-    size_t n = 0, i;
+    size_t n;
     int w;
 
     if (cap == 0)
         return 0;
     w = snprintf(out, cap, "idnguard: %s", idng_verdict_name(v));
     n = w < 0 ? 0 : (size_t)w >= cap ? cap - 1 : (size_t)w;
-    if (v->label_len > 0 && v->label_off + v->label_len <= len) {
-        const uint8_t *l = wire + v->label_off;
-        if (n + 2 < cap) {
-            out[n++] = ':';
-            out[n++] = ' ';
-        }
-        for (i = 0; i < v->label_len && n + 5 < cap; i++) {
-            if (l[i] > 0x20 && l[i] < 0x7F && l[i] != '\\')
-                out[n++] = (char)l[i];
-            else
-                n += (size_t)snprintf(out + n, cap - n, "\\%03u", l[i]);
-        }
+    if (v->label_len > 0 && n + 2 < cap) {
+        out[n++] = ':';
+        out[n++] = ' ';
+        n += idng_log_label(v->label, v->label_len, out + n, cap - n);
     }
     if (v->listed == IDNG_LISTED_NONE && v->status != IDNG_OK && n + 2 < cap) {
         w = snprintf(out + n, cap - n, ": %s", idng_status_message(v->status));

@@ -1,9 +1,26 @@
 /**
  * \file
- * The module's decisions, without Unbound: a query name and the settings
- * in, a verdict and an action out; the normalized name for raw UTF-8
- * queries; the Extended DNS Error for a refusal.  Pure functions of their
+ * The module's decisions, without Unbound: a name and the settings in, a
+ * verdict and an action out; the A-label form of a raw UTF-8 name; the
+ * Extended DNS Error text of a refusal.  Pure functions of their
  * arguments, safe from any thread.
+ *
+ * The rule for a name (one place, used on every path):
+ * 1. The allow and deny lists decide first; the more specific matching
+ *    entry wins.  allow passes the name unjudged; deny rejects it with
+ *    on-invalid's action when that rejects, else with refuse.
+ * 2. Otherwise every label is judged, and the name gets the most severe
+ *    of its labels' actions (idng_action_severity); the verdict names the
+ *    first label with that action.  No label can hide another.
+ * 3. A label holding octets >= 0x80 is judged as what it normalizes to:
+ *    when UTS #46 ToASCII of the label succeeds it is of class raw-8bit
+ *    (action on-raw-8bit, normally normalize); when it fails, it is of the
+ *    failure's class (bad-utf8, disallowed, contextj, ...) with that
+ *    class's action, normalize falling back to on-invalid.
+ * 4. A name from an answer (an owner, a CNAME or DNAME target, the name a
+ *    response is for) is judged by idng_policy_judge_data: a name whose
+ *    action would be normalize is judged again in its A-label form, so
+ *    "normalize" never lets a name through on the answer path.
  */
 #ifndef IDNG_CORE_POLICY_H
 #define IDNG_CORE_POLICY_H
@@ -17,32 +34,49 @@
 /** Which list, if any, decided the verdict. */
 enum idng_listed { IDNG_LISTED_NONE, IDNG_LISTED_ALLOW, IDNG_LISTED_DENY };
 
-/** A verdict on one query name. */
+/** A verdict on one name. */
 struct idng_verdict {
-    idng_status status;     /**< codec status of the first failing label, IDNG_OK if none */
+    idng_status status;     /**< codec status of the deciding label, IDNG_OK if none */
     idng_class cls;         /**< its class */
     enum idng_action action;
     enum idng_listed listed;
-    const uint8_t *name;    /**< the wire name judged: the query name, or a name
-                                 from an answer (a CNAME target, say) */
-    size_t name_len;
-    size_t label_off;       /**< failing label in name (content, not length octet) */
-    size_t label_len;
+    size_t label_off;       /**< deciding label's offset (content, not length octet) in
+                                 the name judged: for idng_policy_judge_data of a raw
+                                 name, its A-label form */
+    size_t label_len;       /**< its length; 0 when no single label decided */
+    uint8_t label[IDNG_LABEL_MAX]; /**< a copy of its octets, so the verdict
+                                        outlives the name */
     uint32_t codepoint;     /**< offending code point or IDNG_NO_CODEPOINT */
 };
 
-/** EDE info-codes used (RFC 8914): both are the operator's policy. */
+/** EDE info-code used (RFC 8914): the operator's policy. */
 #define IDNG_EDE_BLOCKED 15
 
 /**
- * Judges an uncompressed wire-format query name.  The lists decide first,
- * the more specific matching entry winning: allow passes; deny rejects with
- * on-invalid's action when that rejects, else refuses.  Otherwise every
- * label is judged with the codec under c->mode, and the action is the one
- * configured for the failing label's class.
+ * Severity of an action: pass 0 < log 1 < normalize 2 < nxdomain 3 <
+ * refuse 4 < drop 5.  Each step keeps more from the client: log still
+ * answers, normalize answers another name than was asked, nxdomain
+ * answers that nothing exists, refuse answers nothing, drop sends nothing.
+ */
+int idng_action_severity(enum idng_action a);
+
+/**
+ * Judges an uncompressed wire-format name, the query name of a client
+ * (see the file comment for the rule).
  */
 void idng_policy_judge(const struct idng_conf *c, const uint8_t *wire, size_t len,
                        struct idng_verdict *v);
+
+/**
+ * Judges a name found in a response (answer-section owners, CNAME and
+ * DNAME targets, the name a response is for).  As idng_policy_judge,
+ * except that a name whose action would be normalize is converted with
+ * idng_policy_normalize and judged in that form: its verdict is the
+ * A-label form's (ok, log, allow, or a rejection), or the conversion's
+ * failure with idng_policy_fallback's action.  Never returns normalize.
+ */
+void idng_policy_judge_data(const struct idng_conf *c, const uint8_t *wire, size_t len,
+                            struct idng_verdict *v);
 
 /** Do refuse, nxdomain and drop keep the client from an answer? */
 int idng_action_rejects(enum idng_action a);
@@ -54,19 +88,23 @@ enum idng_action idng_policy_fallback(const struct idng_conf *c, idng_status st)
 const char *idng_verdict_name(const struct idng_verdict *v);
 
 /**
- * Converts a wire name with raw UTF-8 labels into its A-label wire form
- * (UTS #46 ToASCII, labels validated under c->mode).  out must hold 255
- * octets; *outlen gets the length.  A label holding a full stop ('.',
- * U+3002, U+FF0E or U+FF61) would become two labels, and is refused as
- * disallowed instead.
+ * Converts a wire name with raw UTF-8 labels into its A-label wire form:
+ * idng_wire_to_ascii under c->mode (raw labels through UTS #46 ToASCII one
+ * by one, other labels lowercased).  A raw label that cannot be converted
+ * (bad UTF-8, a disallowed code point, a full stop that would make two
+ * labels of one, ...) is kept as it is: idng_policy_judge gave it an action
+ * of its own, and the result is to be judged again.  Fails only when the
+ * name is malformed or too long once converted.  out must hold 255 octets;
+ * *outlen gets the length.
  */
 idng_status idng_policy_normalize(const struct idng_conf *c, const uint8_t *wire, size_t len,
                                   uint8_t *out, size_t *outlen, idng_error *err);
 
 /**
- * EDE text for a rejected query: "idnguard: <class>: <label>: <message>",
- * the label (from v->name) escaped to printable ASCII.  Returns the length
- * written; out is always NUL-terminated (cap >= 1).
+ * EDE text for a rejected name: "idnguard: <verdict>: <label>: <message>",
+ * the label name-escaped as in the query log (idng_log_label), so the text
+ * is printable ASCII and a '.' inside a label shows as \046.  Returns the
+ * length written; out is always NUL-terminated (cap >= 1).
  */
 size_t idng_policy_ede_text(const struct idng_verdict *v, char *out, size_t cap);
 

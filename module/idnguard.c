@@ -29,6 +29,7 @@
 #include "sldns/pkthdr.h"
 #include "sldns/rrdef.h"
 #include "util/data/dname.h"
+#include "util/data/msgencode.h"
 #include "util/data/msgreply.h"
 #include "util/data/packed_rrset.h"
 #include "util/log.h"
@@ -43,10 +44,12 @@
 #include "idnguard.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <time.h>
 
@@ -62,7 +65,7 @@ struct idng_env {
      * are counted under their own rows. */
     atomic_ullong count[IDNG_CLASS_COUNT][IDNG_ACTION_COUNT];
     atomic_ullong listed[3];
-    atomic_ullong normalized, answers_rejected, uncached;
+    atomic_ullong normalized, answers_rejected, uncached, stripped, internal;
     atomic_llong next_stats;
     /* Arguments of the reply callback, one per answer path. */
     struct reply_path {
@@ -74,13 +77,21 @@ struct idng_env {
 
 enum qstate_phase { PH_NEW, PH_WAIT_MODULE, PH_WAIT_SUB, PH_SUB_DONE };
 
+/** Whose query a module state is. */
+enum qstate_role {
+    ROLE_CLIENT,   /* a client's query (or a prefetch of one) */
+    ROLE_SUB,      /* our normalize sub-query: its super answers the client,
+                      though other clients may join it */
+    ROLE_INTERNAL  /* the validator's own lookup (is_valrec): passed unjudged */
+};
+
 /** Per-query state, from qstate->region. */
 struct idng_q {
     enum qstate_phase phase;
+    enum qstate_role role;
     struct idng_verdict v;
     int by_policy;              /* the module answered (path "policy") */
-    int ede;                    /* EDE code sent, or -1 */
-    int is_sub;                 /* our normalize sub-query: its super answers */
+    int ede;                    /* EDE code attached, or -1 */
     int sub_rejected;           /* super: the sub-query's name was rejected */
 };
 
@@ -126,7 +137,7 @@ static void format_client(struct comm_reply *rep, char *buf, size_t cap, unsigne
 
 /* One query-log line; also used for the 'log' action when query logging is off. */
 static void idng_log_query(struct idng_env *ie, struct query_info *qinfo, struct comm_reply *repinfo,
-                      int rcode, const struct idng_verdict *v, int ede, const char *path)
+                           int rcode, const struct idng_verdict *v, int ede, const char *path)
 {
     struct idng_logrec r;
     struct timeval tv;
@@ -151,8 +162,8 @@ static void idng_log_query(struct idng_env *ie, struct query_info *qinfo, struct
     }
     r.rcode = rcode;
     r.verdict = idng_verdict_name(v);
-    if (v->name && v->label_len > 0 && v->label_off + v->label_len <= v->name_len) {
-        r.label = (const char *)v->name + v->label_off;
+    if (v->label_len > 0) {
+        r.label = (const char *)v->label;
         r.label_len = v->label_len;
     }
     r.action = idng_action_name(v->action);
@@ -181,10 +192,12 @@ static void log_stats(struct idng_env *ie, const char *when)
         }
     if (n < sizeof line)
         snprintf(line + n, sizeof line - n,
-                 " allow=%llu deny=%llu normalized=%llu answers-rejected=%llu uncached=%llu",
+                 " allow=%llu deny=%llu normalized=%llu answers-rejected=%llu uncached=%llu"
+                 " stripped=%llu internal=%llu",
                  atomic_load(&ie->listed[IDNG_LISTED_ALLOW]),
                  atomic_load(&ie->listed[IDNG_LISTED_DENY]), atomic_load(&ie->normalized),
-                 atomic_load(&ie->answers_rejected), atomic_load(&ie->uncached));
+                 atomic_load(&ie->answers_rejected), atomic_load(&ie->uncached),
+                 atomic_load(&ie->stripped), atomic_load(&ie->internal));
     log_info("%s", line);
 }
 
@@ -198,35 +211,132 @@ static void maybe_stats(struct idng_env *ie)
         log_stats(ie, "interval");
 }
 
+/* ---- judging responses ---- */
+
+/** What a response holds, judged. */
+enum scan { SCAN_PASS, SCAN_LOG, SCAN_REJECT };
+
+/* Keeps the more severe of *out and v (the earlier one among equals). */
+static void keep_worse(struct idng_verdict *out, int *have, const struct idng_verdict *v)
+{
+    if (!*have || idng_action_severity(v->action) > idng_action_severity(out->action)) {
+        *out = *v;
+        *have = 1;
+    }
+}
+
+/* NSEC and NSEC3 records prove what does not exist; they hand out no data
+ * of their owner, and a client that validates needs them. */
+static int is_proof(uint16_t t)
+{
+    return t == LDNS_RR_TYPE_NSEC || t == LDNS_RR_TYPE_NSEC3;
+}
+
+/*
+ * Judges a response with idng_policy_judge_data, the one judgement of every
+ * path (before the cache, and before the client):
+ * - qi (may be NULL): the name the response is for;
+ * - the answer section: every owner, every CNAME and DNAME target;
+ * - the authority and additional sections: every owner but NSEC/NSEC3.
+ *   With strip set, an RRset there whose owner is rejected is removed
+ *   from rep (and counted), and does not count in the result.
+ * Returns the most severe verdict found in *out: SCAN_REJECT, SCAN_LOG
+ * when the worst is log, else SCAN_PASS.
+ */
+static enum scan scan_response(struct idng_env *ie, const struct query_info *qi,
+                               struct reply_info *rep, int strip, struct idng_verdict *out)
+{
+    struct idng_verdict v;
+    size_t i, j, kept, an;
+    int have = 0;
+
+    if (qi) {
+        idng_policy_judge_data(&ie->conf, qi->qname, qi->qname_len, &v);
+        keep_worse(out, &have, &v);
+    }
+    an = rep ? rep->an_numrrsets : 0;
+    for (i = 0; rep && i < rep->rrset_count && i < an; i++) {
+        struct ub_packed_rrset_key *k = rep->rrsets[i];
+        struct packed_rrset_data *d = (struct packed_rrset_data *)k->entry.data;
+        uint16_t t = ntohs(k->rk.type);
+
+        idng_policy_judge_data(&ie->conf, k->rk.dname, k->rk.dname_len, &v);
+        keep_worse(out, &have, &v);
+        if (t != LDNS_RR_TYPE_CNAME && t != LDNS_RR_TYPE_DNAME)
+            continue;
+        for (j = 0; j < d->count; j++) {
+            if (d->rr_len[j] < 3)
+                continue;
+            idng_policy_judge_data(&ie->conf, d->rr_data[j] + 2, d->rr_len[j] - 2, &v);
+            keep_worse(out, &have, &v);
+        }
+    }
+    for (kept = i; rep && i < rep->rrset_count; i++) {
+        struct ub_packed_rrset_key *k = rep->rrsets[i];
+
+        if (!is_proof(ntohs(k->rk.type))) {
+            idng_policy_judge_data(&ie->conf, k->rk.dname, k->rk.dname_len, &v);
+            if (strip && idng_action_rejects(v.action)) {
+                if (i < an + rep->ns_numrrsets)
+                    rep->ns_numrrsets--;
+                else
+                    rep->ar_numrrsets--;
+                atomic_fetch_add(&ie->stripped, 1);
+                continue;
+            }
+            keep_worse(out, &have, &v);
+        }
+        rep->rrsets[kept++] = k;
+    }
+    if (rep)
+        rep->rrset_count = kept;
+    if (!have)
+        return SCAN_PASS;
+    return idng_action_rejects(out->action) ? SCAN_REJECT
+           : out->action == IDNG_ACT_LOG   ? SCAN_LOG
+                                           : SCAN_PASS;
+}
+
 /* ---- answers ---- */
 
-/* Sends rcode with an EDE naming the label and class, or drops. */
+/* The EDE a refusal carries; whether it reached a client is decided when
+ * the reply is encoded (ede_sent). */
+static void attach_ede(struct module_qstate *qstate, struct idng_env *ie, struct idng_q *q)
+{
+    char text[512];
+
+    if (!ie->conf.ede || q->v.action == IDNG_ACT_DROP)
+        return;
+    idng_policy_ede_text(&q->v, text, sizeof text);
+    if (edns_opt_list_append_ede(&qstate->edns_opts_front_out, qstate->region,
+                                 (sldns_ede_code)IDNG_EDE_BLOCKED, text))
+        q->ede = IDNG_EDE_BLOCKED;
+}
+
+/* Answers with the verdict's action: REFUSED or NXDOMAIN with an EDE, or
+ * no answer.  Every client of the state gets it, the clients of our own
+ * normalize sub-query included; the super of such a sub-query reads the
+ * verdict in inform_super. */
 static void reject(struct module_qstate *qstate, int id, struct idng_env *ie, struct idng_q *q)
 {
     q->by_policy = 1;
     qstate->return_msg = NULL;
     qstate->ext_state[id] = module_finished;
-    if (q->is_sub) {
-        /* Our normalize sub-query: no client of its own; the super reads
-         * the verdict in inform_super and answers its client. */
-        qstate->return_rcode = LDNS_RCODE_REFUSED;
+    qstate->return_rcode =
+        q->v.action == IDNG_ACT_NXDOMAIN ? LDNS_RCODE_NXDOMAIN : LDNS_RCODE_REFUSED;
+    if (q->v.action != IDNG_ACT_DROP) {
+        attach_ede(qstate, ie, q);
         return;
     }
-    if (q->v.action == IDNG_ACT_DROP) {
-        qstate->is_drop = 1;
-        idng_log_query(ie, &qstate->qinfo, qstate->mesh_info && qstate->mesh_info->reply_list
-                                          ? &qstate->mesh_info->reply_list->query_reply
-                                          : NULL,
-                  -1, &q->v, -1, "policy");
-    } else {
-        qstate->return_rcode =
-            q->v.action == IDNG_ACT_NXDOMAIN ? LDNS_RCODE_NXDOMAIN : LDNS_RCODE_REFUSED;
-        if (ie->conf.ede) {
-            char text[512];
-            idng_policy_ede_text(&q->v, text, sizeof text);
-            if (edns_opt_list_append_ede(&qstate->edns_opts_front_out, qstate->region,
-                                         (sldns_ede_code)IDNG_EDE_BLOCKED, text))
-                q->ede = IDNG_EDE_BLOCKED;
+    /* A dropped query gets no reply, so no reply callback: one line for
+     * each client, with its own spelling of the name. */
+    qstate->is_drop = 1;
+    if (qstate->mesh_info) {
+        struct mesh_reply *r;
+        for (r = qstate->mesh_info->reply_list; r; r = r->next) {
+            struct query_info qi = qstate->qinfo;
+            qi.qname = r->qname;
+            idng_log_query(ie, &qi, &r->query_reply, -1, &q->v, -1, "policy");
         }
     }
 }
@@ -244,11 +354,11 @@ static int start_normalize(struct module_qstate *qstate, int id, struct idng_env
                                            qstate->qinfo.qname_len, alabel, &alen, &e);
 
     if (st != IDNG_OK) {
-        /* Unconvertible: fall back to the setting for the failure's class. */
+        /* Unconvertible as a whole (too long once converted): fall back
+         * to the setting for the failure's class. */
         q->v.status = st;
         q->v.cls = idng_status_class(st);
-        q->v.label_off = e.label_off;
-        q->v.label_len = e.label_len;
+        q->v.label_len = 0;
         q->v.codepoint = e.codepoint;
         q->v.action = idng_policy_fallback(&ie->conf, st);
         return 0;
@@ -265,7 +375,7 @@ static int start_normalize(struct module_qstate *qstate, int id, struct idng_env
         struct idng_q *sq = regional_alloc_zero(subq->region, sizeof *sq);
         if (!sq)
             return -1;
-        sq->is_sub = 1;
+        sq->role = ROLE_SUB;
         sq->ede = -1;
         subq->curmod = id;
         subq->ext_state[id] = module_state_initial;
@@ -353,60 +463,72 @@ static void build_normalized(struct module_qstate *sub, struct module_qstate *su
     super->return_rcode = LDNS_RCODE_NOERROR;
 }
 
-/*
- * Judges the names of an answer section: owners, and CNAME/DNAME targets.
- * Returns 2 with the verdict when one is rejected, 1 when one is to be
- * logged (action log) and none rejected, 0 when all pass.
- */
-static int answer_verdict(struct idng_env *ie, struct reply_info *rep, struct idng_verdict *out)
+/* ---- the module's states ---- */
+
+/* A query new to the module: judged, unless it is the validator's own. */
+static void handle_new(struct module_qstate *qstate, int id, struct idng_env *ie, struct idng_q *q)
 {
-    size_t i;
-    int found = 0;
-
-    if (!rep)
-        return 0;
-    for (i = 0; i < rep->an_numrrsets && i < rep->rrset_count; i++) {
-        struct ub_packed_rrset_key *k = rep->rrsets[i];
-        struct packed_rrset_data *d = (struct packed_rrset_data *)k->entry.data;
-        uint16_t t = ntohs(k->rk.type);
-        struct idng_verdict v;
-        size_t j;
-
-        idng_policy_judge(&ie->conf, k->rk.dname, k->rk.dname_len, &v);
-        if (idng_action_rejects(v.action)) {
-            *out = v;
-            return 2;
+    if (q->role == ROLE_CLIENT && qstate->is_valrec) {
+        /* The validator's DS/DNSKEY lookup: no client asks it (clients
+         * never join a valrec state) and refusing it would fail the
+         * validation of a name the operator allowed.  Its response is still
+         * kept out of the cache if its name is rejected (cb_query_response). */
+        q->role = ROLE_INTERNAL;
+        atomic_fetch_add(&ie->internal, 1);
+        q->phase = PH_WAIT_MODULE;
+        qstate->ext_state[id] = module_wait_module;
+        return;
+    }
+    idng_policy_judge(&ie->conf, qstate->qinfo.qname, qstate->qinfo.qname_len, &q->v);
+    if (q->v.action == IDNG_ACT_NORMALIZE) {
+        int r = start_normalize(qstate, id, ie, q);
+        if (r < 0) {
+            qstate->ext_state[id] = module_error;
+            return;
         }
-        if (v.action == IDNG_ACT_LOG && !found) {
-            *out = v;
-            found = 1;
-        }
-        if (t != LDNS_RR_TYPE_CNAME && t != LDNS_RR_TYPE_DNAME)
-            continue;
-        for (j = 0; j < d->count; j++) {
-            if (d->rr_len[j] < 3)
-                continue;
-            idng_policy_judge(&ie->conf, d->rr_data[j] + 2, d->rr_len[j] - 2, &v);
-            if (idng_action_rejects(v.action)) {
-                *out = v;
-                return 2;
-            }
-            if (v.action == IDNG_ACT_LOG && !found) {
-                *out = v;
-                found = 1;
-            }
+        if (r > 0) {
+            atomic_fetch_add(&ie->count[q->v.cls][IDNG_ACT_NORMALIZE], 1);
+            qstate->ext_state[id] = module_wait_subquery;
+            return;
         }
     }
-    return found;
+    atomic_fetch_add(&ie->count[q->v.cls][q->v.action], 1);
+    atomic_fetch_add(&ie->listed[q->v.listed], 1);
+    if (idng_action_rejects(q->v.action)) {
+        reject(qstate, id, ie, q);
+        return;
+    }
+    q->phase = PH_WAIT_MODULE;
+    qstate->ext_state[id] = module_wait_module;
 }
 
-/* ---- module entry points ---- */
+/* The modules below are done: the answer is judged before anyone gets it. */
+static void handle_moddone(struct module_qstate *qstate, int id, struct idng_env *ie,
+                           struct idng_q *q)
+{
+    struct idng_verdict v;
+    enum scan found;
+
+    qstate->ext_state[id] = module_finished;
+    if (q->role == ROLE_INTERNAL || !qstate->return_msg)
+        return;
+    found = scan_response(ie, NULL, qstate->return_msg->rep, 1, &v);
+    if (found == SCAN_REJECT) {
+        /* Answer as if the client had asked for the rejected name. */
+        atomic_fetch_add(&ie->answers_rejected, 1);
+        q->v = v;
+        reject(qstate, id, ie, q);
+        return;
+    }
+    if (found == SCAN_LOG && q->v.cls == IDNG_C_OK && q->v.listed == IDNG_LISTED_NONE)
+        q->v = v; /* a name in the answer is to be logged */
+}
 
 static int idng_mod_init(struct module_env *env, int id);
 static void idng_mod_deinit(struct module_env *env, int id);
 
 static void idng_mod_operate(struct module_qstate *qstate, enum module_ev event, int id,
-                        struct outbound_entry *outbound)
+                             struct outbound_entry *outbound)
 {
     struct idng_env *ie = env_of(qstate->env, id);
     struct idng_q *q = (struct idng_q *)qstate->minfo[id];
@@ -417,44 +539,30 @@ static void idng_mod_operate(struct module_qstate *qstate, enum module_ev event,
         return;
     }
     maybe_stats(ie);
-    /* A new query may arrive as module_event_pass too (sub-queries do),
-     * and our own sub-queries come with their state already attached. */
-    if (event == module_event_new
-        || (event == module_event_pass && (!q || q->phase == PH_NEW))) {
+    if (!q) {
+        q = regional_alloc_zero(qstate->region, sizeof *q);
         if (!q) {
-            q = regional_alloc_zero(qstate->region, sizeof *q);
-            if (!q) {
-                qstate->ext_state[id] = module_error;
-                return;
-            }
-            q->ede = -1;
-            qstate->minfo[id] = q;
-        }
-        idng_policy_judge(&ie->conf, qstate->qinfo.qname, qstate->qinfo.qname_len, &q->v);
-        if (q->v.action == IDNG_ACT_NORMALIZE) {
-            int r = start_normalize(qstate, id, ie, q);
-            if (r < 0) {
-                qstate->ext_state[id] = module_error;
-                return;
-            }
-            if (r > 0) {
-                atomic_fetch_add(&ie->count[q->v.cls][IDNG_ACT_NORMALIZE], 1);
-                qstate->ext_state[id] = module_wait_subquery;
-                return;
-            }
-        }
-        atomic_fetch_add(&ie->count[q->v.cls][q->v.action], 1);
-        atomic_fetch_add(&ie->listed[q->v.listed], 1);
-        if (idng_action_rejects(q->v.action)) {
-            reject(qstate, id, ie, q);
+            qstate->ext_state[id] = module_error;
             return;
         }
-        q->phase = PH_WAIT_MODULE;
-        qstate->ext_state[id] = module_wait_module;
-        return;
+        q->ede = -1;
+        q->role = ROLE_CLIENT;
+        qstate->minfo[id] = q;
     }
-    if (event == module_event_pass && q->phase == PH_SUB_DONE) {
-        if (q->sub_rejected) {
+    switch (event) {
+    case module_event_new:
+    case module_event_pass:
+        /* A new query may arrive as pass too (sub-queries do), and our own
+         * sub-queries come with their state already attached. */
+        if (q->phase == PH_NEW) {
+            handle_new(qstate, id, ie, q);
+            return;
+        }
+        if (q->phase == PH_WAIT_SUB) {
+            qstate->ext_state[id] = module_wait_subquery;
+            return;
+        }
+        if (q->phase == PH_SUB_DONE && q->sub_rejected) {
             /* Answer the client as the A-label name was answered: its
              * verdict, action and EDE. */
             reject(qstate, id, ie, q);
@@ -462,27 +570,13 @@ static void idng_mod_operate(struct module_qstate *qstate, enum module_ev event,
         }
         qstate->ext_state[id] = module_finished;
         return;
-    }
-    if (event == module_event_pass && q->phase == PH_WAIT_SUB) {
-        qstate->ext_state[id] = module_wait_subquery;
+    case module_event_moddone:
+        handle_moddone(qstate, id, ie, q);
         return;
-    }
-    if (event == module_event_moddone) {
-        struct idng_verdict v;
-        int found = qstate->return_msg ? answer_verdict(ie, qstate->return_msg->rep, &v) : 0;
-        if (found == 2) {
-            /* Answer as if the client had asked for the rejected name. */
-            atomic_fetch_add(&ie->answers_rejected, 1);
-            q->v = v;
-            reject(qstate, id, ie, q);
-            return;
-        }
-        if (found == 1 && q->v.cls == IDNG_C_OK && q->v.listed == IDNG_LISTED_NONE)
-            q->v = v; /* a name in the chain is to be logged */
+    default:
         qstate->ext_state[id] = module_finished;
         return;
     }
-    qstate->ext_state[id] = module_finished;
 }
 
 static void idng_mod_inform_super(struct module_qstate *qstate, int id, struct module_qstate *super)
@@ -495,14 +589,9 @@ static void idng_mod_inform_super(struct module_qstate *qstate, int id, struct m
     sq->phase = PH_SUB_DONE;
     if (q && q->by_policy) {
         /* The A-label name (or its chain) was rejected: the super takes the
-         * verdict over; the name it points into lives in the sub's region,
-         * so it is copied. */
+         * verdict over (it holds its own copy of the label). */
         sq->sub_rejected = 1;
         sq->v = q->v;
-        sq->v.name = q->v.name ? regional_alloc_init(super->region, q->v.name, q->v.name_len)
-                               : NULL;
-        if (!sq->v.name)
-            sq->v.label_len = 0;
         return;
     }
     /* NXDOMAIN keeps its message: the client gets the CNAME and the SOA. */
@@ -539,21 +628,83 @@ static size_t idng_mod_get_mem(struct module_env *env, int id)
 
 /* ---- callbacks ---- */
 
-static void idng_log_reply(struct query_info *qinfo, struct module_qstate *qstate,
-                      struct reply_info *rep, int rcode, struct comm_reply *repinfo, int id,
-                      void *arg, const char *path)
+/*
+ * Was the module's EDE sent to this client?  Only with EDNS, and only when
+ * the OPT record fits: a refusal is encoded by error_encode, which leaves
+ * the whole OPT record out when the question and options exceed the
+ * client's UDP size.
+ */
+static int ede_sent(const struct query_info *qinfo, const struct edns_data *edns,
+                    struct edns_option **opt_list_out, int ede)
 {
-    struct idng_env *ie = (struct idng_env *)arg;
+    const struct edns_option *o;
+    size_t size;
+    int found = 0;
+
+    if (ede < 0 || !edns || !edns->edns_present || !qinfo || !opt_list_out)
+        return 0;
+    size = LDNS_HEADER_SIZE + qinfo->qname_len + 4 + 11;
+    for (o = edns->opt_list_out; o; o = o->next)
+        size += 4 + o->opt_len;
+    for (o = *opt_list_out; o; o = o->next) {
+        size += 4 + o->opt_len;
+        found |= o->opt_code == LDNS_EDNS_EDE && o->opt_len >= 2
+                 && sldns_read_uint16(o->opt_data) == (uint16_t)ede;
+    }
+    return found && size <= edns->udp_size;
+}
+
+/*
+ * The question of a query the worker answered without parsing it into a
+ * query_info (CHAOS version.bind and friends): read from the query packet,
+ * still in the buffer when the local-answer callback runs.
+ */
+static int question_of(struct comm_reply *repinfo, struct query_info *qi)
+{
+    sldns_buffer *b = repinfo && repinfo->c ? repinfo->c->buffer : NULL;
+    size_t len, pos = LDNS_HEADER_SIZE;
+    uint8_t *p;
+
+    if (!b || sldns_buffer_limit(b) < LDNS_HEADER_SIZE + 5)
+        return 0;
+    p = sldns_buffer_begin(b);
+    len = sldns_buffer_limit(b);
+    if (LDNS_QDCOUNT(p) != 1)
+        return 0;
+    while (pos < len && p[pos] != 0 && p[pos] <= 63)
+        pos += 1 + p[pos];
+    if (pos >= len || p[pos] != 0 || pos + 5 > len || pos + 1 - LDNS_HEADER_SIZE > 255)
+        return 0;
+    memset(qi, 0, sizeof *qi);
+    qi->qname = p + LDNS_HEADER_SIZE;
+    qi->qname_len = pos + 1 - LDNS_HEADER_SIZE;
+    qi->qtype = sldns_read_uint16(p + pos + 1);
+    qi->qclass = sldns_read_uint16(p + pos + 3);
+    return 1;
+}
+
+static void idng_log_reply(struct query_info *qinfo, struct module_qstate *qstate,
+                           struct reply_info *rep, int rcode, struct edns_data *edns,
+                           struct edns_option **opt_list_out, struct comm_reply *repinfo, int id,
+                           struct idng_env *ie, const char *path)
+{
     struct idng_q *q = qstate ? (struct idng_q *)qstate->minfo[id] : NULL;
+    struct query_info chaos;
     struct idng_verdict v;
     int ede = -1;
+    int cache = strcmp(path, "cache") == 0;
 
-    (void)id;
-    if (rcode == LDNS_RCODE_NOERROR && rep)
+    /* The rcode is the reply's: on a cache hit the value passed is the
+     * query's own RCODE bits, which the client chose. */
+    if (rep && (cache || rcode == LDNS_RCODE_NOERROR))
         rcode = FLAGS_GET_RCODE(rep->flags);
+    else if (cache)
+        rcode = LDNS_RCODE_NOERROR;
+    if (!qinfo && question_of(repinfo, &chaos))
+        qinfo = &chaos;
     if (q) {
         v = q->v;
-        ede = q->ede;
+        ede = ede_sent(qinfo, edns, opt_list_out, q->ede) ? q->ede : -1;
         if (q->by_policy)
             path = "policy";
     } else if (qinfo) {
@@ -579,12 +730,13 @@ static int cb_reply(struct query_info *qinfo, struct module_qstate *qstate, stru
 {
     struct reply_path *p = (struct reply_path *)arg;
 
-    (void)edns, (void)opt_list_out, (void)region, (void)start_time;
-    idng_log_reply(qinfo, qstate, rep, rcode, repinfo, id, p->ie, p->name);
+    (void)region, (void)start_time;
+    idng_log_reply(qinfo, qstate, rep, rcode, edns, opt_list_out, repinfo, id, p->ie, p->name);
     return 1;
 }
 
-/* The iterator calls this before it stores a response in the cache. */
+/* The iterator calls this with every response, before it stores anything
+ * of it in the message or RRset cache. */
 static int cb_query_response(struct module_qstate *qstate, struct dns_msg *response, int id,
                              void *arg)
 {
@@ -592,11 +744,40 @@ static int cb_query_response(struct module_qstate *qstate, struct dns_msg *respo
     struct idng_verdict v;
 
     (void)id;
-    if (response && !qstate->no_cache_store && answer_verdict(ie, response->rep, &v) == 2) {
+    if (response && !qstate->no_cache_store
+        && scan_response(ie, &response->qinfo, response->rep, 0, &v) == SCAN_REJECT) {
         qstate->no_cache_store = 1;
         atomic_fetch_add(&ie->uncached, 1);
     }
     return 1;
+}
+
+/*
+ * Opens the module's own log file for appending, without ever blocking the
+ * daemon: a FIFO with no reader, a device or anything but a regular file is
+ * refused.
+ */
+static FILE *open_log(const char *path, char *err, size_t errlen)
+{
+    struct stat st;
+    FILE *f;
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0640);
+
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: log-file: %s", path, strerror(errno));
+        return NULL;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s: log-file: not a regular file", path);
+        close(fd);
+        return NULL;
+    }
+    if (fcntl(fd, F_SETFL, O_APPEND) != 0 || !(f = fdopen(fd, "a"))) {
+        snprintf(err, errlen, "%s: log-file: %s", path, strerror(errno));
+        close(fd);
+        return NULL;
+    }
+    return f;
 }
 
 static int idng_mod_init(struct module_env *env, int id)
@@ -618,14 +799,11 @@ static int idng_mod_init(struct module_env *env, int id)
         free(ie);
         return 0;
     }
-    if (ie->conf.log_file) {
-        ie->logf = fopen(ie->conf.log_file, "a");
-        if (!ie->logf) {
-            log_err("idnguard: %s: log-file: %s", ie->conf.log_file, strerror(errno));
-            idng_conf_free(&ie->conf);
-            free(ie);
-            return 0;
-        }
+    if (ie->conf.log_file && !(ie->logf = open_log(ie->conf.log_file, err, sizeof err))) {
+        log_err("idnguard: %s", err);
+        idng_conf_free(&ie->conf);
+        free(ie);
+        return 0;
     }
     pthread_mutex_init(&ie->log_lock, NULL);
     atomic_store(&ie->next_stats, (long long)time(NULL) + ie->conf.stats_interval);

@@ -6,21 +6,27 @@
  * idng_policy_normalize.
  *
  * Invariants:
- * - the verdict names the input (name, name_len) and its failing label lies
- *   within it; for a label's own failure, the octet before label_off is
- *   that label's length octet;
+ * - the verdict's label lies within the input and is a copy of it; for a
+ *   label's own failure, the octet before label_off is that label's
+ *   length octet;
  * - lists first: an allowed name passes unjudged; a denied one gets a
  *   rejecting action; which list (if any) decides agrees with
  *   idng_conf_name_listed (the more specific wins);
- * - otherwise status equals idng_wire_check's, class is its class, and the
- *   action is the configured one for that class;
+ * - otherwise every label counts: the action is the most severe of the
+ *   failing labels' actions (a raw label's action is that of what it
+ *   normalizes to, computed here independently), the verdict names the
+ *   first failing label with that action, and a name the wire check
+ *   accepts passes;
+ * - idng_policy_judge_data never answers normalize, and rejects with the
+ *   same action whatever idng_policy_judge rejects;
  * - the EDE text, at any capacity (an exact heap buffer), is
  *   NUL-terminated printable ASCII, starts "idnguard: <verdict>" when there
  *   is room, and its length is the returned one;
  * - normalize: on OK the output is one valid wire name of at most 255
- *   octets, ASCII only, with as many labels as the input, that
- *   idng_wire_check accepts in the same mode; on error the location lies
- *   within the input.
+ *   octets with as many labels as the input (F1); ASCII labels are copied
+ *   lowercased; a raw label is either converted into an ASCII label that
+ *   idng_label_check accepts in the same mode (F2) or kept as it is; on
+ *   error the location lies within the input.
  */
 #include "fuzz_common.h"
 #include "core_policy.h"
@@ -70,18 +76,35 @@ static void check_ede(const struct idng_verdict *v, size_t cap)
     free(out);
 }
 
+/* The reference model of one failing label's action. */
+static enum idng_action model_action(const struct idng_conf *c, const uint8_t *w,
+                                     const idng_error *e)
+{
+    if (e->status == IDNG_E_RAW_8BIT) {
+        char a[IDNG_LABEL_MAX];
+        size_t n = sizeof a;
+        idng_status st = idng_label_to_ascii((const char *)w + e->label_off, e->label_len, a, &n,
+                                             c->mode, NULL);
+        if (st != IDNG_OK)
+            return idng_policy_fallback(c, st);
+    }
+    return c->action[idng_status_class(e->status)];
+}
+
 static void judge(const struct idng_conf *c, const uint8_t *w, size_t len, size_t edecap)
 {
-    struct idng_verdict v;
-    idng_error e;
-    idng_status st;
+    struct idng_verdict v, d;
+    idng_error each[IDNG_LABELS_MAX];
+    size_t n = 0, i;
     int allow = idng_conf_name_listed(&c->allow, w, len);
     int deny = idng_conf_name_listed(&c->deny, w, len);
 
     memset(&v, 0xA5, sizeof v);
     idng_policy_judge(c, w, len, &v);
-    FUZZ_CHECK(v.name == w && v.name_len == len, "verdict names another name");
-    FUZZ_CHECK(v.label_off <= len && v.label_len <= len - v.label_off,
+    FUZZ_CHECK(v.label_len <= IDNG_LABEL_MAX, "verdict label of %zu octets", v.label_len);
+    FUZZ_CHECK(v.label_len == 0
+                   || (v.label_off <= len && v.label_len <= len - v.label_off
+                       && memcmp(v.label, w + v.label_off, v.label_len) == 0),
                "verdict label at %zu+%zu in %zu octets", v.label_off, v.label_len, len);
     FUZZ_CHECK(allow >= 0 && allow <= 255 && deny >= 0 && deny <= 255, "listed %d %d", allow,
                deny);
@@ -94,27 +117,45 @@ static void judge(const struct idng_conf *c, const uint8_t *w, size_t len, size_
         FUZZ_CHECK(v.listed == IDNG_LISTED_DENY && idng_action_rejects(v.action),
                    "denied name: listed %d, action %d", v.listed, v.action);
     } else {
-        st = idng_wire_check(w, len, c->mode, &e);
+        int worst = -1;
+        size_t first = 0;
+        idng_wire_check_each(w, len, c->mode, each, IDNG_LABELS_MAX, &n);
         FUZZ_CHECK(v.listed == IDNG_LISTED_NONE, "listed %d", v.listed);
-        FUZZ_CHECK(v.status == st && v.cls == idng_status_class(st)
-                       && v.action == c->action[v.cls],
-                   "verdict %d/%d/%d, wire check %d", v.status, v.cls, v.action, st);
-        FUZZ_CHECK(st == IDNG_OK || (e.label_off == v.label_off && e.label_len == v.label_len
-                                     && e.codepoint == v.codepoint),
-                   "verdict and wire check blame different places");
-        if (st != IDNG_OK && st != IDNG_E_INVAL && st != IDNG_E_NAME_TOO_LONG)
-            FUZZ_CHECK(v.label_off >= 1 && w[v.label_off - 1] == v.label_len,
-                       "status %d: label_off %zu is not a label", st, v.label_off);
+        FUZZ_CHECK((n == 0) == (idng_wire_check(w, len, c->mode, NULL) == IDNG_OK),
+                   "%zu failing labels, wire check disagrees", n);
+        for (i = 0; i < n && i < IDNG_LABELS_MAX; i++) {
+            int sev = idng_action_severity(model_action(c, w, &each[i]));
+            if (sev > worst) {
+                worst = sev;
+                first = i;
+            }
+        }
+        if (n == 0) {
+            FUZZ_CHECK(v.status == IDNG_OK && v.action == IDNG_ACT_PASS, "clean name judged %d/%d",
+                       v.status, v.action);
+        } else {
+            FUZZ_CHECK(idng_action_severity(v.action) == worst,
+                       "name action %d, most severe label severity %d", v.action, worst);
+            FUZZ_CHECK(v.label_off == each[first].label_off,
+                       "verdict blames %zu, the first most severe label is at %zu", v.label_off,
+                       each[first].label_off);
+            if (v.status != IDNG_E_INVAL && v.status != IDNG_E_NAME_TOO_LONG)
+                FUZZ_CHECK(v.label_off >= 1 && w[v.label_off - 1] == v.label_len,
+                           "status %d: label_off %zu is not a label", v.status, v.label_off);
+        }
     }
+    idng_policy_judge_data(c, w, len, &d);
+    FUZZ_CHECK(d.action != IDNG_ACT_NORMALIZE, "judge_data answered normalize");
+    FUZZ_CHECK(!idng_action_rejects(v.action) || d.action == v.action,
+               "judge rejects with %d, judge_data answers %d", v.action, d.action);
     check_ede(&v, edecap);
     check_ede(&v, 512);
 }
 
-
 static void normalize(const struct idng_conf *c, const uint8_t *w, size_t len)
 {
     uint8_t *out = fuzz_alloc(255);
-    size_t olen = 0, i;
+    size_t olen = 0, i, o;
     idng_error e;
     idng_status st = idng_policy_normalize(c, w, len, out, &olen, &e);
     int in_labels, out_labels;
@@ -129,13 +170,6 @@ static void normalize(const struct idng_conf *c, const uint8_t *w, size_t len)
     }
     out_labels = fuzz_wire_labels(out, olen);
     FUZZ_CHECK(olen <= 255 && out_labels >= 0, "normalized name malformed (%zu octets)", olen);
-    for (i = 0; i < olen; i++)
-        FUZZ_CHECK(out[i] < 0x80, "normalized name holds 0x%02x", out[i]);
-    st = idng_wire_check(out, olen, c->mode, &e);
-    /* F2 (fixed; regress/classify/F2-*): in punycode mode a raw label that
-     * began with "xn--" used to become "xn--xn--...". */
-    FUZZ_CHECK(st == IDNG_OK, "mode %d: normalized name fails the wire check: %d (%s)", c->mode,
-               st, idng_status_symbol(st));
     /* The input's own labels, up to its root label. */
     for (i = 0, in_labels = 0; i < len && w[i] != 0; i += 1 + w[i])
         in_labels++;
@@ -143,6 +177,27 @@ static void normalize(const struct idng_conf *c, const uint8_t *w, size_t len)
      * U+FF61 used to be split in two. */
     FUZZ_CHECK(in_labels == out_labels, "normalize turned %d labels into %d", in_labels,
                out_labels);
+    for (i = 0, o = 0; i < len && w[i] != 0 && o < olen; i += 1 + w[i], o += 1 + out[o]) {
+        const uint8_t *il = w + i + 1, *ol = out + o + 1;
+        size_t in_n = w[i], out_n = out[o], k;
+        int raw = 0;
+        for (k = 0; k < in_n; k++)
+            raw |= il[k] >= 0x80;
+        if (!raw) {
+            FUZZ_CHECK(out_n == in_n, "ASCII label changed length");
+            for (k = 0; k < in_n; k++)
+                FUZZ_CHECK(ol[k] == (il[k] >= 'A' && il[k] <= 'Z' ? il[k] + 32 : il[k]),
+                           "ASCII label not copied lowercased");
+        } else if (out_n == in_n && memcmp(il, ol, in_n) == 0) {
+            continue; /* kept: it could not be converted */
+        } else {
+            /* F2 (fixed; regress/classify/F2-*): in punycode mode a raw
+             * label that began with "xn--" used to become "xn--xn--...". */
+            st = idng_label_check((const char *)ol, out_n, c->mode, &e);
+            FUZZ_CHECK(st == IDNG_OK, "mode %d: converted label fails the label check: %s",
+                       c->mode, idng_status_symbol(st));
+        }
+    }
     free(out);
 }
 

@@ -80,6 +80,27 @@ static const struct row rows[] = {
     {"allow: www.example.\ndeny: example.\n", "mail.example.", "deny", IDNG_ACT_REFUSE},
     {"allow: example.\ndeny: bad.example.\n", "x.bad.example.", "deny", IDNG_ACT_REFUSE},
     {"allow: example.\ndeny: bad.example.\n", "good.example.", "allow", IDNG_ACT_PASS},
+    /* Every label is judged; the most severe action wins, and a relaxed or
+     * raw label in front cannot hide a fake one behind it. */
+    {"", "\\195\\188.xn--ab-m1t.evil.", "contextj", IDNG_ACT_REFUSE},
+    {"", "\\200.xn--ab-m1t.evil.", "bad-utf8", IDNG_ACT_REFUSE},
+    {"", "b\\195\\188cher.xn--ab-m1t.example.", "contextj", IDNG_ACT_REFUSE},
+    {"on-not-canonical: log\n", "xn--bc-kw3n.xn--ab-m1t.example.", "contextj", IDNG_ACT_REFUSE},
+    {"on-not-canonical: log\n", "xn--bc-kw3n.example.", "not-canonical", IDNG_ACT_LOG},
+    {"on-hyphen: pass\n", "xn--ab--c-kra.xn--ab-m1t.example.", "contextj", IDNG_ACT_REFUSE},
+    {"on-hyphen: pass\n", "xn--ab--c-kra.example.", "hyphen", IDNG_ACT_PASS},
+    {"on-raw-8bit: log\n", "\\195\\188.xn--ab-m1t.example.", "contextj", IDNG_ACT_REFUSE},
+    {"on-contextj: log\n", "xn--ab-m1t.\\195\\188.example.", "raw-8bit", IDNG_ACT_NORMALIZE},
+    {"on-invalid: drop\non-contextj: nxdomain\n", "xn--ab-m1t.xn--0000h.example.", "bad-codepoint",
+     IDNG_ACT_DROP},
+    {"on-invalid: nxdomain\non-contextj: refuse\n", "xn--0000h.xn--ab-m1t.example.", "contextj",
+     IDNG_ACT_REFUSE},
+    /* A raw label is judged as what it normalizes to. */
+    {"", "a\\226\\128\\174b.example.", "disallowed", IDNG_ACT_REFUSE}, /* U+202E */
+    {"", "a\\226\\128\\141b.example.", "contextj", IDNG_ACT_REFUSE}, /* stray ZWJ */
+    {"on-raw-8bit: pass\n", "\\255.example.", "bad-utf8", IDNG_ACT_REFUSE},
+    {"on-raw-8bit: pass\n", "\\195\\188.example.", "raw-8bit", IDNG_ACT_PASS},
+    {"on-raw-8bit: drop\non-bad-utf8: log\n", "\\255.example.", "bad-utf8", IDNG_ACT_LOG},
 };
 
 START_TEST(test_judge)
@@ -114,11 +135,9 @@ START_TEST(test_label_location_and_ede)
 
     load(&c, "idnguard:\n");
     idng_policy_judge(&c, w, n, &v);
-    ck_assert_ptr_eq(v.name, w);
-    ck_assert_uint_eq(v.name_len, n);
     ck_assert_uint_eq(v.label_off, 5);
     ck_assert_uint_eq(v.label_len, 10);
-    ck_assert_mem_eq(w + v.label_off, "xn--ab-m1t", 10);
+    ck_assert_mem_eq(v.label, "xn--ab-m1t", 10);
     idng_policy_ede_text(&v, ede, sizeof ede);
     ck_assert_str_eq(ede, "idnguard: contextj: xn--ab-m1t: joiner not allowed here (RFC 5892 A.1, A.2)");
     /* Raw octets in the label are escaped, so the EDE text is ASCII. */
@@ -127,6 +146,14 @@ START_TEST(test_label_location_and_ede)
     idng_policy_judge(&c, w, n, &v);
     idng_policy_ede_text(&v, ede, sizeof ede);
     ck_assert_str_eq(ede, "idnguard: raw-8bit: b\\195\\188cher: label holds octets >= 0x80");
+    /* A '.' inside a label is escaped as the log escapes it, so one label
+     * never reads as two. */
+    {
+        static const uint8_t dotted[] = "\005a.b\xc3\xbc\007example";
+        idng_policy_judge(&c, dotted, sizeof dotted, &v);
+        idng_policy_ede_text(&v, ede, sizeof ede);
+        ck_assert_str_eq(ede, "idnguard: disallowed: a\\046b\\195\\188: code point is disallowed");
+    }
     /* A tiny buffer truncates, NUL-terminated. */
     ck_assert_uint_lt(idng_policy_ede_text(&v, ede, 8), 8);
     ck_assert_uint_eq(strlen(ede), 7);
@@ -144,10 +171,16 @@ static const struct norm norms[] = {
     {"B\\195\\156CHER.Example.", "xn--bcher-kva.example.", IDNG_OK},
     {"_dmarc.b\\195\\188cher.example.", "_dmarc.xn--bcher-kva.example.", IDNG_OK},
     {"\\240\\159\\152\\137.example.", "xn--n28h.example.", IDNG_OK},
-    {"\\255\\254.example.", NULL, IDNG_E_BAD_UTF8},
-    {"a\\226\\128\\141b.example.", NULL, IDNG_E_CONTEXTJ},       /* ZWJ without virama */
-    {"a\\226\\128\\174b.example.", NULL, IDNG_E_DISALLOWED},     /* U+202E */
-    {"b\\195\\188cher.xn--ab-m1t.example.", NULL, IDNG_E_CONTEXTJ}, /* a fake A-label too */
+    /* Raw labels that cannot be converted are kept as they are: the judge
+     * gave each an action of its own (test_judge), and the result is
+     * judged again. */
+    {"\\255\\254.example.", "\\255\\254.example.", IDNG_OK},
+    {"a\\226\\128\\141b.b\\195\\188.example.", "a\\226\\128\\141b.xn--b-eha.example.", IDNG_OK},
+    {"a\\226\\128\\174b.example.", "a\\226\\128\\174b.example.", IDNG_OK},
+    /* Only raw labels are converted; the fake label is the judge's business
+     * (see the rows of test_judge), and the A-label name is judged again. */
+    {"b\\195\\188cher.xn--ab-m1t.example.", "xn--bcher-kva.xn--ab-m1t.example.", IDNG_OK},
+    {"\\200.xn--ab-m1t.example.", "\\200.xn--ab-m1t.example.", IDNG_OK},
     {"a.b\\195\\188.c", NULL, IDNG_OK},
 };
 
@@ -193,18 +226,23 @@ static const struct {
 START_TEST(test_normalize_full_stop_in_label)
 {
     struct idng_conf c;
+    struct idng_verdict v;
     uint8_t w[64], out[256];
-    size_t outlen = sizeof out;
-    idng_error e;
+    size_t outlen = sizeof out, n = stops[_i].len + 1;
 
     memcpy(w, stops[_i].wire, stops[_i].len);
     w[stops[_i].len] = 0; /* root */
-    ck_assert_msg(idng_wire_check(w, stops[_i].len + 1, IDNG_MODE_UTS46, NULL) == IDNG_E_RAW_8BIT,
+    ck_assert_msg(idng_wire_check(w, n, IDNG_MODE_UTS46, NULL) == IDNG_E_RAW_8BIT,
                   "case %d is not a well-formed raw name", _i);
     load(&c, "idnguard:\n");
-    ck_assert_int_eq(idng_policy_normalize(&c, w, stops[_i].len + 1, out, &outlen, &e),
-                     IDNG_E_DISALLOWED);
-    ck_assert_uint_eq(e.codepoint, stops[_i].cp);
+    idng_policy_judge(&c, w, n, &v);
+    ck_assert_int_eq(v.status, IDNG_E_DISALLOWED);
+    ck_assert_uint_eq(v.codepoint, stops[_i].cp);
+    ck_assert_int_eq(v.action, IDNG_ACT_REFUSE);
+    /* Normalizing keeps the label whole: never two labels of one. */
+    ck_assert_int_eq(idng_policy_normalize(&c, w, n, out, &outlen, NULL), IDNG_OK);
+    ck_assert_uint_eq(outlen, n);
+    ck_assert_mem_eq(out, w, n);
     idng_conf_free(&c);
 }
 END_TEST
@@ -228,6 +266,175 @@ START_TEST(test_fallback)
 }
 END_TEST
 
+
+/*
+ * The most-severe-action rule as a property.  Names are built from labels
+ * of every kind (plain, valid and fake A-labels of several classes, raw
+ * UTF-8 good and bad, relaxed classes) in random orders, under random
+ * settings: the name's action must be the most severe of the actions its
+ * labels get on their own, and the verdict must name the first label with
+ * that action.  No label here is right-to-left, so the bidi rule (the one
+ * rule that looks across labels) cannot change a label's own verdict.
+ */
+static const char *const pool[] = {
+    "www", "_dmarc", "r3---sn-abc", "xn--bcher-kva", "xn--ls8h", /* emoji: mode-dependent */
+    "xn--ab-m1t",                                           /* contextj */
+    "xn--0000h",                                            /* bad-codepoint */
+    "xn--bc-kw3n",                                          /* not-canonical (fullwidth) */
+    "xn--ab--c-kra",                                        /* hyphen */
+    "xn--ssa",                                              /* leading-mark */
+    "xn--example-",                                         /* ascii-only */
+    "xn--ab-0ea",                                           /* contexto */
+    "\xc3\xbc",                                             /* raw, converts */
+    "\x80",                                                 /* raw, bad UTF-8 */
+    "a\xe2\x80\xae" "b",                                    /* raw U+202E: disallowed */
+    "a\xe2\x80\x8d" "b",                                    /* raw stray ZWJ: contextj */
+    "a.b\xc3\xbc",                                          /* raw full stop: disallowed */
+};
+#define POOL_N (sizeof pool / sizeof pool[0])
+static const char *const acts[] = {"pass", "log", "refuse", "nxdomain", "drop"};
+
+static unsigned prop_rand(unsigned *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 17;
+    *x ^= *x << 5;
+    return *x;
+}
+
+/* name = labels idx[0..n) then "example." */
+static size_t prop_name(const size_t *idx, size_t n, uint8_t *w)
+{
+    size_t o = 0, i;
+    for (i = 0; i < n; i++) {
+        size_t l = strlen(pool[idx[i]]);
+        w[o++] = (uint8_t)l;
+        memcpy(w + o, pool[idx[i]], l);
+        o += l;
+    }
+    memcpy(w + o, "\007example\000", 9);
+    return o + 9;
+}
+
+START_TEST(test_most_severe_property)
+{
+    static const char *const classes[] = {"bad-punycode", "bad-codepoint", "ascii-only",
+                                          "not-canonical", "disallowed", "contextj",
+                                          "contexto", "hyphen", "leading-mark", "bad-utf8",
+                                          "empty-label", "too-long", "bidi"};
+    static const char *const modes[] = {"punycode", "idna2008", "uts46"};
+    unsigned x = 0x9e3779b9u ^ (unsigned)_i;
+    int round;
+
+    for (round = 0; round < 400; round++) {
+        struct idng_conf c;
+        struct idng_verdict v, one;
+        char text[2048];
+        size_t idx[6], n = 1 + prop_rand(&x) % 5, i, len, k;
+        uint8_t w[256], lw[80];
+        int worst = -1, first = -1;
+
+        k = (size_t)snprintf(text, sizeof text, "idnguard:\nmode: %s\non-invalid: %s\n",
+                             modes[prop_rand(&x) % 3], acts[2 + prop_rand(&x) % 3]);
+        for (i = 0; i < sizeof classes / sizeof classes[0]; i++)
+            if (prop_rand(&x) % 3 == 0)
+                k += (size_t)snprintf(text + k, sizeof text - k, "on-%s: %s\n", classes[i],
+                                      acts[prop_rand(&x) % 5]);
+        k += (size_t)snprintf(text + k, sizeof text - k, "on-raw-8bit: %s\n",
+                              prop_rand(&x) % 2 ? "normalize" : acts[prop_rand(&x) % 5]);
+        load(&c, text);
+        for (i = 0; i < n; i++)
+            idx[i] = prop_rand(&x) % POOL_N;
+        len = prop_name(idx, n, w);
+        idng_policy_judge(&c, w, len, &v);
+        for (i = 0; i < n; i++) {
+            int sev;
+            prop_name(&idx[i], 1, lw);
+            idng_policy_judge(&c, lw, 1 + strlen(pool[idx[i]]) + 9, &one);
+            sev = one.cls == IDNG_C_OK ? -1 : idng_action_severity(one.action);
+            if (sev > worst) {
+                worst = sev;
+                first = (int)i;
+            }
+        }
+        if (worst < 0) {
+            ck_assert_msg(v.cls == IDNG_C_OK && v.action == IDNG_ACT_PASS,
+                          "round %d: all labels ok, name %s/%s\n%s", round, idng_verdict_name(&v),
+                          idng_action_name(v.action), text);
+        } else {
+            const char *want = pool[idx[first]];
+            ck_assert_msg(idng_action_severity(v.action) == worst,
+                          "round %d: name action %s, most severe label action has severity %d\n%s",
+                          round, idng_action_name(v.action), worst, text);
+            ck_assert_msg(v.label_len == strlen(want) && memcmp(v.label, want, v.label_len) == 0,
+                          "round %d: verdict names label %.*s, want %s (the first most severe)",
+                          round, (int)v.label_len, (const char *)v.label, want);
+        }
+        /* The answer path never normalizes, and rejects whatever the query
+         * path rejects. */
+        idng_policy_judge_data(&c, w, len, &one);
+        ck_assert_msg(one.action != IDNG_ACT_NORMALIZE, "round %d: judge_data normalizes", round);
+        if (idng_action_rejects(v.action))
+            ck_assert_msg(one.action == v.action, "round %d: judge_data %s, judge %s", round,
+                          idng_action_name(one.action), idng_action_name(v.action));
+        if (v.action == IDNG_ACT_NORMALIZE) {
+            uint8_t a[256];
+            size_t alen = sizeof a;
+            struct idng_verdict av;
+            ck_assert_int_eq(idng_policy_normalize(&c, w, len, a, &alen, NULL), IDNG_OK);
+            idng_policy_judge(&c, a, alen, &av);
+            ck_assert_msg(av.action == one.action && av.cls == one.cls,
+                          "round %d: judge_data is not the A-label form's verdict", round);
+        }
+        idng_conf_free(&c);
+    }
+}
+END_TEST
+
+/* A raw name on the answer path is judged as what it normalizes to. */
+START_TEST(test_judge_data)
+{
+    static const struct {
+        const char *conf, *name, *verdict;
+        enum idng_action action;
+    } t[] = {
+        {"", "\\195\\188.evil.", "ok", IDNG_ACT_PASS},
+        {"", "\\195\\188.xn--ab-m1t.evil.", "contextj", IDNG_ACT_REFUSE},
+        {"", "a\\226\\128\\174b.evil.", "disallowed", IDNG_ACT_REFUSE},
+        {"deny: d\xc3\xa9j\xc3\xa0.evil.\n", "d\\195\\169j\\195\\160.evil.", "deny", IDNG_ACT_REFUSE},
+        {"on-not-canonical: log\n", "\\195\\188.xn--bc-kw3n.evil.", "not-canonical", IDNG_ACT_LOG},
+        {"on-raw-8bit: refuse\n", "\\195\\188.evil.", "raw-8bit", IDNG_ACT_REFUSE},
+        {"", "xn--ab-m1t.evil.", "contextj", IDNG_ACT_REFUSE},
+        {"", "www.evil.", "ok", IDNG_ACT_PASS},
+    };
+    struct idng_conf c;
+    struct idng_verdict v;
+    char text[512];
+    uint8_t w[256];
+    size_t n;
+
+    snprintf(text, sizeof text, "idnguard:\n%s", t[_i].conf);
+    load(&c, text);
+    n = wire(t[_i].name, w);
+    idng_policy_judge_data(&c, w, n, &v);
+    ck_assert_msg(strcmp(idng_verdict_name(&v), t[_i].verdict) == 0 && v.action == t[_i].action,
+                  "%s with [%s]: %s/%s, want %s/%s", t[_i].name, t[_i].conf,
+                  idng_verdict_name(&v), idng_action_name(v.action), t[_i].verdict,
+                  idng_action_name(t[_i].action));
+    idng_conf_free(&c);
+}
+END_TEST
+
+START_TEST(test_severity_order)
+{
+    static const enum idng_action order[] = {IDNG_ACT_PASS,     IDNG_ACT_LOG,    IDNG_ACT_NORMALIZE,
+                                             IDNG_ACT_NXDOMAIN, IDNG_ACT_REFUSE, IDNG_ACT_DROP};
+    size_t i;
+    for (i = 1; i < sizeof order / sizeof order[0]; i++)
+        ck_assert_int_lt(idng_action_severity(order[i - 1]), idng_action_severity(order[i]));
+}
+END_TEST
+
 static Suite *policy_suite(void)
 {
     Suite *s = suite_create("policy");
@@ -239,6 +446,9 @@ static Suite *policy_suite(void)
     tcase_add_loop_test(tc, test_normalize_full_stop_in_label, 0,
                         (int)(sizeof stops / sizeof stops[0]));
     tcase_add_test(tc, test_fallback);
+    tcase_add_test(tc, test_severity_order);
+    tcase_add_loop_test(tc, test_judge_data, 0, 8);
+    tcase_add_loop_test(tc, test_most_severe_property, 0, 10);
     suite_add_tcase(s, tc);
     return s;
 }
