@@ -1,6 +1,6 @@
 /**
  * \file
- * idnguard configuration: schema, parser, writer and name lists (see
+ * idnguard configuration: schema, parser, writer and name sets (see
  * idng_conf.h for the syntax and conf/idnguard.conf.example for the keys).
  *
  * The schema is one table, `keys`, in the manner of Knot DNS: a row per key
@@ -153,15 +153,6 @@ static unsigned char lower(unsigned char ch)
     return ch >= 'A' && ch <= 'Z' ? (unsigned char)(ch + 32) : ch;
 }
 
-/* Length of a wire name built by this file (validated when it was stored). */
-static size_t wire_len(const uint8_t *w)
-{
-    size_t pos = 0;
-    while (w[pos] != 0)
-        pos += 1u + w[pos];
-    return pos + 1;
-}
-
 /* Text form with trailing dot ("." for the root) into out, which holds
  * WIRE_MAX + 1 octets.  Returns -1 for a label the parser would refuse. */
 static int wire_to_text(const uint8_t *w, char *out)
@@ -186,6 +177,226 @@ static int wire_to_text(const uint8_t *w, char *out)
     }
     out[o] = '\0';
     return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Name sets                                                                 */
+
+/* A set (struct idng_name_list) is three things: names[], the names in file
+ * order; blocks of storage holding their octets, which never move, so that
+ * names[i] stays valid while the set grows; and an open-addressing table
+ * (linear probing, at most half full) whose slots hold a name's hash and
+ * its place in names[].
+ *
+ * A name's hash is built from its root towards its first label, each step
+ * folding one label into the hash of the parent name.  One pass over a
+ * query name so gives the hashes of all its suffixes (itself, its parent,
+ * ..., the root), and a lookup is one probe per label.  ASCII case is
+ * folded as the octets are hashed and compared; stored names are lowercase. */
+
+/** Most labels of a name, the root's included: 127 of one octet fill 255. */
+#define LABELS_MAX (WIRE_MAX / 2 + 1)
+/** Smallest and largest block of name storage; any name fits the smallest. */
+#define BLOCK_MIN 512
+#define BLOCK_MAX 65536
+/** Index returned for a name not in a set. */
+#define NOT_FOUND ((size_t)-1)
+
+struct idng_name_slot {
+    uint32_t hash;  /**< the name's hash (low 32 bits) */
+    uint32_t index; /**< 1 + its index in names[]; 0 marks an empty slot */
+};
+
+struct idng_name_block {
+    struct idng_name_block *next; /**< the block filled before this one */
+    size_t used, cap;             /**< octets of data used and allocated */
+    uint8_t data[];
+};
+
+_Static_assert(WIRE_MAX < 256 && LABELS_MAX * 2 > WIRE_MAX,
+               "label offsets fit an octet, and LABELS_MAX covers one-octet labels");
+_Static_assert(BLOCK_MIN >= WIRE_MAX, "a fresh block holds any name");
+
+/* Folds a label (length octet first; ASCII case ignored) into the hash of
+ * its parent name.  FNV-1a over the octets, then a 64-bit mix (the
+ * splitmix64 finalizer) so that every bit of the result depends on the
+ * whole name, as the table's low bits must. */
+static uint64_t hash_label(uint64_t parent, const uint8_t *label)
+{
+    uint64_t h = (parent ^ label[0]) * UINT64_C(0x100000001b3);
+    size_t i;
+
+    for (i = 1; i <= label[0]; i++)
+        h = (h ^ lower(label[i])) * UINT64_C(0x100000001b3);
+    h ^= h >> 30;
+    h *= UINT64_C(0xbf58476d1ce4e5b9);
+    h ^= h >> 27;
+    h *= UINT64_C(0x94d049bb133111eb);
+    h ^= h >> 31;
+    return h;
+}
+
+/* Hashes of all suffixes of a name whose labels start at offs[0..nlab),
+ * the root label last: h[i] is the hash of the name from offs[i] on. */
+static void suffix_hashes(const uint8_t *wire, const uint8_t *offs, size_t nlab, uint32_t *h)
+{
+    uint64_t x = UINT64_C(0x9e3779b97f4a7c15); /* the root's */
+    size_t i = nlab - 1;
+
+    h[i] = (uint32_t)x;
+    while (i-- > 0) {
+        x = hash_label(x, wire + offs[i]);
+        h[i] = (uint32_t)x;
+    }
+}
+
+/* Label offsets of the wire name at wire into offs (LABELS_MAX entries),
+ * the root label last, and its length into *total.  Returns the number of
+ * labels, root included, or 0 if the name is malformed: a label over 63
+ * octets (a compression pointer, a reserved type), running past len, or
+ * over WIRE_MAX octets. */
+static size_t split_name(const uint8_t *wire, size_t len, uint8_t *offs, size_t *total)
+{
+    size_t nlab = 0, pos = 0;
+
+    for (;;) {
+        if (pos >= len || nlab == LABELS_MAX)
+            return 0;
+        offs[nlab++] = (uint8_t)pos;
+        if (wire[pos] == 0)
+            break;
+        if (wire[pos] > IDNG_LABEL_MAX)
+            return 0;
+        pos += 1u + wire[pos];
+        if (pos >= WIRE_MAX)
+            return 0;
+    }
+    *total = pos + 1;
+    return nlab;
+}
+
+/* Hash of a name built by this file (valid, so no checks). */
+static uint32_t name_hash(const uint8_t *w)
+{
+    uint8_t offs[LABELS_MAX];
+    uint32_t h[LABELS_MAX];
+    size_t nlab = 0, pos = 0;
+
+    while (w[pos] != 0) {
+        offs[nlab++] = (uint8_t)pos;
+        pos += 1u + w[pos];
+    }
+    offs[nlab++] = (uint8_t)pos;
+    suffix_hashes(w, offs, nlab, h);
+    return h[0];
+}
+
+/* Is some name of l wlen octets long?  (Spares probes for lengths no
+ * entry has, the root's among them unless it is listed.) */
+static int set_has_len(const struct idng_name_list *l, size_t wlen)
+{
+    return (int)(l->lens[wlen >> 6] >> (wlen & 63) & 1);
+}
+
+/* Index in l->names of the name at w (wire form, wlen octets, any case,
+ * well formed) whose hash is h; NOT_FOUND if l does not hold it.  Two well
+ * formed names agree on where their labels start until they first differ,
+ * so comparing octet by octet up to the first difference never reads past
+ * the end of the stored name. */
+static size_t set_find(const struct idng_name_list *l, const uint8_t *w, size_t wlen, uint32_t h)
+{
+    size_t mask, i, j;
+
+    if (l->slots == NULL)
+        return NOT_FOUND;
+    mask = l->nslots - 1;
+    for (i = h & mask;; i = (i + 1) & mask) {
+        const struct idng_name_slot *s = &l->slots[i];
+        const uint8_t *m;
+
+        if (s->index == 0)
+            return NOT_FOUND; /* the table is never full */
+        if (s->hash != h)
+            continue;
+        m = l->names[s->index - 1];
+        for (j = 0; j < wlen && lower(w[j]) == m[j]; j++)
+            ;
+        if (j == wlen)
+            return s->index - 1;
+    }
+}
+
+/* Puts index (0-based) with hash h into a table of nslots (a power of two)
+ * that has a free slot. */
+static void slot_put(struct idng_name_slot *slots, size_t nslots, uint32_t h, size_t index)
+{
+    size_t mask = nslots - 1, i = h & mask;
+
+    while (slots[i].index != 0)
+        i = (i + 1) & mask;
+    slots[i].hash = h;
+    slots[i].index = (uint32_t)(index + 1);
+}
+
+/* Adds a name (wire form, wlen octets, lowercase, well formed, not yet in
+ * l) whose hash is h.  names[] must have room for it (count < cap).
+ * Returns 0, or -1 when out of memory; l then still holds what it held. */
+static int set_add(struct idng_name_list *l, const uint8_t *w, size_t wlen, uint32_t h)
+{
+    struct idng_name_block *b = l->blocks;
+    uint8_t *copy;
+
+    /* At most half full, so probe runs stay short and misses end soon. */
+    if ((l->count + 1) * 2 > l->nslots) {
+        size_t n = l->nslots ? 2 * l->nslots : 16, i;
+        struct idng_name_slot *slots;
+
+        if (n > (size_t)UINT32_MAX || n > SIZE_MAX / sizeof *slots)
+            return -1;
+        slots = calloc(n, sizeof *slots);
+        if (slots == NULL)
+            return -1;
+        for (i = 0; i < l->nslots; i++)
+            if (l->slots[i].index != 0)
+                slot_put(slots, n, l->slots[i].hash, l->slots[i].index - 1);
+        free(l->slots);
+        l->slots = slots;
+        l->nslots = n;
+    }
+    if (b == NULL || b->cap - b->used < wlen) {
+        size_t cap = b == NULL ? BLOCK_MIN : b->cap < BLOCK_MAX ? 2 * b->cap : BLOCK_MAX;
+        b = malloc(sizeof *b + cap);
+        if (b == NULL)
+            return -1;
+        b->next = l->blocks;
+        b->used = 0;
+        b->cap = cap;
+        l->blocks = b;
+    }
+    copy = b->data + b->used;
+    memcpy(copy, w, wlen);
+    b->used += wlen;
+    slot_put(l->slots, l->nslots, h, l->count);
+    l->lens[wlen >> 6] |= UINT64_C(1) << (wlen & 63);
+    l->names[l->count++] = copy;
+    return 0;
+}
+
+static void set_free(struct idng_name_list *l)
+{
+    struct idng_name_block *b = l->blocks;
+
+    while (b != NULL) {
+        struct idng_name_block *next = b->next;
+        free(b);
+        b = next;
+    }
+    free(l->slots);
+    free(l->names);
+    memset(l, 0, sizeof *l);
+    l->names = NULL;
+    l->slots = NULL;
+    l->blocks = NULL;
 }
 
 /* Converts a name as written in the file into lowercase wire format. */
@@ -667,28 +878,28 @@ static int name_to_wire(struct pstate *p, const struct key *k, const char *v, si
 static int set_name(struct pstate *p, const struct key *k, const char *v, size_t n)
 {
     struct idng_name_list *l = FIELD(&p->c, k, struct idng_name_list);
-    uint8_t wire[WIRE_MAX], *copy;
+    uint8_t wire[WIRE_MAX];
     size_t wlen = 0, i;
+    uint32_t h;
     int which;
     char text[WIRE_MAX + 1];
 
     if (name_to_wire(p, k, v, n, wire, &wlen) != 0)
         return -1;
+    h = name_hash(wire);
     /* An exact repeat is a slip; the same name in both lists contradicts
      * itself.  (A name below another listed one is fine: it is how an
-     * exception is written.) */
+     * exception is written.)  One probe of each list's table. */
     for (which = 0; which < 2; which++) {
-        const struct idng_name_list *m = which == 0 ? &p->c.allow : &p->c.deny;
-        for (i = 0; i < m->count; i++) {
-            if (wire_len(m->names[i]) != wlen || memcmp(m->names[i], wire, wlen) != 0)
-                continue;
-            wire_to_text(wire, text);
-            if (which == k->arg)
-                return fail(p, "duplicate %s name '%s' (first at line %zu)", k->name, text,
-                            p->name_line[which][i]);
-            return fail(p, "'%s' is in both '%s' (line %zu) and '%s'; a name can be in one list only",
-                        text, list_key_name(which), p->name_line[which][i], k->name);
-        }
+        i = set_find(which == 0 ? &p->c.allow : &p->c.deny, wire, wlen, h);
+        if (i == NOT_FOUND)
+            continue;
+        wire_to_text(wire, text);
+        if (which == k->arg)
+            return fail(p, "duplicate %s name '%s' (first at line %zu)", k->name, text,
+                        p->name_line[which][i]);
+        return fail(p, "'%s' is in both '%s' (line %zu) and '%s'; a name can be in one list only",
+                    text, list_key_name(which), p->name_line[which][i], k->name);
     }
     if (l->count == l->cap) {
         size_t cap = l->cap ? 2 * l->cap : 8;
@@ -703,12 +914,9 @@ static int set_name(struct pstate *p, const struct key *k, const char *v, size_t
         p->name_line[k->arg] = lines;
         l->cap = cap;
     }
-    copy = malloc(wlen);
-    if (copy == NULL)
+    if (set_add(l, wire, wlen, h) != 0)
         return fail(p, "out of memory");
-    memcpy(copy, wire, wlen);
-    p->name_line[k->arg][l->count] = p->line;
-    l->names[l->count++] = copy;
+    p->name_line[k->arg][l->count - 1] = p->line;
     return 0;
 }
 
@@ -891,25 +1099,17 @@ void idng_conf_init(struct idng_conf *c)
     c->log_file = NULL;
     c->ede = 1;
     c->allow.names = c->deny.names = NULL;
+    c->allow.slots = c->deny.slots = NULL;
+    c->allow.blocks = c->deny.blocks = NULL;
     c->stats_interval = 3600;
-}
-
-static void list_free(struct idng_name_list *l)
-{
-    size_t i;
-    for (i = 0; i < l->count; i++)
-        free(l->names[i]);
-    free(l->names);
-    l->names = NULL;
-    l->count = l->cap = 0;
 }
 
 void idng_conf_free(struct idng_conf *c)
 {
     if (c == NULL)
         return;
-    list_free(&c->allow);
-    list_free(&c->deny);
+    set_free(&c->allow);
+    set_free(&c->deny);
     free(c->log_file);
     idng_conf_init(c);
 }
@@ -1080,42 +1280,37 @@ int idng_conf_write(const struct idng_conf *c, FILE *f)
     return ferror(f) ? -1 : 0;
 }
 
+size_t idng_name_list_mem(const struct idng_name_list *l)
+{
+    const struct idng_name_block *b;
+    size_t n;
+
+    if (l == NULL)
+        return 0;
+    n = l->cap * sizeof *l->names + l->nslots * sizeof *l->slots;
+    for (b = l->blocks; b != NULL; b = b->next)
+        n += sizeof *b + b->cap;
+    return n;
+}
+
 int idng_conf_name_listed(const struct idng_name_list *l, const uint8_t *wire, size_t len)
 {
-    /* Offsets of the name's labels: at most 128 in 255 octets. */
-    size_t offs[WIRE_MAX / 2 + 1], nlab = 0, pos = 0, total, i, j, best;
+    uint8_t offs[LABELS_MAX];
+    uint32_t h[LABELS_MAX];
+    size_t nlab, total = 0, i;
 
-    if (l == NULL || wire == NULL || l->count == 0)
+    if (l == NULL || wire == NULL || l->count == 0 || l->slots == NULL)
         return 0;
-    for (;;) {
-        if (pos >= len || nlab == sizeof offs / sizeof offs[0])
-            return 0;
-        offs[nlab++] = pos;
-        if (wire[pos] == 0)
-            break;
-        if (wire[pos] > IDNG_LABEL_MAX) /* compression pointer or reserved */
-            return 0;
-        pos += 1u + wire[pos];
-        if (pos >= WIRE_MAX)
-            return 0;
+    nlab = split_name(wire, len, offs, &total);
+    if (nlab == 0)
+        return 0;
+    suffix_hashes(wire, offs, nlab, h);
+    /* The name itself first, then each parent: the first hit is the
+     * longest listed name that matches. */
+    for (i = 0; i < nlab; i++) {
+        size_t slen = total - offs[i];
+        if (set_has_len(l, slen) && set_find(l, wire + offs[i], slen, h[i]) != NOT_FOUND)
+            return (int)slen;
     }
-    total = pos + 1;
-    best = 0;
-    for (i = 0; i < l->count; i++) {
-        const uint8_t *m = l->names[i];
-        size_t mlen = wire_len(m), start, b;
-        if (mlen > total)
-            continue;
-        start = total - mlen;
-        /* Only a suffix that starts on a label boundary is a parent name. */
-        for (b = 0; b < nlab && offs[b] < start; b++)
-            ;
-        if (b == nlab || offs[b] != start)
-            continue;
-        for (j = 0; j < mlen && lower(wire[start + j]) == lower(m[j]); j++)
-            ;
-        if (j == mlen && mlen > best)
-            best = mlen;
-    }
-    return (int)best;
+    return 0;
 }

@@ -73,14 +73,33 @@ enum idng_action {
 /** Format of the module's query log lines. */
 enum idng_log_format { IDNG_LOG_TEXT, IDNG_LOG_JSON };
 
+/** A slot of a name set's hash table (defined in conf/idng_conf.c). */
+struct idng_name_slot;
+/** A block of a name set's name storage (defined in conf/idng_conf.c). */
+struct idng_name_block;
+
 /**
- * A list of domain names, each in uncompressed DNS wire format with ASCII
- * letters lowercased (non-ASCII names are stored as A-labels).  names[i] is
- * malloc'd and owned by the list; count entries are used of cap allocated.
+ * A set of domain names, each in uncompressed DNS wire format with ASCII
+ * letters lowercased (non-ASCII names are stored as A-labels), built once
+ * by idng_conf_parse and read-only afterwards: any number of threads may
+ * call idng_conf_name_listed on it at once.
+ *
+ * names[0..count) are the names in file order (idng_conf_write writes them
+ * so); they point into storage the set owns.  Beside them lies an
+ * open-addressing hash table keyed by the wire name, so that a lookup costs
+ * one probe per label of the query name whatever the number of entries.
+ * Only conf/ builds or changes a set: the fields after count are its
+ * internals, and a list put together by hand (names and count only) has no
+ * table, so nothing is listed on it.  idng_conf_free releases it all.
  */
 struct idng_name_list {
-    uint8_t **names;
-    size_t count, cap;
+    uint8_t **names;                /**< count names in file order; cap allocated */
+    size_t count;                   /**< number of names */
+    size_t cap;                     /**< entries allocated at names */
+    struct idng_name_slot *slots;   /**< hash table of nslots (a power of two), or NULL */
+    size_t nslots;
+    struct idng_name_block *blocks; /**< where the names' octets live */
+    uint64_t lens[4];               /**< bit n set: some name is n octets long */
 };
 
 /** Effective settings.  Fill with idng_conf_init or idng_conf_parse. */
@@ -177,6 +196,10 @@ int idng_conf_write(const struct idng_conf *c, FILE *f);
  * and ASCII case-insensitively.  The root name, when listed, matches
  * everything.
  *
+ * Costs one hash probe per label of the name (at most 128), whatever the
+ * number of names in l; allocates nothing and takes no lock, so threads
+ * may share l.
+ *
  * @param wire: uncompressed wire-format name, in any case.
  * @param len: octets available at wire; the name must end (root label)
  *   within them.
@@ -186,6 +209,14 @@ int idng_conf_write(const struct idng_conf *c, FILE *f);
  *   the more specific of two lists can win.
  */
 int idng_conf_name_listed(const struct idng_name_list *l, const uint8_t *wire, size_t len);
+
+/**
+ * Heap memory held by a name set, in octets: its name array, hash table and
+ * name storage, as requested from malloc (the allocator's own overhead is
+ * not counted, nor the struct itself, which lives in struct idng_conf).
+ * 0 for an empty set and for NULL.
+ */
+size_t idng_name_list_mem(const struct idng_name_list *l);
 
 /** Name of an action ("refuse"); NULL if out of range. */
 const char *idng_action_name(enum idng_action a);
