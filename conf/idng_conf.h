@@ -46,7 +46,7 @@ extern "C" {
 /** Longest line accepted, in octets, not counting LF or CR LF. */
 #define IDNG_CONF_LINE_MAX 4096
 /** Largest file idng_conf_load reads, in octets. */
-#define IDNG_CONF_FILE_MAX (1024 * 1024)
+#define IDNG_CONF_FILE_MAX (8 * 1024 * 1024)
 /** Longest stats-interval, in seconds (one day). */
 #define IDNG_CONF_STATS_MAX 86400u
 

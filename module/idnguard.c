@@ -614,16 +614,10 @@ static void idng_mod_clear(struct module_qstate *qstate, int id)
 static size_t idng_mod_get_mem(struct module_env *env, int id)
 {
     struct idng_env *ie = env_of(env, id);
-    size_t n, i;
 
     if (!ie)
         return 0;
-    n = sizeof *ie;
-    for (i = 0; i < ie->conf.allow.count; i++)
-        n += sizeof(uint8_t *) + 256;
-    for (i = 0; i < ie->conf.deny.count; i++)
-        n += sizeof(uint8_t *) + 256;
-    return n;
+    return sizeof *ie + idng_name_list_mem(&ie->conf.allow) + idng_name_list_mem(&ie->conf.deny);
 }
 
 /* ---- callbacks ---- */
