@@ -51,13 +51,21 @@ static unsigned get16(const uint8_t *p)
     return (unsigned)p[0] << 8 | p[1];
 }
 
-/* Header, question and (optionally) an empty OPT record. */
-static int build_query(const char *qname, uint16_t qtype, int use_edns, uint16_t id, uint8_t *buf,
+/* Header, question and (unless DNSQ_F_NOEDNS) an OPT record without options. */
+static int build_query(const char *qname, uint16_t qtype, unsigned flags, uint16_t id, uint8_t *buf,
                        size_t cap, size_t *len)
 {
     ldns_rdf *dn = NULL;
     size_t n = 0, dl;
+    int edns = (flags & DNSQ_F_NOEDNS) == 0;
+    unsigned hflags = 0x0100; /* RD: the resolver recurses for us */
 
+    if (!edns && (flags & DNSQ_F_DO))
+        return -1; /* DO lives in the OPT record */
+    if (flags & DNSQ_F_AD)
+        hflags |= 0x0020;
+    if (flags & DNSQ_F_CD)
+        hflags |= 0x0010;
     if (ldns_str2rdf_dname(&dn, qname) != LDNS_STATUS_OK || !dn)
         return -1;
     dl = ldns_rdf_size(dn);
@@ -66,11 +74,11 @@ static int build_query(const char *qname, uint16_t qtype, int use_edns, uint16_t
         return -1;
     }
     put16(buf, id);
-    put16(buf + 2, 0x0100); /* RD: the resolver recurses for us */
+    put16(buf + 2, hflags);
     put16(buf + 4, 1);
     put16(buf + 6, 0);
     put16(buf + 8, 0);
-    put16(buf + 10, use_edns ? 1 : 0);
+    put16(buf + 10, edns ? 1 : 0);
     n = 12;
     memcpy(buf + n, ldns_rdf_data(dn), dl);
     n += dl;
@@ -78,11 +86,13 @@ static int build_query(const char *qname, uint16_t qtype, int use_edns, uint16_t
     put16(buf + n, qtype);
     put16(buf + n + 2, 1);
     n += 4;
-    if (use_edns) {
+    if (edns) {
         buf[n++] = 0; /* root owner */
         put16(buf + n, OPT_TYPE);
         put16(buf + n + 2, EDNS_PAYLOAD);
-        memset(buf + n + 4, 0, 4); /* extended rcode, version, flags */
+        buf[n + 4] = 0; /* extended rcode */
+        buf[n + 5] = 0; /* version */
+        put16(buf + n + 6, (flags & DNSQ_F_DO) ? 0x8000 : 0); /* DO, RFC 3225 */
         put16(buf + n + 8, 0);
         n += 10;
     }
@@ -139,11 +149,15 @@ static int walk_reply(const uint8_t *m, size_t len, struct dnsq_result *r)
     r->rcode = m[3] & 0x0F;
     r->aa = (m[2] & 0x04) != 0;
     r->tc = (m[2] & 0x02) != 0;
+    r->ad = (m[3] & 0x20) != 0;
+    r->cd = (m[3] & 0x10) != 0;
     qd = get16(m + 4);
     an = get16(m + 6);
     ns = get16(m + 8);
     ar = get16(m + 10);
     r->ancount = (int)an;
+    r->nscount = (int)ns;
+    r->arcount = (int)ar;
     for (i = 0; i < qd; i++) {
         pos = skip_name(m, len, pos);
         if (!pos || pos + 4 > len)
@@ -162,7 +176,9 @@ static int walk_reply(const uint8_t *m, size_t len, struct dnsq_result *r)
             return -1;
         if (i >= an + ns && type == OPT_TYPE && m[owner] == 0) {
             r->has_opt = 1;
+            r->arcount--;
             r->rcode |= m[pos + 4] << 4; /* extended rcode, RFC 6891 6.1.3 */
+            r->edns_do = (m[pos + 6] & 0x80) != 0;
             parse_opt(m + pos + 10, rdlen, r);
         }
         pos += 10 + rdlen;
@@ -170,19 +186,20 @@ static int walk_reply(const uint8_t *m, size_t len, struct dnsq_result *r)
     return 0;
 }
 
-/* The answer section as text, through ldns. */
-static int answer_text(const uint8_t *m, size_t len, struct dnsq_result *r)
+/* One section as text into out (cap octets), one record a line; OPT
+ * records (which ldns keeps out of its lists anyway) are skipped. */
+static void section_text(const ldns_rr_list *list, char *out, size_t cap)
 {
-    ldns_pkt *pkt = NULL;
-    ldns_rr_list *an;
     size_t i, n = 0;
 
-    if (ldns_wire2pkt(&pkt, m, len) != LDNS_STATUS_OK)
-        return -1;
-    an = ldns_pkt_answer(pkt);
-    for (i = 0; an && i < ldns_rr_list_rr_count(an); i++) {
-        char *s = ldns_rr2str(ldns_rr_list_rr(an, i)), *c;
+    out[0] = '\0';
+    for (i = 0; list && i < ldns_rr_list_rr_count(list); i++) {
+        const ldns_rr *rr = ldns_rr_list_rr(list, i);
+        char *s, *c;
         size_t l;
+        if (ldns_rr_get_type(rr) == LDNS_RR_TYPE_OPT)
+            continue;
+        s = ldns_rr2str(rr);
         if (!s)
             continue;
         for (c = s; *c; c++)
@@ -191,14 +208,26 @@ static int answer_text(const uint8_t *m, size_t len, struct dnsq_result *r)
         l = strlen(s);
         while (l > 0 && (s[l - 1] == '\n' || s[l - 1] == ' '))
             s[--l] = '\0';
-        if (n + l + 2 < sizeof r->answer) {
-            memcpy(r->answer + n, s, l);
+        if (n + l + 2 < cap) {
+            memcpy(out + n, s, l);
             n += l;
-            r->answer[n++] = '\n';
-            r->answer[n] = '\0';
+            out[n++] = '\n';
+            out[n] = '\0';
         }
         free(s);
     }
+}
+
+/* The three record sections as text, through ldns. */
+static int sections_text(const uint8_t *m, size_t len, struct dnsq_result *r)
+{
+    ldns_pkt *pkt = NULL;
+
+    if (ldns_wire2pkt(&pkt, m, len) != LDNS_STATUS_OK)
+        return -1;
+    section_text(ldns_pkt_answer(pkt), r->answer, sizeof r->answer);
+    section_text(ldns_pkt_authority(pkt), r->authority, sizeof r->authority);
+    section_text(ldns_pkt_additional(pkt), r->additional, sizeof r->additional);
     ldns_pkt_free(pkt);
     return 0;
 }
@@ -375,6 +404,15 @@ done:
 int dnsq_query(int port, const char *qname_presentation, uint16_t qtype, int use_tcp, int use_edns,
                int timeout_ms, struct dnsq_result *r)
 {
+    return dnsq_query_ex(port, qname_presentation, qtype,
+                         (use_tcp ? DNSQ_F_TCP : 0u) | (use_edns ? 0u : DNSQ_F_NOEDNS), timeout_ms,
+                         r);
+}
+
+int dnsq_query_ex(int port, const char *qname_presentation, uint16_t qtype, unsigned flags,
+                  int timeout_ms, struct dnsq_result *r)
+{
+    int use_tcp = (flags & DNSQ_F_TCP) != 0;
     uint8_t q[512], *m;
     size_t qlen;
     long long deadline = now_ms() + timeout_ms;
@@ -386,7 +424,7 @@ int dnsq_query(int port, const char *qname_presentation, uint16_t qtype, int use
     r->ede_code = -1;
     id =
         (uint16_t)(atomic_fetch_add(&next_id, 1) * 7919u + (unsigned)getpid() + (unsigned)now_ms());
-    if (build_query(qname_presentation, qtype, use_edns, id, q, sizeof q, &qlen) != 0)
+    if (build_query(qname_presentation, qtype, flags, id, q, sizeof q, &qlen) != 0)
         return -1;
     m = malloc(MSG_MAX);
     if (!m)
@@ -404,7 +442,7 @@ int dnsq_query(int port, const char *qname_presentation, uint16_t qtype, int use
         free(m);
         return 0;
     }
-    if (n < 0 || walk_reply(m, (size_t)n, r) != 0 || answer_text(m, (size_t)n, r) != 0) {
+    if (n < 0 || walk_reply(m, (size_t)n, r) != 0 || sections_text(m, (size_t)n, r) != 0) {
         free(m);
         return -1;
     }
@@ -463,26 +501,47 @@ static int same_owner(const char *a, size_t al, const char *b)
     return al == bl && strncasecmp(a, b, al) == 0;
 }
 
-int dnsq_answer_has(const struct dnsq_result *r, const char *owner, const char *type,
-                    const char *rdata)
+int dnsq_section_has(const char *section, const char *owner, const char *type, const char *rdata)
 {
-    const char *line = r->answer;
+    const char *line = section;
 
     while (*line) {
         const char *nl = strchr(line, '\n'), *o, *t, *d;
         size_t len = nl ? (size_t)(nl - line) : strlen(line), ol, tl, dl;
         if (split_rr(line, len, &o, &ol, &t, &tl, &d, &dl) == 0 && same_owner(o, ol, owner)
-            && tl == strlen(type) && memcmp(t, type, tl) == 0 && dl == strlen(rdata)
-            && memcmp(d, rdata, dl) == 0)
+            && tl == strlen(type) && memcmp(t, type, tl) == 0
+            && (!rdata || (dl == strlen(rdata) && memcmp(d, rdata, dl) == 0)))
             return 1;
         line += len + (nl ? 1 : 0);
     }
     return 0;
 }
 
-void dnsq_answer_summary(const struct dnsq_result *r, char *out, size_t cap)
+int dnsq_answer_has(const struct dnsq_result *r, const char *owner, const char *type,
+                    const char *rdata)
 {
-    const char *line = r->answer;
+    return dnsq_section_has(r->answer, owner, type, rdata);
+}
+
+int dnsq_section_count(const char *section, const char *type)
+{
+    const char *line = section;
+    int c = 0;
+
+    while (*line) {
+        const char *nl = strchr(line, '\n'), *o, *t, *d;
+        size_t len = nl ? (size_t)(nl - line) : strlen(line), ol, tl, dl;
+        if (split_rr(line, len, &o, &ol, &t, &tl, &d, &dl) == 0 && tl == strlen(type)
+            && memcmp(t, type, tl) == 0)
+            c++;
+        line += len + (nl ? 1 : 0);
+    }
+    return c;
+}
+
+void dnsq_section_summary(const char *section, char *out, size_t cap)
+{
+    const char *line = section;
     size_t n = 0;
 
     if (cap == 0)
@@ -500,4 +559,9 @@ void dnsq_answer_summary(const struct dnsq_result *r, char *out, size_t cap)
         }
         line += len + (nl ? 1 : 0);
     }
+}
+
+void dnsq_answer_summary(const struct dnsq_result *r, char *out, size_t cap)
+{
+    dnsq_section_summary(r->answer, out, cap);
 }

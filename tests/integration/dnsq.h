@@ -2,7 +2,9 @@
  * \file
  * A small DNS client for the integration tests: one query to 127.0.0.1 over
  * UDP or TCP, with a bounded wait, and the parts of the reply the tests
- * look at (rcode, answer section as text, OPT record, Extended DNS Error).
+ * look at (rcode, header flags, the three record sections as text, OPT
+ * record, Extended DNS Error).  Query flags set CD and AD in the header and
+ * DO in the OPT record, for the DNSSEC tests.
  *
  * The query is built and the reply walked here rather than through
  * ldns_resolver, so that the tests control every octet of the query name
@@ -18,28 +20,50 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/** Room for the answer section as text. */
+/** Room for one section (answer, authority, additional) as text.  Records
+ *  that do not fit are left out of the text, not of the counts. */
 #define DNSQ_ANSWER_MAX 8192
 /** Room for the text of an Extended DNS Error. */
 #define DNSQ_EDE_TEXT_MAX 1024
 
-/** Record types the tests use (RFC 1035, RFC 3596). */
+/** Record types the tests use (RFC 1035, RFC 3596, RFC 4034). */
 #define DNSQ_A 1
+#define DNSQ_NS 2
 #define DNSQ_CNAME 5
 #define DNSQ_SOA 6
+#define DNSQ_MX 15
 #define DNSQ_TXT 16
 #define DNSQ_AAAA 28
+#define DNSQ_DS 43     /**< RFC 4034 */
+#define DNSQ_DNSKEY 48 /**< RFC 4034 */
+
+/** Flags of dnsq_query_ex (the harness's HQ_* flags have the same values). */
+enum {
+    DNSQ_F_TCP = 1,    /**< over TCP (else UDP, and TCP once after a TC reply) */
+    DNSQ_F_NOEDNS = 2, /**< no OPT record (else one, payload 1232, no options) */
+    DNSQ_F_CD = 4,     /**< Checking Disabled: the resolver hands out data it cannot validate */
+    DNSQ_F_DO = 8,     /**< DNSSEC OK in the OPT record: RRSIGs in the reply, AD when secure */
+    DNSQ_F_AD = 16     /**< AD in the query: the client understands AD (RFC 6840 5.7) */
+};
 
 /** What came back. */
 struct dnsq_result {
     int timed_out; /**< no reply within the time (a dropped query) */
     int rcode;     /**< header rcode with the OPT record's upper bits; -1 without a reply */
     int aa, tc;    /**< header flags */
+    int ad, cd;    /**< header flags: Authentic Data (validated), Checking Disabled (echoed) */
     int ancount;   /**< records in the answer section */
+    int nscount;   /**< records in the authority section */
+    int arcount;   /**< records in the additional section, the OPT record not counted */
     /** Answer section, one "owner TTL IN TYPE rdata" line per record
      *  (ldns_rr2str with tabs turned into single spaces), each ending in \n. */
     char answer[DNSQ_ANSWER_MAX];
+    /** Authority section, in the same form. */
+    char authority[DNSQ_ANSWER_MAX];
+    /** Additional section, in the same form, without the OPT record. */
+    char additional[DNSQ_ANSWER_MAX];
     int has_opt;  /**< the reply held an OPT record */
+    int edns_do;  /**< its DO bit */
     int ede_code; /**< info-code of the first EDE option (RFC 8914), -1 if none */
     char ede_text[DNSQ_EDE_TEXT_MAX]; /**< its EXTRA-TEXT, NUL-terminated ("" if none) */
     unsigned local_port;              /**< our source port: the module logs it as 127.0.0.1#PORT */
@@ -64,6 +88,15 @@ struct dnsq_result {
 int dnsq_query(int port, const char *qname_presentation, uint16_t qtype, int use_tcp, int use_edns,
                int timeout_ms, struct dnsq_result *r);
 
+/**
+ * dnsq_query with a flags word: DNSQ_F_TCP, DNSQ_F_NOEDNS, DNSQ_F_CD,
+ * DNSQ_F_DO, DNSQ_F_AD, or'ed; 0 is UDP with EDNS, RD set.  DNSQ_F_DO needs
+ * the OPT record: with DNSQ_F_NOEDNS too, -1 (a local error).
+ * @return as dnsq_query.
+ */
+int dnsq_query_ex(int port, const char *qname_presentation, uint16_t qtype, unsigned flags,
+                  int timeout_ms, struct dnsq_result *r);
+
 /** Name of an rcode as the module logs it ("NOERROR", "REFUSED"), "NONE" for -1. */
 const char *dnsq_rcode_name(int rcode);
 
@@ -81,5 +114,17 @@ int dnsq_answer_has(const struct dnsq_result *r, const char *owner, const char *
  * order and for failure messages.
  */
 void dnsq_answer_summary(const struct dnsq_result *r, char *out, size_t cap);
+
+/**
+ * dnsq_answer_has for any section's text (r->answer, r->authority,
+ * r->additional); rdata NULL matches any rdata (an RRSIG, an NSEC).
+ */
+int dnsq_section_has(const char *section, const char *owner, const char *type, const char *rdata);
+
+/** Records of one type in a section's text ("RRSIG", "NSEC"). */
+int dnsq_section_count(const char *section, const char *type);
+
+/** dnsq_answer_summary for any section's text. */
+void dnsq_section_summary(const char *section, char *out, size_t cap);
 
 #endif

@@ -938,9 +938,7 @@ int harness_query(const struct harness *h, const char *qname, uint16_t qtype, un
 
     if (cap)
         line[0] = '\0';
-    if (dnsq_query(h->port, qname, qtype, (flags & HQ_TCP) != 0, (flags & HQ_NOEDNS) == 0,
-                   timeout_ms, r)
-        != 0) {
+    if (dnsq_query_ex(h->port, qname, qtype, flags, timeout_ms, r) != 0) {
         snprintf(line, cap, "query for %s failed: local error, or no daemon on port %d", qname,
                  h->port);
         return -1;

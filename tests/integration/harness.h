@@ -130,8 +130,15 @@ int harness_wait_count(const char *path, long from, const char *needle, int n, i
 
 /* ---- queries and their log lines ---- */
 
-/** Flags of harness_query. */
-enum { HQ_TCP = 1, HQ_NOEDNS = 2 };
+/** Flags of harness_query, or'ed: those of dnsq_query_ex.  0 is UDP with
+ *  EDNS (no DO), RD set.  HQ_DO needs EDNS (not with HQ_NOEDNS). */
+enum {
+    HQ_TCP = DNSQ_F_TCP,       /**< over TCP */
+    HQ_NOEDNS = DNSQ_F_NOEDNS, /**< no OPT record */
+    HQ_CD = DNSQ_F_CD,         /**< Checking Disabled */
+    HQ_DO = DNSQ_F_DO,         /**< DNSSEC OK: RRSIGs in the reply, and AD when secure */
+    HQ_AD = DNSQ_F_AD          /**< AD in the query: AD in the reply when secure, without DO */
+};
 
 /** The module's text log line, split into its fields (core_log.h). */
 struct qline {
