@@ -70,7 +70,8 @@ cp "$top"/tests/integration/zones/*.zone "$top"/bench/zones/bench.zone "$dir/zon
 fill() {
     sed -e "s|@DIR@|$dir|g" -e "s|@ZONES@|$dir/zones|g" \
         -e "s|@NSD_PORT@|$nsd_port|g" -e "s|@PORT@|$port|g" -e "s|@THREADS@|1|g" \
-        -e "s|@MODULE@|$module|g" -e "s|@LOGFILE@|$2|g" "$1"
+        -e "s|@MODULE@|$module|g" -e "s|@LOGFILE@|$2|g" \
+        -e "s|@MODULES@|dynlib validator iterator|g" -e "s|@SERVER_EXTRA@||g" "$1"
 }
 # NSD's response rate limiting (Debian builds it in, 200 answers a second
 # per client network by default) would drop most of the cache misses, which

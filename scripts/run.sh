@@ -34,7 +34,8 @@ while in_use "$nsd_port"; do nsd_port=$((nsd_port + 1)); done
 fill() {
     sed -e "s|@DIR@|$dir|g" -e "s|@ZONES@|$top/tests/integration/zones|g" \
         -e "s|@NSD_PORT@|$nsd_port|g" -e "s|@PORT@|$port|g" -e "s|@THREADS@|2|g" \
-        -e "s|@MODULE@|$module|g" -e "s|@LOGFILE@||g" "$1"
+        -e "s|@MODULE@|$module|g" -e "s|@LOGFILE@||g" \
+        -e "s|@MODULES@|dynlib validator iterator|g" -e "s|@SERVER_EXTRA@||g" "$1"
 }
 fill "$top/tests/integration/nsd.conf.in" > "$dir/nsd.conf"
 fill "$top/tests/integration/unbound.conf.in" > "$dir/unbound.conf"

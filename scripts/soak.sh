@@ -87,7 +87,8 @@ cp "$top/tests/soak/soak.zone" "$dir/zones/"
 fill() {
     sed -e "s|@DIR@|$dir|g" -e "s|@ZONES@|$dir/zones|g" \
         -e "s|@NSD_PORT@|$nsd_port|g" -e "s|@PORT@|$port|g" -e "s|@THREADS@|2|g" \
-        -e "s|@MODULE@|$module|g" -e "s|@LOGFILE@|$dir/unbound.log|g" "$1"
+        -e "s|@MODULE@|$module|g" -e "s|@LOGFILE@|$dir/unbound.log|g" \
+        -e "s|@MODULES@|dynlib validator iterator|g" -e "s|@SERVER_EXTRA@||g" "$1"
 }
 fill "$top/tests/integration/nsd.conf.in" > "$dir/nsd.conf"
 printf 'zone:\n    name: "soak."\n    zonefile: "soak.zone"\n' >> "$dir/nsd.conf"

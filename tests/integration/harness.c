@@ -533,13 +533,43 @@ static int wait_ready(pid_t pid, int port, const char *qname, uint16_t qtype, in
 
 /* ---- start and stop ---- */
 
+/* opts->server_extra as lines inside server: (4 spaces in front of each,
+ * no final newline: the template's line has its own); malloc'd. */
+static char *server_lines(const char *extra)
+{
+    size_t n = 0, cap = 1;
+    const char *p;
+    char *out;
+
+    for (p = extra; *p; p++)
+        cap += *p == '\n' ? 5 : 1;
+    out = malloc(cap + 4);
+    if (!out)
+        return NULL;
+    for (p = extra; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t l = nl ? (size_t)(nl - p) : strlen(p);
+        if (n)
+            out[n++] = '\n';
+        memcpy(out + n, "    ", 4);
+        memcpy(out + n + 4, p, l);
+        n += 4 + l;
+        p += l + (nl ? 1 : 0);
+    }
+    out[n] = '\0';
+    return out;
+}
+
 /* Temporary directory, ports and the three configuration files. */
-static int prepare(struct harness *h, const char *conf_text, int threads, char *err, size_t errlen)
+static int prepare(struct harness *h, const char *conf_text, int threads,
+                   const struct harness_opts *opts, char *err, size_t errlen)
 {
     const char *tmpl = env_or_null("IDNGUARD_TEMPLATES"), *zones = env_or_null("IDNGUARD_ZONES"),
                *module = env_or_null("IDNGUARD_MODULE"), *tmp = env_or_null("TMPDIR");
+    const char *modules = opts && opts->module_config ? opts->module_config
+                                                      : HARNESS_MODULES_DEFAULT;
     char path[HARNESS_PATH_MAX + 32], sport[16], snsd[16], sthreads[16];
-    char *text, *out;
+    char *text, *out, *extra = NULL, *lines;
 
     memset(h, 0, sizeof *h);
     h->owner = getpid();
@@ -572,28 +602,41 @@ static int prepare(struct harness *h, const char *conf_text, int threads, char *
     snprintf(snsd, sizeof snsd, "%d", h->nsd_port);
     snprintf(sthreads, sizeof sthreads, "%d", threads > 0 ? threads : 1);
     {
-        const char *const pairs[][2] = {
+        /* The last two only in the templates; the extra server: lines and
+         * the idnguard.conf get the others. */
+        const char *pairs[][2] = {
             {"@DIR@", h->dir},        {"@ZONES@", zones},      {"@NSD_PORT@", snsd},
             {"@PORT@", sport},        {"@THREADS@", sthreads}, {"@MODULE@", module},
-            {"@LOGFILE@", h->ub_log},
+            {"@LOGFILE@", h->ub_log}, {"@MODULES@", modules},  {"@SERVER_EXTRA@", ""},
         };
+        const char *const(*cpairs)[2] = (const char *const(*)[2])pairs;
         size_t np = sizeof pairs / sizeof pairs[0];
         const char *files[][2] = {{"nsd.conf.in", h->nsd_conf}, {"unbound.conf.in", h->ub_conf}};
         size_t i;
 
+        lines = server_lines(opts && opts->server_extra ? opts->server_extra : "");
+        extra = lines ? subst(lines, cpairs, np - 2) : NULL;
+        free(lines);
+        if (!extra) {
+            set_err(err, errlen, "out of memory");
+            return -1;
+        }
+        pairs[np - 1][1] = extra;
         for (i = 0; i < 2; i++) {
             snprintf(path, sizeof path, "%s/%s", tmpl, files[i][0]);
             text = harness_read_file(path, 0, NULL);
-            out = text ? subst(text, pairs, np) : NULL;
+            out = text ? subst(text, cpairs, np) : NULL;
             free(text);
             if (!out || write_file(files[i][1], out) != 0) {
                 free(out);
+                free(extra);
                 set_err(err, errlen, "cannot fill the template %s", path);
                 return -1;
             }
             free(out);
         }
-        out = subst(conf_text, pairs, np);
+        free(extra);
+        out = subst(conf_text, cpairs, np - 2);
         if (!out || write_file(h->idng_conf, out) != 0) {
             free(out);
             set_err(err, errlen, "cannot write %s", h->idng_conf);
@@ -657,12 +700,13 @@ static int lost_port_race(const char *log, const char *out)
     return strstr(t, "in use") != NULL;
 }
 
-int harness_start(struct harness *h, const char *conf_text, int threads, char *err, size_t errlen)
+int harness_start_ex(struct harness *h, const char *conf_text, int threads,
+                     const struct harness_opts *opts, char *err, size_t errlen)
 {
     int attempt, status, w;
 
     for (attempt = 0; attempt < 3; attempt++) {
-        if (prepare(h, conf_text, threads, err, errlen) != 0)
+        if (prepare(h, conf_text, threads, opts, err, errlen) != 0)
             goto fail;
         h->nsd_pid = start_nsd(h);
         if (h->nsd_pid <= 0) {
@@ -705,6 +749,11 @@ fail:
     return -1;
 }
 
+int harness_start(struct harness *h, const char *conf_text, int threads, char *err, size_t errlen)
+{
+    return harness_start_ex(h, conf_text, threads, NULL, err, errlen);
+}
+
 void harness_stop(struct harness *h)
 {
     stop_pid(&h->ub_pid, h->owner);
@@ -715,11 +764,17 @@ void harness_stop(struct harness *h)
     }
 }
 
-void harness_setup(struct harness *h, const char *conf_text, int threads)
+void harness_setup_ex(struct harness *h, const char *conf_text, int threads,
+                      const struct harness_opts *opts)
 {
     char err[4096];
-    if (harness_start(h, conf_text, threads, err, sizeof err) != 0)
+    if (harness_start_ex(h, conf_text, threads, opts, err, sizeof err) != 0)
         ck_abort_msg("daemons did not start: %s", err);
+}
+
+void harness_setup(struct harness *h, const char *conf_text, int threads)
+{
+    harness_setup_ex(h, conf_text, threads, NULL);
 }
 
 int harness_run_failing(const char *conf_text, char *conf_path, size_t pathcap, int *status,
@@ -733,7 +788,7 @@ int harness_run_failing(const char *conf_text, char *conf_path, size_t pathcap, 
     *status = -1;
     if (logcap)
         log[0] = '\0';
-    if (prepare(&h, conf_text, 1, err, sizeof err) != 0) {
+    if (prepare(&h, conf_text, 1, NULL, err, sizeof err) != 0) {
         snprintf(log, logcap, "%s", err);
         remove_dir(h.dir);
         return -1;

@@ -3,7 +3,8 @@
  * Integration test harness: NSD serving tests/integration/zones and the
  * Unbound daemon built here, with the idnguard module, on free loopback
  * ports in a temporary directory; helpers to query them and to read the
- * module's log lines.
+ * module's log lines.  harness_start_ex starts variants of the daemon
+ * (another module-config, more server: lines).
  *
  * Environment (set by `make check-integration`): IDNGUARD_UNBOUND (daemon),
  * IDNGUARD_MODULE (the .so), IDNGUARD_ZONES (zone files), IDNGUARD_TEMPLATES
@@ -40,6 +41,25 @@
 #define HARNESS_DROP_MS 700    /**< waited out to call a query dropped */
 #define HARNESS_LOG_MS 3000    /**< a log line that should appear */
 
+/** module-config when a test names none. */
+#define HARNESS_MODULES_DEFAULT "dynlib validator iterator"
+
+/** Variants of the daemon pair (harness_start_ex); a NULL field, or a NULL
+ *  struct, keeps the default, which is what harness_start runs. */
+struct harness_opts {
+    /** Unbound's module-config (HARNESS_MODULES_DEFAULT when NULL), e.g.
+     *  "dynlib iterator" for a resolver that does not validate.  Without
+     *  "dynlib" the module is not loaded and no query is logged, so only
+     *  dnsq_query_ex can ask such a daemon. */
+    const char *module_config;
+    /** Lines added inside unbound.conf's server: clause, after the
+     *  template's own (so a setting given again here wins), e.g.
+     *  "serve-expired: yes\nserve-expired-ttl: 3600\n" or
+     *  "minimal-responses: no\n".  "@DIR@", "@ZONES@", "@PORT@" and
+     *  "@NSD_PORT@" in them are filled in as in the templates. */
+    const char *server_extra;
+};
+
 /** One NSD and one Unbound with the module. */
 struct harness {
     char dir[HARNESS_PATH_MAX];       /**< the temporary directory */
@@ -69,6 +89,11 @@ struct harness {
  */
 int harness_start(struct harness *h, const char *conf_text, int threads, char *err, size_t errlen);
 
+/** harness_start with a variant of the daemon (opts may be NULL: the
+ *  defaults, exactly harness_start). */
+int harness_start_ex(struct harness *h, const char *conf_text, int threads,
+                     const struct harness_opts *opts, char *err, size_t errlen);
+
 /** Stops both daemons (if this process started them) and removes the
  *  directory.  Never fails a test, so it is safe in a teardown; safe to
  *  call twice and on a harness that never started. */
@@ -77,6 +102,10 @@ void harness_stop(struct harness *h);
 /** harness_start for a fixture: fails the current test/setup with the
  *  reason when the daemons do not come up. */
 void harness_setup(struct harness *h, const char *conf_text, int threads);
+
+/** harness_setup with a variant of the daemon (harness_start_ex). */
+void harness_setup_ex(struct harness *h, const char *conf_text, int threads,
+                      const struct harness_opts *opts);
 
 /**
  * Runs Unbound alone with conf_text as its idnguard.conf, expecting it to
