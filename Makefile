@@ -66,8 +66,14 @@ ITEST_SRC := $(wildcard tests/integration/test_*.c)
 ITEST_BIN := $(ITEST_SRC:tests/%.c=$(BUILD)/tests/%)
 ITEST_COMMON := $(wildcard tests/integration/harness.c tests/integration/dnsq.c)
 TEST_COMMON := tests/common.c
+# The zones NSD serves: tests/integration/zones copied, and sig., deny.sig.
+# and bad.sig. signed with keys made by tests/integration/prepare-zones.sh,
+# with the trust anchor sig.anchor.  `make zones` always runs the script;
+# it does nothing while the output is up to date and the signatures are
+# valid for a week more.
+ZONES_DIR := $(BUILD)/zones
 
-.PHONY: all deps run demo check check-integration check-install test tables check-tables clang-build clean unbound install
+.PHONY: all deps run demo check check-integration check-install test tables check-tables clang-build clean unbound install zones
 all: $(LIB) $(CONF_LIB) $(CORE_LIB) $(CLI) $(MODULE)
 
 $(BUILD)/%.o: %.c
@@ -113,7 +119,12 @@ $(MODULE): module/idnguard.c $(CORE_LIB) $(CONF_LIB) $(LIB) $(UB_STAMP)
 
 unbound: $(UB_STAMP)
 
-$(BUILD)/tests/integration/%: tests/integration/%.c $(ITEST_COMMON) $(TEST_COMMON) $(TEST_LIBS)
+zones:
+	@sh tests/integration/prepare-zones.sh $(ZONES_DIR)
+
+# The zones are order-only: an integration binary needs them to run, not to
+# be rebuilt when they are.
+$(BUILD)/tests/integration/%: tests/integration/%.c $(ITEST_COMMON) $(TEST_COMMON) $(TEST_LIBS) | zones
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Itests -Itests/integration -Imodule $(STD_CFLAGS) $(CFLAGS) $(CHECK_CFLAGS) \
 	    -o $@ $< $(ITEST_COMMON) $(TEST_COMMON) $(TEST_LIBS) -lldns $(CHECK_LIBS)
@@ -138,8 +149,8 @@ deps:
 PORT ?= 5353
 run:
 	@sh scripts/deps.sh build module integration
-	@$(MAKE) --no-print-directory all
-	@sh scripts/run.sh $(UNBOUND) $(CURDIR)/$(MODULE) $(PORT)
+	@$(MAKE) --no-print-directory all zones
+	@IDNGUARD_ZONES=$(abspath $(ZONES_DIR)) sh scripts/run.sh $(UNBOUND) $(CURDIR)/$(MODULE) $(PORT)
 
 # What `make run` showed before the module existed: the codec on its own.
 demo: $(CLI)
@@ -171,7 +182,7 @@ check: deps
 TEST_ENV = IDNA_TEST_FILE=$(IDNA_TEST) IDNA_PROPERTIES_CSV=$(IDNA_CSV) \
 	NORMALIZATION_TEST=$(NORM_TEST) IDNGUARD_BIN=$(CLI) \
 	IDNGUARD_UNBOUND=$(UNBOUND) IDNGUARD_MODULE=$(CURDIR)/$(MODULE) \
-	IDNGUARD_ZONES=$(CURDIR)/tests/integration/zones IDNGUARD_TEMPLATES=$(CURDIR)/tests/integration
+	IDNGUARD_ZONES=$(abspath $(ZONES_DIR)) IDNGUARD_TEMPLATES=$(CURDIR)/tests/integration
 
 # `make install` into a staging directory puts every file where it belongs.
 check-install: all
@@ -190,12 +201,12 @@ check-install: all
 CHECK_EXTRA ?=
 include $(sort $(wildcard mk/*.mk))
 
-test: all $(SRC_STAMP) $(NORM_TEST) $(TEST_BIN) $(ITEST_BIN) check-tables clang-build check-install \
+test: all zones $(SRC_STAMP) $(NORM_TEST) $(TEST_BIN) $(ITEST_BIN) check-tables clang-build check-install \
 	$(CHECK_EXTRA)
 	@$(TEST_ENV) sh tests/run.sh $(TEST_BIN) $(ITEST_BIN)
 
 # Only the integration tests (quicker while working on the module).
-check-integration: all $(ITEST_BIN)
+check-integration: all zones $(ITEST_BIN)
 	@$(TEST_ENV) sh tests/run.sh $(ITEST_BIN)
 
 PREFIX ?= /usr/local
@@ -215,6 +226,6 @@ install: all
 
 clean:
 	rm -rf $(BUILD)/codec $(BUILD)/conf $(BUILD)/module $(BUILD)/tools $(BUILD)/tests \
-	    $(BUILD)/clang $(LIB) $(CONF_LIB) $(CORE_LIB) $(CLI)
+	    $(BUILD)/clang $(BUILD)/zones $(LIB) $(CONF_LIB) $(CORE_LIB) $(CLI)
 
 -include $(shell find $(BUILD) -path $(SRC) -prune -o -type f -name '*.d' -print 2>/dev/null)

@@ -65,8 +65,12 @@ port=$(free_port 22000)
 [ "$port" != "$nsd_port" ] || port=$((port + 1))
 
 # ---- NSD: the integration zones plus the wildcard zone ----
+# The integration zones as prepared by tests/integration/prepare-zones.sh
+# (`make zones`), with the signed ones and sig.'s trust anchor.
+zones=${IDNGUARD_ZONES:-$top/build/zones}
+[ -f "$zones/sig.anchor" ] || { echo "resolver_bench: no prepared zones in $zones (make zones)" >&2; exit 1; }
 mkdir -p "$dir/zones"
-cp "$top"/tests/integration/zones/*.zone "$top"/bench/zones/bench.zone "$dir/zones/"
+cp "$zones"/*.zone "$zones/sig.anchor" "$top"/bench/zones/bench.zone "$dir/zones/"
 fill() {
     sed -e "s|@DIR@|$dir|g" -e "s|@ZONES@|$dir/zones|g" \
         -e "s|@NSD_PORT@|$nsd_port|g" -e "s|@PORT@|$port|g" -e "s|@THREADS@|1|g" \

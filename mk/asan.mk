@@ -29,7 +29,7 @@ ASAN_ITEST_BIN := $(ITEST_SRC:tests/%.c=$(ASAN_BUILD)/tests/%)
 # own $(SRC) would be under $(ASAN_BUILD)).
 ASAN_UB_TREE = $(patsubst %/,%,$(abspath $(UB_TREE)))
 ASAN_SUBMAKE = $(MAKE) --no-print-directory IDNG_ASAN_SUBMAKE=1 BUILD=$(ASAN_BUILD) \
-	CC=$(ASAN_CC) UNBOUND_SRC=$(ASAN_UB_TREE)
+	CC=$(ASAN_CC) UNBOUND_SRC=$(ASAN_UB_TREE) ZONES_DIR=$(abspath $(ZONES_DIR))
 
 # Options shared by the test binaries, the CLI and the daemon.  Each process
 # writes its reports to $(ASAN_LOGS)/<kind>.<pid>.
@@ -70,7 +70,7 @@ asan-build: $(UB_STAMP)
 # `make check` from running everything else).
 ASAN_STRICT ?= 0
 asan: ASAN_STRICT = 1
-asan-check asan: asan-build all $(SRC_STAMP) $(NORM_TEST)
+asan-check asan: asan-build all zones $(SRC_STAMP) $(NORM_TEST)
 	@test -r $(ASAN_RT) || { echo "asan: no ASan runtime at $(ASAN_RT)" >&2; exit 1; }
 	@rm -rf $(ASAN_LOGS) && mkdir -p $(ASAN_LOGS)
 	@start=$$(date +%s); \

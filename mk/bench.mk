@@ -32,9 +32,10 @@ bench-codec: $(BENCH_BIN)
 
 bench-resolver:
 	@sh scripts/deps.sh bench module integration
-	@$(MAKE) --no-print-directory unbound $(MODULE)
+	@$(MAKE) --no-print-directory unbound $(MODULE) zones
 	@mkdir -p $(BENCH_OUT)
-	sh bench/resolver_bench.sh $(UNBOUND) $(CURDIR)/$(MODULE) $(BENCH_OUT)
+	IDNGUARD_ZONES=$(abspath $(ZONES_DIR)) sh bench/resolver_bench.sh $(UNBOUND) $(CURDIR)/$(MODULE) \
+	    $(BENCH_OUT)
 
 bench-report:
 	@sh bench/report.sh $(BENCH_OUT) $(UNBOUND)

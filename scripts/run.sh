@@ -1,16 +1,24 @@
 #!/bin/sh
 # run.sh UNBOUND MODULE [PORT]
 #
-# `make run`: NSD serving the demo zones (tests/integration/zones) on a free
-# loopback port, and in front of it, in the foreground, the Unbound daemon
-# built here with the idnguard module on 127.0.0.1:PORT (default 5353).  The
-# human-readable query log goes to this terminal.  Ctrl-C stops both.
+# `make run`: NSD serving the demo zones (tests/integration/zones, with the
+# signed sig. zones, as prepared by tests/integration/prepare-zones.sh into
+# $IDNGUARD_ZONES, default build/zones) on a free loopback port, and in
+# front of it, in the foreground, the Unbound daemon built here with the
+# idnguard module on 127.0.0.1:PORT (default 5353), validating with sig.'s
+# trust anchor.  The human-readable query log goes to this terminal.
+# Ctrl-C stops both.
 set -eu
 
 unbound=$1
 module=$2
 port=${3:-5353}
 top=$(cd "$(dirname "$0")/.." && pwd)
+zones=${IDNGUARD_ZONES:-$top/build/zones}
+[ -f "$zones/sig.anchor" ] || {
+    echo "run.sh: no prepared zones in $zones (make zones)" >&2
+    exit 1
+}
 dir=$(mktemp -d "${TMPDIR:-/tmp}/idnguard-run.XXXXXX")
 nsd_pid=""
 
@@ -32,12 +40,13 @@ nsd_port=$((port + 1000))
 while in_use "$nsd_port"; do nsd_port=$((nsd_port + 1)); done
 
 fill() {
-    sed -e "s|@DIR@|$dir|g" -e "s|@ZONES@|$top/tests/integration/zones|g" \
+    sed -e "s|@DIR@|$dir|g" -e "s|@ZONES@|$zones|g" \
         -e "s|@NSD_PORT@|$nsd_port|g" -e "s|@PORT@|$port|g" -e "s|@THREADS@|2|g" \
         -e "s|@MODULE@|$module|g" -e "s|@LOGFILE@||g" \
         -e "s|@MODULES@|dynlib validator iterator|g" -e "s|@SERVER_EXTRA@||g" "$1"
 }
-fill "$top/tests/integration/nsd.conf.in" > "$dir/nsd.conf"
+# The tests' attack data (evil.) stays out of the demo.
+fill "$top/tests/integration/nsd.conf.in" | sed '/^# ---- test data only/,$d' > "$dir/nsd.conf"
 fill "$top/tests/integration/unbound.conf.in" > "$dir/unbound.conf"
 cp "$top/conf/idnguard.conf.example" "$dir/idnguard.conf"
 
@@ -56,7 +65,7 @@ done
 
 cat <<MSG
 idnguard demo: Unbound with the idnguard module on 127.0.0.1 port $port,
-in front of NSD on port $nsd_port serving tests/integration/zones.
+in front of NSD on port $nsd_port serving the zones in $zones.
 Settings: $dir/idnguard.conf (a copy of conf/idnguard.conf.example).
 
 Try, from another terminal:
@@ -66,6 +75,7 @@ Try, from another terminal:
   drill -p $port @127.0.0.1 alias.example               # CNAME to a fake A-label: REFUSED
   drill -p $port @127.0.0.1 _dmarc.example TXT          # ordinary name, never judged
   drill -p $port @127.0.0.1 'b\\195\\188cher.example'      # raw UTF-8: normalized via CNAME
+  drill -D -p $port @127.0.0.1 www.sig                 # signed zone: validated (ad flag)
 
 The query log follows. Ctrl-C stops everything.
 MSG

@@ -81,8 +81,12 @@ port=$(pick_port)
 nsd_port=$(pick_port)
 [ "$port" != "$nsd_port" ] || nsd_port=$((port + 1))
 
+# The zones as prepared by tests/integration/prepare-zones.sh (`make
+# zones`): the integration zones, the signed ones and sig.'s trust anchor.
+zones=${IDNGUARD_ZONES:-$top/build/zones}
+[ -f "$zones/sig.anchor" ] || die "no prepared zones in $zones (make zones)"
 mkdir -p "$dir/zones"
-cp "$top"/tests/integration/zones/* "$dir/zones/"
+cp "$zones"/*.zone "$zones/sig.anchor" "$dir/zones/"
 cp "$top/tests/soak/soak.zone" "$dir/zones/"
 fill() {
     sed -e "s|@DIR@|$dir|g" -e "s|@ZONES@|$dir/zones|g" \

@@ -580,6 +580,14 @@ static int prepare(struct harness *h, const char *conf_text, int threads,
                 "must be set (run through make check-integration)");
         return -1;
     }
+    snprintf(path, sizeof path, "%s/sig.anchor", zones);
+    if (access(path, R_OK) != 0) {
+        set_err(err, errlen,
+                "%s is missing: IDNGUARD_ZONES must be the output of "
+                "tests/integration/prepare-zones.sh (make zones)",
+                path);
+        return -1;
+    }
     snprintf(h->dir, sizeof h->dir, "%s/idng-it.XXXXXX", tmp ? tmp : "/tmp");
     if (!mkdtemp(h->dir)) {
         set_err(err, errlen, "mkdtemp %s: %s", h->dir, strerror(errno));
@@ -700,10 +708,16 @@ static int lost_port_race(const char *log, const char *out)
     return strstr(t, "in use") != NULL;
 }
 
+/* NSD answers for these before Unbound is started: the zones are loaded.
+ * (NSD starts without a zone whose file is missing, and answers SERVFAIL
+ * for it; the suites that use such a zone see that.) */
+static const char *const nsd_ready_names[] = {"example.", "sig.", "deny.sig.", "bad.sig."};
+
 int harness_start_ex(struct harness *h, const char *conf_text, int threads,
                      const struct harness_opts *opts, char *err, size_t errlen)
 {
-    int attempt, status, w;
+    int attempt, status, w = 0;
+    size_t z;
 
     for (attempt = 0; attempt < 3; attempt++) {
         if (prepare(h, conf_text, threads, opts, err, errlen) != 0)
@@ -713,7 +727,10 @@ int harness_start_ex(struct harness *h, const char *conf_text, int threads,
             set_err(err, errlen, "cannot start nsd (not installed?)");
             goto fail;
         }
-        w = wait_ready(h->nsd_pid, h->nsd_port, "example.", DNSQ_SOA, &status);
+        for (z = 0; z < sizeof nsd_ready_names / sizeof nsd_ready_names[0]; z++)
+            if ((w = wait_ready(h->nsd_pid, h->nsd_port, nsd_ready_names[z], DNSQ_SOA, &status))
+                != 0)
+                break;
         if (w == -2)
             reaped(&h->nsd_pid);
         if (w == -2 && lost_port_race(h->nsd_log, h->nsd_out)) {

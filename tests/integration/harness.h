@@ -1,14 +1,23 @@
 /**
  * \file
- * Integration test harness: NSD serving tests/integration/zones and the
- * Unbound daemon built here, with the idnguard module, on free loopback
- * ports in a temporary directory; helpers to query them and to read the
- * module's log lines.  harness_start_ex starts variants of the daemon
- * (another module-config, more server: lines).
+ * Integration test harness: NSD serving the zones and the Unbound daemon
+ * built here, with the idnguard module, on free loopback ports in a
+ * temporary directory; helpers to query them and to read the module's log
+ * lines.
+ *
+ * The zones are those of tests/integration/zones as prepared by
+ * tests/integration/prepare-zones.sh (`make zones`, into build/zones): the
+ * unsigned ones as they are, and sig., deny.sig. and bad.sig. signed with
+ * keys made then, sig.anchor being the trust anchor for sig. that Unbound
+ * is given.  Unbound validates (module-config "dynlib validator
+ * iterator"): names in sig. and deny.sig. are secure (AD), names in
+ * bad.sig. bogus (its DS in sig. matches no key of its own: SERVFAIL, data
+ * only with CD), every other zone insecure.  harness_start_ex starts
+ * variants of the daemon (another module-config, more server: lines).
  *
  * Environment (set by `make check-integration`): IDNGUARD_UNBOUND (daemon),
- * IDNGUARD_MODULE (the .so), IDNGUARD_ZONES (zone files), IDNGUARD_TEMPLATES
- * (nsd.conf.in, unbound.conf.in).  IDNGUARD_KEEP=1 keeps the temporary
+ * IDNGUARD_MODULE (the .so), IDNGUARD_ZONES (the prepared zones, build/zones),
+ * IDNGUARD_TEMPLATES (nsd.conf.in, unbound.conf.in).  IDNGUARD_KEEP=1 keeps the temporary
  * directories for a post-mortem.  For the daemon alone (`make asan-check`,
  * scripts/soak.sh): IDNGUARD_DAEMON_PRELOAD becomes its LD_PRELOAD (a
  * sanitizer runtime for an instrumented module), IDNGUARD_DAEMON_ASAN_OPTIONS
