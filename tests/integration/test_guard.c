@@ -1,0 +1,340 @@
+/**
+ * \file
+ * Guard integrity: the attacks of the security review, run against the real
+ * daemon with crafted zone data (tests/integration/zones/evil.zone).  Each
+ * attack tries to get a rejected name past the module by one path (an
+ * answer chain behind a raw label, a negative answer, the additional
+ * section, a relaxed class in front, an expired entry) and each test
+ * asserts three things: what the client gets, what a later query for the
+ * rejected name gets from the cache (with CD=1, which lets Unbound's worker
+ * answer from its message cache what the validator has not checked), and
+ * what the log says.
+ *
+ * Three daemon set-ups: the default module chain (dynlib validator
+ * iterator); dynlib iterator with serve-expired; minimal-responses: no.
+ * Within a tcase the tests run in order on one daemon pair, and the later
+ * checks rely on what the earlier ones left in the cache, on purpose.
+ */
+#include "common.h"
+#include "harness.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+static struct harness H;
+
+/* The rejected name every chain aims at, as the EDE names it. */
+#define FAKE_EDE "idnguard: contextj: xn--ab-m1t: "
+
+static void setup_default(void)
+{
+    harness_setup(&H, "idnguard:\n", 1);
+}
+
+static void setup_relaxed(void)
+{
+    harness_setup(&H,
+                  "idnguard:\n"
+                  "on-not-canonical: log\n"
+                  "on-hyphen: pass\n"
+                  "on-raw-8bit: log\n",
+                  1);
+}
+
+static void setup_iterator_expired(void)
+{
+    static const struct harness_opts o = {
+        "dynlib iterator",
+        "serve-expired: yes\nserve-expired-ttl: 3600\nserve-expired-reply-ttl: 30\n"};
+    harness_setup_ex(&H, "idnguard:\n", 1, &o);
+}
+
+static void setup_full_responses(void)
+{
+    static const struct harness_opts o = {NULL, "minimal-responses: no\n"};
+    harness_setup_ex(&H, "idnguard:\n", 1, &o);
+}
+
+static void teardown(void)
+{
+    harness_stop(&H);
+}
+
+/* qname (presentation form, no final dot) is REFUSED by the module with
+ * verdict and EDE; flags are HQ_* (HQ_CD for "from the cache?"). */
+static void expect_refused(const char *qname, unsigned flags, const char *verdict,
+                           const char *ede_prefix)
+{
+    struct dnsq_result r;
+    struct qline q;
+    char qlog[600];
+
+    snprintf(qlog, sizeof qlog, "%s.", qname);
+    hx_query(&H, qname, DNSQ_A, flags, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_policy(&r, &q, qlog, 5, verdict, "refuse", ede_prefix);
+}
+
+/* ---- 1. first-label-wins, in answers and in the cache ---- */
+
+/* rawc CNAME \195\188.xn--ab-m1t.evil.: the raw label in front used to
+ * hide the fake one; the answer was given, and the target cached. */
+START_TEST(test_raw_label_before_fake_in_cname)
+{
+    expect_refused("rawc.evil", 0, "contextj:xn--ab-m1t", FAKE_EDE);
+    expect_refused("rawc.evil", 0, "contextj:xn--ab-m1t", FAKE_EDE);
+    /* The chased target: not in the cache, judged when asked. */
+    expect_refused("\\195\\188.xn--ab-m1t.evil", HQ_CD, "contextj:xn--ab-m1t", FAKE_EDE);
+}
+END_TEST
+
+/* The same with a first label that is not even UTF-8: both labels are
+ * refused, and the first of the equally severe ones is named. */
+START_TEST(test_bad_utf8_label_before_fake_in_cname)
+{
+    expect_refused("badutf.evil", 0, "bad-utf8:\\200", "idnguard: bad-utf8: \\200: ");
+    expect_refused("\\200.xn--ab-m1t.evil", HQ_CD, "bad-utf8:\\200", "idnguard: bad-utf8: \\200: ");
+}
+END_TEST
+
+/* A DNAME into such a name. */
+START_TEST(test_dname_into_raw_then_fake)
+{
+    expect_refused("x.rawdn.evil", 0, "contextj:xn--ab-m1t", FAKE_EDE);
+    expect_refused("x.\\195\\188.xn--ab-m1t.evil", HQ_CD, "contextj:xn--ab-m1t", FAKE_EDE);
+}
+END_TEST
+
+/* A CNAME to a raw name holding U+202E, which is REFUSED when asked
+ * directly: "normalize" does not let it through on the answer path. */
+START_TEST(test_cname_to_raw_rlo)
+{
+    const char *v = "disallowed:a\\226\\128\\174b";
+    const char *ede = "idnguard: disallowed: a\\226\\128\\174b: ";
+
+    expect_refused("rlo.evil", 0, v, ede);
+    expect_refused("a\\226\\128\\174b.evil", HQ_CD, v, ede);
+}
+END_TEST
+
+/* A raw target that normalizes to a valid name is judged as that name, and
+ * answered. */
+START_TEST(test_cname_to_raw_good_answered)
+{
+    struct dnsq_result r;
+    struct qline q;
+
+    hx_query(&H, "rawok.evil", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_data(&r, &q, "rawok.evil.",
+                   "rawok.evil. CNAME \\195\\188.evil. | \\195\\188.evil. A 192.0.2.106", "ok",
+                   "pass", "resolved");
+}
+END_TEST
+
+/* The control that makes the CD=1 checks above mean something: a name
+ * that was answered is served from the cache to a CD=1 query. */
+START_TEST(test_cd_query_is_served_from_cache)
+{
+    struct dnsq_result r;
+    struct qline q;
+    static const char *const path[] = {"resolved", "cache"};
+    int i;
+
+    for (i = 0; i < 2; i++) {
+        hx_query(&H, "www.evil", DNSQ_A, HQ_CD, HARNESS_QUERY_MS, &r, &q);
+        hx_expect_data(&r, &q, "www.evil.", "www.evil. A 192.0.2.100", "ok", "pass", path[i]);
+    }
+}
+END_TEST
+
+/* ---- 1. first-label-wins, in queries with relaxed classes ---- */
+
+START_TEST(test_relaxed_label_before_fake)
+{
+    static const char *const names[] = {
+        "xn--bc-kw3n.xn--ab-m1t.evil",    /* not-canonical: log */
+        "xn--ab--c-kra.xn--ab-m1t.evil",  /* hyphen: pass */
+        "\\195\\188.xn--ab-m1t.evil",     /* raw-8bit: log */
+    };
+    expect_refused(names[_i], 0, "contextj:xn--ab-m1t", FAKE_EDE);
+}
+END_TEST
+
+/* The relaxed label alone is still answered, and logged as such. */
+START_TEST(test_relaxed_label_alone_logged)
+{
+    struct dnsq_result r;
+    struct qline q;
+
+    hx_query(&H, "xn--bc-kw3n.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_data(&r, &q, "xn--bc-kw3n.example.", "xn--bc-kw3n.example. A 192.0.2.71",
+                   "not-canonical:xn--bc-kw3n", "log", "resolved");
+}
+END_TEST
+
+/* ---- 2. negative answers for rejected names ---- */
+
+/* deleg.evil is delegated to ns.xn--ab-m1t.evil: the iterator looks that
+ * name up itself (no client query, no module), gets NXDOMAIN, and used to
+ * cache it; a CD=1 query then got "NXDOMAIN ... pass cache". */
+START_TEST(test_fake_ns_name_nxdomain_not_cached)
+{
+    struct dnsq_result r;
+    struct qline q;
+
+    hx_query(&H, "www.deleg.evil", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    ck_assert_msg(r.rcode == 2, "www.deleg.evil: %s (expected SERVFAIL: no name server)",
+                  dnsq_rcode_name(r.rcode));
+    expect_refused("ns.xn--ab-m1t.evil", HQ_CD, "contextj:xn--ab-m1t", FAKE_EDE);
+}
+END_TEST
+
+/* The same with NODATA: nodata.xn--ab-m1t.evil has a TXT record only. */
+START_TEST(test_fake_ns_name_nodata_not_cached)
+{
+    struct dnsq_result r;
+    struct qline q;
+
+    hx_query(&H, "www.deleg2.evil", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    ck_assert_msg(r.rcode == 2, "www.deleg2.evil: %s (expected SERVFAIL: no name server)",
+                  dnsq_rcode_name(r.rcode));
+    expect_refused("nodata.xn--ab-m1t.evil", HQ_CD, "contextj:xn--ab-m1t", FAKE_EDE);
+}
+END_TEST
+
+/* ---- 3. additional and authority sections ---- */
+
+/* With minimal-responses: no, NSD sends the fake name's address with the
+ * MX and SRV answers.  The answer stands (the target is judged when a
+ * client asks for it); the RRset owned by the rejected name is stripped. */
+static void expect_stripped(const char *qname, uint16_t qtype, const char *summary)
+{
+    struct dnsq_result r;
+    struct qline q;
+    char qlog[300];
+
+    snprintf(qlog, sizeof qlog, "%s.", qname);
+    hx_query(&H, qname, qtype, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_data(&r, &q, qlog, summary, "ok", "pass", "resolved");
+    ck_assert_msg(!dnsq_section_has(r.additional, "xn--ab-m1t.evil.", "A", NULL),
+                  "%s: the fake name's address is in the additional section:\n%s", qname,
+                  r.additional);
+    ck_assert_msg(!dnsq_section_has(r.authority, "xn--ab-m1t.evil.", NULL, NULL)
+                      || dnsq_section_count(r.authority, "NSEC") > 0,
+                  "%s: authority section:\n%s", qname, r.authority);
+}
+
+START_TEST(test_additional_stripped_mx)
+{
+    expect_stripped("mx.evil", DNSQ_MX, "mx.evil. MX 10 xn--ab-m1t.evil.");
+    /* Nor was it cached from there. */
+    expect_refused("xn--ab-m1t.evil", HQ_CD, "contextj:xn--ab-m1t", FAKE_EDE);
+}
+END_TEST
+
+START_TEST(test_additional_stripped_srv)
+{
+    expect_stripped("_sip._tcp.evil", 33, "_sip._tcp.evil. SRV 0 0 5060 xn--ab-m1t.evil.");
+}
+END_TEST
+
+/* The control: in this set-up additional data does reach the client. */
+START_TEST(test_additional_kept_for_good_names)
+{
+    struct dnsq_result r;
+    struct qline q;
+
+    hx_query(&H, "example", DNSQ_NS, 0, HARNESS_QUERY_MS, &r, &q);
+    ck_assert_int_eq(r.rcode, 0);
+    ck_assert_msg(dnsq_section_has(r.additional, "ns.example.", "A", "127.0.0.1"),
+                  "no glue for ns.example. in:\n%s", r.additional);
+}
+END_TEST
+
+/* ---- iterator only, serve-expired ---- */
+
+/* Without the validator every cache hit is served, CD or not; with
+ * serve-expired an entry outlives its TTL.  The two-second chain is
+ * refused, and after its TTL has run out the target is still not served. */
+START_TEST(test_serve_expired_never_serves_rejected)
+{
+    struct timespec ts = {3, 0};
+
+    expect_refused("short.evil", 0, "contextj:xn--ab-m1t", FAKE_EDE);
+    expect_refused("rawc.evil", 0, "contextj:xn--ab-m1t", FAKE_EDE);
+    nanosleep(&ts, NULL);
+    expect_refused("\\195\\188.s.xn--ab-m1t.evil", 0, "contextj:xn--ab-m1t", FAKE_EDE);
+    expect_refused("\\195\\188.xn--ab-m1t.evil", 0, "contextj:xn--ab-m1t", FAKE_EDE);
+    expect_refused("short.evil", 0, "contextj:xn--ab-m1t", FAKE_EDE);
+}
+END_TEST
+
+START_TEST(test_iterator_negative_not_cached)
+{
+    struct dnsq_result r;
+    struct qline q;
+
+    hx_query(&H, "www.deleg.evil", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    expect_refused("ns.xn--ab-m1t.evil", 0, "contextj:xn--ab-m1t", FAKE_EDE);
+}
+END_TEST
+
+/* The control: this daemon does cache and serve. */
+START_TEST(test_iterator_caches_good_names)
+{
+    struct dnsq_result r;
+    struct qline q;
+    static const char *const path[] = {"resolved", "cache"};
+    int i;
+
+    for (i = 0; i < 2; i++) {
+        hx_query(&H, "www.evil", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+        hx_expect_data(&r, &q, "www.evil.", "www.evil. A 192.0.2.100", "ok", "pass", path[i]);
+    }
+}
+END_TEST
+
+static Suite *guard_suite(void)
+{
+    Suite *s = suite_create("integration-guard");
+    TCase *tc = tcase_create("answers");
+
+    tcase_add_unchecked_fixture(tc, setup_default, teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_cd_query_is_served_from_cache);
+    tcase_add_test(tc, test_raw_label_before_fake_in_cname);
+    tcase_add_test(tc, test_bad_utf8_label_before_fake_in_cname);
+    tcase_add_test(tc, test_dname_into_raw_then_fake);
+    tcase_add_test(tc, test_cname_to_raw_rlo);
+    tcase_add_test(tc, test_cname_to_raw_good_answered);
+    tcase_add_test(tc, test_fake_ns_name_nxdomain_not_cached);
+    tcase_add_test(tc, test_fake_ns_name_nodata_not_cached);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("relaxed");
+    tcase_add_unchecked_fixture(tc, setup_relaxed, teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, test_relaxed_label_before_fake, 0, 3);
+    tcase_add_test(tc, test_relaxed_label_alone_logged);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("full-responses");
+    tcase_add_unchecked_fixture(tc, setup_full_responses, teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_additional_kept_for_good_names);
+    tcase_add_test(tc, test_additional_stripped_mx);
+    tcase_add_test(tc, test_additional_stripped_srv);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("iterator-serve-expired");
+    tcase_add_unchecked_fixture(tc, setup_iterator_expired, teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_iterator_caches_good_names);
+    tcase_add_test(tc, test_serve_expired_never_serves_rejected);
+    tcase_add_test(tc, test_iterator_negative_not_cached);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+IDNG_TEST_MAIN(guard_suite)
