@@ -66,6 +66,8 @@ static int build_query(const char *qname, uint16_t qtype, unsigned flags, uint16
         hflags |= 0x0020;
     if (flags & DNSQ_F_CD)
         hflags |= 0x0010;
+    if (flags & DNSQ_F_RCODE5)
+        hflags |= 5; /* REFUSED in a query: a resolver must ignore it */
     if (ldns_str2rdf_dname(&dn, qname) != LDNS_STATUS_OK || !dn)
         return -1;
     dl = ldns_rdf_size(dn);
@@ -84,12 +86,12 @@ static int build_query(const char *qname, uint16_t qtype, unsigned flags, uint16
     n += dl;
     ldns_rdf_deep_free(dn);
     put16(buf + n, qtype);
-    put16(buf + n + 2, 1);
+    put16(buf + n + 2, (flags & DNSQ_F_CHAOS) ? 3 : 1);
     n += 4;
     if (edns) {
         buf[n++] = 0; /* root owner */
         put16(buf + n, OPT_TYPE);
-        put16(buf + n + 2, EDNS_PAYLOAD);
+        put16(buf + n + 2, (flags & DNSQ_F_SMALL) ? 512 : EDNS_PAYLOAD);
         buf[n + 4] = 0; /* extended rcode */
         buf[n + 5] = 0; /* version */
         put16(buf + n + 6, (flags & DNSQ_F_DO) ? 0x8000 : 0); /* DO, RFC 3225 */

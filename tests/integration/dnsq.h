@@ -43,7 +43,11 @@ enum {
     DNSQ_F_NOEDNS = 2, /**< no OPT record (else one, payload 1232, no options) */
     DNSQ_F_CD = 4,     /**< Checking Disabled: the resolver hands out data it cannot validate */
     DNSQ_F_DO = 8,     /**< DNSSEC OK in the OPT record: RRSIGs in the reply, AD when secure */
-    DNSQ_F_AD = 16     /**< AD in the query: the client understands AD (RFC 6840 5.7) */
+    DNSQ_F_AD = 16,    /**< AD in the query: the client understands AD (RFC 6840 5.7) */
+    DNSQ_F_CHAOS = 32, /**< class CH (version.bind and friends) instead of IN */
+    DNSQ_F_RCODE5 = 64, /**< RCODE bits 5 (REFUSED) in the query header, which a resolver
+                             must ignore: a client's attempt to spoof the log */
+    DNSQ_F_SMALL = 128 /**< EDNS payload 512 instead of 1232 */
 };
 
 /** What came back. */

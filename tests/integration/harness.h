@@ -175,7 +175,10 @@ enum {
     HQ_NOEDNS = DNSQ_F_NOEDNS, /**< no OPT record */
     HQ_CD = DNSQ_F_CD,         /**< Checking Disabled */
     HQ_DO = DNSQ_F_DO,         /**< DNSSEC OK: RRSIGs in the reply, and AD when secure */
-    HQ_AD = DNSQ_F_AD          /**< AD in the query: AD in the reply when secure, without DO */
+    HQ_AD = DNSQ_F_AD,         /**< AD in the query: AD in the reply when secure, without DO */
+    HQ_CHAOS = DNSQ_F_CHAOS,   /**< class CH */
+    HQ_RCODE5 = DNSQ_F_RCODE5, /**< RCODE 5 in the query header */
+    HQ_SMALL = DNSQ_F_SMALL    /**< EDNS payload 512 */
 };
 
 /** The module's text log line, split into its fields (core_log.h). */

@@ -19,6 +19,7 @@
 #include "harness.h"
 
 #include <check.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -295,6 +296,184 @@ START_TEST(test_iterator_caches_good_names)
 }
 END_TEST
 
+
+/* ---- 5. logs that tell what clients got ---- */
+
+static void setup_drop(void)
+{
+    harness_setup(&H, "idnguard:\non-invalid: drop\n", 1);
+}
+
+/* The line for the query sent from port (bounded wait); fails the test when
+ * there is none. */
+static void line_for_port(long from, unsigned port, struct qline *q)
+{
+    char needle[40], buf[4096];
+
+    snprintf(needle, sizeof needle, "127.0.0.1#%u ", port);
+    ck_assert_msg(harness_wait_line(H.qlog, from, needle, HARNESS_LOG_MS, buf, sizeof buf),
+                  "no log line for the query from port %u", port);
+    ck_assert_msg(qline_parse(buf, q) == 0, "line does not parse: %s", buf);
+    snprintf(q->raw, sizeof q->raw, "%s", buf);
+}
+
+struct conc {
+    const char *qname;
+    unsigned flags;
+    int timeout_ms;
+    struct dnsq_result r;
+    int rc;
+};
+
+static void *conc_run(void *arg)
+{
+    struct conc *c = arg;
+    c->rc = dnsq_query_ex(H.port, c->qname, DNSQ_A, c->flags, c->timeout_ms, &c->r);
+    return NULL;
+}
+
+/* Sends the queries at once, from threads, so that they join one mesh
+ * state in the daemon (whether they do is up to timing; what each client
+ * must get does not depend on it). */
+static void concurrent(struct conc *c, size_t n)
+{
+    pthread_t t[8];
+    size_t i;
+
+    ck_assert(n <= 8);
+    for (i = 0; i < n; i++)
+        ck_assert(pthread_create(&t[i], NULL, conc_run, &c[i]) == 0);
+    for (i = 0; i < n; i++) {
+        pthread_join(t[i], NULL);
+        ck_assert_msg(c[i].rc == 0, "query for %s failed locally", c[i].qname);
+    }
+}
+
+/* On a cache hit Unbound hands the callback the RCODE bits of the query,
+ * which the client chooses: the line must carry the reply's. */
+START_TEST(test_cache_rcode_is_the_replys)
+{
+    struct dnsq_result r;
+    struct qline q;
+
+    hx_query(&H, "www.evil", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_query(&H, "www.evil", DNSQ_A, HQ_RCODE5, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_data(&r, &q, "www.evil.", "www.evil. A 192.0.2.100", "ok", "pass", "cache");
+}
+END_TEST
+
+/* ede=15 only when the client got it: not without EDNS ... */
+START_TEST(test_ede_logged_only_without_edns_absent)
+{
+    expect_refused("xn--ab-m1t.example", HQ_NOEDNS, "contextj:xn--ab-m1t", NULL);
+}
+END_TEST
+
+/* ... and not when the OPT record had to go: a 255-octet name whose first
+ * label is 63 octets of bad UTF-8 (252 characters escaped in the EDE text)
+ * does not fit 512 octets with its EDE, and error_encode then leaves out
+ * the whole OPT record. */
+START_TEST(test_ede_logged_only_when_it_fits)
+{
+    char name[1024] = "", label[300] = "", a63[64];
+    char qlog[1024];
+    struct dnsq_result r;
+    struct qline q;
+    int i;
+
+    for (i = 0; i < 63; i++)
+        strcat(label, "\\200");
+    memset(a63, 'a', 63);
+    a63[63] = '\0';
+    snprintf(name, sizeof name, "%s.%s.%s.%.61s", label, a63, a63, a63);
+    snprintf(qlog, sizeof qlog, "%s.", name);
+    hx_query(&H, name, DNSQ_A, HQ_SMALL, HARNESS_QUERY_MS, &r, &q);
+    ck_assert_msg(r.rcode == 5 && !r.has_opt, "small payload: rcode %s, OPT %d",
+                  dnsq_rcode_name(r.rcode), r.has_opt);
+    ck_assert_msg(q.ede == -1 && strcmp(q.rcode, "REFUSED") == 0,
+                  "the line claims an EDE the client did not get: %s", q.raw);
+    /* With room for it, the same refusal carries the EDE, and says so. */
+    hx_query(&H, name, DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    ck_assert_msg(r.rcode == 5 && r.ede_code == 15, "rcode %s, EDE %d", dnsq_rcode_name(r.rcode),
+                  r.ede_code);
+    ck_assert_msg(q.ede == 15, "line without ede=15: %s", q.raw);
+}
+END_TEST
+
+/* A '.' inside a label is escaped in the EDE text as in the log. */
+START_TEST(test_ede_text_escapes_a_dot_in_a_label)
+{
+    struct dnsq_result r;
+    struct qline q;
+
+    hx_query(&H, "a\\.b\\195\\188.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_policy(&r, &q, "a\\046b\\195\\188.example.", 5, "disallowed:a\\046b\\195\\188",
+                     "refuse", "idnguard: disallowed: a\\046b\\195\\188: ");
+}
+END_TEST
+
+/* CHAOS queries are answered by the worker without a query_info: the line
+ * still names them. */
+START_TEST(test_chaos_query_named)
+{
+    struct dnsq_result r;
+    struct qline q;
+
+    hx_query(&H, "version.bind", DNSQ_TXT, HQ_CHAOS, HARNESS_QUERY_MS, &r, &q);
+    ck_assert_msg(strcmp(q.qname, "version.bind.") == 0 && strcmp(q.qtype, "TXT") == 0
+                      && strcmp(q.qclass, "CH") == 0 && strcmp(q.path, "local") == 0,
+                  "CHAOS line: %s", q.raw);
+}
+END_TEST
+
+/* A client asking for the A-label name while the module's own normalize
+ * sub-query for it is in flight joins that sub-query: it gets the action
+ * and EDE, and a true line, like the client of the raw name. */
+START_TEST(test_client_joining_normalize_subquery)
+{
+    struct conc c[2] = {{"\\195\\188ber.example", 0, HARNESS_QUERY_MS, {0}, 0},
+                        {"xn--ber-goa.example", 0, HARNESS_QUERY_MS, {0}, 0}};
+    const char *qlog[2] = {"\\195\\188ber.example.", "xn--ber-goa.example."};
+    long from = harness_file_size(H.qlog);
+    struct qline q;
+    int i;
+
+    concurrent(c, 2);
+    for (i = 0; i < 2; i++) {
+        line_for_port(from, c[i].r.local_port, &q);
+        hx_expect_policy(&c[i].r, &q, qlog[i], 5, "contextj:xn--ab-m1t", "refuse", FAKE_EDE);
+    }
+}
+END_TEST
+
+/* A drop decided after resolution (the answer chains into the fake label):
+ * every client that was waiting gets a line of its own, with its own
+ * spelling of the name. */
+START_TEST(test_drop_logged_per_client)
+{
+    struct conc c[3] = {{"alias.example", 0, HARNESS_DROP_MS, {0}, 0},
+                        {"ALIAS.example", 0, HARNESS_DROP_MS, {0}, 0},
+                        {"Alias.Example", 0, HARNESS_DROP_MS, {0}, 0}};
+    long from = harness_file_size(H.qlog);
+    struct qline q;
+    int i;
+
+    concurrent(c, 3);
+    for (i = 0; i < 3; i++) {
+        char want[64];
+        ck_assert_msg(c[i].r.timed_out, "%s was answered (%s)", c[i].qname,
+                      dnsq_rcode_name(c[i].r.rcode));
+        line_for_port(from, c[i].r.local_port, &q);
+        snprintf(want, sizeof want, "%s.", c[i].qname);
+        ck_assert_msg(strcmp(q.qname, want) == 0 && strcmp(q.rcode, "DROPPED") == 0
+                          && strcmp(q.verdict, "contextj:xn--ab-m1t") == 0
+                          && strcmp(q.action, "drop") == 0 && strcmp(q.path, "policy") == 0,
+                      "client %d: %s", i, q.raw);
+    }
+    ck_assert_int_eq(harness_count_lines(H.qlog, from, " DROPPED "), 3);
+}
+END_TEST
+
 static Suite *guard_suite(void)
 {
     Suite *s = suite_create("integration-guard");
@@ -333,6 +512,23 @@ static Suite *guard_suite(void)
     tcase_add_test(tc, test_iterator_caches_good_names);
     tcase_add_test(tc, test_serve_expired_never_serves_rejected);
     tcase_add_test(tc, test_iterator_negative_not_cached);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("logs");
+    tcase_add_unchecked_fixture(tc, setup_default, teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_cache_rcode_is_the_replys);
+    tcase_add_test(tc, test_ede_logged_only_without_edns_absent);
+    tcase_add_test(tc, test_ede_logged_only_when_it_fits);
+    tcase_add_test(tc, test_ede_text_escapes_a_dot_in_a_label);
+    tcase_add_test(tc, test_chaos_query_named);
+    tcase_add_test(tc, test_client_joining_normalize_subquery);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("drop");
+    tcase_add_unchecked_fixture(tc, setup_drop, teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_drop_logged_per_client);
     suite_add_tcase(s, tc);
     return s;
 }
