@@ -21,7 +21,10 @@
 #include <check.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 
 static struct harness H;
@@ -474,6 +477,57 @@ START_TEST(test_drop_logged_per_client)
 }
 END_TEST
 
+
+/* ---- 6. resource faults ---- */
+
+/* A log-file that is a FIFO with no reader used to hang Unbound in open(2)
+ * at start, deaf to SIGTERM: now the start fails at once, saying why. */
+START_TEST(test_log_file_fifo_refused_without_hanging)
+{
+    char dir[512], fifo[600], conf[700], path[HARNESS_PATH_MAX], log[8192];
+    int status, rc;
+
+    t_tmpdir_make(dir, sizeof dir, "idng-fifo");
+    snprintf(fifo, sizeof fifo, "%s/queries.log", dir);
+    ck_assert_msg(mkfifo(fifo, 0600) == 0, "mkfifo %s", fifo);
+    snprintf(conf, sizeof conf, "idnguard:\nlog-file: \"%s\"\n", fifo);
+    rc = harness_run_failing(conf, path, sizeof path, &status, log, sizeof log);
+    t_tmpdir_remove(dir);
+    ck_assert_msg(rc >= 0, "could not run unbound: %s", log);
+    ck_assert_msg(rc == 0, "unbound kept running (or hung) with a FIFO as log-file; log: %s", log);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) != 0, "exit status 0x%x", status);
+    ck_assert_msg(strstr(log, "log-file: not a regular file") != NULL, "log lacks the reason: %s",
+                  log);
+}
+END_TEST
+
+/* A deny list of 100,000 names used to take seconds to load (and to scan on
+ * every query): the daemon must come up within the harness's start bound
+ * and judge from it. */
+START_TEST(test_deny_list_of_100000_names)
+{
+    size_t cap = 100000 * 32 + 256, n = 0;
+    char *conf = malloc(cap);
+    struct dnsq_result r;
+    struct qline q;
+    int i;
+
+    ck_assert(conf != NULL);
+    n += (size_t)snprintf(conf + n, cap - n, "idnguard:\n");
+    for (i = 0; i < 100000; i++)
+        n += (size_t)snprintf(conf + n, cap - n, "deny: n%d.deny.test.\n", i);
+    n += (size_t)snprintf(conf + n, cap - n, "deny: www.example.\n");
+    harness_setup(&H, conf, 1);
+    free(conf);
+    hx_query(&H, "sub.www.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_policy(&r, &q, "sub.www.example.", 5, "deny", "refuse", "idnguard: deny");
+    hx_query(&H, "www2.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_data(&r, &q, "www2.example.", "www2.example. A 192.0.2.11", "ok", "pass",
+                   "resolved");
+    harness_stop(&H);
+}
+END_TEST
+
 static Suite *guard_suite(void)
 {
     Suite *s = suite_create("integration-guard");
@@ -529,6 +583,12 @@ static Suite *guard_suite(void)
     tcase_add_unchecked_fixture(tc, setup_drop, teardown);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_drop_logged_per_client);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("resources");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_log_file_fifo_refused_without_hanging);
+    tcase_add_test(tc, test_deny_list_of_100000_names);
     suite_add_tcase(s, tc);
     return s;
 }
