@@ -190,6 +190,67 @@ idng_status idng_policy_normalize(const struct idng_conf *c, const uint8_t *wire
     return IDNG_OK;
 }
 
+void idng_scan_init(struct idng_scan *s)
+{
+    clear(&s->worst);
+    s->found = 0;
+}
+
+/* Keeps the more severe of s->worst and v (the earlier one among equals). */
+static void keep_worse(struct idng_scan *s, const struct idng_verdict *v)
+{
+    if (!s->found || idng_action_severity(v->action) > idng_action_severity(s->worst.action)) {
+        s->worst = *v;
+        s->found = 1;
+    }
+}
+
+void idng_scan_name(const struct idng_conf *c, struct idng_scan *s, const uint8_t *wire,
+                    size_t len)
+{
+    struct idng_verdict v;
+
+    idng_policy_judge_data(c, wire, len, &v);
+    keep_worse(s, &v);
+}
+
+/* RR types of RFC 4034 and RFC 5155 that prove non-existence. */
+#define RR_NSEC 47
+#define RR_NSEC3 50
+/* RR types whose data is a name the resolver follows (RFC 1035, RFC 6672). */
+#define RR_CNAME 5
+#define RR_DNAME 39
+
+int idng_scan_owner(const struct idng_conf *c, struct idng_scan *s, enum idng_section sec,
+                    uint16_t type, const uint8_t *owner, size_t len, int strip)
+{
+    struct idng_verdict v;
+
+    if (sec != IDNG_SEC_ANSWER && (type == RR_NSEC || type == RR_NSEC3))
+        return 0;
+    idng_policy_judge_data(c, owner, len, &v);
+    if (strip && sec != IDNG_SEC_ANSWER && idng_action_rejects(v.action))
+        return 1;
+    keep_worse(s, &v);
+    return 0;
+}
+
+int idng_scan_has_targets(enum idng_section sec, uint16_t type)
+{
+    return sec == IDNG_SEC_ANSWER && (type == RR_CNAME || type == RR_DNAME);
+}
+
+enum idng_scan_result idng_scan_result(const struct idng_scan *s, struct idng_verdict *v)
+{
+    if (v)
+        *v = s->worst;
+    if (!s->found)
+        return IDNG_SCAN_PASS;
+    if (idng_action_rejects(s->worst.action))
+        return IDNG_SCAN_REJECT;
+    return s->worst.action == IDNG_ACT_LOG ? IDNG_SCAN_LOG : IDNG_SCAN_PASS;
+}
+
 size_t idng_policy_ede_text(const struct idng_verdict *v, char *out, size_t cap)
 {
     size_t n;

@@ -101,6 +101,55 @@ idng_status idng_policy_normalize(const struct idng_conf *c, const uint8_t *wire
                                   uint8_t *out, size_t *outlen, idng_error *err);
 
 /**
+ * Judging a response (one home for what is judged in it; the module runs
+ * it on every response before the cache, and on every answer before the
+ * client):
+ * - the name the response is for (idng_scan_name);
+ * - the answer section: every owner, and every CNAME and DNAME target
+ *   (idng_scan_owner, then idng_scan_name for each target when
+ *   idng_scan_has_targets says so);
+ * - the authority and additional sections: every owner, except NSEC and
+ *   NSEC3 records, which prove what does not exist, hand out no data of
+ *   their owner and are needed by a client that validates.  When the
+ *   caller strips, an RRset there whose owner is rejected is to be removed
+ *   from the response and does not count.
+ * Every name is judged with idng_policy_judge_data; the scan keeps the
+ * most severe verdict (the first among equals).
+ */
+enum idng_section { IDNG_SEC_ANSWER, IDNG_SEC_AUTHORITY, IDNG_SEC_ADDITIONAL };
+
+/** What a scanned response holds, at worst. */
+enum idng_scan_result { IDNG_SCAN_PASS, IDNG_SCAN_LOG, IDNG_SCAN_REJECT };
+
+/** The running state of one response scan. */
+struct idng_scan {
+    struct idng_verdict worst; /**< the most severe verdict so far */
+    int found;                 /**< nonzero once worst holds a verdict */
+};
+
+/** Starts a scan. */
+void idng_scan_init(struct idng_scan *s);
+
+/** Judges one name (the name the response is for, a CNAME/DNAME target). */
+void idng_scan_name(const struct idng_conf *c, struct idng_scan *s, const uint8_t *wire,
+                    size_t len);
+
+/**
+ * Judges the owner of one RRset of type (host order) in section sec.
+ * @param strip: nonzero when the caller removes RRsets outside the answer
+ *   section whose owner is rejected.
+ * @return 1 when this RRset is to be removed (only with strip), else 0.
+ */
+int idng_scan_owner(const struct idng_conf *c, struct idng_scan *s, enum idng_section sec,
+                    uint16_t type, const uint8_t *owner, size_t len, int strip);
+
+/** Are the targets of this RRset judged (CNAME and DNAME in the answer section)? */
+int idng_scan_has_targets(enum idng_section sec, uint16_t type);
+
+/** The scan's outcome; *v (may be NULL) gets the most severe verdict. */
+enum idng_scan_result idng_scan_result(const struct idng_scan *s, struct idng_verdict *v);
+
+/**
  * EDE text for a rejected name: "idnguard: <verdict>: <label>: <message>",
  * the label name-escaped as in the query log (idng_log_label), so the text
  * is printable ASCII and a '.' inside a label shows as \046.  Returns the

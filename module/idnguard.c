@@ -213,88 +213,48 @@ static void maybe_stats(struct idng_env *ie)
 
 /* ---- judging responses ---- */
 
-/** What a response holds, judged. */
-enum scan { SCAN_PASS, SCAN_LOG, SCAN_REJECT };
-
-/* Keeps the more severe of *out and v (the earlier one among equals). */
-static void keep_worse(struct idng_verdict *out, int *have, const struct idng_verdict *v)
-{
-    if (!*have || idng_action_severity(v->action) > idng_action_severity(out->action)) {
-        *out = *v;
-        *have = 1;
-    }
-}
-
-/* NSEC and NSEC3 records prove what does not exist; they hand out no data
- * of their owner, and a client that validates needs them. */
-static int is_proof(uint16_t t)
-{
-    return t == LDNS_RR_TYPE_NSEC || t == LDNS_RR_TYPE_NSEC3;
-}
-
 /*
- * Judges a response with idng_policy_judge_data, the one judgement of every
- * path (before the cache, and before the client):
- * - qi (may be NULL): the name the response is for;
- * - the answer section: every owner, every CNAME and DNAME target;
- * - the authority and additional sections: every owner but NSEC/NSEC3.
- *   With strip set, an RRset there whose owner is rejected is removed
- *   from rep (and counted), and does not count in the result.
- * Returns the most severe verdict found in *out: SCAN_REJECT, SCAN_LOG
- * when the worst is log, else SCAN_PASS.
+ * Runs the policy's response scan (core_policy.h) over a response: qi (may
+ * be NULL) is the name it is for; with strip, authority and additional
+ * RRsets owned by rejected names are removed from rep (and counted).
  */
-static enum scan scan_response(struct idng_env *ie, const struct query_info *qi,
-                               struct reply_info *rep, int strip, struct idng_verdict *out)
+static enum idng_scan_result scan_response(struct idng_env *ie, const struct query_info *qi,
+                                           struct reply_info *rep, int strip,
+                                           struct idng_verdict *out)
 {
-    struct idng_verdict v;
-    size_t i, j, kept, an;
-    int have = 0;
+    struct idng_scan s;
+    size_t i, j, kept = 0, an, ns, cut_ns = 0, cut_ar = 0;
 
-    if (qi) {
-        idng_policy_judge_data(&ie->conf, qi->qname, qi->qname_len, &v);
-        keep_worse(out, &have, &v);
-    }
-    an = rep ? rep->an_numrrsets : 0;
-    for (i = 0; rep && i < rep->rrset_count && i < an; i++) {
+    idng_scan_init(&s);
+    if (qi)
+        idng_scan_name(&ie->conf, &s, qi->qname, qi->qname_len);
+    if (!rep)
+        return idng_scan_result(&s, out);
+    an = rep->an_numrrsets;
+    ns = rep->ns_numrrsets;
+    for (i = 0; i < rep->rrset_count; i++) {
         struct ub_packed_rrset_key *k = rep->rrsets[i];
         struct packed_rrset_data *d = (struct packed_rrset_data *)k->entry.data;
+        enum idng_section sec = i < an        ? IDNG_SEC_ANSWER
+                                : i < an + ns ? IDNG_SEC_AUTHORITY
+                                              : IDNG_SEC_ADDITIONAL;
         uint16_t t = ntohs(k->rk.type);
 
-        idng_policy_judge_data(&ie->conf, k->rk.dname, k->rk.dname_len, &v);
-        keep_worse(out, &have, &v);
-        if (t != LDNS_RR_TYPE_CNAME && t != LDNS_RR_TYPE_DNAME)
+        if (idng_scan_owner(&ie->conf, &s, sec, t, k->rk.dname, k->rk.dname_len, strip)) {
+            *(sec == IDNG_SEC_AUTHORITY ? &cut_ns : &cut_ar) += 1;
+            atomic_fetch_add(&ie->stripped, 1);
             continue;
-        for (j = 0; j < d->count; j++) {
-            if (d->rr_len[j] < 3)
-                continue;
-            idng_policy_judge_data(&ie->conf, d->rr_data[j] + 2, d->rr_len[j] - 2, &v);
-            keep_worse(out, &have, &v);
-        }
-    }
-    for (kept = i; rep && i < rep->rrset_count; i++) {
-        struct ub_packed_rrset_key *k = rep->rrsets[i];
-
-        if (!is_proof(ntohs(k->rk.type))) {
-            idng_policy_judge_data(&ie->conf, k->rk.dname, k->rk.dname_len, &v);
-            if (strip && idng_action_rejects(v.action)) {
-                if (i < an + rep->ns_numrrsets)
-                    rep->ns_numrrsets--;
-                else
-                    rep->ar_numrrsets--;
-                atomic_fetch_add(&ie->stripped, 1);
-                continue;
-            }
-            keep_worse(out, &have, &v);
         }
         rep->rrsets[kept++] = k;
+        if (idng_scan_has_targets(sec, t))
+            for (j = 0; j < d->count; j++)
+                if (d->rr_len[j] >= 3)
+                    idng_scan_name(&ie->conf, &s, d->rr_data[j] + 2, d->rr_len[j] - 2);
     }
-    if (rep)
-        rep->rrset_count = kept;
-    if (!have)
-        return SCAN_PASS;
-    return idng_action_rejects(out->action) ? SCAN_REJECT
-           : out->action == IDNG_ACT_LOG   ? SCAN_LOG
-                                           : SCAN_PASS;
+    rep->rrset_count = kept;
+    rep->ns_numrrsets -= cut_ns;
+    rep->ar_numrrsets -= cut_ar;
+    return idng_scan_result(&s, out);
 }
 
 /* ---- answers ---- */
@@ -507,20 +467,20 @@ static void handle_moddone(struct module_qstate *qstate, int id, struct idng_env
                            struct idng_q *q)
 {
     struct idng_verdict v;
-    enum scan found;
+    enum idng_scan_result found;
 
     qstate->ext_state[id] = module_finished;
     if (q->role == ROLE_INTERNAL || !qstate->return_msg)
         return;
     found = scan_response(ie, NULL, qstate->return_msg->rep, 1, &v);
-    if (found == SCAN_REJECT) {
+    if (found == IDNG_SCAN_REJECT) {
         /* Answer as if the client had asked for the rejected name. */
         atomic_fetch_add(&ie->answers_rejected, 1);
         q->v = v;
         reject(qstate, id, ie, q);
         return;
     }
-    if (found == SCAN_LOG && q->v.cls == IDNG_C_OK && q->v.listed == IDNG_LISTED_NONE)
+    if (found == IDNG_SCAN_LOG && q->v.cls == IDNG_C_OK && q->v.listed == IDNG_LISTED_NONE)
         q->v = v; /* a name in the answer is to be logged */
 }
 
@@ -739,7 +699,7 @@ static int cb_query_response(struct module_qstate *qstate, struct dns_msg *respo
 
     (void)id;
     if (response && !qstate->no_cache_store
-        && scan_response(ie, &response->qinfo, response->rep, 0, &v) == SCAN_REJECT) {
+        && scan_response(ie, &response->qinfo, response->rep, 0, &v) == IDNG_SCAN_REJECT) {
         qstate->no_cache_store = 1;
         atomic_fetch_add(&ie->uncached, 1);
     }

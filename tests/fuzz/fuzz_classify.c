@@ -22,6 +22,11 @@
  * - the EDE text, at any capacity (an exact heap buffer), is
  *   NUL-terminated printable ASCII, starts "idnguard: <verdict>" when there
  *   is room, and its length is the returned one;
+ * - the response scan, over records cut from the input (section, type,
+ *   owner, one target): the outcome is the most severe judge_data verdict
+ *   of the names the rules say are judged, RRsets are stripped exactly when
+ *   they stand outside the answer section, are no NSEC/NSEC3 and their
+ *   owner is rejected, and stripped RRsets do not count;
  * - normalize: on OK the output is one valid wire name of at most 255
  *   octets with as many labels as the input (F1); ASCII labels are copied
  *   lowercased; a raw label is either converted into an ASCII label that
@@ -201,6 +206,66 @@ static void normalize(const struct idng_conf *c, const uint8_t *w, size_t len)
     free(out);
 }
 
+
+/* The response scan against a model of its rules.  The input is cut into
+ * records: section (octet % 3), type (octet % 6 of CNAME, DNAME, NSEC,
+ * NSEC3, A, MX), then an owner and a target, each a length octet and that
+ * many octets (a wire name, well-formed or not). */
+static void scan(const struct idng_conf *c, const uint8_t *w, size_t len)
+{
+    static const uint16_t types[] = {5, 39, 47, 50, 1, 15};
+    struct idng_scan s[2];
+    int worst[2] = {-1, -1}, strip;
+    size_t pos = 0;
+
+    idng_scan_init(&s[0]);
+    idng_scan_init(&s[1]);
+    while (pos + 4 <= len) {
+        enum idng_section sec = (enum idng_section)(w[pos] % 3);
+        uint16_t t = types[w[pos + 1] % 6];
+        size_t on = w[pos + 2], tn;
+        const uint8_t *owner = w + pos + 3, *target;
+        struct idng_verdict vo, vt;
+        int proof = sec != IDNG_SEC_ANSWER && (t == 47 || t == 50);
+
+        if (pos + 3 + on + 1 > len)
+            break;
+        tn = w[pos + 3 + on];
+        target = owner + on + 1;
+        if (pos + 4 + on + tn > len)
+            break;
+        pos += 4 + on + tn;
+        idng_policy_judge_data(c, owner, on, &vo);
+        idng_policy_judge_data(c, target, tn, &vt);
+        for (strip = 0; strip < 2; strip++) {
+            int cut = idng_scan_owner(c, &s[strip], sec, t, owner, on, strip);
+            int want_cut = strip && !proof && sec != IDNG_SEC_ANSWER && idng_action_rejects(vo.action);
+            FUZZ_CHECK(cut == want_cut, "strip %d, section %d, type %u: cut %d", strip, sec, t, cut);
+            if (cut)
+                continue;
+            if (!proof && idng_action_severity(vo.action) > worst[strip])
+                worst[strip] = idng_action_severity(vo.action);
+            if (idng_scan_has_targets(sec, t)) {
+                FUZZ_CHECK(sec == IDNG_SEC_ANSWER && (t == 5 || t == 39), "targets of %u", t);
+                idng_scan_name(c, &s[strip], target, tn);
+                if (idng_action_severity(vt.action) > worst[strip])
+                    worst[strip] = idng_action_severity(vt.action);
+            }
+        }
+    }
+    for (strip = 0; strip < 2; strip++) {
+        struct idng_verdict v;
+        enum idng_scan_result r = idng_scan_result(&s[strip], &v);
+        FUZZ_CHECK(worst[strip] < 0 ? r == IDNG_SCAN_PASS
+                                    : idng_action_severity(v.action) == worst[strip],
+                   "scan: outcome %d (%s), model severity %d", r, idng_action_name(v.action),
+                   worst[strip]);
+        FUZZ_CHECK((r == IDNG_SCAN_REJECT) == (worst[strip] >= 0 && idng_action_rejects(v.action)),
+                   "scan: outcome %d with action %s", r, idng_action_name(v.action));
+        FUZZ_CHECK(v.action != IDNG_ACT_NORMALIZE, "scan verdict normalizes");
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     uint8_t *w = fuzz_dup(data, size);
@@ -221,6 +286,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                        "wire check: error at %zu+%zu in %zu", e.label_off, e.label_len, size);
         judge(&c, w, size, edecap);
         normalize(&c, w, size);
+        scan(&c, w, size);
     }
     free(w);
     return 0;

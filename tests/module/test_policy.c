@@ -435,6 +435,61 @@ START_TEST(test_severity_order)
 }
 END_TEST
 
+
+/* The response scan: what is judged in each section, and what is stripped. */
+START_TEST(test_response_scan)
+{
+    struct idng_conf c;
+    struct idng_scan s;
+    struct idng_verdict v;
+    uint8_t alias[64], fake[64], good[64], raw[64], fullw[64];
+    size_t na = wire("alias.example.", alias), nf = wire("xn--ab-m1t.example.", fake);
+    size_t ng = wire("www.example.", good), nr = wire("\\195\\188.xn--ab-m1t.example.", raw);
+    size_t nw = wire("xn--bc-kw3n.example.", fullw);
+
+    load(&c, "idnguard:\non-not-canonical: log\n");
+    /* A CNAME in the answer section into the fake label: rejected, and named. */
+    idng_scan_init(&s);
+    idng_scan_name(&c, &s, alias, na);
+    ck_assert_int_eq(idng_scan_owner(&c, &s, IDNG_SEC_ANSWER, 5, alias, na, 1), 0);
+    ck_assert(idng_scan_has_targets(IDNG_SEC_ANSWER, 5));
+    idng_scan_name(&c, &s, fake, nf);
+    ck_assert_int_eq(idng_scan_result(&s, &v), IDNG_SCAN_REJECT);
+    ck_assert_str_eq(idng_verdict_name(&v), "contextj");
+    /* Targets are judged for CNAME and DNAME in the answer section only. */
+    ck_assert(idng_scan_has_targets(IDNG_SEC_ANSWER, 39));
+    ck_assert(!idng_scan_has_targets(IDNG_SEC_ANSWER, 15));
+    ck_assert(!idng_scan_has_targets(IDNG_SEC_AUTHORITY, 5));
+    /* A rejected owner in the answer section is never stripped: it rejects. */
+    idng_scan_init(&s);
+    ck_assert_int_eq(idng_scan_owner(&c, &s, IDNG_SEC_ANSWER, 1, raw, nr, 1), 0);
+    ck_assert_int_eq(idng_scan_result(&s, NULL), IDNG_SCAN_REJECT);
+    /* In the additional section: stripped when the caller strips, and then
+     * it does not count; counted when it does not (the pre-cache scan). */
+    idng_scan_init(&s);
+    ck_assert_int_eq(idng_scan_owner(&c, &s, IDNG_SEC_ADDITIONAL, 1, fake, nf, 1), 1);
+    ck_assert_int_eq(idng_scan_owner(&c, &s, IDNG_SEC_ADDITIONAL, 1, good, ng, 1), 0);
+    ck_assert_int_eq(idng_scan_result(&s, NULL), IDNG_SCAN_PASS);
+    idng_scan_init(&s);
+    ck_assert_int_eq(idng_scan_owner(&c, &s, IDNG_SEC_AUTHORITY, 2, fake, nf, 0), 0);
+    ck_assert_int_eq(idng_scan_result(&s, NULL), IDNG_SCAN_REJECT);
+    /* NSEC and NSEC3 outside the answer section are proofs: not judged. */
+    idng_scan_init(&s);
+    ck_assert_int_eq(idng_scan_owner(&c, &s, IDNG_SEC_AUTHORITY, 47, fake, nf, 1), 0);
+    ck_assert_int_eq(idng_scan_owner(&c, &s, IDNG_SEC_AUTHORITY, 50, fake, nf, 0), 0);
+    ck_assert_int_eq(idng_scan_result(&s, NULL), IDNG_SCAN_PASS);
+    /* The most severe wins whatever the order: log, then reject, then log. */
+    idng_scan_init(&s);
+    idng_scan_name(&c, &s, fullw, nw);
+    ck_assert_int_eq(idng_scan_result(&s, &v), IDNG_SCAN_LOG);
+    idng_scan_name(&c, &s, fake, nf);
+    idng_scan_name(&c, &s, fullw, nw);
+    ck_assert_int_eq(idng_scan_result(&s, &v), IDNG_SCAN_REJECT);
+    ck_assert_str_eq(idng_verdict_name(&v), "contextj");
+    idng_conf_free(&c);
+}
+END_TEST
+
 static Suite *policy_suite(void)
 {
     Suite *s = suite_create("policy");
@@ -447,6 +502,7 @@ static Suite *policy_suite(void)
                         (int)(sizeof stops / sizeof stops[0]));
     tcase_add_test(tc, test_fallback);
     tcase_add_test(tc, test_severity_order);
+    tcase_add_test(tc, test_response_scan);
     tcase_add_loop_test(tc, test_judge_data, 0, 8);
     tcase_add_loop_test(tc, test_most_severe_property, 0, 10);
     suite_add_tcase(s, tc);
