@@ -61,8 +61,9 @@ struct idng_env {
     struct idng_conf conf;
     FILE *logf;                 /* NULL: Unbound's own log */
     pthread_mutex_t log_lock;
-    /* Queries that reached operate, by verdict class and action; list hits
-     * are counted under their own rows. */
+    /* Client answers (and dropped clients), one per query-log line, by the
+     * verdict class and action of the line; list hits under their own rows.
+     * So the counters add up to what the log says clients received. */
     atomic_ullong count[IDNG_CLASS_COUNT][IDNG_ACTION_COUNT];
     atomic_ullong listed[3];
     atomic_ullong normalized, answers_rejected, uncached, stripped, internal;
@@ -135,7 +136,8 @@ static void format_client(struct comm_reply *rep, char *buf, size_t cap, unsigne
     }
 }
 
-/* One query-log line; also used for the 'log' action when query logging is off. */
+/* One client answered (or dropped): counted, and its query-log line, which
+ * is written with log-queries: yes, and for the 'log' action always. */
 static void idng_log_query(struct idng_env *ie, struct query_info *qinfo, struct comm_reply *repinfo,
                            int rcode, const struct idng_verdict *v, int ede, const char *path)
 {
@@ -145,6 +147,10 @@ static void idng_log_query(struct idng_env *ie, struct query_info *qinfo, struct
     unsigned port;
     int interesting = v->cls != IDNG_C_OK || v->listed != IDNG_LISTED_NONE;
 
+    if ((unsigned)v->cls < IDNG_CLASS_COUNT && (unsigned)v->action < IDNG_ACTION_COUNT)
+        atomic_fetch_add(&ie->count[v->cls][v->action], 1);
+    if ((unsigned)v->listed < 3)
+        atomic_fetch_add(&ie->listed[v->listed], 1);
     if (!ie->conf.log_queries && !(interesting && v->action == IDNG_ACT_LOG))
         return;
     memset(&r, 0, sizeof r);
@@ -447,13 +453,10 @@ static void handle_new(struct module_qstate *qstate, int id, struct idng_env *ie
             return;
         }
         if (r > 0) {
-            atomic_fetch_add(&ie->count[q->v.cls][IDNG_ACT_NORMALIZE], 1);
             qstate->ext_state[id] = module_wait_subquery;
             return;
         }
     }
-    atomic_fetch_add(&ie->count[q->v.cls][q->v.action], 1);
-    atomic_fetch_add(&ie->listed[q->v.listed], 1);
     if (idng_action_rejects(q->v.action)) {
         reject(qstate, id, ie, q);
         return;
