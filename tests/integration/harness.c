@@ -789,6 +789,16 @@ void harness_setup_ex(struct harness *h, const char *conf_text, int threads,
         ck_abort_msg("daemons did not start: %s", err);
 }
 
+TCase *harness_tcase(const char *name, void (*setup)(void), void (*teardown)(void))
+{
+    TCase *tc = tcase_create(name);
+
+    if (setup)
+        tcase_add_unchecked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 60);
+    return tc;
+}
+
 void harness_setup(struct harness *h, const char *conf_text, int threads)
 {
     harness_setup_ex(h, conf_text, threads, NULL);

@@ -38,6 +38,8 @@
 
 #include "dnsq.h"
 
+#include <check.h>
+
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -111,6 +113,13 @@ void harness_stop(struct harness *h);
 /** harness_start for a fixture: fails the current test/setup with the
  *  reason when the daemons do not come up. */
 void harness_setup(struct harness *h, const char *conf_text, int threads);
+
+/**
+ * A test case of the integration suites: one daemon pair for all its tests,
+ * started by setup (an unchecked fixture; none when NULL) and stopped by
+ * teardown, and 60 seconds for the whole case.
+ */
+TCase *harness_tcase(const char *name, void (*setup)(void), void (*teardown)(void));
 
 /** harness_setup with a variant of the daemon (harness_start_ex). */
 void harness_setup_ex(struct harness *h, const char *conf_text, int threads,

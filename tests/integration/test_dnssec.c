@@ -357,27 +357,18 @@ START_TEST(test_full_additional)
 }
 END_TEST
 
-static TCase *fixture_tcase(const char *name, void (*setup)(void))
-{
-    TCase *tc = tcase_create(name);
-
-    tcase_add_unchecked_fixture(tc, setup, teardown);
-    tcase_set_timeout(tc, 60);
-    return tc;
-}
-
 static Suite *dnssec_suite(void)
 {
     Suite *s = suite_create("integration-dnssec");
     TCase *tc;
 
-    tc = fixture_tcase("guard", setup_guard);
+    tc = harness_tcase("guard", setup_guard, teardown);
     tcase_add_test(tc, test_guard_parent_secure);
     tcase_add_test(tc, test_guard_allowed_child_secure);
     tcase_add_test(tc, test_guard_denied_child_refused);
     suite_add_tcase(s, tc);
 
-    tc = fixture_tcase("validation", setup_plain);
+    tc = harness_tcase("validation", setup_plain, teardown);
     tcase_add_loop_test(tc, test_secure_with_do, 0, 3);
     tcase_add_loop_test(tc, test_ad_only_when_asked, 0, 5);
     tcase_add_test(tc, test_secure_nxdomain);
@@ -388,7 +379,7 @@ static Suite *dnssec_suite(void)
     tcase_add_test(tc, test_nsd_direct);
     suite_add_tcase(s, tc);
 
-    tc = fixture_tcase("no-validator", setup_no_validator);
+    tc = harness_tcase("no-validator", setup_no_validator, teardown);
     tcase_add_loop_test(tc, test_unvalidated, 0, 2);
     tcase_add_test(tc, test_full_additional);
     suite_add_tcase(s, tc);

@@ -531,10 +531,7 @@ END_TEST
 static Suite *guard_suite(void)
 {
     Suite *s = suite_create("integration-guard");
-    TCase *tc = tcase_create("answers");
-
-    tcase_add_unchecked_fixture(tc, setup_default, teardown);
-    tcase_set_timeout(tc, 60);
+    TCase *tc = harness_tcase("answers", setup_default, teardown);
     tcase_add_test(tc, test_cd_query_is_served_from_cache);
     tcase_add_test(tc, test_raw_label_before_fake_in_cname);
     tcase_add_test(tc, test_bad_utf8_label_before_fake_in_cname);
@@ -545,32 +542,24 @@ static Suite *guard_suite(void)
     tcase_add_test(tc, test_fake_ns_name_nodata_not_cached);
     suite_add_tcase(s, tc);
 
-    tc = tcase_create("relaxed");
-    tcase_add_unchecked_fixture(tc, setup_relaxed, teardown);
-    tcase_set_timeout(tc, 60);
+    tc = harness_tcase("relaxed", setup_relaxed, teardown);
     tcase_add_loop_test(tc, test_relaxed_label_before_fake, 0, 3);
     tcase_add_test(tc, test_relaxed_label_alone_logged);
     suite_add_tcase(s, tc);
 
-    tc = tcase_create("full-responses");
-    tcase_add_unchecked_fixture(tc, setup_full_responses, teardown);
-    tcase_set_timeout(tc, 60);
+    tc = harness_tcase("full-responses", setup_full_responses, teardown);
     tcase_add_test(tc, test_additional_kept_for_good_names);
     tcase_add_test(tc, test_additional_stripped_mx);
     tcase_add_test(tc, test_additional_stripped_srv);
     suite_add_tcase(s, tc);
 
-    tc = tcase_create("iterator-serve-expired");
-    tcase_add_unchecked_fixture(tc, setup_iterator_expired, teardown);
-    tcase_set_timeout(tc, 60);
+    tc = harness_tcase("iterator-serve-expired", setup_iterator_expired, teardown);
     tcase_add_test(tc, test_iterator_caches_good_names);
     tcase_add_test(tc, test_serve_expired_never_serves_rejected);
     tcase_add_test(tc, test_iterator_negative_not_cached);
     suite_add_tcase(s, tc);
 
-    tc = tcase_create("logs");
-    tcase_add_unchecked_fixture(tc, setup_default, teardown);
-    tcase_set_timeout(tc, 60);
+    tc = harness_tcase("logs", setup_default, teardown);
     tcase_add_test(tc, test_cache_rcode_is_the_replys);
     tcase_add_test(tc, test_ede_logged_only_without_edns_absent);
     tcase_add_test(tc, test_ede_logged_only_when_it_fits);
@@ -579,14 +568,11 @@ static Suite *guard_suite(void)
     tcase_add_test(tc, test_client_joining_normalize_subquery);
     suite_add_tcase(s, tc);
 
-    tc = tcase_create("drop");
-    tcase_add_unchecked_fixture(tc, setup_drop, teardown);
-    tcase_set_timeout(tc, 60);
+    tc = harness_tcase("drop", setup_drop, teardown);
     tcase_add_test(tc, test_drop_logged_per_client);
     suite_add_tcase(s, tc);
 
-    tc = tcase_create("resources");
-    tcase_set_timeout(tc, 60);
+    tc = harness_tcase("resources", NULL, teardown);
     tcase_add_test(tc, test_log_file_fifo_refused_without_hanging);
     tcase_add_test(tc, test_deny_list_of_100000_names);
     suite_add_tcase(s, tc);

@@ -234,10 +234,7 @@ END_TEST
 static Suite *normalize_suite(void)
 {
     Suite *s = suite_create("integration-normalize");
-    TCase *tc = tcase_create("normalize");
-
-    tcase_add_unchecked_fixture(tc, setup, teardown);
-    tcase_set_timeout(tc, 60);
+    TCase *tc = harness_tcase("normalize", setup, teardown);
     tcase_add_loop_test(tc, test_normalize_udp_tcp, 0, 2);
     tcase_add_test(tc, test_normalize_aaaa);
     tcase_add_test(tc, test_normalize_uppercase);
@@ -247,16 +244,12 @@ static Suite *normalize_suite(void)
                         (int)(sizeof unconvertible / sizeof unconvertible[0]));
     suite_add_tcase(s, tc);
 
-    tc = tcase_create("fallback-nxdomain");
-    tcase_add_unchecked_fixture(tc, setup_nxdomain, teardown);
-    tcase_set_timeout(tc, 60);
+    tc = harness_tcase("fallback-nxdomain", setup_nxdomain, teardown);
     tcase_add_test(tc, test_fallback_still_normalizes);
     tcase_add_loop_test(tc, test_fallback_action, 0, 2);
     suite_add_tcase(s, tc);
 
-    tc = tcase_create("fallback-drop");
-    tcase_add_unchecked_fixture(tc, setup_drop, teardown);
-    tcase_set_timeout(tc, 60);
+    tc = harness_tcase("fallback-drop", setup_drop, teardown);
     tcase_add_test(tc, test_fallback_still_normalizes);
     tcase_add_loop_test(tc, test_fallback_action, 0, 2);
     suite_add_tcase(s, tc);

@@ -615,46 +615,37 @@ START_TEST(test_log_queries_no_cache_hit)
 }
 END_TEST
 
-static TCase *fixture_tcase(const char *name, void (*setup)(void))
-{
-    TCase *tc = tcase_create(name);
-    if (setup)
-        tcase_add_unchecked_fixture(tc, setup, teardown);
-    tcase_set_timeout(tc, 60);
-    return tc;
-}
-
 static Suite *ops_suite(void)
 {
     Suite *s = suite_create("integration-ops");
     TCase *tc;
 
-    tc = fixture_tcase("threads", setup_threads);
+    tc = harness_tcase("threads", setup_threads, teardown);
     tcase_add_test(tc, test_concurrent_clients);
     suite_add_tcase(s, tc);
 
-    tc = fixture_tcase("reload", setup_defaults);
+    tc = harness_tcase("reload", setup_defaults, teardown);
     tcase_add_test(tc, test_reload_changes_mode);
     suite_add_tcase(s, tc);
 
-    tc = fixture_tcase("bad-config", NULL);
+    tc = harness_tcase("bad-config", NULL, teardown);
     tcase_add_loop_test(tc, test_bad_config_stops_startup, 0,
                         (int)(sizeof bad_confs / sizeof bad_confs[0]));
     suite_add_tcase(s, tc);
 
-    tc = fixture_tcase("escaping", setup_defaults);
+    tc = harness_tcase("escaping", setup_defaults, teardown);
     tcase_add_loop_test(tc, test_log_escapes_hostile_names, 0, NHOSTILE);
     suite_add_tcase(s, tc);
 
-    tc = fixture_tcase("json", setup_json);
+    tc = harness_tcase("json", setup_json, teardown);
     tcase_add_loop_test(tc, test_json_lines, 0, (int)(sizeof jrows / sizeof jrows[0]));
     suite_add_tcase(s, tc);
 
-    tc = fixture_tcase("log-file", setup_log_file);
+    tc = harness_tcase("log-file", setup_log_file, teardown);
     tcase_add_test(tc, test_log_file_gets_the_lines);
     suite_add_tcase(s, tc);
 
-    tc = fixture_tcase("log-queries-no", setup_quiet);
+    tc = harness_tcase("log-queries-no", setup_quiet, teardown);
     tcase_add_test(tc, test_log_queries_no);
     tcase_add_test(tc, test_log_queries_no_cache_hit);
     suite_add_tcase(s, tc);

@@ -162,19 +162,14 @@ END_TEST
 static Suite *paths_suite(void)
 {
     Suite *s = suite_create("integration-paths");
-    TCase *tc = tcase_create("paths");
-
-    tcase_add_unchecked_fixture(tc, setup, teardown);
-    tcase_set_timeout(tc, 60);
+    TCase *tc = harness_tcase("paths", setup, teardown);
     tcase_add_test(tc, test_cache_hit_logged);
     tcase_add_loop_test(tc, test_local_data_logged, 0, 2);
     tcase_add_test(tc, test_policy_path_logged);
     suite_add_tcase(s, tc);
 
     /* A fresh daemon: what is cached must come from these tests only. */
-    tc = tcase_create("chains");
-    tcase_add_unchecked_fixture(tc, setup, teardown);
-    tcase_set_timeout(tc, 60);
+    tc = harness_tcase("chains", setup, teardown);
     tcase_add_test(tc, test_chain_alias_refused);
     tcase_add_test(tc, test_chain_two_steps_refused);
     tcase_add_test(tc, test_chain_target_not_cached);

@@ -472,14 +472,6 @@ START_TEST(test_deny_is_by_label)
 }
 END_TEST
 
-static TCase *fixture_tcase(const char *name, void (*setup)(void))
-{
-    TCase *tc = tcase_create(name);
-    tcase_add_unchecked_fixture(tc, setup, teardown);
-    tcase_set_timeout(tc, 60);
-    return tc;
-}
-
 static Suite *policy_suite(void)
 {
     Suite *s = suite_create("integration-policy");
@@ -495,7 +487,7 @@ static Suite *policy_suite(void)
     TCase *tc;
 
     for (i = 0; i < sizeof actions / sizeof actions[0]; i++) {
-        tc = fixture_tcase(actions[i].name, actions[i].setup);
+        tc = harness_tcase(actions[i].name, actions[i].setup, teardown);
         tcase_add_loop_test(tc, test_class_under_action, 0, NCLASSES);
         tcase_add_test(tc, test_chain_under_action);
         if (actions[i].setup == setup_log)
@@ -503,7 +495,7 @@ static Suite *policy_suite(void)
         suite_add_tcase(s, tc);
     }
 
-    tc = fixture_tcase("defaults", setup_defaults);
+    tc = harness_tcase("defaults", setup_defaults, teardown);
     tcase_add_test(tc, test_default_good_idn);
     tcase_add_loop_test(tc, test_default_fake_refused, 0, 3);
     tcase_add_test(tc, test_default_raw_normalized);
@@ -514,12 +506,12 @@ static Suite *policy_suite(void)
     tcase_add_test(tc, test_no_edns_no_ede);
     suite_add_tcase(s, tc);
 
-    tc = fixture_tcase("idna2008", setup_idna2008);
+    tc = harness_tcase("idna2008", setup_idna2008, teardown);
     tcase_add_test(tc, test_emoji_idna2008);
     tcase_add_test(tc, test_good_idn_idna2008);
     suite_add_tcase(s, tc);
 
-    tc = fixture_tcase("allow-deny", setup_lists);
+    tc = harness_tcase("allow-deny", setup_lists, teardown);
     tcase_add_test(tc, test_allow_passes_fake);
     tcase_add_test(tc, test_allow_covers_below);
     tcase_add_test(tc, test_allow_covers_cname_target);
