@@ -693,7 +693,8 @@ static int cb_reply(struct query_info *qinfo, struct module_qstate *qstate, stru
 }
 
 /* The iterator calls this with every response, before it stores anything
- * of it in the message or RRset cache. */
+ * of it in the message or RRset cache, and with none (response NULL) when
+ * a server did not answer, before it may store a SERVFAIL for the name. */
 static int cb_query_response(struct module_qstate *qstate, struct dns_msg *response, int id,
                              void *arg)
 {
@@ -701,8 +702,14 @@ static int cb_query_response(struct module_qstate *qstate, struct dns_msg *respo
     struct idng_verdict v;
 
     (void)id;
-    if (response && !qstate->no_cache_store
-        && scan_response(ie, &response->qinfo, response->rep, 0, &v) == IDNG_SCAN_REJECT) {
+    if (qstate->no_cache_store)
+        return 1;
+    /* The name the state resolves (an internal lookup's name is judged
+     * nowhere else), then the response: the name it is for and its data. */
+    idng_policy_judge_data(&ie->conf, qstate->qinfo.qname, qstate->qinfo.qname_len, &v);
+    if (idng_action_rejects(v.action)
+        || (response
+            && scan_response(ie, &response->qinfo, response->rep, 0, &v) == IDNG_SCAN_REJECT)) {
         qstate->no_cache_store = 1;
         atomic_fetch_add(&ie->uncached, 1);
     }
