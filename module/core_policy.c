@@ -117,22 +117,46 @@ static enum idng_action label_action(const struct idng_conf *c, const uint8_t *w
     return c->action[idng_status_class(e->status)];
 }
 
-void idng_policy_judge(const struct idng_conf *c, const uint8_t *wire, size_t len,
-                       struct idng_verdict *v)
+/* Rules 1-3 on the name as it is; with a_form, rule 5 on top. */
+static void judge(const struct idng_conf *c, const uint8_t *wire, size_t len,
+                  struct idng_verdict *v, int a_form)
 {
     idng_error each[IDNG_LABELS_MAX];
     size_t n = 0, i;
+    int raw = 0;
 
     clear(v);
     if (listed(c, wire, len, v))
         return;
     idng_wire_check_each(wire, len, c->mode, each, IDNG_LABELS_MAX, &n);
     for (i = 0; i < n && i < IDNG_LABELS_MAX; i++) {
-        enum idng_action a = label_action(c, wire, &each[i]);
+        enum idng_action a;
+        raw |= each[i].status == IDNG_E_RAW_8BIT;
+        a = label_action(c, wire, &each[i]);
         /* The first failing label, unless a later one is more severe. */
         if (i == 0 || idng_action_severity(a) > idng_action_severity(v->action))
             decide(v, &each[i], a, wire, len);
     }
+    if (raw && a_form) {
+        /* Rule 5: the name a raw spelling stands for is judged too (the
+         * lists, the bidi rule across labels), whatever on-raw-8bit says. */
+        uint8_t alabel[256];
+        size_t alen = sizeof alabel;
+        struct idng_verdict av;
+
+        if (idng_policy_normalize(c, wire, len, alabel, &alen, NULL) == IDNG_OK
+            && (alen != len || memcmp(alabel, wire, len) != 0)) {
+            judge(c, alabel, alen, &av, 0);
+            if (idng_action_severity(av.action) > idng_action_severity(v->action))
+                *v = av;
+        }
+    }
+}
+
+void idng_policy_judge(const struct idng_conf *c, const uint8_t *wire, size_t len,
+                       struct idng_verdict *v)
+{
+    judge(c, wire, len, v, 1);
 }
 
 void idng_policy_judge_data(const struct idng_conf *c, const uint8_t *wire, size_t len,
@@ -152,7 +176,7 @@ void idng_policy_judge_data(const struct idng_conf *c, const uint8_t *wire, size
         decide(v, &e, idng_policy_fallback(c, st), wire, len);
         return;
     }
-    idng_policy_judge(c, alabel, alen, v);
+    judge(c, alabel, alen, v, 0);
     if (v->action == IDNG_ACT_NORMALIZE) /* cannot be: no raw label is left */
         v->action = idng_policy_fallback(c, v->status);
 }
@@ -222,17 +246,29 @@ void idng_scan_name(const struct idng_conf *c, struct idng_scan *s, const uint8_
 #define RR_DNAME 39
 
 int idng_scan_owner(const struct idng_conf *c, struct idng_scan *s, enum idng_section sec,
-                    uint16_t type, const uint8_t *owner, size_t len, int strip)
+                    uint16_t type, const uint8_t *owner, size_t len, enum idng_strip strip)
 {
     struct idng_verdict v;
+    int cut;
 
     if (sec != IDNG_SEC_ANSWER && (type == RR_NSEC || type == RR_NSEC3))
         return 0;
     idng_policy_judge_data(c, owner, len, &v);
-    if (strip && sec != IDNG_SEC_ANSWER && idng_action_rejects(v.action))
-        return 1;
+    cut = idng_action_rejects(v.action)
+          && (strip == IDNG_STRIP_ALL || (strip == IDNG_STRIP_EXTRA && sec != IDNG_SEC_ANSWER));
+    if (strip != IDNG_STRIP_EXTRA || !cut)
+        keep_worse(s, &v);
+    return cut;
+}
+
+int idng_scan_target(const struct idng_conf *c, struct idng_scan *s, const uint8_t *wire,
+                     size_t len, enum idng_strip strip)
+{
+    struct idng_verdict v;
+
+    idng_policy_judge_data(c, wire, len, &v);
     keep_worse(s, &v);
-    return 0;
+    return strip == IDNG_STRIP_ALL && idng_action_rejects(v.action);
 }
 
 int idng_scan_has_targets(enum idng_section sec, uint16_t type)

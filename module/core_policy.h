@@ -21,6 +21,10 @@
  *    response is for) is judged by idng_policy_judge_data: a name whose
  *    action would be normalize is judged again in its A-label form, so
  *    "normalize" never lets a name through on the answer path.
+ * 5. A name with raw labels is also judged in its A-label form (rules 1
+ *    and 2: the lists, the bidi rule across labels), and gets the more
+ *    severe of the two verdicts, whatever on-raw-8bit says: a raw spelling
+ *    of a denied name is denied.
  */
 #ifndef IDNG_CORE_POLICY_H
 #define IDNG_CORE_POLICY_H
@@ -118,6 +122,16 @@ idng_status idng_policy_normalize(const struct idng_conf *c, const uint8_t *wire
  */
 enum idng_section { IDNG_SEC_ANSWER, IDNG_SEC_AUTHORITY, IDNG_SEC_ADDITIONAL };
 
+/** What a scan may remove from the response it judges. */
+enum idng_strip {
+    IDNG_STRIP_NONE,  /**< nothing: every rejected name counts (before the cache) */
+    IDNG_STRIP_EXTRA, /**< authority and additional RRsets owned by a rejected name,
+                           which then do not count (before the client) */
+    IDNG_STRIP_ALL    /**< every RRset with a rejected owner or CNAME/DNAME target,
+                           in any section; they still count (a response that Unbound
+                           would store whatever no_cache_store says) */
+};
+
 /** What a scanned response holds, at worst. */
 enum idng_scan_result { IDNG_SCAN_PASS, IDNG_SCAN_LOG, IDNG_SCAN_REJECT };
 
@@ -136,12 +150,17 @@ void idng_scan_name(const struct idng_conf *c, struct idng_scan *s, const uint8_
 
 /**
  * Judges the owner of one RRset of type (host order) in section sec.
- * @param strip: nonzero when the caller removes RRsets outside the answer
- *   section whose owner is rejected.
- * @return 1 when this RRset is to be removed (only with strip), else 0.
+ * @return 1 when this RRset is to be removed (see enum idng_strip), else 0.
  */
 int idng_scan_owner(const struct idng_conf *c, struct idng_scan *s, enum idng_section sec,
-                    uint16_t type, const uint8_t *owner, size_t len, int strip);
+                    uint16_t type, const uint8_t *owner, size_t len, enum idng_strip strip);
+
+/**
+ * Judges one CNAME or DNAME target (for RRsets idng_scan_has_targets names).
+ * @return 1 when its RRset is to be removed (only with IDNG_STRIP_ALL).
+ */
+int idng_scan_target(const struct idng_conf *c, struct idng_scan *s, const uint8_t *wire,
+                     size_t len, enum idng_strip strip);
 
 /** Are the targets of this RRset judged (CNAME and DNAME in the answer section)? */
 int idng_scan_has_targets(enum idng_section sec, uint16_t type);

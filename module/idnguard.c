@@ -94,6 +94,9 @@ struct idng_q {
     int by_policy;              /* the module answered (path "policy") */
     int ede;                    /* EDE code attached, or -1 */
     int sub_rejected;           /* super: the sub-query's name was rejected */
+    int held;                   /* a response was rejected (and stripped) before the
+                                   cache: held_v is the client's verdict */
+    struct idng_verdict held_v;
 };
 
 static struct idng_env *env_of(struct module_env *env, int id)
@@ -221,15 +224,15 @@ static void maybe_stats(struct idng_env *ie)
 
 /*
  * Runs the policy's response scan (core_policy.h) over a response: qi (may
- * be NULL) is the name it is for; with strip, authority and additional
- * RRsets owned by rejected names are removed from rep (and counted).
+ * be NULL) is the name it is for; RRsets the scan says to remove (strip)
+ * are removed from rep and counted.
  */
 static enum idng_scan_result scan_response(struct idng_env *ie, const struct query_info *qi,
-                                           struct reply_info *rep, int strip,
+                                           struct reply_info *rep, enum idng_strip strip,
                                            struct idng_verdict *out)
 {
     struct idng_scan s;
-    size_t i, j, kept = 0, an, ns, cut_ns = 0, cut_ar = 0;
+    size_t i, j, kept = 0, an, ns, cut_an = 0, cut_ns = 0, cut_ar = 0;
 
     idng_scan_init(&s);
     if (qi)
@@ -245,19 +248,22 @@ static enum idng_scan_result scan_response(struct idng_env *ie, const struct que
                                 : i < an + ns ? IDNG_SEC_AUTHORITY
                                               : IDNG_SEC_ADDITIONAL;
         uint16_t t = ntohs(k->rk.type);
+        int cut = idng_scan_owner(&ie->conf, &s, sec, t, k->rk.dname, k->rk.dname_len, strip);
 
-        if (idng_scan_owner(&ie->conf, &s, sec, t, k->rk.dname, k->rk.dname_len, strip)) {
-            *(sec == IDNG_SEC_AUTHORITY ? &cut_ns : &cut_ar) += 1;
-            atomic_fetch_add(&ie->stripped, 1);
-            continue;
-        }
-        rep->rrsets[kept++] = k;
         if (idng_scan_has_targets(sec, t))
             for (j = 0; j < d->count; j++)
                 if (d->rr_len[j] >= 3)
-                    idng_scan_name(&ie->conf, &s, d->rr_data[j] + 2, d->rr_len[j] - 2);
+                    cut |= idng_scan_target(&ie->conf, &s, d->rr_data[j] + 2, d->rr_len[j] - 2,
+                                            strip);
+        if (!cut) {
+            rep->rrsets[kept++] = k;
+            continue;
+        }
+        *(sec == IDNG_SEC_ANSWER ? &cut_an : sec == IDNG_SEC_AUTHORITY ? &cut_ns : &cut_ar) += 1;
+        atomic_fetch_add(&ie->stripped, 1);
     }
     rep->rrset_count = kept;
+    rep->an_numrrsets -= cut_an;
     rep->ns_numrrsets -= cut_ns;
     rep->ar_numrrsets -= cut_ar;
     return idng_scan_result(&s, out);
@@ -473,9 +479,15 @@ static void handle_moddone(struct module_qstate *qstate, int id, struct idng_env
     enum idng_scan_result found;
 
     qstate->ext_state[id] = module_finished;
-    if (q->role == ROLE_INTERNAL || !qstate->return_msg)
+    if (q->role == ROLE_INTERNAL)
         return;
-    found = scan_response(ie, NULL, qstate->return_msg->rep, 1, &v);
+    found = qstate->return_msg
+                ? scan_response(ie, NULL, qstate->return_msg->rep, IDNG_STRIP_EXTRA, &v)
+                : IDNG_SCAN_PASS;
+    if (q->held && found != IDNG_SCAN_REJECT) {
+        found = IDNG_SCAN_REJECT;
+        v = q->held_v;
+    }
     if (found == IDNG_SCAN_REJECT) {
         /* Answer as if the client had asked for the rejected name. */
         atomic_fetch_add(&ie->answers_rejected, 1);
@@ -699,19 +711,32 @@ static int cb_query_response(struct module_qstate *qstate, struct dns_msg *respo
                              void *arg)
 {
     struct idng_env *ie = (struct idng_env *)arg;
+    struct idng_q *q = (struct idng_q *)qstate->minfo[id];
     struct idng_verdict v;
 
-    (void)id;
     if (qstate->no_cache_store)
         return 1;
     /* The name the state resolves (an internal lookup's name is judged
      * nowhere else), then the response: the name it is for and its data. */
     idng_policy_judge_data(&ie->conf, qstate->qinfo.qname, qstate->qinfo.qname_len, &v);
-    if (idng_action_rejects(v.action)
-        || (response
-            && scan_response(ie, &response->qinfo, response->rep, 0, &v) == IDNG_SCAN_REJECT)) {
-        qstate->no_cache_store = 1;
-        atomic_fetch_add(&ie->uncached, 1);
+    if (!idng_action_rejects(v.action)
+        && !(response
+             && scan_response(ie, &response->qinfo, response->rep, IDNG_STRIP_NONE, &v)
+                    == IDNG_SCAN_REJECT))
+        return 1;
+    qstate->no_cache_store = 1;
+    atomic_fetch_add(&ie->uncached, 1);
+    if (response && !(qstate->query_flags & BIT_RD)) {
+        /* An RD=0 query (access-control allow_snoop): Unbound's validator
+         * stores every RRset of such an answer in the RRset cache whatever
+         * no_cache_store says, where later answers are built from.  So the
+         * rejected RRsets leave the response here, and the verdict is held
+         * for handle_moddone, which answers the client with it. */
+        scan_response(ie, NULL, response->rep, IDNG_STRIP_ALL, NULL);
+        if (q && !q->held) {
+            q->held = 1;
+            q->held_v = v;
+        }
     }
     return 1;
 }

@@ -16,7 +16,8 @@
  *   failing labels' actions (a raw label's action is that of what it
  *   normalizes to, computed here independently), the verdict names the
  *   first failing label with that action, and a name the wire check
- *   accepts passes;
+ *   accepts passes; a name with raw labels gets its A-label form's verdict
+ *   when that is more severe;
  * - idng_policy_judge_data never answers normalize, and rejects with the
  *   same action whatever idng_policy_judge rejects;
  * - the EDE text, at any capacity (an exact heap buffer), is
@@ -26,7 +27,9 @@
  *   owner, one target): the outcome is the most severe judge_data verdict
  *   of the names the rules say are judged, RRsets are stripped exactly when
  *   they stand outside the answer section, are no NSEC/NSEC3 and their
- *   owner is rejected, and stripped RRsets do not count;
+ *   owner is rejected (IDNG_STRIP_EXTRA; they then do not count), or in
+ *   any section when an owner or CNAME/DNAME target is rejected
+ *   (IDNG_STRIP_ALL; they still count);
  * - normalize: on OK the output is one valid wire name of at most 255
  *   octets with as many labels as the input (F1); ASCII labels are copied
  *   lowercased; a raw label is either converted into an ASCII label that
@@ -107,10 +110,6 @@ static void judge(const struct idng_conf *c, const uint8_t *w, size_t len, size_
     memset(&v, 0xA5, sizeof v);
     idng_policy_judge(c, w, len, &v);
     FUZZ_CHECK(v.label_len <= IDNG_LABEL_MAX, "verdict label of %zu octets", v.label_len);
-    FUZZ_CHECK(v.label_len == 0
-                   || (v.label_off <= len && v.label_len <= len - v.label_off
-                       && memcmp(v.label, w + v.label_off, v.label_len) == 0),
-               "verdict label at %zu+%zu in %zu octets", v.label_off, v.label_len, len);
     FUZZ_CHECK(allow >= 0 && allow <= 255 && deny >= 0 && deny <= 255, "listed %d %d", allow,
                deny);
     FUZZ_CHECK(!(allow && allow == deny), "a name matched allow and deny equally (%d)", allow);
@@ -122,28 +121,49 @@ static void judge(const struct idng_conf *c, const uint8_t *w, size_t len, size_
         FUZZ_CHECK(v.listed == IDNG_LISTED_DENY && idng_action_rejects(v.action),
                    "denied name: listed %d, action %d", v.listed, v.action);
     } else {
-        int worst = -1;
+        int worst = -1, raw = 0, aworst = -1;
         size_t first = 0;
         idng_wire_check_each(w, len, c->mode, each, IDNG_LABELS_MAX, &n);
-        FUZZ_CHECK(v.listed == IDNG_LISTED_NONE, "listed %d", v.listed);
+        FUZZ_CHECK(v.listed == IDNG_LISTED_NONE || n > 0, "listed %d", v.listed);
         FUZZ_CHECK((n == 0) == (idng_wire_check(w, len, c->mode, NULL) == IDNG_OK),
                    "%zu failing labels, wire check disagrees", n);
         for (i = 0; i < n && i < IDNG_LABELS_MAX; i++) {
             int sev = idng_action_severity(model_action(c, w, &each[i]));
+            raw |= each[i].status == IDNG_E_RAW_8BIT;
             if (sev > worst) {
                 worst = sev;
                 first = i;
             }
         }
+        if (raw) {
+            /* Rule 5: the A-label form is judged too (it has no raw label
+             * left that converts, so its own judgement is rules 1-3). */
+            uint8_t a[255];
+            size_t alen = sizeof a;
+            struct idng_verdict av;
+            if (idng_policy_normalize(c, w, len, a, &alen, NULL) == IDNG_OK
+                && (alen != len || memcmp(a, w, len) != 0)) {
+                idng_policy_judge(c, a, alen, &av);
+                aworst = idng_action_severity(av.action);
+            }
+        }
         if (n == 0) {
-            FUZZ_CHECK(v.status == IDNG_OK && v.action == IDNG_ACT_PASS, "clean name judged %d/%d",
-                       v.status, v.action);
+            FUZZ_CHECK(v.status == IDNG_OK && v.action == IDNG_ACT_PASS && v.listed == 0,
+                       "clean name judged %d/%d", v.status, v.action);
+        } else if (aworst > worst) {
+            FUZZ_CHECK(idng_action_severity(v.action) == aworst,
+                       "name action %d, its A-label form's severity %d", v.action, aworst);
         } else {
+            FUZZ_CHECK(v.listed == IDNG_LISTED_NONE, "listed %d", v.listed);
             FUZZ_CHECK(idng_action_severity(v.action) == worst,
                        "name action %d, most severe label severity %d", v.action, worst);
             FUZZ_CHECK(v.label_off == each[first].label_off,
                        "verdict blames %zu, the first most severe label is at %zu", v.label_off,
                        each[first].label_off);
+            FUZZ_CHECK(v.label_len == 0
+                           || (v.label_off <= len && v.label_len <= len - v.label_off
+                               && memcmp(v.label, w + v.label_off, v.label_len) == 0),
+                       "verdict label at %zu+%zu in %zu octets", v.label_off, v.label_len, len);
             if (v.status != IDNG_E_INVAL && v.status != IDNG_E_NAME_TOO_LONG)
                 FUZZ_CHECK(v.label_off >= 1 && w[v.label_off - 1] == v.label_len,
                            "status %d: label_off %zu is not a label", v.status, v.label_off);
@@ -214,12 +234,12 @@ static void normalize(const struct idng_conf *c, const uint8_t *w, size_t len)
 static void scan(const struct idng_conf *c, const uint8_t *w, size_t len)
 {
     static const uint16_t types[] = {5, 39, 47, 50, 1, 15};
-    struct idng_scan s[2];
-    int worst[2] = {-1, -1}, strip;
+    struct idng_scan s[3];
+    int worst[3] = {-1, -1, -1}, strip;
     size_t pos = 0;
 
-    idng_scan_init(&s[0]);
-    idng_scan_init(&s[1]);
+    for (strip = 0; strip < 3; strip++)
+        idng_scan_init(&s[strip]);
     while (pos + 4 <= len) {
         enum idng_section sec = (enum idng_section)(w[pos] % 3);
         uint16_t t = types[w[pos + 1] % 6];
@@ -227,6 +247,7 @@ static void scan(const struct idng_conf *c, const uint8_t *w, size_t len)
         const uint8_t *owner = w + pos + 3, *target;
         struct idng_verdict vo, vt;
         int proof = sec != IDNG_SEC_ANSWER && (t == 47 || t == 50);
+        int targets = sec == IDNG_SEC_ANSWER && (t == 5 || t == 39);
 
         if (pos + 3 + on + 1 > len)
             break;
@@ -237,23 +258,29 @@ static void scan(const struct idng_conf *c, const uint8_t *w, size_t len)
         pos += 4 + on + tn;
         idng_policy_judge_data(c, owner, on, &vo);
         idng_policy_judge_data(c, target, tn, &vt);
-        for (strip = 0; strip < 2; strip++) {
-            int cut = idng_scan_owner(c, &s[strip], sec, t, owner, on, strip);
-            int want_cut = strip && !proof && sec != IDNG_SEC_ANSWER && idng_action_rejects(vo.action);
-            FUZZ_CHECK(cut == want_cut, "strip %d, section %d, type %u: cut %d", strip, sec, t, cut);
-            if (cut)
-                continue;
-            if (!proof && idng_action_severity(vo.action) > worst[strip])
+        FUZZ_CHECK(idng_scan_has_targets(sec, t) == targets, "targets of %u in %d", t, sec);
+        for (strip = 0; strip < 3; strip++) {
+            int cut = idng_scan_owner(c, &s[strip], sec, t, owner, on, (enum idng_strip)strip);
+            int orej = !proof && idng_action_rejects(vo.action);
+            int want = strip == IDNG_STRIP_ALL ? orej
+                       : strip == IDNG_STRIP_EXTRA ? orej && sec != IDNG_SEC_ANSWER
+                                                   : 0;
+            FUZZ_CHECK(cut == want, "strip %d, section %d, type %u: cut %d", strip, sec, t, cut);
+            if (!proof && !(cut && strip == IDNG_STRIP_EXTRA)
+                && idng_action_severity(vo.action) > worst[strip])
                 worst[strip] = idng_action_severity(vo.action);
-            if (idng_scan_has_targets(sec, t)) {
-                FUZZ_CHECK(sec == IDNG_SEC_ANSWER && (t == 5 || t == 39), "targets of %u", t);
-                idng_scan_name(c, &s[strip], target, tn);
+            if (cut && strip == IDNG_STRIP_EXTRA)
+                continue;
+            if (targets) {
+                cut = idng_scan_target(c, &s[strip], target, tn, (enum idng_strip)strip);
+                FUZZ_CHECK(cut == (strip == IDNG_STRIP_ALL && idng_action_rejects(vt.action)),
+                           "strip %d: target cut %d", strip, cut);
                 if (idng_action_severity(vt.action) > worst[strip])
                     worst[strip] = idng_action_severity(vt.action);
             }
         }
     }
-    for (strip = 0; strip < 2; strip++) {
+    for (strip = 0; strip < 3; strip++) {
         struct idng_verdict v;
         enum idng_scan_result r = idng_scan_result(&s[strip], &v);
         FUZZ_CHECK(worst[strip] < 0 ? r == IDNG_SCAN_PASS

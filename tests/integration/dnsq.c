@@ -58,7 +58,7 @@ static int build_query(const char *qname, uint16_t qtype, unsigned flags, uint16
     ldns_rdf *dn = NULL;
     size_t n = 0, dl;
     int edns = (flags & DNSQ_F_NOEDNS) == 0;
-    unsigned hflags = 0x0100; /* RD: the resolver recurses for us */
+    unsigned hflags = (flags & DNSQ_F_NORD) ? 0 : 0x0100; /* RD: the resolver recurses for us */
 
     if (!edns && (flags & DNSQ_F_DO))
         return -1; /* DO lives in the OPT record */

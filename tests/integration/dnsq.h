@@ -47,7 +47,8 @@ enum {
     DNSQ_F_CHAOS = 32, /**< class CH (version.bind and friends) instead of IN */
     DNSQ_F_RCODE5 = 64, /**< RCODE bits 5 (REFUSED) in the query header, which a resolver
                              must ignore: a client's attempt to spoof the log */
-    DNSQ_F_SMALL = 128 /**< EDNS payload 512 instead of 1232 */
+    DNSQ_F_SMALL = 128, /**< EDNS payload 512 instead of 1232 */
+    DNSQ_F_NORD = 256  /**< RD clear: a non-recursive query (cache snooping, allow_snoop) */
 };
 
 /** What came back. */

@@ -187,7 +187,8 @@ enum {
     HQ_AD = DNSQ_F_AD,         /**< AD in the query: AD in the reply when secure, without DO */
     HQ_CHAOS = DNSQ_F_CHAOS,   /**< class CH */
     HQ_RCODE5 = DNSQ_F_RCODE5, /**< RCODE 5 in the query header */
-    HQ_SMALL = DNSQ_F_SMALL    /**< EDNS payload 512 */
+    HQ_SMALL = DNSQ_F_SMALL,   /**< EDNS payload 512 */
+    HQ_NORD = DNSQ_F_NORD      /**< RD=0 (needs access-control allow_snoop) */
 };
 
 /** The module's text log line, split into its fields (core_log.h). */

@@ -523,6 +523,131 @@ START_TEST(test_deny_list_of_100000_names)
 }
 END_TEST
 
+
+/* ---- found by the review of the fix: RD=0 queries, raw spellings ---- */
+
+/*
+ * RD=0 queries reach the resolver only with access-control allow_snoop.
+ * For them Unbound's validator stores every RRset of the answer in the
+ * RRset cache whatever no_cache_store says (validator.c processFinished,
+ * "for a referral, store the verified RRsets"), and later answers are built
+ * from that cache without any upstream response.  So the module strips the
+ * rejected RRsets from such a response before the cache and holds the
+ * verdict for the client.  Each of these tcases has a daemon of its own: an
+ * RD=0 query is resolved only while no delegation for it is cached.
+ */
+static void setup_snoop(void)
+{
+    static const struct harness_opts o = {NULL, "access-control: 127.0.0.0/8 allow_snoop\n"};
+    harness_setup_ex(&H, "idnguard:\n", 1, &o);
+}
+
+/* deny: déjà.evil is stored as xn--dj-kia8a.evil; a raw spelling of it is
+ * judged as the name it stands for whatever on-raw-8bit says. */
+static void setup_raw_log(void)
+{
+    harness_setup(&H, "idnguard:\non-raw-8bit: log\ndeny: d\xc3\xa9j\xc3\xa0.evil\n", 1);
+}
+
+static void setup_raw_pass(void)
+{
+    harness_setup(&H, "idnguard:\non-raw-8bit: pass\ndeny: d\xc3\xa9j\xc3\xa0.evil\n", 1);
+}
+
+/* snoop.example CNAME c.xn--ab-m1t.example CNAME www.example A.  One RD=0
+ * query (refused) used to put both CNAMEs in the RRset cache; the next RD=1
+ * query was assembled from the cache (refused, but stored in the message
+ * cache), and every later client got the chain from the message cache. */
+START_TEST(test_rd0_poisons_message_cache)
+{
+    int i;
+
+    expect_refused("snoop.example", HQ_NORD, "contextj:xn--ab-m1t", FAKE_EDE);
+    for (i = 0; i < 3; i++)
+        expect_refused("snoop.example", 0, "contextj:xn--ab-m1t", FAKE_EDE);
+    expect_refused("snoop.example", HQ_CD, "contextj:xn--ab-m1t", FAKE_EDE);
+    expect_refused("snoop.example", HQ_TCP, "contextj:xn--ab-m1t", FAKE_EDE);
+}
+END_TEST
+
+/* deleg4.evil NS lo.xn--ab-m1t.example.  The fake name's address used to
+ * get into the RRset cache through the RD=0 store (lochain.example CNAME
+ * lo.xn--ab-m1t.example), the delegation through an ordinary RD=1 query,
+ * and the worker then handed both out to RD=0 queries.  (The referral
+ * itself, NS records naming the fake name, still goes out: the worker
+ * answers RD=0 queries from the cache before any module; see README.) */
+START_TEST(test_rd0_referral_carries_fake_glue)
+{
+    struct dnsq_result r;
+    struct qline q;
+    int i;
+
+    expect_refused("lochain.example", HQ_NORD, "contextj:xn--ab-m1t", FAKE_EDE);
+    /* Caches the referral; the resolution itself cannot finish (nothing
+     * answers on 127.0.0.1:53), so the reply is not waited for. */
+    ck_assert(dnsq_query_ex(H.port, "www.deleg4.evil", DNSQ_A, 0, 400, &r) == 0);
+    for (i = 0; i < 3; i++) {
+        hx_query(&H, "www.deleg4.evil", DNSQ_A, HQ_NORD, HARNESS_QUERY_MS, &r, &q);
+        ck_assert_msg(!dnsq_section_has(r.additional, "lo.xn--ab-m1t.example.", "A", NULL),
+                      "RD=0 query %d (%s, path %s): the fake name's address is in the "
+                      "additional section:\n%s",
+                      i, dnsq_rcode_name(r.rcode), q.path, r.additional);
+    }
+}
+END_TEST
+
+/* The control: RD=0 queries are answered at all in this set-up. */
+START_TEST(test_rd0_allowed)
+{
+    struct dnsq_result r;
+    struct qline q;
+
+    hx_query(&H, "www.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_query(&H, "www.example", DNSQ_A, HQ_NORD, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_data(&r, &q, "www.example.", "www.example. A 192.0.2.1", "ok", "pass", "cache");
+}
+END_TEST
+
+/* deny: déjà.evil (stored as xn--dj-kia8a.evil).  The raw UTF-8 spelling
+ * of that name, asked directly and reached through a CNAME. */
+START_TEST(test_raw_spelling_of_denied_name)
+{
+    expect_refused("d\\195\\169j\\195\\160.evil", 0, "deny", "idnguard: deny");
+}
+END_TEST
+
+START_TEST(test_cname_to_raw_spelling_of_denied_name)
+{
+    expect_refused("rawdeny.evil", 0, "deny", "idnguard: deny");
+}
+END_TEST
+
+/* 0à.א.evil: its A-label form xn--0-sfa.xn--4db.evil breaks the bidi rule
+ * across labels; the raw spelling of the same name is refused too. */
+START_TEST(test_raw_spelling_breaking_bidi_rule)
+{
+    struct dnsq_result r;
+    struct qline q;
+
+    hx_query(&H, "0\\195\\160.\\215\\144.evil", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    ck_assert_msg(r.rcode == 5,
+                  "0\\195\\160.\\215\\144.evil: %s, line: %s (its A-label form is REFUSED)",
+                  dnsq_rcode_name(r.rcode), q.raw);
+}
+END_TEST
+
+/* The control: the A-label forms are refused in this set-up. */
+START_TEST(test_alabel_forms_refused)
+{
+    struct dnsq_result r;
+    struct qline q;
+
+    expect_refused("xn--dj-kia8a.evil", 0, "deny", "idnguard: deny");
+    hx_query(&H, "xn--0-sfa.xn--4db.evil", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    ck_assert_msg(r.rcode == 5, "xn--0-sfa.xn--4db.evil: %s", dnsq_rcode_name(r.rcode));
+}
+END_TEST
+
 static Suite *guard_suite(void)
 {
     Suite *s = suite_create("integration-guard");
@@ -564,6 +689,29 @@ static Suite *guard_suite(void)
 
     tc = harness_tcase("drop", setup_drop, teardown);
     tcase_add_test(tc, test_drop_logged_per_client);
+    suite_add_tcase(s, tc);
+
+    tc = harness_tcase("rd0-message-cache", setup_snoop, teardown);
+    tcase_add_test(tc, test_rd0_poisons_message_cache);
+    suite_add_tcase(s, tc);
+
+    tc = harness_tcase("rd0-referral", setup_snoop, teardown);
+    tcase_add_test(tc, test_rd0_referral_carries_fake_glue);
+    tcase_add_test(tc, test_rd0_allowed);
+    suite_add_tcase(s, tc);
+
+    tc = harness_tcase("raw-log", setup_raw_log, teardown);
+    tcase_add_test(tc, test_alabel_forms_refused);
+    tcase_add_test(tc, test_raw_spelling_of_denied_name);
+    tcase_add_test(tc, test_cname_to_raw_spelling_of_denied_name);
+    tcase_add_test(tc, test_raw_spelling_breaking_bidi_rule);
+    suite_add_tcase(s, tc);
+
+    tc = harness_tcase("raw-pass", setup_raw_pass, teardown);
+    tcase_add_test(tc, test_alabel_forms_refused);
+    tcase_add_test(tc, test_raw_spelling_of_denied_name);
+    tcase_add_test(tc, test_cname_to_raw_spelling_of_denied_name);
+    tcase_add_test(tc, test_raw_spelling_breaking_bidi_rule);
     suite_add_tcase(s, tc);
 
     tc = harness_tcase("resources", NULL, teardown);

@@ -101,6 +101,20 @@ static const struct row rows[] = {
     {"on-raw-8bit: pass\n", "\\255.example.", "bad-utf8", IDNG_ACT_REFUSE},
     {"on-raw-8bit: pass\n", "\\195\\188.example.", "raw-8bit", IDNG_ACT_PASS},
     {"on-raw-8bit: drop\non-bad-utf8: log\n", "\\255.example.", "bad-utf8", IDNG_ACT_LOG},
+    /* A raw spelling is also judged as the name it stands for (rule 5):
+     * the lists and the bidi rule across labels, whatever on-raw-8bit says. */
+    {"deny: d\xc3\xa9j\xc3\xa0.evil.\n", "d\\195\\169j\\195\\160.evil.", "deny", IDNG_ACT_REFUSE},
+    {"on-raw-8bit: log\ndeny: d\xc3\xa9j\xc3\xa0.evil.\n", "d\\195\\169j\\195\\160.evil.", "deny",
+     IDNG_ACT_REFUSE},
+    {"on-raw-8bit: pass\non-invalid: nxdomain\ndeny: d\xc3\xa9j\xc3\xa0.evil.\n",
+     "www.d\\195\\169j\\195\\160.evil.", "deny", IDNG_ACT_NXDOMAIN},
+    {"on-raw-8bit: pass\n", "0\\195\\160.\\215\\144.evil.", "bidi", IDNG_ACT_REFUSE},
+    {"on-raw-8bit: pass\n", "0\\195\\160.evil.", "raw-8bit", IDNG_ACT_PASS},
+    {"allow: b\xc3\xbc" "cher.example.\non-raw-8bit: refuse\n", "b\\195\\188cher.example.",
+     "raw-8bit", IDNG_ACT_REFUSE},
+    {"allow: b\xc3\xbc" "cher.example.\n", "b\\195\\188cher.example.", "raw-8bit",
+     IDNG_ACT_NORMALIZE},
+    {"on-invalid: drop\n", "\\255.xn--dj-kia8a.example.", "bad-utf8", IDNG_ACT_DROP},
 };
 
 START_TEST(test_judge)
@@ -451,32 +465,40 @@ START_TEST(test_response_scan)
     /* A CNAME in the answer section into the fake label: rejected, and named. */
     idng_scan_init(&s);
     idng_scan_name(&c, &s, alias, na);
-    ck_assert_int_eq(idng_scan_owner(&c, &s, IDNG_SEC_ANSWER, 5, alias, na, 1), 0);
+    ck_assert_int_eq(idng_scan_owner(&c, &s, IDNG_SEC_ANSWER, 5, alias, na, IDNG_STRIP_EXTRA), 0);
     ck_assert(idng_scan_has_targets(IDNG_SEC_ANSWER, 5));
-    idng_scan_name(&c, &s, fake, nf);
+    ck_assert_int_eq(idng_scan_target(&c, &s, fake, nf, IDNG_STRIP_EXTRA), 0);
     ck_assert_int_eq(idng_scan_result(&s, &v), IDNG_SCAN_REJECT);
     ck_assert_str_eq(idng_verdict_name(&v), "contextj");
+    /* With IDNG_STRIP_ALL (an RD=0 answer, stored whatever no_cache_store
+     * says) the CNAME goes, and still counts. */
+    idng_scan_init(&s);
+    ck_assert_int_eq(idng_scan_owner(&c, &s, IDNG_SEC_ANSWER, 5, alias, na, IDNG_STRIP_ALL), 0);
+    ck_assert_int_eq(idng_scan_target(&c, &s, fake, nf, IDNG_STRIP_ALL), 1);
+    ck_assert_int_eq(idng_scan_owner(&c, &s, IDNG_SEC_ANSWER, 1, raw, nr, IDNG_STRIP_ALL), 1);
+    ck_assert_int_eq(idng_scan_owner(&c, &s, IDNG_SEC_ADDITIONAL, 1, good, ng, IDNG_STRIP_ALL), 0);
+    ck_assert_int_eq(idng_scan_result(&s, NULL), IDNG_SCAN_REJECT);
     /* Targets are judged for CNAME and DNAME in the answer section only. */
     ck_assert(idng_scan_has_targets(IDNG_SEC_ANSWER, 39));
     ck_assert(!idng_scan_has_targets(IDNG_SEC_ANSWER, 15));
     ck_assert(!idng_scan_has_targets(IDNG_SEC_AUTHORITY, 5));
     /* A rejected owner in the answer section is never stripped: it rejects. */
     idng_scan_init(&s);
-    ck_assert_int_eq(idng_scan_owner(&c, &s, IDNG_SEC_ANSWER, 1, raw, nr, 1), 0);
+    ck_assert_int_eq(idng_scan_owner(&c, &s, IDNG_SEC_ANSWER, 1, raw, nr, IDNG_STRIP_EXTRA), 0);
     ck_assert_int_eq(idng_scan_result(&s, NULL), IDNG_SCAN_REJECT);
     /* In the additional section: stripped when the caller strips, and then
      * it does not count; counted when it does not (the pre-cache scan). */
     idng_scan_init(&s);
-    ck_assert_int_eq(idng_scan_owner(&c, &s, IDNG_SEC_ADDITIONAL, 1, fake, nf, 1), 1);
-    ck_assert_int_eq(idng_scan_owner(&c, &s, IDNG_SEC_ADDITIONAL, 1, good, ng, 1), 0);
+    ck_assert_int_eq(idng_scan_owner(&c, &s, IDNG_SEC_ADDITIONAL, 1, fake, nf, IDNG_STRIP_EXTRA), 1);
+    ck_assert_int_eq(idng_scan_owner(&c, &s, IDNG_SEC_ADDITIONAL, 1, good, ng, IDNG_STRIP_EXTRA), 0);
     ck_assert_int_eq(idng_scan_result(&s, NULL), IDNG_SCAN_PASS);
     idng_scan_init(&s);
-    ck_assert_int_eq(idng_scan_owner(&c, &s, IDNG_SEC_AUTHORITY, 2, fake, nf, 0), 0);
+    ck_assert_int_eq(idng_scan_owner(&c, &s, IDNG_SEC_AUTHORITY, 2, fake, nf, IDNG_STRIP_NONE), 0);
     ck_assert_int_eq(idng_scan_result(&s, NULL), IDNG_SCAN_REJECT);
     /* NSEC and NSEC3 outside the answer section are proofs: not judged. */
     idng_scan_init(&s);
-    ck_assert_int_eq(idng_scan_owner(&c, &s, IDNG_SEC_AUTHORITY, 47, fake, nf, 1), 0);
-    ck_assert_int_eq(idng_scan_owner(&c, &s, IDNG_SEC_AUTHORITY, 50, fake, nf, 0), 0);
+    ck_assert_int_eq(idng_scan_owner(&c, &s, IDNG_SEC_AUTHORITY, 47, fake, nf, IDNG_STRIP_EXTRA), 0);
+    ck_assert_int_eq(idng_scan_owner(&c, &s, IDNG_SEC_AUTHORITY, 50, fake, nf, IDNG_STRIP_NONE), 0);
     ck_assert_int_eq(idng_scan_result(&s, NULL), IDNG_SCAN_PASS);
     /* The most severe wins whatever the order: log, then reject, then log. */
     idng_scan_init(&s);
