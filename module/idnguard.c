@@ -43,6 +43,7 @@
 #include "idng_conf.h"
 #include "idnguard.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -98,6 +99,23 @@ struct idng_q {
                                    cache: held_v is the client's verdict */
     struct idng_verdict held_v;
 };
+
+/*
+ * The settings in force, kept across reloads.  On SIGHUP and
+ * `unbound-control reload` dynlib runs deinit, dlclose, dlopen and init.
+ * At its first init the module pins itself in memory (RTLD_NODELETE), so
+ * this survives the dlclose: deinit leaves its settings here, and an init
+ * whose file does not load takes them back instead of failing, which would
+ * stop the resolver.  At the first start there is nothing to keep, and bad
+ * settings stop Unbound, so that a broken deploy is seen.  Only init and
+ * deinit touch this, and Unbound runs them with no worker serving.
+ */
+static struct {
+    int pinned;
+    int have;            /* conf holds the settings of the last deinit */
+    struct idng_conf conf;
+    unsigned long long reload_failures;
+} kept;
 
 static struct idng_env *env_of(struct module_env *env, int id)
 {
@@ -202,11 +220,11 @@ static void log_stats(struct idng_env *ie, const char *when)
     if (n < sizeof line)
         snprintf(line + n, sizeof line - n,
                  " allow=%llu deny=%llu normalized=%llu answers-rejected=%llu uncached=%llu"
-                 " stripped=%llu internal=%llu",
+                 " stripped=%llu internal=%llu reload-failures=%llu",
                  atomic_load(&ie->listed[IDNG_LISTED_ALLOW]),
                  atomic_load(&ie->listed[IDNG_LISTED_DENY]), atomic_load(&ie->normalized),
                  atomic_load(&ie->answers_rejected), atomic_load(&ie->uncached),
-                 atomic_load(&ie->stripped), atomic_load(&ie->internal));
+                 atomic_load(&ie->stripped), atomic_load(&ie->internal), kept.reload_failures);
     log_info("%s", line);
 }
 
@@ -774,28 +792,74 @@ static FILE *open_log(const char *path, char *err, size_t errlen)
     return f;
 }
 
+static void pin_module(void)
+{
+    Dl_info info;
+
+    if (kept.pinned)
+        return;
+    if (dladdr((void *)&pin_module, &info) && info.dli_fname
+        && dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE))
+        kept.pinned = 1;
+    else
+        log_warn("idnguard: cannot pin the module in memory: a bad settings file on reload "
+                 "will stop unbound");
+}
+
+/* At exit the pinned module's kept settings go, so no checker sees them. */
+__attribute__((destructor)) static void drop_kept(void)
+{
+    if (kept.have)
+        idng_conf_free(&kept.conf);
+    kept.have = 0;
+}
+
+/*
+ * Loads the settings file into c, or on a reload whose file does not load
+ * (or whose log file cannot be opened) takes the kept settings back.
+ * Returns 0, or -1 at a first start that failed (err is logged).
+ */
+static int load_settings(struct idng_env *ie, const char *path)
+{
+    char err[1024];
+    int loaded;
+
+    idng_conf_init(&ie->conf);
+    loaded = idng_conf_load(&ie->conf, path, err, sizeof err) == 0;
+    if (loaded && ie->conf.log_file
+        && !(ie->logf = open_log(ie->conf.log_file, err, sizeof err))) {
+        idng_conf_free(&ie->conf);
+        loaded = 0;
+    }
+    if (loaded) {
+        drop_kept();
+        return 0;
+    }
+    log_err("idnguard: %s", err);
+    if (!kept.have)
+        return -1;
+    kept.reload_failures++;
+    ie->conf = kept.conf;
+    kept.have = 0;
+    log_err("idnguard: keeping previous settings (reload failures: %llu)", kept.reload_failures);
+    if (ie->conf.log_file && !(ie->logf = open_log(ie->conf.log_file, err, sizeof err)))
+        log_err("idnguard: %s; query lines go to unbound's log", err);
+    return 0;
+}
+
 static int idng_mod_init(struct module_env *env, int id)
 {
     struct dynlibmod_env *de = (struct dynlibmod_env *)env->modinfo[id];
     struct idng_env *ie;
-    char err[1024];
     const char *path = idng_conf_path();
 
+    pin_module();
     ie = calloc(1, sizeof *ie);
     if (!ie) {
         log_err("idnguard: out of memory");
         return 0;
     }
-    idng_conf_init(&ie->conf);
-    if (idng_conf_load(&ie->conf, path, err, sizeof err) != 0) {
-        log_err("idnguard: %s", err);
-        idng_conf_free(&ie->conf);
-        free(ie);
-        return 0;
-    }
-    if (ie->conf.log_file && !(ie->logf = open_log(ie->conf.log_file, err, sizeof err))) {
-        log_err("idnguard: %s", err);
-        idng_conf_free(&ie->conf);
+    if (load_settings(ie, path) != 0) {
         free(ie);
         return 0;
     }
@@ -847,7 +911,13 @@ static void idng_mod_deinit(struct module_env *env, int id)
     if (ie->logf)
         fclose(ie->logf);
     pthread_mutex_destroy(&ie->log_lock);
-    idng_conf_free(&ie->conf);
+    drop_kept();
+    if (kept.pinned) {
+        kept.conf = ie->conf; /* for a reload that cannot load its file */
+        kept.have = 1;
+    } else {
+        idng_conf_free(&ie->conf);
+    }
     free(ie);
     de->dyn_env = NULL;
 }

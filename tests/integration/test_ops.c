@@ -175,6 +175,49 @@ START_TEST(test_reload_changes_mode)
 }
 END_TEST
 
+/* A reload whose file does not load keeps the settings in force, and the
+ * resolver keeps serving; the next good file is taken. */
+START_TEST(test_reload_bad_file_keeps_previous_settings)
+{
+    struct dnsq_result r;
+    struct qline q;
+    char line[2048];
+    int loaded = harness_count_lines(H.ub_log, 0, "idnguard: loaded");
+
+    /* Where test_reload_changes_mode left it: idna2008. */
+    ck_assert_int_eq(harness_write_conf(&H, "idnguard:\n    mode: idna2009\n"), 0);
+    ck_assert_int_eq(harness_sighup(&H), 0);
+    ck_assert_msg(harness_wait_line(H.ub_log, 0, "keeping previous settings (reload failures: 1)",
+                                    HARNESS_START_MS, line, sizeof line),
+                  "no \"keeping previous settings\" line after a bad reload");
+    ck_assert_msg(harness_wait_line(H.ub_log, 0, "idnguard.conf:2: bad value 'idna2009'", 0,
+                                    line, sizeof line),
+                  "the reload error does not name file:line");
+    ck_assert_msg(harness_alive(H.ub_pid, H.owner), "unbound died on a bad reload");
+    hx_query(&H, "xn--ls8h.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_policy(&r, &q, "xn--ls8h.example.", 5, "disallowed:xn--ls8h", "refuse",
+                     "idnguard: disallowed: xn--ls8h: ");
+    hx_query(&H, "www.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_data(&r, &q, "www.example.", "www.example. A 192.0.2.1", "ok", "pass", "resolved");
+
+    /* A file that is gone is no better; then a good one is taken. */
+    ck_assert_int_eq(unlink(H.idng_conf), 0);
+    ck_assert_int_eq(harness_sighup(&H), 0);
+    ck_assert_msg(harness_wait_line(H.ub_log, 0, "(reload failures: 2)", HARNESS_START_MS, line,
+                                    sizeof line),
+                  "no second reload failure");
+    ck_assert_int_eq(harness_write_conf(&H, "idnguard:\n    mode: uts46\n"), 0);
+    ck_assert_int_eq(harness_sighup(&H), 0);
+    ck_assert_msg(harness_wait_count(H.ub_log, 0, "idnguard: loaded", loaded + 3, HARNESS_START_MS)
+                      >= loaded + 3,
+                  "no \"idnguard: loaded\" line for the good file");
+    ck_assert(harness_wait_line(H.ub_log, 0, "reload-failures=2", HARNESS_LOG_MS, line, sizeof line));
+    hx_query(&H, "xn--ls8h.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_data(&r, &q, "xn--ls8h.example.", "xn--ls8h.example. A 192.0.2.3", "ok", "pass",
+                   "resolved");
+}
+END_TEST
+
 /* ---- a bad configuration stops start-up ---- */
 
 static const struct {
@@ -626,6 +669,7 @@ static Suite *ops_suite(void)
 
     tc = harness_tcase("reload", setup_defaults, teardown);
     tcase_add_test(tc, test_reload_changes_mode);
+    tcase_add_test(tc, test_reload_bad_file_keeps_previous_settings);
     suite_add_tcase(s, tc);
 
     tc = harness_tcase("bad-config", NULL, teardown);
