@@ -74,7 +74,7 @@ TEST_COMMON := tests/common.c
 ZONES_DIR := $(BUILD)/zones
 
 .PHONY: all deps run demo check check-integration check-install test tables check-tables clang-build clean unbound install zones
-all: $(LIB) $(CONF_LIB) $(CORE_LIB) $(CLI) $(MODULE)
+all: $(LIB) $(CONF_LIB) $(CORE_LIB) $(MODULE) $(CLI)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
@@ -91,6 +91,13 @@ $(CONF_LIB): $(CONF_SRC:%.c=$(BUILD)/%.o)
 $(CORE_LIB): $(CORE_SRC:%.c=$(BUILD)/%.o)
 	@rm -f $@
 	$(AR) rcs $@ $^
+
+# The version: one place, codec/idnguard.h.  The CLI also says which Unbound
+# the module is built against, when that tree is configured by then (`all`
+# builds the module first).
+VERSION := $(shell sed -n 's/^\#define IDNG_VERSION "\(.*\)"/\1/p' codec/idnguard.h)
+UB_VERSION = $(shell sed -n 's/^\#define PACKAGE_VERSION "\(.*\)"/\1/p' $(UB_TREE)config.h 2>/dev/null)
+$(BUILD)/tools/idnguard.o: CPPFLAGS += -DIDNG_UNBOUND_VERSION='"$(UB_VERSION)"'
 
 $(CLI): $(BUILD)/tools/idnguard.o $(CONF_LIB) $(LIB)
 	$(CC) $(CFLAGS) -o $@ $^

@@ -25,6 +25,9 @@
 extern "C" {
 #endif
 
+/** idnguard's version (semantic versioning): the one place it is written.
+ *  The CLI, the module's load line and `make dist` read it from here. */
+#define IDNG_VERSION "0.2.0"
 /** Unicode version of the compiled-in tables. */
 #define IDNG_UNICODE_VERSION "15.0.0"
 /** Longest DNS label, in octets (RFC 1035 2.3.4). */

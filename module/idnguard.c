@@ -891,8 +891,9 @@ static int idng_mod_init(struct module_env *env, int id)
             return 0;
         }
     }
-    log_info("idnguard: loaded %s (mode %s, Unicode %s)", path, idng_mode_name(ie->conf.mode),
-             IDNG_UNICODE_VERSION);
+    log_info("idnguard: loaded %s (mode %s, Unicode %s; idnguard %s built against Unbound %s)",
+             path, idng_mode_name(ie->conf.mode), IDNG_UNICODE_VERSION, IDNG_VERSION,
+             PACKAGE_VERSION);
     return 1;
 }
 

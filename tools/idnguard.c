@@ -54,6 +54,8 @@ static void usage(FILE *f)
           "  --case                       encode: lowercase and record case flags\n"
           "                               (RFC 3492 appendix A); decode: apply them\n"
           "  --help                       this text\n"
+          "  --version                    idnguard's version, its Unicode version and the\n"
+          "                               Unbound the module was built against\n"
           "\n"
           "Items that begin with '-' (Punycode can) go after '--'.\n"
           "Without ITEM operands, items are read from standard input, one a line, and\n"
@@ -304,6 +306,14 @@ int main(int argc, char **argv)
         || strcmp(argv[1], "help") == 0) {
         usage(stdout);
         return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+        printf("idnguard " IDNG_VERSION "\nUnicode " IDNG_UNICODE_VERSION "\n");
+#ifdef IDNG_UNBOUND_VERSION
+        if (IDNG_UNBOUND_VERSION[0])
+            printf("Unbound " IDNG_UNBOUND_VERSION " (the module's build)\n");
+#endif
+        return fflush(stdout) == 0 ? 0 : 2;
     }
     for (k = 0; k < sizeof cmds / sizeof cmds[0]; k++)
         if (strcmp(argv[1], cmds[k].name) == 0)
