@@ -852,6 +852,23 @@ START_TEST(test_help)
 }
 END_TEST
 
+/* The version: idnguard's first, then the Unicode of the tables. */
+START_TEST(test_version)
+{
+    static const char *const args[][2] = {{"--version", NULL}, {"version", NULL}};
+    run_result r;
+
+    run_cli(args[_i], "", 0, &r);
+    ck_assert_msg(r.status == 0, "%s: exit status %d", args[_i][0], r.status);
+    ck_assert_msg(strncmp(r.out, "idnguard " IDNG_VERSION "\nUnicode " IDNG_UNICODE_VERSION "\n",
+                          strlen("idnguard " IDNG_VERSION "\nUnicode " IDNG_UNICODE_VERSION "\n"))
+                      == 0,
+                  "%s: stdout \"%s\"", args[_i][0], r.out);
+    ck_assert_msg(r.err_len == 0, "%s: stderr \"%s\"", args[_i][0], r.err);
+    run_free(&r);
+}
+END_TEST
+
 START_TEST(test_bin_set)
 {
     /* Fails with a clear message when IDNGUARD_BIN is missing. */
@@ -895,6 +912,7 @@ static Suite *cli_suite(void)
     tc = tcase_create("usage");
     tcase_add_loop_test(tc, test_usage_errors, 0, N_OF(usage_cases));
     tcase_add_loop_test(tc, test_help, 0, N_OF(help_cases));
+    tcase_add_loop_test(tc, test_version, 0, 2);
     suite_add_tcase(s, tc);
 
     return s;

@@ -160,6 +160,9 @@ START_TEST(test_reload_changes_mode)
     n = harness_wait_count(H.ub_log, 0, "idnguard: loaded", 2, HARNESS_START_MS);
     ck_assert_msg(n >= 2, "no second \"idnguard: loaded\" line after SIGHUP (%d)", n);
     ck_assert(harness_wait_line(H.ub_log, 0, "(mode idna2008", 0, line, sizeof line));
+    /* The load line names the module's version and the Unbound it was built for. */
+    ck_assert_msg(strstr(line, "idnguard " IDNG_VERSION " built against Unbound ") != NULL,
+                  "load line: %s", line);
     ck_assert_msg(harness_alive(H.ub_pid, H.owner), "unbound died on SIGHUP");
 
     /* idna2008: refused, and not served from the cache of before. */
