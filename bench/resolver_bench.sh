@@ -9,6 +9,8 @@
 #   2 module        the idnguard module, default policy, log-queries: no
 #   3 module-log    the module logging every query to its own log-file
 #   4 unbound-log   no module; Unbound's log-queries and log-replies to its logfile
+#   5 module-deny100k  as 2, with a deny list of 100,000 names (none of them
+#                   asked): what a big list costs each query
 # and two workloads:
 #   hits    a small set of names, repeated: answered from Unbound's cache
 #           (names the module refuses are answered by the module every time)
@@ -140,6 +142,9 @@ awk -v n="$n_miss" 'BEGIN {
 # ---- configurations ----
 printf 'idnguard:\n    log-queries: no\n' > "$dir/idng-2.conf"
 printf 'idnguard:\n    log-queries: yes\n    log-file: "%s/idnguard-3.log"\n' "$dir" > "$dir/idng-3.conf"
+{ printf 'idnguard:\n    log-queries: no\n'
+  awk 'BEGIN { for (i = 0; i < 100000; i++) printf "    deny: d%d.deny%d.example.\n", i, i % 97 }'
+} > "$dir/idng-5.conf"
 make_conf() { # N
     fill "$top/tests/integration/unbound.conf.in" "$dir/unbound-$1.log" > "$dir/unbound-$1.conf"
     case $1 in
@@ -158,10 +163,13 @@ stub-zone:
     stub-addr: 127.0.0.1@$nsd_port
 EOF
 }
-for c in 1 2 3 4; do make_conf $c; done
+for c in 1 2 3 4 5; do make_conf $c; done
 grep -q 'log-replies: yes' "$dir/unbound-4.conf" || { echo "resolver_bench: config 4 not set up" >&2; exit 1; }
 cfg_name() {
-    case $1 in 1) echo no-module ;; 2) echo module ;; 3) echo module-log ;; 4) echo unbound-log ;; esac
+    case $1 in
+    1) echo no-module ;; 2) echo module ;; 3) echo module-log ;; 4) echo unbound-log ;;
+    5) echo module-deny100k ;;
+    esac
 }
 
 start_unbound() { # N
@@ -195,15 +203,16 @@ echo "resolver_bench: Unbound on 127.0.0.1:$port, NSD on :$nsd_port; $repeat rou
     "${seconds}s runs, dnsperf -c $clients -q $outstanding"
 round=1
 while [ "$round" -le "$repeat" ]; do
-    order="1 2 3 4"
-    case $((round % 4)) in
-    2) order="2 3 4 1" ;;
-    3) order="3 4 1 2" ;;
-    0) order="4 1 2 3" ;;
+    order="1 2 3 4 5"
+    case $((round % 5)) in
+    2) order="2 3 4 5 1" ;;
+    3) order="3 4 5 1 2" ;;
+    4) order="4 5 1 2 3" ;;
+    0) order="5 1 2 3 4" ;;
     esac
     for wl in ${BENCH_WORKLOADS:-hits misses}; do
         for c in $order; do
-            case " ${BENCH_CONFIGS:-1 2 3 4} " in *" $c "*) ;; *) continue ;; esac
+            case " ${BENCH_CONFIGS:-1 2 3 4 5} " in *" $c "*) ;; *) continue ;; esac
             start_unbound "$c"
             dnsperf -s 127.0.0.1 -p "$port" -d "$dir/$wl.txt" -l "$seconds" -c "$clients" \
                 -q "$outstanding" -t 5 > "$dir/dnsperf.out" 2>&1 || true
@@ -252,11 +261,12 @@ awk -F, -v out="$out" '
         print "workload,config,name,runs,median_qps,ratio_to_no_module,refused_share" > csv
         print "workload,config,name,max_vmrss_kb" > mem
         split("hits misses", wls, " ")
-        print "| workload | (1) no module | (2) module | (3) module, query log | (4) Unbound log-queries+replies | (2)/(1) | (3)/(1) | (3)/(4) |" > md
-        print "|---|---:|---:|---:|---:|---:|---:|---:|" > md
+        print "| workload | (1) no module | (2) module | (3) module, query log | (4) Unbound log-queries+replies | (5) module, 100,000-name deny list | (2)/(1) | (3)/(1) | (3)/(4) | (5)/(2) |" > md
+        print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|" > md
         for (w = 1; w <= 2; w++) {
             wl = wls[w]
-            for (c = 1; c <= 4; c++) {
+            delete m
+            for (c = 1; c <= 5; c++) {
                 k = wl "," c
                 if (!(k in n)) continue
                 m[c] = median(k)
@@ -264,17 +274,20 @@ awk -F, -v out="$out" '
                     m[1] ? m[c] / m[1] : 0, tot[k] ? ref[k] / tot[k] : 0 > csv
                 printf "%s,%d,%s,%d\n", wl, c, name[c], rss[k] > mem
             }
-            printf "| %s | %.0f | %.0f | %.0f | %.0f | %.3f | %.3f | %.3f |\n", wl, m[1], m[2], m[3], m[4],
-                m[1] ? m[2] / m[1] : 0, m[1] ? m[3] / m[1] : 0, m[4] ? m[3] / m[4] : 0 > md
+            if (!(wl ",1" in n) && !(wl ",2" in n) && !(wl ",5" in n)) continue
+            printf "| %s | %.0f | %.0f | %.0f | %.0f | %.0f | %.3f | %.3f | %.3f | %.3f |\n", wl, m[1], m[2],
+                m[3], m[4], m[5], m[1] ? m[2] / m[1] : 0, m[1] ? m[3] / m[1] : 0,
+                m[4] ? m[3] / m[4] : 0, m[2] ? m[5] / m[2] : 0 > md
         }
         print "" > md
         print "Daemon resident size after the run (VmRSS, largest over the runs), KiB:" > md
         print "" > md
-        print "| workload | (1) no module | (2) module | (3) module, query log | (4) Unbound log |" > md
-        print "|---|---:|---:|---:|---:|" > md
+        print "| workload | (1) no module | (2) module | (3) module, query log | (4) Unbound log | (5) module, deny list |" > md
+        print "|---|---:|---:|---:|---:|---:|" > md
         for (w = 1; w <= 2; w++) {
             wl = wls[w]
-            printf "| %s | %d | %d | %d | %d |\n", wl, rss[wl ",1"], rss[wl ",2"], rss[wl ",3"], rss[wl ",4"] > md
+            printf "| %s | %d | %d | %d | %d | %d |\n", wl, rss[wl ",1"], rss[wl ",2"], rss[wl ",3"],
+                rss[wl ",4"], rss[wl ",5"] > md
         }
     }' "$runs"
 {
