@@ -710,6 +710,7 @@ static const struct key keys[] = {
     IDNG_CLASS_LIST(IDNG_X_KEY)
 #undef IDNG_X_KEY
     {"log-queries", &kind_bool, offsetof(struct idng_conf, log_queries), 0, 0},
+    {"log-rejected", &kind_bool, offsetof(struct idng_conf, log_rejected), 0, 0},
     {"log-format", &kind_log_format, offsetof(struct idng_conf, log_format), 0, 0},
     {"log-file", &kind_path, offsetof(struct idng_conf, log_file), 0, K_EMPTY_OK},
     {"ede", &kind_bool, offsetof(struct idng_conf, ede), 0, 0},
@@ -1095,6 +1096,7 @@ void idng_conf_init(struct idng_conf *c)
     c->on_invalid = IDNG_ACT_REFUSE;
     resolve_actions(c, NULL);
     c->log_queries = 1;
+    c->log_rejected = 1;
     c->log_format = IDNG_LOG_TEXT;
     c->log_file = NULL;
     c->ede = 1;

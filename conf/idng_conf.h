@@ -121,6 +121,9 @@ struct idng_conf {
      */
     enum idng_action on_invalid;
     int log_queries;                  /**< 1 or 0 (`log-queries`) */
+    int log_rejected;                 /**< 1 or 0 (`log-rejected`): a line for every client
+                                           refused, NXDOMAINed or dropped by the policy,
+                                           whatever log-queries says */
     enum idng_log_format log_format;  /**< `log-format` */
     char *log_file;                   /**< absolute path, malloc'd; NULL for Unbound's log */
     int ede;                          /**< 1 or 0: attach Extended DNS Errors */
@@ -131,7 +134,7 @@ struct idng_conf {
 
 /**
  * Sets every field to its default (mode uts46, on-invalid refuse,
- * on-raw-8bit normalize, log-queries yes, log-format text, Unbound's log,
+ * on-raw-8bit normalize, log-queries yes, log-rejected yes, log-format text, Unbound's log,
  * ede yes, empty lists, stats-interval 3600).  Allocates nothing.
  */
 void idng_conf_init(struct idng_conf *c);

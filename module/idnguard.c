@@ -172,7 +172,8 @@ static void idng_log_query(struct idng_env *ie, struct query_info *qinfo, struct
         atomic_fetch_add(&ie->count[v->cls][v->action], 1);
     if ((unsigned)v->listed < 3)
         atomic_fetch_add(&ie->listed[v->listed], 1);
-    if (!ie->conf.log_queries && !(interesting && v->action == IDNG_ACT_LOG))
+    if (!ie->conf.log_queries && !(ie->conf.log_rejected && idng_action_rejects(v->action))
+        && !(interesting && v->action == IDNG_ACT_LOG))
         return;
     memset(&r, 0, sizeof r);
     gettimeofday(&tv, NULL);

@@ -616,6 +616,49 @@ START_TEST(test_log_file_gets_the_lines)
 }
 END_TEST
 
+/* ---- log-rejected ---- */
+
+static void setup_rejected_only(void)
+{
+    harness_setup(&H, "idnguard:\n    log-queries: no\n", 1);
+}
+
+static void setup_silent(void)
+{
+    harness_setup(&H, "idnguard:\n    log-queries: no\n    log-rejected: no\n", 1);
+}
+
+/* With log-queries: no a refusal is still logged (log-rejected: yes, the
+ * default), and an answered name is not; with log-rejected: no neither is.
+ * The refused query goes second: one worker handles them in order, so once
+ * its line is there (or, silent, once its reply is), the first had its. */
+START_TEST(test_log_rejected)
+{
+    int silent = _i;
+    struct dnsq_result r1, r2;
+    char needle[40], line[2048];
+
+    ck_assert(dnsq_query(H.port, "xn--bcher-kva.example", DNSQ_A, 0, 1, HARNESS_QUERY_MS, &r1)
+              == 0);
+    ck_assert_msg(r1.rcode == 0, "good name: %s", dnsq_rcode_name(r1.rcode));
+    ck_assert(dnsq_query(H.port, "xn--ab-m1t.example", DNSQ_A, 0, 1, HARNESS_QUERY_MS, &r2) == 0);
+    ck_assert_msg(r2.rcode == 5, "fake name: %s", dnsq_rcode_name(r2.rcode));
+    snprintf(needle, sizeof needle, "127.0.0.1#%u ", r2.local_port);
+    if (!silent) {
+        ck_assert_msg(harness_wait_line(H.qlog, 0, needle, HARNESS_LOG_MS, line, sizeof line),
+                      "no line for a refusal with log-queries: no");
+        ck_assert_msg(strstr(line, " REFUSED contextj:xn--ab-m1t refuse policy") != NULL,
+                      "line: %s", line);
+    } else {
+        ck_assert_msg(harness_count_lines(H.qlog, 0, needle) == 0,
+                      "a line for a refusal with log-rejected: no");
+    }
+    snprintf(needle, sizeof needle, "127.0.0.1#%u ", r1.local_port);
+    ck_assert_msg(harness_count_lines(H.qlog, 0, needle) == 0,
+                  "a line for a valid name with log-queries: no");
+}
+END_TEST
+
 /* ---- log-queries: no ---- */
 
 static void setup_quiet(void)
@@ -690,6 +733,13 @@ static Suite *ops_suite(void)
 
     tc = harness_tcase("log-file", setup_log_file, teardown);
     tcase_add_test(tc, test_log_file_gets_the_lines);
+    suite_add_tcase(s, tc);
+
+    tc = harness_tcase("log-rejected", setup_rejected_only, teardown);
+    tcase_add_loop_test(tc, test_log_rejected, 0, 1);
+    suite_add_tcase(s, tc);
+    tc = harness_tcase("log-rejected-no", setup_silent, teardown);
+    tcase_add_loop_test(tc, test_log_rejected, 1, 2);
     suite_add_tcase(s, tc);
 
     tc = harness_tcase("log-queries-no", setup_quiet, teardown);
