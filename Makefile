@@ -197,7 +197,8 @@ check-install: all
 	@$(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/$(BUILD)/stage PREFIX=/usr >/dev/null
 	@for f in bin/idnguard lib/idnguard/idnguard.so lib/libidnguard.a include/idnguard.h \
 	    share/man/man1/idnguard.1 share/man/man5/idnguard.conf.5 \
-	    share/doc/idnguard/idnguard.conf.example share/doc/idnguard/unbound.conf.example; do \
+	    share/doc/idnguard/idnguard.conf.example share/doc/idnguard/unbound.conf.example \
+	    share/doc/idnguard/logrotate.example share/doc/idnguard/LICENSE; do \
 	    test -s $(BUILD)/stage/usr/$$f || { echo "install: $$f missing" >&2; exit 1; }; done
 	@$(BUILD)/stage/usr/bin/idnguard check-conf $(BUILD)/stage/usr/share/doc/idnguard/idnguard.conf.example >/dev/null
 	@echo "install: module, CLI, library, header, man pages and examples staged under $(BUILD)/stage"
@@ -228,7 +229,8 @@ install: all
 	install -m 644 codec/idnguard.h $(DESTDIR)$(PREFIX)/include/idnguard.h
 	install -m 644 man/idnguard.1 $(DESTDIR)$(PREFIX)/share/man/man1/idnguard.1
 	install -m 644 man/idnguard.conf.5 $(DESTDIR)$(PREFIX)/share/man/man5/idnguard.conf.5
-	install -m 644 conf/idnguard.conf.example conf/unbound.conf.example README.md \
+	install -m 644 conf/idnguard.conf.example conf/unbound.conf.example conf/logrotate.example \
+	    LICENSE README.md \
 	    $(DESTDIR)$(PREFIX)/share/doc/idnguard/
 
 clean:

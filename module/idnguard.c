@@ -61,7 +61,10 @@
 struct idng_env {
     struct idng_conf conf;
     FILE *logf;                 /* NULL: Unbound's own log */
-    pthread_mutex_t log_lock;
+    pthread_mutex_t log_lock;   /* logf, and the two below */
+    time_t log_checked;         /* when the log file's path was last looked at */
+    int log_reopen_failed;      /* the last reopen failed (said once, retried) */
+    atomic_ullong log_errors;   /* lines that could not be written */
     /* Client answers (and dropped clients), one per query-log line, by the
      * verdict class and action of the line; list hits under their own rows.
      * So the counters add up to what the log says clients received. */
@@ -125,16 +128,55 @@ static struct idng_env *env_of(struct module_env *env, int id)
 
 /* ---- logging ---- */
 
+static FILE *open_log(const char *path, char *err, size_t errlen);
+
+/*
+ * Log rotation without a reload: at most once a second, the path is looked
+ * at, and when it no longer names the file written to (moved away or
+ * removed, as logrotate does), it is opened anew.  copytruncate needs
+ * nothing: the file is written in append mode.  Called with log_lock held.
+ */
+static void follow_rotation(struct idng_env *ie)
+{
+    struct stat path_st, fd_st;
+    time_t now = time(NULL);
+    char err[512];
+    FILE *f;
+
+    if (now == ie->log_checked)
+        return;
+    ie->log_checked = now;
+    if (stat(ie->conf.log_file, &path_st) == 0 && fstat(fileno(ie->logf), &fd_st) == 0
+        && path_st.st_dev == fd_st.st_dev && path_st.st_ino == fd_st.st_ino)
+        return;
+    f = open_log(ie->conf.log_file, err, sizeof err);
+    if (!f) {
+        if (!ie->log_reopen_failed)
+            log_err("idnguard: reopening the rotated log: %s (still writing to the old file)",
+                    err);
+        ie->log_reopen_failed = 1;
+        return;
+    }
+    fclose(ie->logf);
+    ie->logf = f;
+    ie->log_reopen_failed = 0;
+}
+
 static void write_line(struct idng_env *ie, const char *line)
 {
+    int ok;
+
     if (!ie->logf) {
         log_info("idnguard: %s", line);
         return;
     }
     pthread_mutex_lock(&ie->log_lock);
-    fputs(line, ie->logf);
-    fputc('\n', ie->logf);
-    fflush(ie->logf);
+    follow_rotation(ie);
+    ok = fputs(line, ie->logf) >= 0 && fputc('\n', ie->logf) != EOF && fflush(ie->logf) == 0;
+    if (!ok) {
+        clearerr(ie->logf);
+        atomic_fetch_add(&ie->log_errors, 1);
+    }
     pthread_mutex_unlock(&ie->log_lock);
 }
 
@@ -221,11 +263,12 @@ static void log_stats(struct idng_env *ie, const char *when)
     if (n < sizeof line)
         snprintf(line + n, sizeof line - n,
                  " allow=%llu deny=%llu normalized=%llu answers-rejected=%llu uncached=%llu"
-                 " stripped=%llu internal=%llu reload-failures=%llu",
+                 " stripped=%llu internal=%llu reload-failures=%llu log-errors=%llu",
                  atomic_load(&ie->listed[IDNG_LISTED_ALLOW]),
                  atomic_load(&ie->listed[IDNG_LISTED_DENY]), atomic_load(&ie->normalized),
                  atomic_load(&ie->answers_rejected), atomic_load(&ie->uncached),
-                 atomic_load(&ie->stripped), atomic_load(&ie->internal), kept.reload_failures);
+                 atomic_load(&ie->stripped), atomic_load(&ie->internal), kept.reload_failures,
+                 atomic_load(&ie->log_errors));
     log_info("%s", line);
 }
 

@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 static struct harness H;
 
@@ -616,6 +618,40 @@ START_TEST(test_log_file_gets_the_lines)
 }
 END_TEST
 
+/* Log rotation without a reload: a moved-away file is replaced by a new
+ * one within a second or so (logrotate's default), and a truncated file
+ * (copytruncate) is written from its start, with no hole before the line. */
+START_TEST(test_log_file_rotation)
+{
+    struct harness h = H;
+    char moved[HARNESS_PATH_MAX + 8], needle[40], *text;
+    struct timespec ts = {1, 300000000};
+    struct dnsq_result r;
+    struct qline q;
+    size_t n;
+
+    snprintf(h.qlog, sizeof h.qlog, "%.*s/queries.log", HARNESS_PATH_MAX - 16, H.dir);
+    snprintf(moved, sizeof moved, "%s.1", h.qlog);
+    hx_query(&h, "www.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    ck_assert_int_eq(rename(h.qlog, moved), 0);
+    nanosleep(&ts, NULL); /* past the module's once-a-second look at the path */
+    hx_query(&h, "xn--80aafi6cg.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_data(&r, &q, "xn--80aafi6cg.example.", "xn--80aafi6cg.example. A 192.0.2.5", "ok",
+                   "pass", "resolved");
+    snprintf(needle, sizeof needle, "127.0.0.1#%u ", r.local_port);
+    ck_assert_msg(harness_count_lines(moved, 0, needle) == 0, "the line went to the moved file");
+
+    ck_assert_int_eq(truncate(h.qlog, 0), 0);
+    hx_query(&h, "www2.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    text = harness_read_file(h.qlog, 0, &n);
+    ck_assert(text != NULL);
+    ck_assert_msg(n > 0 && memchr(text, '\0', n) == NULL && rfc3339_utc(q.time)
+                      && strncmp(text, q.time, strlen(q.time)) == 0,
+                  "after copytruncate the file does not begin with the new line (%zu octets)", n);
+    free(text);
+}
+END_TEST
+
 /* ---- log-rejected ---- */
 
 static void setup_rejected_only(void)
@@ -733,6 +769,7 @@ static Suite *ops_suite(void)
 
     tc = harness_tcase("log-file", setup_log_file, teardown);
     tcase_add_test(tc, test_log_file_gets_the_lines);
+    tcase_add_test(tc, test_log_file_rotation);
     suite_add_tcase(s, tc);
 
     tc = harness_tcase("log-rejected", setup_rejected_only, teardown);
