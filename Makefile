@@ -153,7 +153,8 @@ deps:
 
 # The main job: Unbound with the module on 127.0.0.1:$(PORT) in front of NSD
 # serving the demo zones, in the foreground, query log in the terminal.
-PORT ?= 5353
+PORT ?= 5300
+NSD_PORT ?=
 run:
 	@sh scripts/deps.sh build module integration
 	@$(MAKE) --no-print-directory all zones

@@ -1,18 +1,20 @@
 #!/bin/sh
-# run.sh UNBOUND MODULE [PORT]
+# run.sh UNBOUND MODULE [PORT [NSD_PORT]]
 #
 # `make run`: NSD serving the demo zones (tests/integration/zones, with the
 # signed sig. zones, as prepared by tests/integration/prepare-zones.sh into
 # $IDNGUARD_ZONES, default build/zones) on a free loopback port, and in
 # front of it, in the foreground, the Unbound daemon built here with the
-# idnguard module on 127.0.0.1:PORT (default 5353), validating with sig.'s
+# idnguard module on 127.0.0.1:PORT (default 5300, not mDNS's 5353; NSD on
+# NSD_PORT, default the first free port from PORT + 1000), validating with sig.'s
 # trust anchor.  The human-readable query log goes to this terminal.
 # Ctrl-C stops both.
 set -eu
 
 unbound=$1
 module=$2
-port=${3:-5353}
+port=${3:-5300}
+nsd_port=${4:-}
 top=$(cd "$(dirname "$0")/.." && pwd)
 zones=${IDNGUARD_ZONES:-$top/build/zones}
 [ -f "$zones/sig.anchor" ] || {
@@ -33,11 +35,18 @@ in_use() {
     ss -Hln "( sport = :$1 )" 2>/dev/null | grep -q .
 }
 if in_use "$port"; then
-    echo "run.sh: port $port on 127.0.0.1 is in use; try: make run PORT=5354" >&2
+    echo "run.sh: port $port on 127.0.0.1 is in use; try: make run PORT=$((port + 1))" >&2
     exit 1
 fi
-nsd_port=$((port + 1000))
-while in_use "$nsd_port"; do nsd_port=$((nsd_port + 1)); done
+if [ -n "$nsd_port" ]; then
+    if in_use "$nsd_port"; then
+        echo "run.sh: NSD's port $nsd_port on 127.0.0.1 is in use; try another NSD_PORT=" >&2
+        exit 1
+    fi
+else
+    nsd_port=$((port + 1000))
+    while in_use "$nsd_port"; do nsd_port=$((nsd_port + 1)); done
+fi
 
 fill() {
     sed -e "s|@DIR@|$dir|g" -e "s|@ZONES@|$zones|g" \
@@ -71,7 +80,7 @@ Settings: $dir/idnguard.conf (a copy of conf/idnguard.conf.example).
 Try, from another terminal:
   drill -p $port @127.0.0.1 xn--bcher-kva.example       # bücher: valid, answered
   drill -p $port @127.0.0.1 xn--ls8h.example            # emoji: valid under uts46
-  drill -p $port @127.0.0.1 xn--ab-m1t.example          # fake A-label: REFUSED + EDE
+  drill -D -p $port @127.0.0.1 xn--ab-m1t.example       # fake A-label: REFUSED, EDE 15 shown
   drill -p $port @127.0.0.1 alias.example               # CNAME to a fake A-label: REFUSED
   drill -p $port @127.0.0.1 _dmarc.example TXT          # ordinary name, never judged
   drill -p $port @127.0.0.1 'b\\195\\188cher.example'      # raw UTF-8: normalized via CNAME
