@@ -628,8 +628,8 @@ static int put_path(const struct idng_conf *c, const struct key *k, FILE *f)
 
 static void expect_path(const struct key *k, char *out, size_t cap)
 {
-    (void)k;
-    snprintf(out, cap, "an absolute path, or \"\" for Unbound's log");
+    snprintf(out, cap, "an absolute path, or \"\" for %s",
+             strcmp(k->name, "stats-file") == 0 ? "none" : "Unbound's log");
 }
 
 static const struct kind kind_path = {set_path, put_path, expect_path};
@@ -717,6 +717,7 @@ static const struct key keys[] = {
     {"allow", &kind_names, offsetof(struct idng_conf, allow), 0, K_REPEAT},
     {"deny", &kind_names, offsetof(struct idng_conf, deny), 1, K_REPEAT},
     {"stats-interval", &kind_seconds, offsetof(struct idng_conf, stats_interval), 0, 0},
+    {"stats-file", &kind_path, offsetof(struct idng_conf, stats_file), 0, K_EMPTY_OK},
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -1104,6 +1105,7 @@ void idng_conf_init(struct idng_conf *c)
     c->allow.slots = c->deny.slots = NULL;
     c->allow.blocks = c->deny.blocks = NULL;
     c->stats_interval = 3600;
+    c->stats_file = NULL;
 }
 
 void idng_conf_free(struct idng_conf *c)
@@ -1113,6 +1115,7 @@ void idng_conf_free(struct idng_conf *c)
     set_free(&c->allow);
     set_free(&c->deny);
     free(c->log_file);
+    free(c->stats_file);
     idng_conf_init(c);
 }
 

@@ -130,6 +130,8 @@ struct idng_conf {
     struct idng_name_list allow;      /**< names (and all below) never judged */
     struct idng_name_list deny;       /**< names (and all below) always refused */
     unsigned stats_interval;          /**< seconds, 0..IDNG_CONF_STATS_MAX; 0 = at shutdown */
+    char *stats_file;                 /**< absolute path, malloc'd, of the Prometheus text
+                                           file replaced every stats_interval; NULL: none */
 };
 
 /**

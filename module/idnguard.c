@@ -40,6 +40,7 @@
 
 #include "core_log.h"
 #include "core_policy.h"
+#include "core_stats.h"
 #include "idng_conf.h"
 #include "idnguard.h"
 
@@ -64,14 +65,12 @@ struct idng_env {
     pthread_mutex_t log_lock;   /* logf, and the two below */
     time_t log_checked;         /* when the log file's path was last looked at */
     int log_reopen_failed;      /* the last reopen failed (said once, retried) */
-    atomic_ullong log_errors;   /* lines that could not be written */
-    /* Client answers (and dropped clients), one per query-log line, by the
-     * verdict class and action of the line; list hits under their own rows.
-     * So the counters add up to what the log says clients received. */
-    atomic_ullong count[IDNG_CLASS_COUNT][IDNG_ACTION_COUNT];
-    atomic_ullong listed[3];
-    atomic_ullong normalized, answers_rejected, uncached, stripped, internal;
-    atomic_llong next_stats;
+    /* The stats timer: a thread that logs the counters and replaces the
+     * stats file every stats_interval seconds. */
+    pthread_t stats_thread;
+    int stats_running, stats_stop;
+    pthread_mutex_t stats_lock;
+    pthread_cond_t stats_cond;
     /* Arguments of the reply callback, one per answer path. */
     struct reply_path {
         struct idng_env *ie;
@@ -117,8 +116,32 @@ static struct {
     int pinned;
     int have;            /* conf holds the settings of the last deinit */
     struct idng_conf conf;
-    unsigned long long reload_failures;
 } kept;
+
+/* The counters (core_stats.h), cumulative since the daemon started: in the
+ * pinned module they outlive reloads too.  Atomic: every worker counts. */
+static struct {
+    atomic_ullong answers[IDNG_VERDICT_COUNT][IDNG_ACTION_COUNT][IDNG_PATH_COUNT];
+    atomic_ullong normalized, answers_rejected, uncached, stripped, internal;
+    atomic_ullong reload_failures, log_errors;
+} counters;
+
+static void snapshot(struct idng_stats *st)
+{
+    unsigned r, a, p;
+
+    for (r = 0; r < IDNG_VERDICT_COUNT; r++)
+        for (a = 0; a < IDNG_ACTION_COUNT; a++)
+            for (p = 0; p < IDNG_PATH_COUNT; p++)
+                st->answers[r][a][p] = atomic_load(&counters.answers[r][a][p]);
+    st->normalized = atomic_load(&counters.normalized);
+    st->answers_rejected = atomic_load(&counters.answers_rejected);
+    st->uncached = atomic_load(&counters.uncached);
+    st->stripped = atomic_load(&counters.stripped);
+    st->internal = atomic_load(&counters.internal);
+    st->reload_failures = atomic_load(&counters.reload_failures);
+    st->log_errors = atomic_load(&counters.log_errors);
+}
 
 static struct idng_env *env_of(struct module_env *env, int id)
 {
@@ -175,7 +198,7 @@ static void write_line(struct idng_env *ie, const char *line)
     ok = fputs(line, ie->logf) >= 0 && fputc('\n', ie->logf) != EOF && fflush(ie->logf) == 0;
     if (!ok) {
         clearerr(ie->logf);
-        atomic_fetch_add(&ie->log_errors, 1);
+        atomic_fetch_add(&counters.log_errors, 1);
     }
     pthread_mutex_unlock(&ie->log_lock);
 }
@@ -210,10 +233,15 @@ static void idng_log_query(struct idng_env *ie, struct query_info *qinfo, struct
     unsigned port;
     int interesting = v->cls != IDNG_C_OK || v->listed != IDNG_LISTED_NONE;
 
-    if ((unsigned)v->cls < IDNG_CLASS_COUNT && (unsigned)v->action < IDNG_ACTION_COUNT)
-        atomic_fetch_add(&ie->count[v->cls][v->action], 1);
-    if ((unsigned)v->listed < 3)
-        atomic_fetch_add(&ie->listed[v->listed], 1);
+    {
+        unsigned row = v->listed == IDNG_LISTED_ALLOW  ? IDNG_VERDICT_ALLOW
+                       : v->listed == IDNG_LISTED_DENY ? IDNG_VERDICT_DENY
+                                                       : (unsigned)v->cls;
+        enum idng_path p = idng_path_lookup(path);
+        if (row < IDNG_VERDICT_COUNT && (unsigned)v->action < IDNG_ACTION_COUNT
+            && p < IDNG_PATH_COUNT)
+            atomic_fetch_add(&counters.answers[row][v->action][p], 1);
+    }
     if (!ie->conf.log_queries && !(ie->conf.log_rejected && idng_action_rejects(v->action))
         && !(interesting && v->action == IDNG_ACT_LOG))
         return;
@@ -245,41 +273,83 @@ static void idng_log_query(struct idng_env *ie, struct query_info *qinfo, struct
     write_line(ie, line);
 }
 
-static void log_stats(struct idng_env *ie, const char *when)
+/*
+ * The counters outward: the summary line in Unbound's log, and the stats
+ * file replaced atomically (written beside it, then renamed), so that a
+ * reader (node_exporter's textfile collector) never sees half a file.
+ */
+static void emit_stats(struct idng_env *ie, const char *when)
 {
-    char line[IDNG_LOG_LINE_MAX];
-    size_t n = 0;
-    int c, a;
+    static char text[128 * 1024]; /* one writer at a time: the stats thread, or deinit */
+    struct idng_stats st;
+    char line[IDNG_LOG_LINE_MAX], tmp[4200];
+    size_t n;
+    FILE *f;
 
-    n += (size_t)snprintf(line + n, sizeof line - n, "idnguard stats (%s):", when);
-    for (c = 0; c < IDNG_CLASS_COUNT; c++)
-        for (a = 0; a < IDNG_ACTION_COUNT; a++) {
-            unsigned long long k = atomic_load(&ie->count[c][a]);
-            if (k && n < sizeof line)
-                n += (size_t)snprintf(line + n, sizeof line - n, " %s/%s=%llu",
-                                      idng_class_name((idng_class)c),
-                                      idng_action_name((enum idng_action)a), k);
-        }
-    if (n < sizeof line)
-        snprintf(line + n, sizeof line - n,
-                 " allow=%llu deny=%llu normalized=%llu answers-rejected=%llu uncached=%llu"
-                 " stripped=%llu internal=%llu reload-failures=%llu log-errors=%llu",
-                 atomic_load(&ie->listed[IDNG_LISTED_ALLOW]),
-                 atomic_load(&ie->listed[IDNG_LISTED_DENY]), atomic_load(&ie->normalized),
-                 atomic_load(&ie->answers_rejected), atomic_load(&ie->uncached),
-                 atomic_load(&ie->stripped), atomic_load(&ie->internal), kept.reload_failures,
-                 atomic_load(&ie->log_errors));
+    snapshot(&st);
+    idng_stats_line(&st, when, line, sizeof line);
     log_info("%s", line);
+    if (!ie->conf.stats_file)
+        return;
+    n = idng_stats_prometheus(&st, PACKAGE_VERSION, ie->conf.mode, text, sizeof text);
+    if (n >= sizeof text || snprintf(tmp, sizeof tmp, "%s.tmp", ie->conf.stats_file) >= (int)sizeof tmp) {
+        log_err("idnguard: stats-file: too much to write");
+        return;
+    }
+    f = fopen(tmp, "w");
+    if (!f || fwrite(text, 1, n, f) != n || fclose(f) != 0 || rename(tmp, ie->conf.stats_file) != 0) {
+        log_err("idnguard: %s: stats-file: %s", ie->conf.stats_file, strerror(errno));
+        if (f)
+            unlink(tmp);
+    }
 }
 
-/* Writes the counters when the interval has passed; one thread wins the slot. */
-static void maybe_stats(struct idng_env *ie)
+static void *stats_main(void *arg)
 {
-    long long now = (long long)time(NULL), due = atomic_load(&ie->next_stats);
-    if (ie->conf.stats_interval == 0 || now < due)
+    struct idng_env *ie = (struct idng_env *)arg;
+    struct timespec until;
+
+    pthread_mutex_lock(&ie->stats_lock);
+    clock_gettime(CLOCK_REALTIME, &until);
+    while (!ie->stats_stop) {
+        until.tv_sec += (time_t)ie->conf.stats_interval;
+        while (!ie->stats_stop
+               && pthread_cond_timedwait(&ie->stats_cond, &ie->stats_lock, &until) != ETIMEDOUT)
+            ;
+        if (ie->stats_stop)
+            break;
+        pthread_mutex_unlock(&ie->stats_lock);
+        emit_stats(ie, "interval");
+        pthread_mutex_lock(&ie->stats_lock);
+    }
+    pthread_mutex_unlock(&ie->stats_lock);
+    return NULL;
+}
+
+static void stats_start(struct idng_env *ie)
+{
+    pthread_mutex_init(&ie->stats_lock, NULL);
+    pthread_cond_init(&ie->stats_cond, NULL);
+    if (ie->conf.stats_interval == 0)
         return;
-    if (atomic_compare_exchange_strong(&ie->next_stats, &due, now + ie->conf.stats_interval))
-        log_stats(ie, "interval");
+    if (pthread_create(&ie->stats_thread, NULL, stats_main, ie) == 0)
+        ie->stats_running = 1;
+    else
+        log_err("idnguard: cannot start the stats timer; counters only at shutdown");
+}
+
+static void stats_stop(struct idng_env *ie)
+{
+    if (ie->stats_running) {
+        pthread_mutex_lock(&ie->stats_lock);
+        ie->stats_stop = 1;
+        pthread_cond_signal(&ie->stats_cond);
+        pthread_mutex_unlock(&ie->stats_lock);
+        pthread_join(ie->stats_thread, NULL);
+        ie->stats_running = 0;
+    }
+    pthread_cond_destroy(&ie->stats_cond);
+    pthread_mutex_destroy(&ie->stats_lock);
 }
 
 /* ---- judging responses ---- */
@@ -322,7 +392,7 @@ static enum idng_scan_result scan_response(struct idng_env *ie, const struct que
             continue;
         }
         *(sec == IDNG_SEC_ANSWER ? &cut_an : sec == IDNG_SEC_AUTHORITY ? &cut_ns : &cut_ar) += 1;
-        atomic_fetch_add(&ie->stripped, 1);
+        atomic_fetch_add(&counters.stripped, 1);
     }
     rep->rrset_count = kept;
     rep->an_numrrsets -= cut_an;
@@ -416,7 +486,7 @@ static int start_normalize(struct module_qstate *qstate, int id, struct idng_env
         subq->minfo[id] = sq;
     }
     q->phase = PH_WAIT_SUB;
-    atomic_fetch_add(&ie->normalized, 1);
+    atomic_fetch_add(&counters.normalized, 1);
     return 1;
 }
 
@@ -508,7 +578,7 @@ static void handle_new(struct module_qstate *qstate, int id, struct idng_env *ie
          * validation of a name the operator allowed.  Its response is still
          * kept out of the cache if its name is rejected (cb_query_response). */
         q->role = ROLE_INTERNAL;
-        atomic_fetch_add(&ie->internal, 1);
+        atomic_fetch_add(&counters.internal, 1);
         q->phase = PH_WAIT_MODULE;
         qstate->ext_state[id] = module_wait_module;
         return;
@@ -552,7 +622,7 @@ static void handle_moddone(struct module_qstate *qstate, int id, struct idng_env
     }
     if (found == IDNG_SCAN_REJECT) {
         /* Answer as if the client had asked for the rejected name. */
-        atomic_fetch_add(&ie->answers_rejected, 1);
+        atomic_fetch_add(&counters.answers_rejected, 1);
         q->v = v;
         reject(qstate, id, ie, q);
         return;
@@ -575,7 +645,6 @@ static void idng_mod_operate(struct module_qstate *qstate, enum module_ev event,
         qstate->ext_state[id] = module_error;
         return;
     }
-    maybe_stats(ie);
     if (!q) {
         q = regional_alloc_zero(qstate->region, sizeof *q);
         if (!q) {
@@ -749,7 +818,6 @@ static void idng_log_reply(struct query_info *qinfo, struct module_qstate *qstat
         v.cls = IDNG_C_OK;
     }
     idng_log_query(ie, qinfo, repinfo, rcode, &v, ede, path);
-    maybe_stats(ie);
 }
 
 /* The reply callbacks: one function, registered once per answer path with
@@ -787,7 +855,7 @@ static int cb_query_response(struct module_qstate *qstate, struct dns_msg *respo
                     == IDNG_SCAN_REJECT))
         return 1;
     qstate->no_cache_store = 1;
-    atomic_fetch_add(&ie->uncached, 1);
+    atomic_fetch_add(&counters.uncached, 1);
     if (response && !(qstate->query_flags & BIT_RD)) {
         /* An RD=0 query (access-control allow_snoop): Unbound's validator
          * stores every RRset of such an answer in the RRset cache whatever
@@ -882,10 +950,11 @@ static int load_settings(struct idng_env *ie, const char *path)
     log_err("idnguard: %s", err);
     if (!kept.have)
         return -1;
-    kept.reload_failures++;
+    atomic_fetch_add(&counters.reload_failures, 1);
     ie->conf = kept.conf;
     kept.have = 0;
-    log_err("idnguard: keeping previous settings (reload failures: %llu)", kept.reload_failures);
+    log_err("idnguard: keeping previous settings (reload failures: %llu)",
+            (unsigned long long)atomic_load(&counters.reload_failures));
     if (ie->conf.log_file && !(ie->logf = open_log(ie->conf.log_file, err, sizeof err)))
         log_err("idnguard: %s; query lines go to unbound's log", err);
     return 0;
@@ -908,7 +977,7 @@ static int idng_mod_init(struct module_env *env, int id)
         return 0;
     }
     pthread_mutex_init(&ie->log_lock, NULL);
-    atomic_store(&ie->next_stats, (long long)time(NULL) + ie->conf.stats_interval);
+    stats_start(ie);
     de->dyn_env = ie;
     {
         static const struct {
@@ -952,7 +1021,8 @@ static void idng_mod_deinit(struct module_env *env, int id)
     for (i = 0; i < 4; i++)
         de->inplace_cb_delete_wrapped(env, ie->paths[i].type, id);
     de->inplace_cb_delete_wrapped(env, inplace_cb_query_response, id);
-    log_stats(ie, "shutdown");
+    stats_stop(ie);
+    emit_stats(ie, "shutdown");
     if (ie->logf)
         fclose(ie->logf);
     pthread_mutex_destroy(&ie->log_lock);

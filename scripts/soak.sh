@@ -231,18 +231,19 @@ lost=$(sed -nE 's/^ *Queries lost: *([0-9]+).*/\1/p' "$dir/dnsperf.out")
 qps=$(sed -nE 's/^ *Queries per second: *([0-9.]+).*/\1/p' "$dir/dnsperf.out")
 : "${sent:=0}" "${done_:=0}" "${lost:=0}" "${qps:=0}"
 
-# The module's counters, one "stats (shutdown)" line per deinit (each
-# reload re-initialises the module and restarts them).
+# The module's counters: one "stats (shutdown)" line per deinit (each reload
+# re-initialises the module); the counters are cumulative across reloads,
+# so the last line holds them all.
 stats_lines=$(grep -c 'idnguard stats (shutdown):' "$dir/unbound.log" || true)
-judged=$(grep -a 'idnguard stats (shutdown):' "$dir/unbound.log" \
+last_stats=$(grep -a 'idnguard stats (shutdown):' "$dir/unbound.log" | tail -n 1)
+judged=$(printf '%s\n' "$last_stats" \
     | tr ' ' '\n' | sed -nE 's|^[a-z0-9-]+/[a-z]+=([0-9]+)$|\1|p' | awk '{ s += $1 } END { print s + 0 }')
-normalized=$(grep -a 'idnguard stats (shutdown):' "$dir/unbound.log" \
-    | sed -nE 's/.* normalized=([0-9]+).*/\1/p' | awk '{ s += $1 } END { print s + 0 }')
-rejected_answers=$(grep -a 'idnguard stats (shutdown):' "$dir/unbound.log" \
-    | sed -nE 's/.* answers-rejected=([0-9]+).*/\1/p' | awk '{ s += $1 } END { print s + 0 }')
-by_class=$(grep -a 'idnguard stats (shutdown):' "$dir/unbound.log" | tr ' ' '\n' \
+normalized=$(printf '%s\n' "$last_stats" | sed -nE 's/.* normalized=([0-9]+).*/\1/p')
+rejected_answers=$(printf '%s\n' "$last_stats" | sed -nE 's/.* answers-rejected=([0-9]+).*/\1/p')
+by_class=$(printf '%s\n' "$last_stats" | tr ' ' '\n' \
     | sed -nE 's|^([a-z0-9-]+/[a-z]+)=([0-9]+)$|\1 \2|p' \
     | awk '{ s[$1] += $2 } END { for (k in s) printf "%s=%d ", k, s[k] }')
+: "${normalized:=0}" "${rejected_answers:=0}"
 # Unbound's own counters, per worker and per reload (see above).
 ub_sum() { # FIELD-NUMBER-PATTERN
     grep -a 'server stats for thread [0-9]*: [0-9]* queries' "$dir/unbound.log" \
@@ -301,7 +302,7 @@ printf '  %-46s %s\n' "dnsperf queries per second" "$qps"
 printf '  %-46s %s\n' "unbound: queries (its stats, all deinits)" "$acc_q"
 printf '  %-46s %s\n' "unbound: answers from cache / recursions" "$acc_hit / $acc_miss"
 printf '  %-46s %s\n' "module: stats (shutdown) lines (deinits)" "$stats_lines"
-printf '  %-46s %s\n' "module: clients answered (sum over deinits)" "$judged"
+printf '  %-46s %s\n' "module: clients answered (cumulative)" "$judged"
 printf '  %-46s %s\n' "module: normalize sub-queries" "$normalized"
 printf '  %-46s %s\n' "module: answers rejected (CNAME into fake)" "$rejected_answers"
 printf '  %-46s %s\n' "module: log lines (of which cache hits)" "$lines ($lines_cache)"

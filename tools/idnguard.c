@@ -19,6 +19,7 @@
 #include "unicode.h"
 
 #include <stdio.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,6 +48,8 @@ static void usage(FILE *f)
           "                               $" IDNG_CONF_ENV " or " IDNG_CONF_DEFAULT_PATH "):\n"
           "                               prints the effective settings, or the first\n"
           "                               error as 'FILE:LINE: message' on stderr\n"
+          "  stats FILE                   the module's stats-file (Prometheus text), as a\n"
+          "                               table: answers by verdict, action and path\n"
           "\n"
           "options:\n"
           "  --mode=punycode|idna2008|uts46   validation of xn-- labels (default uts46)\n"
@@ -195,6 +198,87 @@ static int cmd_check(const char *item, size_t len, const struct opts *o)
 }
 
 /* check-conf [FILE]: validates one file and prints the effective settings. */
+/*
+ * `idnguard stats FILE`: the module's Prometheus stats file, for a person:
+ * client answers by verdict and action, one column per answer path, then
+ * the other counters.  Reads only what the module writes (core_stats.h).
+ */
+#define STATS_PATHS 5
+#define STATS_ROWS 256
+static int stats_file(const char *path)
+{
+    static const char *const paths[STATS_PATHS] = {"resolved", "cache", "local", "servfail",
+                                                    "policy"};
+    struct row {
+        char verdict[32], action[16];
+        unsigned long long n[STATS_PATHS];
+    } *rows = calloc(STATS_ROWS, sizeof *rows);
+    char line[1024], other[4096] = "";
+    size_t nrows = 0, olen = 0, i;
+    int p, seen = 0;
+    FILE *f = fopen(path, "r");
+
+    if (!f || !rows) {
+        fprintf(stderr, "idnguard: stats: %s: %s\n", path, f ? "out of memory" : strerror(errno));
+        if (f)
+            fclose(f);
+        free(rows);
+        return 1;
+    }
+    while (fgets(line, sizeof line, f)) {
+        char v[32], a[16], pa[16], name[64];
+        unsigned long long n;
+        if (line[0] == '#')
+            continue;
+        if (sscanf(line, "idnguard_answers_total{class=\"%31[^\"]\",action=\"%15[^\"]\","
+                         "path=\"%15[^\"]\"} %llu", v, a, pa, &n) == 4) {
+            for (i = 0; i < nrows; i++)
+                if (strcmp(rows[i].verdict, v) == 0 && strcmp(rows[i].action, a) == 0)
+                    break;
+            if (i == nrows && nrows < STATS_ROWS) {
+                snprintf(rows[i].verdict, sizeof rows[i].verdict, "%s", v);
+                snprintf(rows[i].action, sizeof rows[i].action, "%s", a);
+                nrows++;
+            }
+            for (p = 0; p < STATS_PATHS && i < nrows; p++)
+                if (strcmp(paths[p], pa) == 0)
+                    rows[i].n[p] += n;
+            seen = 1;
+        } else if (sscanf(line, "idnguard_%63[a-z_] %llu", name, &n) == 2 && strlen(name) > 6
+                   && strcmp(name + strlen(name) - 6, "_total") == 0) {
+            name[strlen(name) - 6] = '\0';
+            olen += (size_t)snprintf(other + olen, olen < sizeof other ? sizeof other - olen : 0,
+                                     "  %-22s %llu\n", name, n);
+            seen = 1;
+        } else if (strncmp(line, "idnguard_info{", 14) == 0) {
+            seen = 1;
+        }
+    }
+    fclose(f);
+    if (!seen) {
+        fprintf(stderr, "idnguard: stats: %s: no idnguard counters in it\n", path);
+        free(rows);
+        return 1;
+    }
+    printf("client answers, by verdict and action, per answer path:\n");
+    printf("  %-16s %-10s", "verdict", "action");
+    for (p = 0; p < STATS_PATHS; p++)
+        printf(" %10s", paths[p]);
+    printf(" %10s\n", "total");
+    for (i = 0; i < nrows; i++) {
+        unsigned long long t = 0;
+        printf("  %-16s %-10s", rows[i].verdict, rows[i].action);
+        for (p = 0; p < STATS_PATHS; p++) {
+            printf(" %10llu", rows[i].n[p]);
+            t += rows[i].n[p];
+        }
+        printf(" %10llu\n", t);
+    }
+    printf("other counters:\n%s", other);
+    free(rows);
+    return 0;
+}
+
 static int check_conf_file(const char *path)
 {
     struct idng_conf conf;
@@ -292,6 +376,7 @@ int main(int argc, char **argv)
         {"to-unicode", cmd_to_unicode, O_MODE | O_STRICT},
         {"check", cmd_check, O_MODE},
         {"check-conf", NULL, O_FILE},
+        {"stats", NULL, O_FILE},
     };
     struct opts o = {IDNG_MODE_UTS46, 0, 0};
     const struct command *c = NULL;
@@ -330,6 +415,13 @@ int main(int argc, char **argv)
             fprintf(stderr, "idnguard: %s: one FILE at most (extra '%s')\n", c->name,
                     argv[i + 1]);
             return 2;
+        }
+        if (strcmp(c->name, "stats") == 0) {
+            if (i == argc) {
+                fprintf(stderr, "idnguard: stats: which FILE? (the module's stats-file)\n");
+                return 2;
+            }
+            return stats_file(argv[i]) ? 1 : (fflush(stdout) == 0 ? 0 : 2);
         }
         failed = check_conf_file(i < argc ? argv[i] : idng_conf_path());
         if (failed == 1)

@@ -652,6 +652,84 @@ START_TEST(test_log_file_rotation)
 }
 END_TEST
 
+/* ---- the stats file ---- */
+
+static void setup_stats_file(void)
+{
+    harness_setup(&H, "idnguard:\n    stats-interval: 1\n    stats-file: \"@DIR@/idnguard.prom\"\n",
+                  1);
+}
+
+/* Waits (bounded) until the stats file holds line; returns the file. */
+static char *wait_stats(const char *path, const char *line)
+{
+    long long deadline = harness_now_ms() + 4000;
+    struct timespec ts = {0, 100000000};
+
+    for (;;) {
+        char *t = harness_read_file(path, 0, NULL);
+        if (t && strstr(t, line))
+            return t;
+        if (harness_now_ms() > deadline)
+            return t;
+        free(t);
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* The counters are written every stats-interval seconds by a timer,
+ * whether queries come or not, in Prometheus text format, and they survive
+ * a reload. */
+START_TEST(test_stats_file)
+{
+    char path[HARNESS_PATH_MAX + 32];
+    struct dnsq_result r;
+    struct qline q;
+    char *t;
+    int i;
+
+    snprintf(path, sizeof path, "%s/idnguard.prom", H.dir);
+    for (i = 0; i < 2; i++)
+        hx_query(&H, "xn--bcher-kva.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_query(&H, "xn--ab-m1t.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    t = wait_stats(path, "path=\"cache\"} 1\n");
+    ck_assert_msg(t != NULL, "no stats file at %s", path);
+    ck_assert_msg(strstr(t, "idnguard_answers_total{class=\"ok\",action=\"pass\",path=\"resolved\"} 1\n")
+                      && strstr(t, "idnguard_answers_total{class=\"ok\",action=\"pass\",path=\"cache\"} 1\n")
+                      && strstr(t, "idnguard_answers_total{class=\"contextj\",action=\"refuse\","
+                                   "path=\"policy\"} 1\n")
+                      && strstr(t, "# TYPE idnguard_answers_total counter\n")
+                      && strstr(t, "idnguard_info{version=\"" IDNG_VERSION "\""),
+                  "stats file:\n%s", t);
+    free(t);
+    /* A reload keeps the counts; the next refusal makes it 2. */
+    ck_assert_int_eq(harness_sighup(&H), 0);
+    ck_assert(harness_wait_count(H.ub_log, 0, "idnguard: loaded", 2, HARNESS_START_MS) >= 2);
+    hx_query(&H, "xn--ab-m1t.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    t = wait_stats(path, "action=\"refuse\",path=\"policy\"} 2\n");
+    ck_assert_msg(t && strstr(t, "action=\"refuse\",path=\"policy\"} 2\n"),
+                  "after a reload:\n%s", t ? t : "(no file)");
+    free(t);
+    /* `idnguard stats FILE` reads it back as a table. */
+    if (getenv("IDNGUARD_BIN")) {
+        char cmd[HARNESS_PATH_MAX * 2 + 64], out[8192];
+        size_t n;
+        FILE *pp;
+        snprintf(cmd, sizeof cmd, "'%s' stats '%s'", getenv("IDNGUARD_BIN"), path);
+        pp = popen(cmd, "r");
+        ck_assert(pp != NULL);
+        n = fread(out, 1, sizeof out - 1, pp);
+        out[n] = '\0';
+        ck_assert_msg(pclose(pp) == 0 && strstr(out, "contextj") && strstr(out, "refuse")
+                          && strstr(out, "normalized"),
+                      "idnguard stats: %s", out);
+    }
+    /* Never half a file: the module writes beside it and renames. */
+    snprintf(path, sizeof path, "%s/idnguard.prom.tmp", H.dir);
+    ck_assert_msg(harness_file_size(path) == 0, "a temporary file is left over");
+}
+END_TEST
+
 /* ---- log-rejected ---- */
 
 static void setup_rejected_only(void)
@@ -770,6 +848,10 @@ static Suite *ops_suite(void)
     tc = harness_tcase("log-file", setup_log_file, teardown);
     tcase_add_test(tc, test_log_file_gets_the_lines);
     tcase_add_test(tc, test_log_file_rotation);
+    suite_add_tcase(s, tc);
+
+    tc = harness_tcase("stats-file", setup_stats_file, teardown);
+    tcase_add_test(tc, test_stats_file);
     suite_add_tcase(s, tc);
 
     tc = harness_tcase("log-rejected", setup_rejected_only, teardown);

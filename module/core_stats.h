@@ -1,0 +1,88 @@
+/**
+ * \file
+ * The module's counters as numbers, and their two outward forms: the
+ * summary line of the log, and the Prometheus text file (`stats-file:`)
+ * that node_exporter's textfile collector reads.  Pure functions, no
+ * Unbound headers: unit tested as they are.
+ *
+ * Metric names (all counters, cumulative since the daemon started; a
+ * reload keeps them):
+ * - idnguard_answers_total{class,action,path}: client answers (and dropped
+ *   clients), one per query-log line: the verdict class ("ok",
+ *   "contextj", ..., "allow", "deny"), the action, and the answer path
+ *   ("resolved", "cache", "local", "servfail", "policy");
+ * - idnguard_normalized_total: normalize sub-queries started;
+ * - idnguard_answers_rejected_total: answers refused for a rejected name
+ *   in their chain;
+ * - idnguard_uncached_total: responses kept out of the cache;
+ * - idnguard_stripped_total: RRsets stripped from responses;
+ * - idnguard_internal_total: the validator's own lookups, passed unjudged;
+ * - idnguard_reload_failures_total: reloads that kept the previous
+ *   settings;
+ * - idnguard_log_errors_total: query-log lines that could not be written;
+ * - idnguard_info{version,unicode,unbound,mode} 1.
+ */
+#ifndef IDNG_CORE_STATS_H
+#define IDNG_CORE_STATS_H
+
+#include "idng_conf.h"
+#include "idnguard.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/** Answer paths: X(symbol, name). */
+#define IDNG_PATH_LIST(X)                                                          \
+    X(IDNG_PATH_RESOLVED, "resolved")                                              \
+    X(IDNG_PATH_CACHE, "cache")                                                    \
+    X(IDNG_PATH_LOCAL, "local")                                                    \
+    X(IDNG_PATH_SERVFAIL, "servfail")                                              \
+    X(IDNG_PATH_POLICY, "policy")
+
+enum idng_path {
+#define IDNG_X_PATH(sym, name) sym,
+    IDNG_PATH_LIST(IDNG_X_PATH)
+#undef IDNG_X_PATH
+        IDNG_PATH_COUNT
+};
+
+/** Rows of the verdict dimension: the classes, then "allow" and "deny". */
+#define IDNG_VERDICT_ALLOW IDNG_CLASS_COUNT
+#define IDNG_VERDICT_DENY (IDNG_CLASS_COUNT + 1)
+#define IDNG_VERDICT_COUNT (IDNG_CLASS_COUNT + 2)
+
+/** Name of a path ("cache"); NULL when out of range. */
+const char *idng_path_name(enum idng_path p);
+
+/** A path by name; IDNG_PATH_COUNT when it names none. */
+enum idng_path idng_path_lookup(const char *name);
+
+/** A snapshot of the counters. */
+struct idng_stats {
+    uint64_t answers[IDNG_VERDICT_COUNT][IDNG_ACTION_COUNT][IDNG_PATH_COUNT];
+    uint64_t normalized, answers_rejected, uncached, stripped, internal;
+    uint64_t reload_failures, log_errors;
+};
+
+/** Name of a verdict row ("ok", "contextj", "allow", "deny"); NULL out of range. */
+const char *idng_verdict_row_name(unsigned row);
+
+/**
+ * The summary line: "idnguard stats (<when>): <verdict>/<action>=N ..."
+ * (answers summed over paths, nonzero ones only) then every other counter
+ * as name=N.  Always NUL-terminated (cap >= 1); returns the length.
+ */
+size_t idng_stats_line(const struct idng_stats *s, const char *when, char *out, size_t cap);
+
+/**
+ * The Prometheus text exposition (format 0.0.4) of s: HELP and TYPE lines
+ * for every metric, idnguard_answers_total for its nonzero series, every
+ * other counter, and idnguard_info with the labels given (values are
+ * escaped as the format requires).
+ * @return the length of the whole text; it was written only if it is less
+ *   than cap (NUL-terminated); else nothing usable was.
+ */
+size_t idng_stats_prometheus(const struct idng_stats *s, const char *unbound_version,
+                             idng_mode mode, char *out, size_t cap);
+
+#endif /* IDNG_CORE_STATS_H */
