@@ -126,6 +126,21 @@ $(MODULE): module/idnguard.c $(CORE_LIB) $(CONF_LIB) $(LIB) $(UB_STAMP)
 
 unbound: $(UB_STAMP)
 
+# A second Unbound of the same version, configured differently
+# (--enable-subnet), from the same Debian source package: the test that the
+# module refuses to load into a daemon it was not built for runs it.  Only
+# the daemon binary is built, in its own tree.
+UB_ALT_TREE := $(BUILD)/src-alt/unbound
+UB_ALT := $(UB_ALT_TREE)/unbound
+$(UB_ALT): $(SRC)/.unbound-stamp
+	@sh scripts/deps.sh module
+	rm -rf $(BUILD)/src-alt && mkdir -p $(BUILD)/src-alt
+	cd $(BUILD)/src-alt && dpkg-source --no-check -x $(firstword $(wildcard $(CURDIR)/$(SRC)/unbound_*.dsc)) unbound >/dev/null
+	cd $(UB_ALT_TREE) && ./configure $(UB_CONFIGURE) --enable-subnet >configure.out 2>&1 \
+	    || { tail -20 configure.out; exit 1; }
+	$(MAKE) -C $(UB_ALT_TREE) -j2 unbound >$(BUILD)/unbound-alt-build.log 2>&1 \
+	    || { tail -20 $(BUILD)/unbound-alt-build.log; exit 1; }
+
 zones:
 	@sh tests/integration/prepare-zones.sh $(ZONES_DIR)
 
@@ -190,6 +205,7 @@ check: deps
 TEST_ENV = IDNA_TEST_FILE=$(IDNA_TEST) IDNA_PROPERTIES_CSV=$(IDNA_CSV) \
 	NORMALIZATION_TEST=$(NORM_TEST) IDNGUARD_BIN=$(CLI) \
 	IDNGUARD_UNBOUND=$(UNBOUND) IDNGUARD_MODULE=$(CURDIR)/$(MODULE) \
+	IDNGUARD_UNBOUND_ALT=$(CURDIR)/$(UB_ALT) \
 	IDNGUARD_ZONES=$(abspath $(ZONES_DIR)) IDNGUARD_TEMPLATES=$(CURDIR)/tests/integration
 
 # `make install` into a staging directory puts every file where it belongs.
@@ -210,12 +226,12 @@ check-install: all
 CHECK_EXTRA ?=
 include $(sort $(wildcard mk/*.mk))
 
-test: all zones $(SRC_STAMP) $(NORM_TEST) $(TEST_BIN) $(ITEST_BIN) check-tables clang-build check-install \
+test: all zones $(UB_ALT) $(SRC_STAMP) $(NORM_TEST) $(TEST_BIN) $(ITEST_BIN) check-tables clang-build check-install \
 	$(CHECK_EXTRA)
 	@$(TEST_ENV) sh tests/run.sh $(TEST_BIN) $(ITEST_BIN)
 
 # Only the integration tests (quicker while working on the module).
-check-integration: all zones $(ITEST_BIN)
+check-integration: all zones $(UB_ALT) $(ITEST_BIN)
 	@$(TEST_ENV) sh tests/run.sh $(ITEST_BIN)
 
 PREFIX ?= /usr/local
@@ -236,6 +252,6 @@ install: all
 
 clean:
 	rm -rf $(BUILD)/codec $(BUILD)/conf $(BUILD)/module $(BUILD)/tools $(BUILD)/tests \
-	    $(BUILD)/clang $(BUILD)/zones $(LIB) $(CONF_LIB) $(CORE_LIB) $(CLI)
+	    $(BUILD)/clang $(BUILD)/zones $(BUILD)/src-alt $(LIB) $(CONF_LIB) $(CORE_LIB) $(CLI)
 
 -include $(shell find $(BUILD) -path $(SRC) -prune -o -type f -name '*.d' -print 2>/dev/null)

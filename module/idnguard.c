@@ -960,12 +960,141 @@ static int load_settings(struct idng_env *ie, const char *path)
     return 0;
 }
 
+/*
+ * Does this daemon come from the build the module was compiled against?
+ * Structure layouts change between versions and with configure options, so
+ * a module built elsewhere would misread them.  What both sides can see
+ * without touching a structure:
+ * - the version: the daemon's executable holds PACKAGE_STRING ("unbound
+ *   1.17.1"), which it logs at start; the module has its own build's;
+ * - the configure options that change layouts or add modules: the daemon
+ *   exports the functions those options compile in (dlsym finds them, or
+ *   not), and the module knows from config.h which it expects.
+ * Returns 1 when they match (or the version cannot be read, e.g. in a
+ * chroot without /proc: then only the options are compared), else 0 with
+ * the one-line reason in why.
+ */
+static const struct build_option {
+    const char *name, *symbol;
+    int expected;
+} build_options[] = {
+    {"dnstap", "dt_create",
+#ifdef USE_DNSTAP
+     1
+#else
+     0
+#endif
+    },
+    {"dnscrypt", "dnsc_create",
+#ifdef USE_DNSCRYPT
+     1
+#else
+     0
+#endif
+    },
+    {"DNS-over-HTTPS (nghttp2)", "http2_stream_create",
+#ifdef HAVE_NGHTTP2
+     1
+#else
+     0
+#endif
+    },
+    {"subnetcache", "subnetmod_get_funcblock",
+#ifdef CLIENT_SUBNET
+     1
+#else
+     0
+#endif
+    },
+    {"cachedb", "cachedb_get_funcblock",
+#ifdef USE_CACHEDB
+     1
+#else
+     0
+#endif
+    },
+    {"ipsecmod", "ipsecmod_get_funcblock",
+#ifdef USE_IPSECMOD
+     1
+#else
+     0
+#endif
+    },
+    {"python", "pythonmod_get_funcblock",
+#ifdef WITH_PYTHONMODULE
+     1
+#else
+     0
+#endif
+    },
+    {"ipset", "ipset_get_funcblock",
+#ifdef USE_IPSET
+     1
+#else
+     0
+#endif
+    },
+};
+
+/* 1 when the file at path holds the octets needle, 0 when not, -1 when it
+ * cannot be read. */
+static int file_holds(const char *path, const char *needle)
+{
+    static char buf[65536 + 64];
+    size_t nl = strlen(needle), keep = 0, got;
+    FILE *f = fopen(path, "rb");
+    int found = 0;
+
+    if (!f)
+        return -1;
+    while (!found && (got = fread(buf + keep, 1, sizeof buf - keep, f)) > 0) {
+        size_t have = keep + got;
+        found = memmem(buf, have, needle, nl) != NULL;
+        keep = have < nl ? have : nl - 1;
+        memmove(buf, buf + have - keep, keep);
+    }
+    fclose(f);
+    return found;
+}
+
+static int build_matches(char *why, size_t cap)
+{
+    char mine[256] = "", theirs[256] = "";
+    size_t i, m = 0, t = 0;
+    int same = 1, exe = file_holds("/proc/self/exe", PACKAGE_STRING);
+
+    if (exe == 0)
+        same = 0;
+    for (i = 0; i < sizeof build_options / sizeof build_options[0]; i++) {
+        const struct build_option *o = &build_options[i];
+        int has = dlsym(RTLD_DEFAULT, o->symbol) != NULL;
+        if (has != o->expected)
+            same = 0;
+        m += (size_t)snprintf(mine + m, m < sizeof mine ? sizeof mine - m : 0, "%s%s %s",
+                              m ? ", " : "", o->name, o->expected ? "yes" : "no");
+        t += (size_t)snprintf(theirs + t, t < sizeof theirs ? sizeof theirs - t : 0, "%s%s %s",
+                              t ? ", " : "", o->name, has ? "yes" : "no");
+    }
+    if (!same)
+        snprintf(why, cap,
+                 "built for %s (%s) but loaded into %s (%s): refusing to load; rebuild the module "
+                 "against this daemon's configured source tree (make UNBOUND_SRC=...)",
+                 PACKAGE_STRING, mine, exe == 0 ? "another version of unbound" : PACKAGE_STRING,
+                 theirs);
+    return same;
+}
+
 static int idng_mod_init(struct module_env *env, int id)
 {
     struct dynlibmod_env *de = (struct dynlibmod_env *)env->modinfo[id];
     struct idng_env *ie;
     const char *path = idng_conf_path();
+    char why[1024];
 
+    if (!build_matches(why, sizeof why)) {
+        log_err("idnguard: %s", why);
+        return 0;
+    }
     pin_module();
     ie = calloc(1, sizeof *ie);
     if (!ie) {

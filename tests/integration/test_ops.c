@@ -259,6 +259,29 @@ START_TEST(test_bad_config_stops_startup)
 }
 END_TEST
 
+/* The module refuses to load into an Unbound of another build: here the
+ * same version configured with --enable-subnet ($IDNGUARD_UNBOUND_ALT),
+ * which lays its structures out differently.  The daemon stops at start,
+ * with one line naming both sides. */
+START_TEST(test_refuses_other_build)
+{
+    const char *alt = getenv("IDNGUARD_UNBOUND_ALT");
+    char path[HARNESS_PATH_MAX], log[8192];
+    int status, rc;
+
+    ck_assert_msg(alt && access(alt, X_OK) == 0,
+                  "IDNGUARD_UNBOUND_ALT (a second, differently configured unbound) is not set or "
+                  "not built: run through make check-integration");
+    ck_assert_int_eq(setenv("IDNGUARD_UNBOUND", alt, 1), 0); /* this forked test only */
+    rc = harness_run_failing("idnguard:\n", path, sizeof path, &status, log, sizeof log);
+    ck_assert_msg(rc == 0, "the other build kept running with the module loaded: %s", log);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) != 0, "exit status 0x%x", status);
+    ck_assert_msg(strstr(log, "idnguard: built for unbound ") && strstr(log, "refusing to load")
+                      && strstr(log, "subnetcache no") && strstr(log, "subnetcache yes"),
+                  "no refusal naming both builds: %s", log);
+}
+END_TEST
+
 /* ---- escaping of hostile names in the log ---- */
 
 static const struct {
@@ -833,6 +856,7 @@ static Suite *ops_suite(void)
     suite_add_tcase(s, tc);
 
     tc = harness_tcase("bad-config", NULL, teardown);
+    tcase_add_test(tc, test_refuses_other_build);
     tcase_add_loop_test(tc, test_bad_config_stops_startup, 0,
                         (int)(sizeof bad_confs / sizeof bad_confs[0]));
     suite_add_tcase(s, tc);
