@@ -59,25 +59,72 @@ struct pstate {
     size_t line;
     char *err;
     size_t errlen;
+    size_t used;      /**< octets of err written so far */
+    unsigned nerr;    /**< errors found */
+    unsigned nwarn;   /**< warnings found */
+    unsigned flags;   /**< IDNG_CONF_F_* */
     char vbuf[IDNG_CONF_LINE_MAX];            /**< a quoted value, unescaped */
 };
 
-/* Writes "fname:line: message" into the caller's buffer; returns -1. */
+/* Appends "fname:line: [warning: ]message" to the caller's buffer, one
+ * problem a line; after IDNG_CONF_REPORT_MAX problems only a note that more
+ * were found.  The first problem is cut to fit; a later one that does not
+ * fit whole is left out, so the report never ends in half a second line. */
+static void report(struct pstate *p, int warning, const char *fmt, va_list ap)
+{
+    char line[1024];
+    unsigned k = p->nerr + p->nwarn;
+    size_t n, room;
+    int w;
+
+    if (p->err == NULL || p->errlen == 0 || k > IDNG_CONF_REPORT_MAX)
+        return;
+    if (k == IDNG_CONF_REPORT_MAX) {
+        w = snprintf(line, sizeof line, "%s: more problems not shown", p->fname);
+    } else {
+        w = snprintf(line, sizeof line, "%s:%zu: %s", p->fname, p->line > 0 ? p->line : 1,
+                     warning ? "warning: " : "");
+        if (w >= 0 && (size_t)w < sizeof line)
+            w += vsnprintf(line + w, sizeof line - (size_t)w, fmt, ap);
+    }
+    if (w < 0)
+        return;
+    n = (size_t)w < sizeof line ? (size_t)w : sizeof line - 1;
+    room = p->errlen - p->used;
+    if (p->used == 0 && n + 1 > room)
+        n = room - 1;
+    if (n + (p->used > 0) + 1 > room)
+        return;
+    if (p->used > 0)
+        p->err[p->used++] = '\n';
+    memcpy(p->err + p->used, line, n);
+    p->used += n;
+    p->err[p->used] = '\0';
+}
+
+/* An error: reported, counted; returns -1. */
 static int fail(struct pstate *p, const char *fmt, ...) PRINTF_LIKE(2, 3);
 static int fail(struct pstate *p, const char *fmt, ...)
 {
     va_list ap;
-    int w;
 
-    if (p->err == NULL || p->errlen == 0)
-        return -1;
-    w = snprintf(p->err, p->errlen, "%s:%zu: ", p->fname, p->line > 0 ? p->line : 1);
-    if (w >= 0 && (size_t)w < p->errlen) {
-        va_start(ap, fmt);
-        vsnprintf(p->err + w, p->errlen - (size_t)w, fmt, ap);
-        va_end(ap);
-    }
+    va_start(ap, fmt);
+    report(p, 0, fmt, ap);
+    va_end(ap);
+    p->nerr++;
     return -1;
+}
+
+/* A warning: reported, counted; the file still loads. */
+static void warn(struct pstate *p, const char *fmt, ...) PRINTF_LIKE(2, 3);
+static void warn(struct pstate *p, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    report(p, 1, fmt, ap);
+    va_end(ap);
+    p->nwarn++;
 }
 
 /* Renders part of a value for a message: at most ECHO_MAX octets, cut on a
@@ -585,6 +632,41 @@ static const char *path_problem(const char *v, size_t n)
     return NULL;
 }
 
+/*
+ * What the daemon would trip over when it opens a file of the module's
+ * (IDNG_CONF_F_CHECK_PATHS): as whoever runs the check, which is the
+ * daemon's user only when check-conf is run as that user.
+ */
+static int check_path(struct pstate *p, const struct key *k, const char *path)
+{
+    struct stat st;
+    char dir[IDNG_CONF_LINE_MAX];
+    const char *slash = strrchr(path, '/');
+    size_t dn = slash == path ? 1 : (size_t)(slash - path);
+
+    if (stat(path, &st) == 0) {
+        if (!S_ISREG(st.st_mode))
+            return fail(p, "%s '%s' is %s, not a regular file", k->name, path,
+                        S_ISDIR(st.st_mode)    ? "a directory"
+                        : S_ISFIFO(st.st_mode) ? "a FIFO"
+                        : S_ISSOCK(st.st_mode) ? "a socket"
+                                               : "a device or other special file");
+        if (access(path, W_OK) != 0)
+            return fail(p, "%s '%s' is not writable (by this user)", k->name, path);
+        return 0;
+    }
+    memcpy(dir, path, dn);
+    dir[dn] = '\0';
+    if (stat(dir, &st) != 0)
+        return fail(p, "%s '%s': its directory '%s' does not exist", k->name, path, dir);
+    if (!S_ISDIR(st.st_mode))
+        return fail(p, "%s '%s': '%s' is not a directory", k->name, path, dir);
+    if (access(dir, W_OK | X_OK) != 0)
+        return fail(p, "%s '%s': its directory '%s' is not writable (by this user)", k->name,
+                    path, dir);
+    return 0;
+}
+
 static int set_path(struct pstate *p, const struct key *k, const char *v, size_t n)
 {
     char **field = FIELD(&p->c, k, char *), e[ECHO_CAP], x[160];
@@ -604,6 +686,8 @@ static int set_path(struct pstate *p, const struct key *k, const char *v, size_t
         return fail(p, "out of memory");
     memcpy(*field, v, n);
     (*field)[n] = '\0';
+    if (p->flags & IDNG_CONF_F_CHECK_PATHS)
+        return check_path(p, k, *field);
     return 0;
 }
 
@@ -877,6 +961,24 @@ static int name_to_wire(struct pstate *p, const struct key *k, const char *v, si
     return 0;
 }
 
+/* Four labels of one to three digits: an IPv4 address written as a name. */
+static int looks_like_address(const uint8_t *w)
+{
+    size_t pos = 0, i;
+    int labels = 0;
+
+    while (w[pos] != 0) {
+        if (w[pos] > 3)
+            return 0;
+        for (i = 1; i <= w[pos]; i++)
+            if (w[pos + i] < '0' || w[pos + i] > '9')
+                return 0;
+        pos += 1 + w[pos];
+        labels++;
+    }
+    return labels == 4;
+}
+
 static int set_name(struct pstate *p, const struct key *k, const char *v, size_t n)
 {
     struct idng_name_list *l = FIELD(&p->c, k, struct idng_name_list);
@@ -919,6 +1021,12 @@ static int set_name(struct pstate *p, const struct key *k, const char *v, size_t
     if (set_add(l, wire, wlen, h) != 0)
         return fail(p, "out of memory");
     p->name_line[k->arg][l->count - 1] = p->line;
+    if (looks_like_address(wire)) {
+        wire_to_text(wire, text);
+        warn(p, "%s name '%s' looks like an IPv4 address; the lists hold domain names, not "
+                "addresses (it matches the name %s only)",
+             k->name, text, text);
+    }
     return 0;
 }
 
@@ -1122,6 +1230,12 @@ void idng_conf_free(struct idng_conf *c)
 int idng_conf_parse(struct idng_conf *c, const char *buf, size_t len, const char *fname,
                     char *err, size_t errlen)
 {
+    return idng_conf_parse_flags(c, buf, len, fname, 0, err, errlen);
+}
+
+int idng_conf_parse_flags(struct idng_conf *c, const char *buf, size_t len, const char *fname,
+                          unsigned flags, char *err, size_t errlen)
+{
     struct pstate *p;
     size_t pos = 0;
     int rc = -1;
@@ -1140,6 +1254,7 @@ int idng_conf_parse(struct idng_conf *c, const char *buf, size_t len, const char
     p->fname = fname != NULL ? fname : "config";
     p->err = err;
     p->errlen = errlen;
+    p->flags = flags;
     if (c == NULL || (buf == NULL && len > 0)) {
         fail(p, "invalid argument");
         goto out;
@@ -1155,13 +1270,13 @@ int idng_conf_parse(struct idng_conf *c, const char *buf, size_t len, const char
         pos += n + (nl != NULL);
         if (nl != NULL && n > 0 && s[n - 1] == '\r')
             n--;
-        if (parse_line(p, s, n) != 0)
-            goto out;
+        /* Lines are independent: go on, so that every problem is reported. */
+        (void)parse_line(p, s, n);
     }
-    if (p->clause_line == 0) {
+    if (p->clause_line == 0 && p->nerr == 0)
         fail(p, "no 'idnguard:' clause (wrong file? settings must follow a line 'idnguard:')");
+    if (p->nerr > 0)
         goto out;
-    }
     resolve_actions(&p->c, p->explicit_action);
     idng_conf_free(c);
     *c = p->c;
@@ -1190,6 +1305,12 @@ static int load_fail(char *err, size_t errlen, const char *path, const char *wha
 }
 
 int idng_conf_load(struct idng_conf *c, const char *path, char *err, size_t errlen)
+{
+    return idng_conf_load_flags(c, path, 0, err, errlen);
+}
+
+int idng_conf_load_flags(struct idng_conf *c, const char *path, unsigned flags, char *err,
+                         size_t errlen)
 {
     struct stat st;
     char *buf, *nbuf, what[96];
@@ -1260,7 +1381,7 @@ int idng_conf_load(struct idng_conf *c, const char *path, char *err, size_t errl
         got += (size_t)r;
     }
     close(fd);
-    rc = idng_conf_parse(c, buf, got, path, err, errlen);
+    rc = idng_conf_parse_flags(c, buf, got, path, flags, err, errlen);
     free(buf);
     return rc;
 }

@@ -6,8 +6,8 @@
  * The file has the syntax of unbound.conf: one `idnguard:` clause header,
  * then `key: value` lines.  The schema (keys, defaults, allowed values) is
  * documented in conf/idnguard.conf.example and enforced by one table in
- * conf/idng_conf.c.  The parser is strict: the first problem is reported as
- * "file:line: message" and nothing is applied.
+ * conf/idng_conf.c.  The parser is strict: every problem is reported, one a
+ * line, as "file:line: message", and nothing is applied.
  *
  * Syntax details:
  * - A value may be double-quoted.  Inside quotes `#` is literal and the only
@@ -47,6 +47,19 @@ extern "C" {
 #define IDNG_CONF_LINE_MAX 4096
 /** Largest file idng_conf_load reads, in octets. */
 #define IDNG_CONF_FILE_MAX (8 * 1024 * 1024)
+/** Problems reported by one parse, at most (then "more problems not shown"). */
+#define IDNG_CONF_REPORT_MAX 50
+/** Flags of idng_conf_parse_flags and idng_conf_load_flags. */
+enum {
+    /**
+     * Also check what the daemon would trip over when it opens the files
+     * the settings name (log-file, stats-file): a directory that is missing
+     * or not writable, a path that is a FIFO, a directory or anything but a
+     * regular file, a file that is not writable; as the user running the
+     * check.  For `idnguard check-conf`; the module itself does not.
+     */
+    IDNG_CONF_F_CHECK_PATHS = 1u << 0
+};
 /** Longest stats-interval, in seconds (one day). */
 #define IDNG_CONF_STATS_MAX 86400u
 
@@ -157,13 +170,20 @@ void idng_conf_free(struct idng_conf *c);
  *   NUL octets (which are errors).
  * @param len: its length in octets.
  * @param fname: name used in messages; NULL gives "config".
- * @param err: NULL, or a buffer for "fname:line: message" (NUL-terminated,
- *   truncated to errlen - 1 octets).  Only the first error is reported.
+ * @param err: NULL, or a buffer for the problems found, one a line, each
+ *   "fname:line: message" (warnings "fname:line: warning: message"),
+ *   NUL-terminated, truncated to errlen - 1 octets.  Every line of the file
+ *   is read, so every problem is reported (at most IDNG_CONF_REPORT_MAX).
+ *   On success it holds the warnings, if any ("" when none).
  * @param errlen: capacity of err.
  * @return 0 on success, -1 on error (including allocation failure).
  */
 int idng_conf_parse(struct idng_conf *c, const char *buf, size_t len, const char *fname,
                     char *err, size_t errlen);
+
+/** idng_conf_parse with flags (IDNG_CONF_F_*). */
+int idng_conf_parse_flags(struct idng_conf *c, const char *buf, size_t len, const char *fname,
+                          unsigned flags, char *err, size_t errlen);
 
 /**
  * Reads and parses a settings file (at most IDNG_CONF_FILE_MAX octets, a
@@ -175,6 +195,10 @@ int idng_conf_parse(struct idng_conf *c, const char *buf, size_t len, const char
  * @return 0 on success, -1 on error.
  */
 int idng_conf_load(struct idng_conf *c, const char *path, char *err, size_t errlen);
+
+/** idng_conf_load with flags (IDNG_CONF_F_*). */
+int idng_conf_load_flags(struct idng_conf *c, const char *path, unsigned flags, char *err,
+                         size_t errlen);
 
 /**
  * The settings file to read: $IDNGUARD_CONF when set and not empty, else

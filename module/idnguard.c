@@ -931,13 +931,29 @@ __attribute__((destructor)) static void drop_kept(void)
  * (or whose log file cannot be opened) takes the kept settings back.
  * Returns 0, or -1 at a first start that failed (err is logged).
  */
+/* Logs a parser report, one problem a line, each a line of its own. */
+static void log_report(const char *text, int warning)
+{
+    while (*text) {
+        const char *nl = strchr(text, '\n');
+        int n = nl ? (int)(nl - text) : (int)strlen(text);
+        if (warning)
+            log_warn("idnguard: %.*s", n, text);
+        else
+            log_err("idnguard: %.*s", n, text);
+        text += n + (nl != NULL);
+    }
+}
+
 static int load_settings(struct idng_env *ie, const char *path)
 {
-    char err[1024];
+    static char err[8192]; /* init and deinit only: one at a time */
     int loaded;
 
     idng_conf_init(&ie->conf);
     loaded = idng_conf_load(&ie->conf, path, err, sizeof err) == 0;
+    if (loaded && err[0])
+        log_report(err, 1);
     if (loaded && ie->conf.log_file
         && !(ie->logf = open_log(ie->conf.log_file, err, sizeof err))) {
         idng_conf_free(&ie->conf);
@@ -947,7 +963,7 @@ static int load_settings(struct idng_env *ie, const char *path)
         drop_kept();
         return 0;
     }
-    log_err("idnguard: %s", err);
+    log_report(err, 0);
     if (!kept.have)
         return -1;
     atomic_fetch_add(&counters.reload_failures, 1);

@@ -46,8 +46,10 @@ static void usage(FILE *f)
           "                               prints 'ok' or '<class>: <label>: <message>'\n"
           "  check-conf [FILE]            validate the module's settings file (default:\n"
           "                               $" IDNG_CONF_ENV " or " IDNG_CONF_DEFAULT_PATH "):\n"
-          "                               prints the effective settings, or the first\n"
-          "                               error as 'FILE:LINE: message' on stderr\n"
+          "                               prints the effective settings, or every\n"
+          "                               error as 'FILE:LINE: message' on stderr; also\n"
+          "                               checks that log-file and stats-file can be\n"
+          "                               written (as this user)\n"
           "  stats FILE                   the module's stats-file (Prometheus text), as a\n"
           "                               table: answers by verdict, action and path\n"
           "\n"
@@ -282,14 +284,16 @@ static int stats_file(const char *path)
 static int check_conf_file(const char *path)
 {
     struct idng_conf conf;
-    char err[1024];
+    static char err[16384];
     int rc;
 
     idng_conf_init(&conf);
-    if (idng_conf_load(&conf, path, err, sizeof err) != 0) {
+    if (idng_conf_load_flags(&conf, path, IDNG_CONF_F_CHECK_PATHS, err, sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);
         return 1;
     }
+    if (err[0])
+        fprintf(stderr, "%s\n", err); /* warnings */
     rc = idng_conf_write(&conf, stdout);
     idng_conf_free(&conf);
     return rc != 0 ? 2 : 0;

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -116,6 +117,102 @@ static char *slurp(const char *path)
     close(fd);
     return s;
 }
+
+/* Writes text to dir/name; returns the path in out. */
+static void put_file(const char *dir, const char *name, const char *text, char *out, size_t cap)
+{
+    FILE *f;
+    snprintf(out, cap, "%s/%s", dir, name);
+    f = fopen(out, "w");
+    ck_assert(f != NULL);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Every problem of the file is reported, one a line with its own
+ * file:line:, not only the first. */
+START_TEST(test_every_error_reported)
+{
+    char dir[256], path[512];
+    const char *args[2] = {NULL, NULL};
+    struct run r;
+
+    t_tmpdir_make(dir, sizeof dir, "idng-cc-all");
+    put_file(dir, "bad.conf",
+             "idnguard:\n    mode: utf46\n    on-invalid: refuse\n    on-bidi: reject\n"
+             "    log-level: 2\n    stats-interval: 1h\n",
+             path, sizeof path);
+    args[0] = path;
+    run(args, NULL, &r);
+    ck_assert_int_eq(r.status, 1);
+    ck_assert_msg(strstr(r.err, "bad.conf:2: bad value 'utf46' for 'mode'")
+                      && strstr(r.err, "bad.conf:4: bad value 'reject' for 'on-bidi'")
+                      && strstr(r.err, "bad.conf:5: unknown key 'log-level'")
+                      && strstr(r.err, "bad.conf:6: bad value '1h' for 'stats-interval'"),
+                  "stderr: %s", r.err);
+    ck_assert_msg(r.out[0] == '\0', "settings printed for a bad file: %s", r.out);
+    run_free(&r);
+    t_tmpdir_remove(dir);
+}
+END_TEST
+
+/* What the daemon would trip over when it opens its files: a log-file in a
+ * missing directory, a FIFO, a directory; a stats-file likewise. */
+START_TEST(test_paths_checked)
+{
+    static const struct {
+        const char *setting, *says;
+    } cases[] = {
+        {"log-file: \"%s/nodir/q.log\"", "its directory '%s/nodir' does not exist"},
+        {"log-file: \"%s/fifo\"", "is a FIFO, not a regular file"},
+        {"stats-file: \"%s/sub\"", "is a directory, not a regular file"},
+        {"stats-file: \"%s/file/x.prom\"", "is not a directory"},
+    };
+    char dir[256], path[512], text[1024], setting[600], says[600], p2[512];
+    const char *args[2] = {NULL, NULL};
+    struct run r;
+
+    t_tmpdir_make(dir, sizeof dir, "idng-cc-path");
+    snprintf(p2, sizeof p2, "%s/fifo", dir);
+    ck_assert_int_eq(mkfifo(p2, 0600), 0);
+    snprintf(p2, sizeof p2, "%s/sub", dir);
+    ck_assert_int_eq(mkdir(p2, 0700), 0);
+    put_file(dir, "file", "x", p2, sizeof p2);
+    snprintf(setting, sizeof setting, cases[_i].setting, dir);
+    snprintf(says, sizeof says, cases[_i].says, dir);
+    snprintf(text, sizeof text, "idnguard:\n    %s\n", setting);
+    put_file(dir, "p.conf", text, path, sizeof path);
+    args[0] = path;
+    run(args, NULL, &r);
+    ck_assert_msg(r.status == 1 && strstr(r.err, "p.conf:2: ") && strstr(r.err, says),
+                  "%s: status %d, stderr %s", setting, r.status, r.err);
+    run_free(&r);
+    t_tmpdir_remove(dir);
+}
+END_TEST
+
+/* A list entry that is an IPv4 address written as a name: a warning, and
+ * the file still loads. */
+START_TEST(test_address_in_list_warned)
+{
+    char dir[256], path[512];
+    const char *args[2] = {NULL, NULL};
+    struct run r;
+
+    t_tmpdir_make(dir, sizeof dir, "idng-cc-warn");
+    put_file(dir, "w.conf", "idnguard:\n    deny: 192.0.2.1\n    deny: 192.example\n", path,
+             sizeof path);
+    args[0] = path;
+    run(args, NULL, &r);
+    ck_assert_msg(r.status == 0 && strstr(r.out, "deny: 192.0.2.1.")
+                      && strstr(r.err, "w.conf:2: warning: deny name '192.0.2.1.' looks like an "
+                                       "IPv4 address")
+                      && !strstr(r.err, ":3:"),
+                  "status %d, stderr %s", r.status, r.err);
+    run_free(&r);
+    t_tmpdir_remove(dir);
+}
+END_TEST
 
 START_TEST(test_bin_exists)
 {
@@ -256,6 +353,9 @@ static Suite *check_conf_suite(void)
     tcase_add_test(tc, test_bin_exists);
     tcase_add_loop_test(tc, test_golden, 0, N_OF(golden_cases));
     tcase_add_test(tc, test_default_path);
+    tcase_add_test(tc, test_every_error_reported);
+    tcase_add_loop_test(tc, test_paths_checked, 0, 4);
+    tcase_add_test(tc, test_address_in_list_warned);
     tcase_add_test(tc, test_missing_file);
     tcase_add_loop_test(tc, test_usage, 0, N_OF(usage_cases));
     suite_add_tcase(s, tc);

@@ -84,25 +84,40 @@ static void check_sane(const struct idng_conf *c)
         FUZZ_CHECK(fuzz_wire_span(c->deny.names[i], 255) > 0, "deny name %zu malformed", i);
 }
 
+/* The report: one problem a line, each "FNAME:N: message" with N a line of
+ * the input (or the closing "FNAME: more problems not shown"), no control
+ * octet, UTF-8. */
 static void check_message(const char *err, size_t size, const char *data)
 {
-    size_t i, lines = 1, line = 0;
-    const char *p = err + sizeof FNAME;
+    size_t i, lines = 1;
+    const char *l = err;
 
     for (i = 0; i < size; i++)
         lines += data[i] == '\n';
-    FUZZ_CHECK(!strncmp(err, FNAME ":", sizeof FNAME), "message \"%s\"", err);
-    FUZZ_CHECK(*p >= '1' && *p <= '9', "no line number: \"%s\"", err);
-    while (*p >= '0' && *p <= '9' && line < 100000000)
-        line = line * 10 + (size_t)(*p++ - '0');
-    FUZZ_CHECK(line >= 1 && line <= lines, "line %zu of %zu: \"%s\"", line, lines, err);
-    FUZZ_CHECK(p[0] == ':' && p[1] == ' ' && p[2] != '\0', "no message after the line: \"%s\"",
-               err);
+    FUZZ_CHECK(err[0] != '\0', "an error without a report");
+    for (;;) {
+        const char *nl = strchr(l, '\n'), *p = l + sizeof FNAME;
+        size_t line = 0;
+        FUZZ_CHECK(!strncmp(l, FNAME ":", sizeof FNAME), "report line \"%s\"", l);
+        if (!strncmp(p, " more problems not shown", 24)) {
+            FUZZ_CHECK(nl == NULL, "a line after the closing note: \"%s\"", err);
+            break;
+        }
+        FUZZ_CHECK(*p >= '1' && *p <= '9', "no line number: \"%s\"", l);
+        while (*p >= '0' && *p <= '9' && line < 100000000)
+            line = line * 10 + (size_t)(*p++ - '0');
+        FUZZ_CHECK(line >= 1 && line <= lines, "line %zu of %zu: \"%s\"", line, lines, l);
+        FUZZ_CHECK(p[0] == ':' && p[1] == ' ' && p[2] != '\0' && p[2] != '\n',
+                   "no message after the line: \"%s\"", l);
+        if (!nl)
+            break;
+        l = nl + 1;
+    }
     for (i = 0; err[i]; i++)
-        FUZZ_CHECK((unsigned char)err[i] >= 0x20 && err[i] != 0x7f,
-                   "control octet 0x%02x in the message at %zu", (unsigned char)err[i], i);
+        FUZZ_CHECK(((unsigned char)err[i] >= 0x20 && err[i] != 0x7f) || err[i] == '\n',
+                   "control octet 0x%02x in the report at %zu", (unsigned char)err[i], i);
     FUZZ_CHECK(fuzz_utf8_valid((const unsigned char *)err, strlen(err)),
-               "message is not UTF-8: \"%s\"", err);
+               "report is not UTF-8: \"%s\"", err);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -133,9 +148,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_message(err, size, in);
         FUZZ_CHECK(same_conf(&c, &ref), "failed parse changed the settings");
         rc = idng_conf_parse(&c, in, size, FNAME, e2, small);
-        FUZZ_CHECK(rc == -1 && memchr(e2, '\0', small) != NULL && !strncmp(e2, err, small - 1)
-                       && strlen(e2) == (strlen(err) < small ? strlen(err) : small - 1),
-                   "message with a %zu-octet buffer: \"%.*s\"", small, (int)small, e2);
+        {
+            /* A smaller buffer: a prefix of the report, the first problem cut
+             * to fit, later ones whole or not at all. */
+            const char *nl = strchr(err, '\n');
+            size_t first = nl ? (size_t)(nl - err) : strlen(err);
+            FUZZ_CHECK(rc == -1 && memchr(e2, '\0', small) != NULL
+                           && !strncmp(e2, err, strlen(e2))
+                           && strlen(e2) >= (first < small ? first : small - 1)
+                           && (strlen(err) >= small || strcmp(e2, err) == 0),
+                       "message with a %zu-octet buffer: \"%.*s\"", small, (int)small, e2);
+        }
         free(e2);
         idng_conf_free(&c);
         free(in);

@@ -692,9 +692,9 @@ static void spew(const char *path, const void *p, size_t n)
     ck_assert_int_eq(fclose(f), 0);
 }
 
-/* Loading path fails; the message begins with path and ":" and then
- * holds want (when not NULL), is printable ASCII, one line; the settings
- * are untouched.  Returns the message in err. */
+/* Loading path fails; the report is one problem a line, each line begins
+ * with path and ":" and is printable ASCII; it holds want (when not NULL);
+ * the settings are untouched.  Returns the report in err. */
 static void expect_clear_error(const char *path, const char *want, char *err, size_t cap)
 {
     struct idng_conf c, before;
@@ -704,10 +704,20 @@ static void expect_clear_error(const char *path, const char *want, char *err, si
     idng_conf_init(&c);
     memcpy(&before, &c, sizeof c);
     ck_assert_msg(idng_conf_load(&c, path, err, cap) == -1, "%s loaded", path);
-    ck_assert_msg(strncmp(err, path, pl) == 0 && err[pl] == ':' && strlen(err) > pl + 3,
-                  "%s: message \"%s\" does not name the file", path, err);
-    bad = ascii_clean(err, strlen(err));
-    ck_assert_msg(bad == NULL, "%s: message holds %s: %s", path, bad, err);
+    {
+        const char *l = err;
+        for (;;) {
+            const char *nl = strchr(l, '\n');
+            size_t n = nl ? (size_t)(nl - l) : strlen(l);
+            ck_assert_msg(strncmp(l, path, pl) == 0 && l[pl] == ':' && n > pl + 3,
+                          "%s: report line \"%.*s\" does not name the file", path, (int)n, l);
+            bad = ascii_clean(l, n);
+            ck_assert_msg(bad == NULL, "%s: report holds %s: %.*s", path, bad, (int)n, l);
+            if (!nl)
+                break;
+            l = nl + 1;
+        }
+    }
     if (want)
         ck_assert_msg(strstr(err, want) != NULL, "%s: \"%s\" does not say \"%s\"", path, err,
                       want);
