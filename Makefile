@@ -55,7 +55,14 @@ endif
 UB_CONFIGURE := --with-dynlibmodule --with-libevent --disable-flto --disable-rpath \
 	--prefix=$(UB_PREFIX) --with-username= --with-chroot-dir= \
 	--with-pidfile=$(UB_PREFIX)/unbound.pid --with-rootkey-file=$(UB_PREFIX)/root.key
-UNBOUND := $(UB_PREFIX)/sbin/unbound
+# The daemon that loads the module in `make run` and the tests: the one
+# built here, or with UNBOUND_SRC= the one built in that tree (the module
+# refuses to load into any other); UNBOUND= names another explicitly.
+ifeq ($(UNBOUND_SRC),)
+UNBOUND ?= $(UB_PREFIX)/sbin/unbound
+else
+UNBOUND ?= $(UNBOUND_SRC)/unbound
+endif
 
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
