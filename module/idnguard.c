@@ -74,7 +74,7 @@ struct idng_env {
     /* Arguments of the reply callback, one per answer path. */
     struct reply_path {
         struct idng_env *ie;
-        const char *name;
+        enum idng_path path;
         enum inplace_cb_list_type type;
     } paths[4];
 };
@@ -225,7 +225,7 @@ static void format_client(struct comm_reply *rep, char *buf, size_t cap, unsigne
 /* One client answered (or dropped): counted, and its query-log line, which
  * is written with log-queries: yes, and for the 'log' action always. */
 static void idng_log_query(struct idng_env *ie, struct query_info *qinfo, struct comm_reply *repinfo,
-                           int rcode, const struct idng_verdict *v, int ede, const char *path)
+                           int rcode, const struct idng_verdict *v, int ede, enum idng_path path)
 {
     struct idng_logrec r;
     struct timeval tv;
@@ -237,10 +237,9 @@ static void idng_log_query(struct idng_env *ie, struct query_info *qinfo, struct
         unsigned row = v->listed == IDNG_LISTED_ALLOW  ? IDNG_VERDICT_ALLOW
                        : v->listed == IDNG_LISTED_DENY ? IDNG_VERDICT_DENY
                                                        : (unsigned)v->cls;
-        enum idng_path p = idng_path_lookup(path);
         if (row < IDNG_VERDICT_COUNT && (unsigned)v->action < IDNG_ACTION_COUNT
-            && p < IDNG_PATH_COUNT)
-            atomic_fetch_add(&counters.answers[row][v->action][p], 1);
+            && (unsigned)path < IDNG_PATH_COUNT)
+            atomic_fetch_add(&counters.answers[row][v->action][path], 1);
     }
     if (!ie->conf.log_queries && !(ie->conf.log_rejected && idng_action_rejects(v->action))
         && !(interesting && v->action == IDNG_ACT_LOG))
@@ -265,7 +264,7 @@ static void idng_log_query(struct idng_env *ie, struct query_info *qinfo, struct
         r.label_len = v->label_len;
     }
     r.action = idng_action_name(v->action);
-    r.path = path;
+    r.path = idng_path_name(path);
     r.mode = ie->conf.mode;
     r.ede = ede;
     idng_log_format(&r, ie->conf.log_format == IDNG_LOG_JSON ? IDNG_LOGFMT_JSON : IDNG_LOGFMT_TEXT,
@@ -440,7 +439,7 @@ static void reject(struct module_qstate *qstate, int id, struct idng_env *ie, st
         for (r = qstate->mesh_info->reply_list; r; r = r->next) {
             struct query_info qi = qstate->qinfo;
             qi.qname = r->qname;
-            idng_log_query(ie, &qi, &r->query_reply, -1, &q->v, -1, "policy");
+            idng_log_query(ie, &qi, &r->query_reply, -1, &q->v, -1, IDNG_PATH_POLICY);
         }
     }
 }
@@ -786,13 +785,13 @@ static int question_of(struct comm_reply *repinfo, struct query_info *qi)
 static void idng_log_reply(struct query_info *qinfo, struct module_qstate *qstate,
                            struct reply_info *rep, int rcode, struct edns_data *edns,
                            struct edns_option **opt_list_out, struct comm_reply *repinfo, int id,
-                           struct idng_env *ie, const char *path)
+                           struct idng_env *ie, enum idng_path path)
 {
     struct idng_q *q = qstate ? (struct idng_q *)qstate->minfo[id] : NULL;
     struct query_info chaos;
     struct idng_verdict v;
     int ede = -1;
-    int cache = strcmp(path, "cache") == 0;
+    int cache = path == IDNG_PATH_CACHE;
 
     /* The rcode is the reply's: on a cache hit the value passed is the
      * query's own RCODE bits, which the client chose. */
@@ -806,7 +805,7 @@ static void idng_log_reply(struct query_info *qinfo, struct module_qstate *qstat
         v = q->v;
         ede = ede_sent(qinfo, edns, opt_list_out, q->ede) ? q->ede : -1;
         if (q->by_policy)
-            path = "policy";
+            path = IDNG_PATH_POLICY;
     } else if (qinfo) {
         idng_policy_judge(&ie->conf, qinfo->qname, qinfo->qname_len, &v);
         /* Answered without the module: nothing was rejected or normalized
@@ -830,7 +829,7 @@ static int cb_reply(struct query_info *qinfo, struct module_qstate *qstate, stru
     struct reply_path *p = (struct reply_path *)arg;
 
     (void)region, (void)start_time;
-    idng_log_reply(qinfo, qstate, rep, rcode, edns, opt_list_out, repinfo, id, p->ie, p->name);
+    idng_log_reply(qinfo, qstate, rep, rcode, edns, opt_list_out, repinfo, id, p->ie, p->path);
     return 1;
 }
 
@@ -1126,17 +1125,17 @@ static int idng_mod_init(struct module_env *env, int id)
     de->dyn_env = ie;
     {
         static const struct {
-            const char *name;
+            enum idng_path path;
             enum inplace_cb_list_type type;
-        } paths[4] = {{"resolved", inplace_cb_reply},
-                      {"cache", inplace_cb_reply_cache},
-                      {"local", inplace_cb_reply_local},
-                      {"servfail", inplace_cb_reply_servfail}};
+        } paths[4] = {{IDNG_PATH_RESOLVED, inplace_cb_reply},
+                      {IDNG_PATH_CACHE, inplace_cb_reply_cache},
+                      {IDNG_PATH_LOCAL, inplace_cb_reply_local},
+                      {IDNG_PATH_SERVFAIL, inplace_cb_reply_servfail}};
         size_t i;
         int ok = 1;
         for (i = 0; i < 4; i++) {
             ie->paths[i].ie = ie;
-            ie->paths[i].name = paths[i].name;
+            ie->paths[i].path = paths[i].path;
             ie->paths[i].type = paths[i].type;
             ok = ok && de->inplace_cb_register_wrapped((void *)cb_reply, paths[i].type,
                                                        &ie->paths[i], env, id);
