@@ -797,6 +797,7 @@ static const struct key keys[] = {
     {"log-rejected", &kind_bool, offsetof(struct idng_conf, log_rejected), 0, 0},
     {"log-format", &kind_log_format, offsetof(struct idng_conf, log_format), 0, 0},
     {"log-file", &kind_path, offsetof(struct idng_conf, log_file), 0, K_EMPTY_OK},
+    {"anonymize-clients", &kind_bool, offsetof(struct idng_conf, anonymize_clients), 0, 0},
     {"ede", &kind_bool, offsetof(struct idng_conf, ede), 0, 0},
     {"allow", &kind_names, offsetof(struct idng_conf, allow), 0, K_REPEAT},
     {"deny", &kind_names, offsetof(struct idng_conf, deny), 1, K_REPEAT},

@@ -139,6 +139,7 @@ struct idng_conf {
                                            whatever log-queries says */
     enum idng_log_format log_format;  /**< `log-format` */
     char *log_file;                   /**< absolute path, malloc'd; NULL for Unbound's log */
+    int anonymize_clients;            /**< 1 or 0: log client addresses cut to /24 and /48 */
     int ede;                          /**< 1 or 0: attach Extended DNS Errors */
     struct idng_name_list allow;      /**< names (and all below) never judged */
     struct idng_name_list deny;       /**< names (and all below) always refused */

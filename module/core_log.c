@@ -438,6 +438,14 @@ static void text_field(struct wr *w, const char *s)
         wr_lit(w, "-");
 }
 
+/* Milliseconds with three decimals ("0.412"); negative values as 0. */
+static void elapsed_ms(long long us, char *out, size_t cap)
+{
+    if (us < 0)
+        us = 0;
+    snprintf(out, cap, "%lld.%03lld", us / 1000, us % 1000);
+}
+
 static void format_text(struct wr *w, const struct idng_logrec *r, const char *time_s,
                         int unicode, const char *type, const char *cls, const char *rcode)
 {
@@ -479,6 +487,19 @@ static void format_text(struct wr *w, const struct idng_logrec *r, const char *t
     text_field(w, r->path);
     if (r->ede >= 0) {
         snprintf(num, sizeof num, " ede=%d", r->ede);
+        wr_lit(w, num);
+    }
+    if (r->target != NULL) {
+        wr_lit(w, " target=");
+        wr_name(w, r->target, r->target_len);
+    }
+    if (known(r->transport)) {
+        wr_lit(w, " proto=");
+        text_field(w, r->transport);
+    }
+    if (r->has_elapsed) {
+        elapsed_ms(r->elapsed_us, num, sizeof num);
+        wr_lit(w, " ms=");
         wr_lit(w, num);
     }
 }
@@ -530,11 +551,28 @@ static void format_json(struct wr *w, const struct idng_logrec *r, const char *t
     json_text(w, ",\"action\":", r->action);
     json_text(w, ",\"path\":", r->path);
     if (r->ede >= 0) {
-        snprintf(num, sizeof num, ",\"ede\":%d}", r->ede);
+        snprintf(num, sizeof num, ",\"ede\":%d", r->ede);
         wr_lit(w, num);
     } else {
-        wr_lit(w, ",\"ede\":null}");
+        wr_lit(w, ",\"ede\":null");
     }
+    wr_lit(w, ",\"target\":");
+    if (r->target != NULL) {
+        wr_lit(w, "\"");
+        wr_name(w, r->target, r->target_len);
+        wr_lit(w, "\"");
+    } else {
+        wr_lit(w, "null");
+    }
+    json_text(w, ",\"transport\":", r->transport);
+    wr_lit(w, ",\"elapsed_ms\":");
+    if (r->has_elapsed) {
+        elapsed_ms(r->elapsed_us, num, sizeof num);
+        wr_lit(w, num);
+    } else {
+        wr_lit(w, "null");
+    }
+    wr_lit(w, "}");
 }
 
 size_t idng_log_format(const struct idng_logrec *r, enum idng_logfmt fmt, int with_time,

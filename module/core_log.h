@@ -107,6 +107,12 @@ struct idng_logrec {
     const char *path;    /**< "resolved", "cache", "local", "servfail", "policy"; or NULL */
     idng_mode mode;      /**< profile used to judge xn-- labels for the Unicode form */
     int ede;             /**< EDE info-code sent (0..65535), or -1 for none */
+    const uint8_t *target; /**< NULL, or the A-label name a normalize resolved
+                                (uncompressed wire, may be malformed) */
+    size_t target_len;     /**< octets readable at target */
+    const char *transport; /**< "udp", "tcp", "tls", "https"; NULL if unknown */
+    int has_elapsed;       /**< elapsed_us is known */
+    long long elapsed_us;  /**< from the query's arrival to the answer, microseconds */
 };
 
 /**
@@ -129,6 +135,10 @@ struct idng_logrec {
  *   9. action      "pass", "refuse", ...
  *  10. path        "resolved", "policy", ...
  *  11. ede=N       only when ede >= 0
+ * then, each only when known, in this order:
+ *      target=NAME  the A-label name a normalize resolved (name escaping)
+ *      proto=P      the transport: udp, tcp, tls, https
+ *      ms=X.XXX     milliseconds from the query's arrival to the answer
  * Example:
  *   2026-11-21T05:53:32.123456Z 127.0.0.1#53210 xn--bcher-kva.example. (bücher.example.) A IN NOERROR ok pass resolved
  *
@@ -137,7 +147,8 @@ struct idng_logrec {
  *   {"time":"2026-11-21T05:53:32.123456Z","client":"127.0.0.1","port":53210,
  *    "qname":"xn--bcher-kva.example.","qname_unicode":"bücher.example.",
  *    "qtype":"A","qclass":"IN","rcode":"NOERROR","verdict":"ok","label":null,
- *    "action":"pass","path":"resolved","ede":null}
+ *    "action":"pass","path":"resolved","ede":null,"target":null,
+ *    "transport":"udp","elapsed_ms":0.412}
  * "time" is null without with_time; "port" is null when "client" is.
  *
  * @param r: the record; NULL gives an empty line.

@@ -97,6 +97,8 @@ struct idng_q {
     int by_policy;              /* the module answered (path "policy") */
     int ede;                    /* EDE code attached, or -1 */
     int sub_rejected;           /* super: the sub-query's name was rejected */
+    const uint8_t *target;      /* super: the A-label name resolved (its region) */
+    size_t target_len;
     int held;                   /* a response was rejected (and stripped) before the
                                    cache: held_v is the client's verdict */
     struct idng_verdict held_v;
@@ -203,7 +205,10 @@ static void write_line(struct idng_env *ie, const char *line)
     pthread_mutex_unlock(&ie->log_lock);
 }
 
-static void format_client(struct comm_reply *rep, char *buf, size_t cap, unsigned *port)
+/* The client's address as text; with anonymize, cut to its /24 (IPv4) or
+ * /48 (IPv6) network, as Pi-hole and AdGuard Home offer. */
+static void format_client(struct comm_reply *rep, int anonymize, char *buf, size_t cap,
+                          unsigned *port)
 {
     struct sockaddr_storage *a;
     *port = 0;
@@ -212,20 +217,50 @@ static void format_client(struct comm_reply *rep, char *buf, size_t cap, unsigne
         return;
     a = &rep->client_addr;
     if (a->ss_family == AF_INET) {
-        struct sockaddr_in *s = (struct sockaddr_in *)a;
-        inet_ntop(AF_INET, &s->sin_addr, buf, (socklen_t)cap);
-        *port = ntohs(s->sin_port);
+        struct in_addr in = ((struct sockaddr_in *)a)->sin_addr;
+        if (anonymize)
+            in.s_addr &= htonl(0xFFFFFF00u);
+        inet_ntop(AF_INET, &in, buf, (socklen_t)cap);
+        *port = ntohs(((struct sockaddr_in *)a)->sin_port);
     } else if (a->ss_family == AF_INET6) {
-        struct sockaddr_in6 *s = (struct sockaddr_in6 *)a;
-        inet_ntop(AF_INET6, &s->sin6_addr, buf, (socklen_t)cap);
-        *port = ntohs(s->sin6_port);
+        struct in6_addr in6 = ((struct sockaddr_in6 *)a)->sin6_addr;
+        if (anonymize)
+            memset(in6.s6_addr + 6, 0, 10);
+        inet_ntop(AF_INET6, &in6, buf, (socklen_t)cap);
+        *port = ntohs(((struct sockaddr_in6 *)a)->sin6_port);
     }
 }
+
+/* The transport a query came over, where Unbound says. */
+static const char *transport_of(const struct comm_reply *rep)
+{
+    if (!rep || !rep->c)
+        return NULL;
+    switch (rep->c->type) {
+    case comm_udp:
+        return "udp";
+    case comm_tcp:
+        return rep->c->ssl ? "tls" : "tcp";
+    case comm_http:
+        return "https";
+    default:
+        return NULL;
+    }
+}
+
+/* What a line says beyond the verdict: the normalize target, the time the
+ * answer took. */
+struct line_extra {
+    const uint8_t *target;
+    size_t target_len;
+    const struct timeval *start;
+};
 
 /* One client answered (or dropped): counted, and its query-log line, which
  * is written with log-queries: yes, and for the 'log' action always. */
 static void idng_log_query(struct idng_env *ie, struct query_info *qinfo, struct comm_reply *repinfo,
-                           int rcode, const struct idng_verdict *v, int ede, enum idng_path path)
+                           int rcode, const struct idng_verdict *v, int ede, enum idng_path path,
+                           const struct line_extra *x)
 {
     struct idng_logrec r;
     struct timeval tv;
@@ -248,7 +283,7 @@ static void idng_log_query(struct idng_env *ie, struct query_info *qinfo, struct
     gettimeofday(&tv, NULL);
     r.time_sec = tv.tv_sec;
     r.time_usec = tv.tv_usec;
-    format_client(repinfo, client, sizeof client, &port);
+    format_client(repinfo, ie->conf.anonymize_clients, client, sizeof client, &port);
     r.client = client[0] ? client : NULL;
     r.port = port;
     if (qinfo) {
@@ -267,6 +302,16 @@ static void idng_log_query(struct idng_env *ie, struct query_info *qinfo, struct
     r.path = idng_path_name(path);
     r.mode = ie->conf.mode;
     r.ede = ede;
+    r.transport = transport_of(repinfo);
+    if (x && x->target) {
+        r.target = x->target;
+        r.target_len = x->target_len;
+    }
+    if (x && x->start && x->start->tv_sec > 0) {
+        r.has_elapsed = 1;
+        r.elapsed_us = ((long long)tv.tv_sec - x->start->tv_sec) * 1000000LL
+                       + ((long long)tv.tv_usec - x->start->tv_usec);
+    }
     idng_log_format(&r, ie->conf.log_format == IDNG_LOG_JSON ? IDNG_LOGFMT_JSON : IDNG_LOGFMT_TEXT,
                     ie->logf != NULL, line, sizeof line);
     write_line(ie, line);
@@ -439,7 +484,8 @@ static void reject(struct module_qstate *qstate, int id, struct idng_env *ie, st
         for (r = qstate->mesh_info->reply_list; r; r = r->next) {
             struct query_info qi = qstate->qinfo;
             qi.qname = r->qname;
-            idng_log_query(ie, &qi, &r->query_reply, -1, &q->v, -1, IDNG_PATH_POLICY);
+            struct line_extra x = {q->target, q->target_len, &r->start_time};
+            idng_log_query(ie, &qi, &r->query_reply, -1, &q->v, -1, IDNG_PATH_POLICY, &x);
         }
     }
 }
@@ -472,6 +518,8 @@ static int start_normalize(struct module_qstate *qstate, int id, struct idng_env
         return -1;
     qinfo.qname_len = alen;
     qinfo.local_alias = NULL;
+    q->target = qinfo.qname;
+    q->target_len = alen;
     if (!(*qstate->env->attach_sub)(qstate, &qinfo, qstate->query_flags, 0, 0, &subq))
         return -1;
     if (subq) {
@@ -785,7 +833,8 @@ static int question_of(struct comm_reply *repinfo, struct query_info *qi)
 static void idng_log_reply(struct query_info *qinfo, struct module_qstate *qstate,
                            struct reply_info *rep, int rcode, struct edns_data *edns,
                            struct edns_option **opt_list_out, struct comm_reply *repinfo, int id,
-                           struct idng_env *ie, enum idng_path path)
+                           struct idng_env *ie, enum idng_path path,
+                           const struct timeval *start)
 {
     struct idng_q *q = qstate ? (struct idng_q *)qstate->minfo[id] : NULL;
     struct query_info chaos;
@@ -816,7 +865,10 @@ static void idng_log_reply(struct query_info *qinfo, struct module_qstate *qstat
         memset(&v, 0, sizeof v);
         v.cls = IDNG_C_OK;
     }
-    idng_log_query(ie, qinfo, repinfo, rcode, &v, ede, path);
+    {
+        struct line_extra x = {q ? q->target : NULL, q ? q->target_len : 0, start};
+        idng_log_query(ie, qinfo, repinfo, rcode, &v, ede, path, &x);
+    }
 }
 
 /* The reply callbacks: one function, registered once per answer path with
@@ -828,8 +880,9 @@ static int cb_reply(struct query_info *qinfo, struct module_qstate *qstate, stru
 {
     struct reply_path *p = (struct reply_path *)arg;
 
-    (void)region, (void)start_time;
-    idng_log_reply(qinfo, qstate, rep, rcode, edns, opt_list_out, repinfo, id, p->ie, p->path);
+    (void)region;
+    idng_log_reply(qinfo, qstate, rep, rcode, edns, opt_list_out, repinfo, id, p->ie, p->path,
+                   start_time);
     return 1;
 }
 

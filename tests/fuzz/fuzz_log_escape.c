@@ -149,7 +149,8 @@ static size_t j_string(struct jp *p, char *out, size_t cap)
 
 static const char *const json_keys[] = {"time",    "client", "port",    "qname", "qname_unicode",
                                         "qtype",   "qclass", "rcode",   "verdict", "label",
-                                        "action",  "path",   "ede"};
+                                        "action",  "path",   "ede",     "target", "transport",
+                                        "elapsed_ms"};
 
 /* Parses the line; qname and qname_unicode (or "" for null) into the buffers. */
 static void check_json(const char *s, size_t n, char *qname, size_t *qn, char *uni, size_t *un)
@@ -184,13 +185,16 @@ static void check_json(const char *s, size_t n, char *qname, size_t *qn, char *u
             p.i += 4;
         } else {
             size_t d = 0;
-            FUZZ_CHECK(k == 2 || k == 12, "JSON: value of \"%s\" is not a string or null",
-                       json_keys[k]);
+            FUZZ_CHECK(k == 2 || k == 12 || k == 15,
+                       "JSON: value of \"%s\" is not a string or null", json_keys[k]);
             if (p.i < n && s[p.i] == '-')
                 p.i++;
             while (p.i < n && s[p.i] >= '0' && s[p.i] <= '9')
                 p.i++, d++;
             FUZZ_CHECK(d > 0, "JSON: number expected");
+            if (k == 15 && p.i < n && s[p.i] == '.')
+                for (p.i++; p.i < n && s[p.i] >= '0' && s[p.i] <= '9'; p.i++)
+                    ;
         }
         FUZZ_CHECK(p.i < n && s[p.i] == (k + 1 < sizeof json_keys / sizeof json_keys[0] ? ',' : '}'),
                    "JSON: separator expected at %zu: %s", p.i, s);

@@ -1006,6 +1006,18 @@ int qline_parse(const char *text, struct qline *q)
         q->ede = atoi(tok + 4);
         p = field(p, tok, sizeof tok);
     }
+    if (strncmp(tok, "target=", 7) == 0) {
+        scopy(q->target, sizeof q->target, tok + 7);
+        p = field(p, tok, sizeof tok);
+    }
+    if (strncmp(tok, "proto=", 6) == 0) {
+        scopy(q->proto, sizeof q->proto, tok + 6);
+        p = field(p, tok, sizeof tok);
+    }
+    if (strncmp(tok, "ms=", 3) == 0) {
+        scopy(q->ms, sizeof q->ms, tok + 3);
+        p = field(p, tok, sizeof tok);
+    }
     if (tok[0] || !q->path[0] || !q->qname[0])
         return -1; /* missing fields, or something after the last one */
     return 0;

@@ -510,7 +510,7 @@ static int json_flat(const char *s, struct jfield *f, int max)
                 f[n].val[k++] = *s++;
             if (!(*s >= '0' && *s <= '9'))
                 return -1;
-            while (*s >= '0' && *s <= '9' && k + 1 < sizeof f[n].val)
+            while (((*s >= '0' && *s <= '9') || *s == '.') && k + 1 < sizeof f[n].val)
                 f[n].val[k++] = *s++;
             f[n].val[k] = '\0';
         } else {
@@ -532,10 +532,13 @@ static int json_flat(const char *s, struct jfield *f, int max)
 }
 
 /* The line for one query in Unbound's log, as JSON fields in order. */
-static const char *const jkeys[] = {"time",   "client", "port",  "qname",   "qname_unicode",
-                                    "qtype",  "qclass", "rcode", "verdict", "label",
-                                    "action", "path",   "ede"};
-#define NJKEYS 13
+static const char *const jkeys[] = {"time",   "client", "port",   "qname",     "qname_unicode",
+                                    "qtype",  "qclass", "rcode",  "verdict",   "label",
+                                    "action", "path",   "ede",    "target",    "transport",
+                                    "elapsed_ms"};
+#define NJKEYS 16
+/* Values that differ run to run: checked for their type only. */
+#define ANY_NUM "(number)"
 
 /* Expected values: NULL for null; numbers as text. */
 static const struct {
@@ -546,19 +549,20 @@ static const struct {
      {NULL, "127.0.0.1", "", "xn--bcher-kva.example.",
       "b\xc3\xbc"
       "cher.example.",
-      "A", "IN", "NOERROR", "ok", NULL, "pass", "resolved", NULL}},
+      "A", "IN", "NOERROR", "ok", NULL, "pass", "resolved", NULL, NULL, "udp", ANY_NUM}},
     {"xn--ab-m1t.example",
      {NULL, "127.0.0.1", "", "xn--ab-m1t.example.", NULL, "A", "IN", "REFUSED", "contextj",
-      "xn--ab-m1t", "refuse", "policy", "15"}},
+      "xn--ab-m1t", "refuse", "policy", "15", NULL, "udp", ANY_NUM}},
     {"b\\195\\188cher.example",
      {NULL, "127.0.0.1", "", "b\\195\\188cher.example.", NULL, "A", "IN", "NOERROR", "raw-8bit",
-      "b\\195\\188cher", "normalize", "resolved", NULL}},
+      "b\\195\\188cher", "normalize", "resolved", NULL, "xn--bcher-kva.example.", "udp",
+      ANY_NUM}},
     {"a\\226\\128\\174b.example",
      {NULL, "127.0.0.1", "", "a\\226\\128\\174b.example.", NULL, "A", "IN", "REFUSED", "disallowed",
-      "a\\226\\128\\174b", "refuse", "policy", "15"}},
+      "a\\226\\128\\174b", "refuse", "policy", "15", NULL, "udp", ANY_NUM}},
     {"x\\027[\"\\092.example",
      {NULL, "127.0.0.1", "", "x\\027\\091\\034\\092.example.", NULL, "A", "IN", "NXDOMAIN", "ok",
-      NULL, "pass", "resolved", NULL}},
+      NULL, "pass", "resolved", NULL, NULL, "udp", ANY_NUM}},
 };
 
 START_TEST(test_json_lines)
@@ -589,8 +593,10 @@ START_TEST(test_json_lines)
                           f[k].val, obj);
             continue;
         }
-        ck_assert_msg(f[k].type == ((k == 2 || k == 12) ? J_NUM : J_STR),
+        ck_assert_msg(f[k].type == ((k == 2 || k == 12 || k == 15) ? J_NUM : J_STR),
                       "\"%s\" has the wrong JSON type: %s", jkeys[k], obj);
+        if (strcmp(want, ANY_NUM) == 0)
+            continue;
         ck_assert_msg(strcmp(f[k].val, want) == 0, "\"%s\" is \"%s\", expected \"%s\": %s",
                       jkeys[k], f[k].val, want, obj);
     }
@@ -672,6 +678,50 @@ START_TEST(test_log_file_rotation)
                       && strncmp(text, q.time, strlen(q.time)) == 0,
                   "after copytruncate the file does not begin with the new line (%zu octets)", n);
     free(text);
+}
+END_TEST
+
+/* ---- what a line carries besides the verdict ---- */
+
+/* The normalize target, the transport (UDP, TCP) and the elapsed time. */
+START_TEST(test_line_fields)
+{
+    static const unsigned flags[] = {0, HQ_TCP};
+    static const char *const proto[] = {"udp", "tcp"};
+    struct dnsq_result r;
+    struct qline q;
+    int i;
+
+    for (i = 0; i < 2; i++) {
+        hx_query(&H, "b\\195\\188cher.example", DNSQ_A, flags[i], HARNESS_QUERY_MS, &r, &q);
+        ck_assert_msg(strcmp(q.target, "xn--bcher-kva.example.") == 0
+                          && strcmp(q.proto, proto[i]) == 0 && q.ms[0] >= '0'
+                          && q.ms[0] <= '9' && strchr(q.ms, '.') != NULL,
+                      "line: %s", q.raw);
+    }
+    hx_query(&H, "www.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    ck_assert_msg(q.target[0] == '\0' && strcmp(q.proto, "udp") == 0, "line: %s", q.raw);
+}
+END_TEST
+
+static void setup_anonymize(void)
+{
+    harness_setup(&H, "idnguard:\n    anonymize-clients: yes\n", 1);
+}
+
+/* anonymize-clients: yes logs 127.0.0.1 as its /24, 127.0.0.0. */
+START_TEST(test_anonymize_clients)
+{
+    struct dnsq_result r;
+    char needle[48], line[2048];
+    long from = harness_file_size(H.qlog);
+
+    ck_assert(dnsq_query(H.port, "www.example", DNSQ_A, 0, 1, HARNESS_QUERY_MS, &r) == 0);
+    ck_assert_int_eq(r.rcode, 0);
+    snprintf(needle, sizeof needle, "127.0.0.0#%u www.example.", r.local_port);
+    ck_assert_msg(harness_wait_line(H.qlog, from, needle, HARNESS_LOG_MS, line, sizeof line),
+                  "no line with %s", needle);
+    ck_assert_int_eq(harness_count_lines(H.qlog, from, "127.0.0.1#"), 0);
 }
 END_TEST
 
@@ -872,6 +922,13 @@ static Suite *ops_suite(void)
     tc = harness_tcase("log-file", setup_log_file, teardown);
     tcase_add_test(tc, test_log_file_gets_the_lines);
     tcase_add_test(tc, test_log_file_rotation);
+    suite_add_tcase(s, tc);
+
+    tc = harness_tcase("line-fields", setup_defaults, teardown);
+    tcase_add_test(tc, test_line_fields);
+    suite_add_tcase(s, tc);
+    tc = harness_tcase("anonymize", setup_anonymize, teardown);
+    tcase_add_test(tc, test_anonymize_clients);
     suite_add_tcase(s, tc);
 
     tc = harness_tcase("stats-file", setup_stats_file, teardown);

@@ -50,20 +50,20 @@ static const struct golden golden[] = {
      "{\"time\":\"2026-11-21T05:53:32.123456Z\",\"client\":\"127.0.0.1\",\"port\":53210,"
      "\"qname\":\"xn--bcher-kva.example.\",\"qname_unicode\":\"bücher.example.\","
      "\"qtype\":\"A\",\"qclass\":\"IN\",\"rcode\":\"NOERROR\",\"verdict\":\"ok\","
-     "\"label\":null,\"action\":\"pass\",\"path\":\"resolved\",\"ede\":null}"},
+     "\"label\":null,\"action\":\"pass\",\"path\":\"resolved\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
     {"A-label in upper case", BYTES("\015XN--BCHER-KVA\007Example\000"), 1, 1, 0, "::1", 5353,
      "ok", NOLABEL, "pass", "cache", I, -1, 0,
      "::1#5353 XN--BCHER-KVA.Example. (bücher.Example.) A IN NOERROR ok pass cache",
      "{\"time\":null,\"client\":\"::1\",\"port\":5353,"
      "\"qname\":\"XN--BCHER-KVA.Example.\",\"qname_unicode\":\"bücher.Example.\","
      "\"qtype\":\"A\",\"qclass\":\"IN\",\"rcode\":\"NOERROR\",\"verdict\":\"ok\","
-     "\"label\":null,\"action\":\"pass\",\"path\":\"cache\",\"ede\":null}"},
+     "\"label\":null,\"action\":\"pass\",\"path\":\"cache\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
     {"ASCII name, no Unicode part", BYTES("\003www\007example\003com\000"), 28, 1, 0, "::1",
      5353, "ok", NOLABEL, "pass", "cache", U, -1, 0,
      "::1#5353 www.example.com. AAAA IN NOERROR ok pass cache",
      "{\"time\":null,\"client\":\"::1\",\"port\":5353,\"qname\":\"www.example.com.\","
      "\"qname_unicode\":null,\"qtype\":\"AAAA\",\"qclass\":\"IN\",\"rcode\":\"NOERROR\","
-     "\"verdict\":\"ok\",\"label\":null,\"action\":\"pass\",\"path\":\"cache\",\"ede\":null}"},
+     "\"verdict\":\"ok\",\"label\":null,\"action\":\"pass\",\"path\":\"cache\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
     {"emoji name", BYTES("\010xn--ls8h\002la\000"), 1, 1, 0, "192.0.2.1", 1024, "ok", NOLABEL,
      "log", "resolved", U, -1, 1,
      "2026-11-21T05:53:32.123456Z 192.0.2.1#1024 xn--ls8h.la. (\xf0\x9f\x92\xa9.la.) "
@@ -71,7 +71,7 @@ static const struct golden golden[] = {
      "{\"time\":\"2026-11-21T05:53:32.123456Z\",\"client\":\"192.0.2.1\",\"port\":1024,"
      "\"qname\":\"xn--ls8h.la.\",\"qname_unicode\":\"\xf0\x9f\x92\xa9.la.\","
      "\"qtype\":\"A\",\"qclass\":\"IN\",\"rcode\":\"NOERROR\",\"verdict\":\"ok\","
-     "\"label\":null,\"action\":\"log\",\"path\":\"resolved\",\"ede\":null}"},
+     "\"label\":null,\"action\":\"log\",\"path\":\"resolved\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
     {"refused fake label (a ZWJ b)", BYTES("\012xn--ab-m1t\007example\000"), 1, 1, 5,
      "127.0.0.1", 53210, "contextj", BYTES("xn--ab-m1t"), "refuse", "policy", U, 15, 1,
      "2026-11-21T05:53:32.123456Z 127.0.0.1#53210 xn--ab-m1t.example. A IN REFUSED "
@@ -79,7 +79,7 @@ static const struct golden golden[] = {
      "{\"time\":\"2026-11-21T05:53:32.123456Z\",\"client\":\"127.0.0.1\",\"port\":53210,"
      "\"qname\":\"xn--ab-m1t.example.\",\"qname_unicode\":null,\"qtype\":\"A\","
      "\"qclass\":\"IN\",\"rcode\":\"REFUSED\",\"verdict\":\"contextj\","
-     "\"label\":\"xn--ab-m1t\",\"action\":\"refuse\",\"path\":\"policy\",\"ede\":15}"},
+     "\"label\":\"xn--ab-m1t\",\"action\":\"refuse\",\"path\":\"policy\",\"ede\":15,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
     {"dropped query", BYTES("\005xn--x\007example\000"), 16, 1, -1, "198.51.100.7", 40000,
      "bad-punycode", BYTES("xn--x"), "drop", "policy", U, -1, 1,
      "2026-11-21T05:53:32.123456Z 198.51.100.7#40000 xn--x.example. TXT IN DROPPED "
@@ -87,7 +87,7 @@ static const struct golden golden[] = {
      "{\"time\":\"2026-11-21T05:53:32.123456Z\",\"client\":\"198.51.100.7\",\"port\":40000,"
      "\"qname\":\"xn--x.example.\",\"qname_unicode\":null,\"qtype\":\"TXT\","
      "\"qclass\":\"IN\",\"rcode\":\"DROPPED\",\"verdict\":\"bad-punycode\","
-     "\"label\":\"xn--x\",\"action\":\"drop\",\"path\":\"policy\",\"ede\":null}"},
+     "\"label\":\"xn--x\",\"action\":\"drop\",\"path\":\"policy\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
     {"raw UTF-8 name", BYTES("\007b\303\274cher\007example\000"), 1, 1, 5, "127.0.0.1", 1,
      "raw-8bit", BYTES("b\303\274cher"), "refuse", "policy", U, 15, 0,
      "127.0.0.1#1 b\\195\\188cher.example. A IN REFUSED raw-8bit:b\\195\\188cher refuse "
@@ -95,61 +95,61 @@ static const struct golden golden[] = {
      "{\"time\":null,\"client\":\"127.0.0.1\",\"port\":1,"
      "\"qname\":\"b\\\\195\\\\188cher.example.\",\"qname_unicode\":null,\"qtype\":\"A\","
      "\"qclass\":\"IN\",\"rcode\":\"REFUSED\",\"verdict\":\"raw-8bit\","
-     "\"label\":\"b\\\\195\\\\188cher\",\"action\":\"refuse\",\"path\":\"policy\",\"ede\":15}"},
+     "\"label\":\"b\\\\195\\\\188cher\",\"action\":\"refuse\",\"path\":\"policy\",\"ede\":15,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
     {"control octets in a plain label", BYTES("\012a\nb\rc\033d\000e\177\007example\000"), 1,
      1, 0, "127.0.0.1", 53, "ok", NOLABEL, "pass", "resolved", U, -1, 0,
      "127.0.0.1#53 a\\010b\\013c\\027d\\000e\\127.example. A IN NOERROR ok pass resolved",
      "{\"time\":null,\"client\":\"127.0.0.1\",\"port\":53,"
      "\"qname\":\"a\\\\010b\\\\013c\\\\027d\\\\000e\\\\127.example.\",\"qname_unicode\":null,"
      "\"qtype\":\"A\",\"qclass\":\"IN\",\"rcode\":\"NOERROR\",\"verdict\":\"ok\","
-     "\"label\":null,\"action\":\"pass\",\"path\":\"resolved\",\"ede\":null}"},
+     "\"label\":null,\"action\":\"pass\",\"path\":\"resolved\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
     {"specials in a plain label", BYTES("\011a.b\\c\"d e\000"), 1, 1, 0, "127.0.0.1", 53, "ok",
      NOLABEL, "pass", "resolved", U, -1, 0,
      "127.0.0.1#53 a\\046b\\092c\\034d\\032e. A IN NOERROR ok pass resolved",
      "{\"time\":null,\"client\":\"127.0.0.1\",\"port\":53,"
      "\"qname\":\"a\\\\046b\\\\092c\\\\034d\\\\032e.\",\"qname_unicode\":null,"
      "\"qtype\":\"A\",\"qclass\":\"IN\",\"rcode\":\"NOERROR\",\"verdict\":\"ok\","
-     "\"label\":null,\"action\":\"pass\",\"path\":\"resolved\",\"ede\":null}"},
+     "\"label\":null,\"action\":\"pass\",\"path\":\"resolved\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
     {"length past the end", BYTES("\003www\007exam"), 1, 1, 1, "127.0.0.1", 53,
      "invalid-argument", NOLABEL, "refuse", "policy", U, -1, 0,
      "127.0.0.1#53 www.\\#malformed A IN FORMERR invalid-argument refuse policy",
      "{\"time\":null,\"client\":\"127.0.0.1\",\"port\":53,\"qname\":\"www.\\\\#malformed\","
      "\"qname_unicode\":null,\"qtype\":\"A\",\"qclass\":\"IN\",\"rcode\":\"FORMERR\","
      "\"verdict\":\"invalid-argument\",\"label\":null,\"action\":\"refuse\","
-     "\"path\":\"policy\",\"ede\":null}"},
+     "\"path\":\"policy\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
     {"compression pointer", BYTES("\003www\300\014"), 1, 1, 1, "127.0.0.1", 53,
      "invalid-argument", NOLABEL, "refuse", "policy", U, -1, 0,
      "127.0.0.1#53 www.\\#malformed A IN FORMERR invalid-argument refuse policy",
      "{\"time\":null,\"client\":\"127.0.0.1\",\"port\":53,\"qname\":\"www.\\\\#malformed\","
      "\"qname_unicode\":null,\"qtype\":\"A\",\"qclass\":\"IN\",\"rcode\":\"FORMERR\","
      "\"verdict\":\"invalid-argument\",\"label\":null,\"action\":\"refuse\","
-     "\"path\":\"policy\",\"ede\":null}"},
+     "\"path\":\"policy\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
     {"empty wire name", BYTES(""), 1, 1, 1, "127.0.0.1", 53, "invalid-argument", NOLABEL,
      "refuse", "policy", U, -1, 0,
      "127.0.0.1#53 \\#malformed A IN FORMERR invalid-argument refuse policy",
      "{\"time\":null,\"client\":\"127.0.0.1\",\"port\":53,\"qname\":\"\\\\#malformed\","
      "\"qname_unicode\":null,\"qtype\":\"A\",\"qclass\":\"IN\",\"rcode\":\"FORMERR\","
      "\"verdict\":\"invalid-argument\",\"label\":null,\"action\":\"refuse\","
-     "\"path\":\"policy\",\"ede\":null}"},
+     "\"path\":\"policy\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
     {"root name", BYTES("\000"), 2, 1, 0, "127.0.0.1", 53, "ok", NOLABEL, "pass", "cache", U,
      -1, 0, "127.0.0.1#53 . NS IN NOERROR ok pass cache",
      "{\"time\":null,\"client\":\"127.0.0.1\",\"port\":53,\"qname\":\".\","
      "\"qname_unicode\":null,\"qtype\":\"NS\",\"qclass\":\"IN\",\"rcode\":\"NOERROR\","
-     "\"verdict\":\"ok\",\"label\":null,\"action\":\"pass\",\"path\":\"cache\",\"ede\":null}"},
+     "\"verdict\":\"ok\",\"label\":null,\"action\":\"pass\",\"path\":\"cache\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
     {"unknown type, class and rcode", BYTES("\007example\000"), 65280, 42, 12, "127.0.0.1", 53,
      "ok", NOLABEL, "pass", "resolved", U, -1, 0,
      "127.0.0.1#53 example. TYPE65280 CLASS42 RCODE12 ok pass resolved",
      "{\"time\":null,\"client\":\"127.0.0.1\",\"port\":53,\"qname\":\"example.\","
      "\"qname_unicode\":null,\"qtype\":\"TYPE65280\",\"qclass\":\"CLASS42\","
      "\"rcode\":\"RCODE12\",\"verdict\":\"ok\",\"label\":null,\"action\":\"pass\","
-     "\"path\":\"resolved\",\"ede\":null}"},
+     "\"path\":\"resolved\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
     {"NULL client and unknown fields", BYTES("\007example\000"), 1, 3, 0, NULL, 53, NULL,
      NOLABEL, NULL, "", U, 0, 1,
      "2026-11-21T05:53:32.123456Z - example. A CH NOERROR - - - ede=0",
      "{\"time\":\"2026-11-21T05:53:32.123456Z\",\"client\":null,\"port\":null,"
      "\"qname\":\"example.\",\"qname_unicode\":null,\"qtype\":\"A\",\"qclass\":\"CH\","
      "\"rcode\":\"NOERROR\",\"verdict\":null,\"label\":null,\"action\":null,\"path\":null,"
-     "\"ede\":0}"},
+     "\"ede\":0,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
     {"raw U+202E in a label", BYTES("\006\342\200\256abc\003com\000"), 1, 1, 5, "127.0.0.1", 53,
      "raw-8bit", BYTES("\342\200\256abc"), "refuse", "policy", U, 15, 0,
      "127.0.0.1#53 \\226\\128\\174abc.com. A IN REFUSED raw-8bit:\\226\\128\\174abc refuse "
@@ -158,7 +158,7 @@ static const struct golden golden[] = {
      "\"qname\":\"\\\\226\\\\128\\\\174abc.com.\",\"qname_unicode\":null,\"qtype\":\"A\","
      "\"qclass\":\"IN\",\"rcode\":\"REFUSED\",\"verdict\":\"raw-8bit\","
      "\"label\":\"\\\\226\\\\128\\\\174abc\",\"action\":\"refuse\",\"path\":\"policy\","
-     "\"ede\":15}"},
+     "\"ede\":15,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
     {"raw U+2066 in a label", BYTES("\006\342\201\246abc\003com\000"), 1, 1, 0, "127.0.0.1", 53,
      "raw-8bit", BYTES("\342\201\246abc"), "log", "resolved", U, -1, 0,
      "127.0.0.1#53 \\226\\129\\166abc.com. A IN NOERROR raw-8bit:\\226\\129\\166abc log "
@@ -167,7 +167,7 @@ static const struct golden golden[] = {
      "\"qname\":\"\\\\226\\\\129\\\\166abc.com.\",\"qname_unicode\":null,\"qtype\":\"A\","
      "\"qclass\":\"IN\",\"rcode\":\"NOERROR\",\"verdict\":\"raw-8bit\","
      "\"label\":\"\\\\226\\\\129\\\\166abc\",\"action\":\"log\",\"path\":\"resolved\","
-     "\"ede\":null}"},
+     "\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
     {"ZWJ in a valid Sinhala label", BYTES("\020xn--10cl1a0b660p\003com\000"), 1, 1, 0,
      "127.0.0.1", 53, "ok", NOLABEL, "pass", "resolved", U, -1, 0,
      "127.0.0.1#53 xn--10cl1a0b660p.com. (\xe0\xb7\x81\xe0\xb7\x8a\\u{200D}"
@@ -175,7 +175,7 @@ static const struct golden golden[] = {
      "{\"time\":null,\"client\":\"127.0.0.1\",\"port\":53,\"qname\":\"xn--10cl1a0b660p.com.\","
      "\"qname_unicode\":\"\xe0\xb7\x81\xe0\xb7\x8a\\\\u{200D}\xe0\xb6\xbb\xe0\xb7\x93.com.\","
      "\"qtype\":\"A\",\"qclass\":\"IN\",\"rcode\":\"NOERROR\",\"verdict\":\"ok\","
-     "\"label\":null,\"action\":\"pass\",\"path\":\"resolved\",\"ede\":null}"},
+     "\"label\":null,\"action\":\"pass\",\"path\":\"resolved\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
     /* Punycode mode checks no code points: the basic part may hold ESC and
      * '.', the rest U+202E; all of it escaped, '.' too (it would fake a
      * label boundary). */
@@ -188,7 +188,7 @@ static const struct golden golden[] = {
      "\"qname\":\"xn--\\\\027\\\\0912J\\\\046x-fm0c.com.\","
      "\"qname_unicode\":\"\\\\u{001B}\\\\u{005B}2j\\\\u{002E}\\\\u{202E}x.com.\","
      "\"qtype\":\"A\",\"qclass\":\"IN\",\"rcode\":\"NOERROR\",\"verdict\":\"ok\","
-     "\"label\":null,\"action\":\"pass\",\"path\":\"resolved\",\"ede\":null}"},
+     "\"label\":null,\"action\":\"pass\",\"path\":\"resolved\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
     {"uts46 mode: the same label has no Unicode form",
      BYTES("\017xn--\033[2J.x-fm0c\003com\000"), 1, 1, 5, "127.0.0.1", 53, "disallowed",
      BYTES("xn--\033[2J.x-fm0c"), "refuse", "policy", U, 15, 0,
@@ -198,7 +198,7 @@ static const struct golden golden[] = {
      "\"qname\":\"xn--\\\\027\\\\0912J\\\\046x-fm0c.com.\",\"qname_unicode\":null,"
      "\"qtype\":\"A\",\"qclass\":\"IN\",\"rcode\":\"REFUSED\",\"verdict\":\"disallowed\","
      "\"label\":\"xn--\\\\027\\\\0912J\\\\046x-fm0c\",\"action\":\"refuse\","
-     "\"path\":\"policy\",\"ede\":15}"},
+     "\"path\":\"policy\",\"ede\":15,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
     {"punycode mode: '(', ')', space, quote, backslash decoded",
      BYTES("\015xn--() \"\\-kva\000"), 1, 1, 0, "127.0.0.1", 53, "ok", NOLABEL, "pass",
      "resolved", P, -1, 0,
@@ -208,7 +208,7 @@ static const struct golden golden[] = {
      "\"qname\":\"xn--\\\\040\\\\041\\\\032\\\\034\\\\092-kva.\","
      "\"qname_unicode\":\"\\\\u{0028}\xc3\xbc\\\\u{0029}\\\\u{0020}\\\\u{0022}\\\\u{005C}.\","
      "\"qtype\":\"A\",\"qclass\":\"IN\",\"rcode\":\"NOERROR\",\"verdict\":\"ok\","
-     "\"label\":null,\"action\":\"pass\",\"path\":\"resolved\",\"ede\":null}"},
+     "\"label\":null,\"action\":\"pass\",\"path\":\"resolved\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
     /* The module's own strings are escaped too, should one ever be hostile. */
     {"hostile module strings", BYTES("\001a\000"), 1, 1, 0, "1.2.3.4 x\n", 53,
      "ok\xe2\x80\xae\"\\", BYTES("a:b"), "pass\x1b[0m", "cache\xff", U, -1, 0,
@@ -217,7 +217,7 @@ static const struct golden golden[] = {
      "{\"time\":null,\"client\":\"1.2.3.4\\u0020x\\u000a\",\"port\":53,\"qname\":\"a.\","
      "\"qname_unicode\":null,\"qtype\":\"A\",\"qclass\":\"IN\",\"rcode\":\"NOERROR\","
      "\"verdict\":\"ok\\u202e\\\"\\\\\",\"label\":\"a\\\\058b\",\"action\":\"pass\\u001b[0m\","
-     "\"path\":\"cache\\ufffd\",\"ede\":null}"},
+     "\"path\":\"cache\\ufffd\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
 };
 
 #define NGOLDEN (sizeof golden / sizeof golden[0])
@@ -431,6 +431,7 @@ enum jtype { J_NULL, J_STRING, J_NUMBER };
 static const char *const json_keys[] = {
     "time",    "client",  "port",  "qname", "qname_unicode", "qtype", "qclass",
     "rcode",   "verdict", "label", "action", "path",         "ede",
+    "target",  "transport", "elapsed_ms",
 };
 #define NKEYS (sizeof json_keys / sizeof json_keys[0])
 
@@ -573,6 +574,13 @@ static int jvalue(struct jreader *j, struct jval *v)
         v->num = 0;
         while (j->i < j->n && is_digit(j->s[j->i]) && v->num < 1000000000000LL)
             v->num = v->num * 10 + (j->s[j->i++] - '0');
+        if (j->i < j->n && j->s[j->i] == '.') { /* elapsed_ms: three decimals */
+            size_t d = 0;
+            for (j->i++; j->i < j->n && is_digit(j->s[j->i]); j->i++)
+                d++;
+            if (d != 3)
+                return jfail(j, "expected three decimals");
+        }
         return 1;
     }
     return jfail(j, "expected a value");
@@ -720,6 +728,10 @@ static void check_line(const char *what, const struct idng_logrec *r, enum idng_
         check_json_text(what, line, &v[10], r->action);
         check_json_text(what, line, &v[11], r->path);
         REQUIRE(v[12].type == (r->ede >= 0 ? J_NUMBER : J_NULL), "%s: ede: %s", what, line);
+        REQUIRE(v[13].type == (r->target ? J_STRING : J_NULL), "%s: target: %s", what, line);
+        check_json_text(what, line, &v[14], r->transport);
+        REQUIRE(v[15].type == (r->has_elapsed ? J_NUMBER : J_NULL), "%s: elapsed_ms: %s", what,
+                line);
         REQUIRE(v[9].type == (r->label ? J_STRING : J_NULL), "%s: label: %s", what, line);
         if (llen)
             REQUIRE(v[9].len == llen && memcmp(v[9].str, lab, llen) == 0,
@@ -777,6 +789,55 @@ static void check_golden(const struct golden *g, enum idng_logfmt fmt, const cha
 START_TEST(test_golden_text)
 {
     check_golden(&golden[_i], IDNG_LOGFMT_TEXT, golden[_i].text);
+}
+END_TEST
+
+/* The fields a line carries when the module knows them: the A-label name a
+ * normalize resolved, the transport, the time from arrival to answer. */
+START_TEST(test_extra_fields)
+{
+    static const uint8_t raw[] = "\007b\303\274cher\007example";
+    static const uint8_t target[] = "\015xn--bcher-kva\007example";
+    struct idng_logrec r;
+    char out[IDNG_LOG_LINE_MAX];
+
+    memset(&r, 0, sizeof r);
+    r.time_sec = T_SEC;
+    r.time_usec = T_USEC;
+    r.client = "192.0.2.1";
+    r.port = 4242;
+    r.qname = raw;
+    r.qname_len = sizeof raw;
+    r.qtype = 1;
+    r.qclass = 1;
+    r.rcode = 0;
+    r.verdict = "raw-8bit";
+    r.label = (const char *)raw + 1;
+    r.label_len = 7;
+    r.action = "normalize";
+    r.path = "resolved";
+    r.mode = IDNG_MODE_UTS46;
+    r.ede = -1;
+    r.target = target;
+    r.target_len = sizeof target;
+    r.transport = "tcp";
+    r.has_elapsed = 1;
+    r.elapsed_us = 1234;
+    idng_log_format(&r, IDNG_LOGFMT_TEXT, 0, out, sizeof out);
+    ck_assert_str_eq(out, "192.0.2.1#4242 b\\195\\188cher.example. A IN NOERROR "
+                          "raw-8bit:b\\195\\188cher normalize resolved "
+                          "target=xn--bcher-kva.example. proto=tcp ms=1.234");
+    idng_log_format(&r, IDNG_LOGFMT_JSON, 0, out, sizeof out);
+    ck_assert_ptr_nonnull(strstr(out, ",\"ede\":null,\"target\":\"xn--bcher-kva.example.\","
+                                      "\"transport\":\"tcp\",\"elapsed_ms\":1.234}"));
+    /* Not known: not in the text line, null in JSON. */
+    r.target = NULL;
+    r.transport = NULL;
+    r.has_elapsed = 0;
+    idng_log_format(&r, IDNG_LOGFMT_TEXT, 0, out, sizeof out);
+    ck_assert_ptr_null(strstr(out, "target="));
+    ck_assert_ptr_null(strstr(out, "proto="));
+    ck_assert_ptr_null(strstr(out, "ms="));
 }
 END_TEST
 
@@ -1393,6 +1454,7 @@ static Suite *log_suite(void)
 
     tcase_add_loop_test(tc, test_golden_text, 0, NGOLDEN);
     tcase_add_loop_test(tc, test_golden_json, 0, NGOLDEN);
+    tcase_add_test(tc, test_extra_fields);
     tcase_add_loop_test(tc, test_golden_truncation, 0, NGOLDEN);
     tcase_add_loop_test(tc, test_names, 0, NNAMES);
     tcase_add_test(tc, test_null_and_tiny_buffers);
