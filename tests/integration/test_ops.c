@@ -182,19 +182,56 @@ END_TEST
 
 /* A reload whose file does not load keeps the settings in force, and the
  * resolver keeps serving; the next good file is taken. */
+/* Load during a reload: a client that asks all the time, for a bounded
+ * number of queries and time, counting the answers it gets. */
+struct load {
+    int port;
+    volatile int stop;
+    int sent, answered;
+};
+
+static void *load_main(void *arg)
+{
+    struct load *l = arg;
+    long long deadline = harness_now_ms() + 8000;
+
+    while (!l->stop && l->sent < 100000 && harness_now_ms() < deadline) {
+        struct dnsq_result r;
+        l->sent++;
+        if (dnsq_query(l->port, "www.example", DNSQ_A, 0, 1, 300, &r) == 0 && !r.timed_out
+            && r.rcode == 0)
+            l->answered++;
+    }
+    return NULL;
+}
+
 START_TEST(test_reload_bad_file_keeps_previous_settings)
 {
     struct dnsq_result r;
     struct qline q;
     char line[2048];
     int loaded = harness_count_lines(H.ub_log, 0, "idnguard: loaded");
+    struct load l = {H.port, 0, 0, 0};
+    struct timespec ts = {0, 300000000};
+    pthread_t t;
+    int before;
 
-    /* Where test_reload_changes_mode left it: idna2008. */
+    /* Where test_reload_changes_mode left it: idna2008.  A client keeps
+     * asking while the bad file is reloaded. */
+    ck_assert_int_eq(pthread_create(&t, NULL, load_main, &l), 0);
+    nanosleep(&ts, NULL);
     ck_assert_int_eq(harness_write_conf(&H, "idnguard:\n    mode: idna2009\n"), 0);
     ck_assert_int_eq(harness_sighup(&H), 0);
     ck_assert_msg(harness_wait_line(H.ub_log, 0, "keeping previous settings (reload failures: 1)",
                                     HARNESS_START_MS, line, sizeof line),
                   "no \"keeping previous settings\" line after a bad reload");
+    before = l.answered;
+    nanosleep(&ts, NULL);
+    l.stop = 1;
+    pthread_join(t, NULL);
+    ck_assert_msg(l.answered > before && l.answered * 2 > l.sent,
+                  "answers did not keep flowing: %d of %d answered (%d before the reload line)",
+                  l.answered, l.sent, before);
     ck_assert_msg(harness_wait_line(H.ub_log, 0, "idnguard.conf:2: bad value 'idna2009'", 0,
                                     line, sizeof line),
                   "the reload error does not name file:line");
@@ -203,7 +240,7 @@ START_TEST(test_reload_bad_file_keeps_previous_settings)
     hx_expect_policy(&r, &q, "xn--ls8h.example.", 5, "disallowed:xn--ls8h", "refuse",
                      "idnguard: disallowed: xn--ls8h: ");
     hx_query(&H, "www.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
-    hx_expect_data(&r, &q, "www.example.", "www.example. A 192.0.2.1", "ok", "pass", "resolved");
+    hx_expect_data(&r, &q, "www.example.", "www.example. A 192.0.2.1", "ok", "pass", "cache");
 
     /* A file that is gone is no better; then a good one is taken. */
     ck_assert_int_eq(unlink(H.idng_conf), 0);
