@@ -181,8 +181,6 @@ START_TEST(test_reload_changes_mode)
 }
 END_TEST
 
-/* A reload whose file does not load keeps the settings in force, and the
- * resolver keeps serving; the next good file is taken. */
 /* Load during a reload: dnsperf (installed by make check) asking for a
  * bounded time, its report in a file to read after. */
 static pid_t start_dnsperf(int seconds, char *out, size_t cap)
@@ -229,6 +227,8 @@ static void dnsperf_counts(const char *out, long *sent, long *completed)
     free(t);
 }
 
+/* A reload whose file does not load keeps the settings in force, and the
+ * resolver keeps serving; the next good file is taken. */
 START_TEST(test_reload_bad_file_keeps_previous_settings)
 {
     struct dnsq_result r;
