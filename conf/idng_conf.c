@@ -9,6 +9,7 @@
  * codec's IDNG_CLASS_LIST, so a new error class gets its key without a
  * second list to keep in step.
  */
+#define _DEFAULT_SOURCE /* getgrouplist */
 #include "idng_conf.h"
 
 #include <errno.h>
@@ -16,6 +17,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
+#include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -63,6 +66,7 @@ struct pstate {
     unsigned nerr;    /**< errors found */
     unsigned nwarn;   /**< warnings found */
     unsigned flags;   /**< IDNG_CONF_F_* */
+    const char *user; /**< IDNG_CONF_F_CHECK_PATHS as this user; NULL: the caller */
     char vbuf[IDNG_CONF_LINE_MAX];            /**< a quoted value, unescaped */
 };
 
@@ -637,13 +641,51 @@ static const char *path_problem(const char *v, size_t n)
  * (IDNG_CONF_F_CHECK_PATHS): as whoever runs the check, which is the
  * daemon's user only when check-conf is run as that user.
  */
+/*
+ * May the checking user write (want W_OK) or write into (W_OK | X_OK) the
+ * file described by st?  As the caller: access(2).  As another user (the
+ * daemon's): its owner, group and other permission bits, its groups
+ * included.
+ */
+static int may(const struct pstate *p, const char *path, const struct stat *st, int want)
+{
+    struct passwd *pw;
+    gid_t groups[256];
+    int ng = (int)(sizeof groups / sizeof groups[0]), i;
+    mode_t need;
+
+    if (!p->user)
+        return access(path, want) == 0;
+    pw = getpwnam(p->user);
+    if (!pw)
+        return 0;
+    if (pw->pw_uid == 0)
+        return 1;
+    if (st->st_uid == pw->pw_uid)
+        need = (want & X_OK ? S_IXUSR : 0) | S_IWUSR;
+    else {
+        int in_group = st->st_gid == pw->pw_gid;
+        if (!in_group && getgrouplist(pw->pw_name, pw->pw_gid, groups, &ng) >= 0)
+            for (i = 0; i < ng && !in_group; i++)
+                in_group = groups[i] == st->st_gid;
+        need = in_group ? (want & X_OK ? S_IXGRP : 0) | S_IWGRP
+                        : (want & X_OK ? S_IXOTH : 0) | S_IWOTH;
+    }
+    return (st->st_mode & need) == need;
+}
+
+/*
+ * What the daemon would trip over when it opens a file of the module's
+ * (IDNG_CONF_F_CHECK_PATHS): as p->user, or else as whoever runs the check.
+ */
 static int check_path(struct pstate *p, const struct key *k, const char *path)
 {
     struct stat st;
-    char dir[IDNG_CONF_LINE_MAX];
+    char dir[IDNG_CONF_LINE_MAX], who[96];
     const char *slash = strrchr(path, '/');
     size_t dn = slash == path ? 1 : (size_t)(slash - path);
 
+    snprintf(who, sizeof who, p->user ? "by user %s" : "by this user", p->user);
     if (stat(path, &st) == 0) {
         if (!S_ISREG(st.st_mode))
             return fail(p, "%s '%s' is %s, not a regular file", k->name, path,
@@ -651,8 +693,8 @@ static int check_path(struct pstate *p, const struct key *k, const char *path)
                         : S_ISFIFO(st.st_mode) ? "a FIFO"
                         : S_ISSOCK(st.st_mode) ? "a socket"
                                                : "a device or other special file");
-        if (access(path, W_OK) != 0)
-            return fail(p, "%s '%s' is not writable (by this user)", k->name, path);
+        if (!may(p, path, &st, W_OK))
+            return fail(p, "%s '%s' is not writable (%s)", k->name, path, who);
         return 0;
     }
     memcpy(dir, path, dn);
@@ -661,9 +703,9 @@ static int check_path(struct pstate *p, const struct key *k, const char *path)
         return fail(p, "%s '%s': its directory '%s' does not exist", k->name, path, dir);
     if (!S_ISDIR(st.st_mode))
         return fail(p, "%s '%s': '%s' is not a directory", k->name, path, dir);
-    if (access(dir, W_OK | X_OK) != 0)
-        return fail(p, "%s '%s': its directory '%s' is not writable (by this user)", k->name,
-                    path, dir);
+    if (!may(p, dir, &st, W_OK | X_OK))
+        return fail(p, "%s '%s': its directory '%s' is not writable (%s)", k->name, path, dir,
+                    who);
     return 0;
 }
 
@@ -1228,6 +1270,9 @@ void idng_conf_free(struct idng_conf *c)
     idng_conf_init(c);
 }
 
+static int parse(struct idng_conf *c, const char *buf, size_t len, const char *fname,
+                 unsigned flags, const char *user, char *err, size_t errlen);
+
 int idng_conf_parse(struct idng_conf *c, const char *buf, size_t len, const char *fname,
                     char *err, size_t errlen)
 {
@@ -1236,6 +1281,12 @@ int idng_conf_parse(struct idng_conf *c, const char *buf, size_t len, const char
 
 int idng_conf_parse_flags(struct idng_conf *c, const char *buf, size_t len, const char *fname,
                           unsigned flags, char *err, size_t errlen)
+{
+    return parse(c, buf, len, fname, flags, NULL, err, errlen);
+}
+
+static int parse(struct idng_conf *c, const char *buf, size_t len, const char *fname,
+                 unsigned flags, const char *user, char *err, size_t errlen)
 {
     struct pstate *p;
     size_t pos = 0;
@@ -1256,6 +1307,7 @@ int idng_conf_parse_flags(struct idng_conf *c, const char *buf, size_t len, cons
     p->err = err;
     p->errlen = errlen;
     p->flags = flags;
+    p->user = user;
     if (c == NULL || (buf == NULL && len > 0)) {
         fail(p, "invalid argument");
         goto out;
@@ -1312,6 +1364,12 @@ int idng_conf_load(struct idng_conf *c, const char *path, char *err, size_t errl
 
 int idng_conf_load_flags(struct idng_conf *c, const char *path, unsigned flags, char *err,
                          size_t errlen)
+{
+    return idng_conf_check_file(c, path, flags, NULL, err, errlen);
+}
+
+int idng_conf_check_file(struct idng_conf *c, const char *path, unsigned flags, const char *user,
+                         char *err, size_t errlen)
 {
     struct stat st;
     char *buf, *nbuf, what[96];
@@ -1382,7 +1440,7 @@ int idng_conf_load_flags(struct idng_conf *c, const char *path, unsigned flags, 
         got += (size_t)r;
     }
     close(fd);
-    rc = idng_conf_parse_flags(c, buf, got, path, flags, err, errlen);
+    rc = parse(c, buf, got, path, flags, user, err, errlen);
     free(buf);
     return rc;
 }

@@ -202,6 +202,14 @@ int idng_conf_load_flags(struct idng_conf *c, const char *path, unsigned flags, 
                          size_t errlen);
 
 /**
+ * idng_conf_load_flags with the path checks of IDNG_CONF_F_CHECK_PATHS made
+ * for user (the daemon's, e.g. "unbound") from the files' owners, groups
+ * and permission bits, instead of for the caller; NULL: the caller.
+ */
+int idng_conf_check_file(struct idng_conf *c, const char *path, unsigned flags, const char *user,
+                         char *err, size_t errlen);
+
+/**
  * The settings file to read: $IDNGUARD_CONF when set and not empty, else
  * IDNG_CONF_DEFAULT_PATH.  The result is not a copy; it stays valid until
  * the environment changes.

@@ -20,7 +20,9 @@
 
 #include <stdio.h>
 #include <errno.h>
+#include <pwd.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #define OUT_MAX (4 * IDNG_INPUT_MAX + 16)
@@ -29,6 +31,7 @@ struct opts {
     idng_mode mode;
     unsigned flags;
     int use_case;
+    const char *user; /* check-conf --user=NAME */
 };
 
 typedef int (*command_fn)(const char *item, size_t len, const struct opts *o);
@@ -44,12 +47,14 @@ static void usage(FILE *f)
           "  to-unicode NAME...           UTS #46 ToUnicode: xn--bcher-kva.de -> b\xc3\xbc" "cher.de\n"
           "  check NAME...                judge each name as the resolver module does:\n"
           "                               prints 'ok' or '<class>: <label>: <message>'\n"
-          "  check-conf [FILE]            validate the module's settings file (default:\n"
+          "  check-conf [--user=NAME] [FILE]\n"
+          "                               validate the module's settings file (default:\n"
           "                               $" IDNG_CONF_ENV " or " IDNG_CONF_DEFAULT_PATH "):\n"
           "                               prints the effective settings, or every\n"
           "                               error as 'FILE:LINE: message' on stderr; also\n"
           "                               checks that log-file and stats-file can be\n"
-          "                               written (as this user)\n"
+          "                               written by NAME (as root: 'unbound' when that\n"
+          "                               user exists; else the user running it)\n"
           "  stats FILE                   the module's stats-file (Prometheus text), as a\n"
           "                               table: answers by verdict, action and path\n"
           "\n"
@@ -281,14 +286,14 @@ static int stats_file(const char *path)
     return 0;
 }
 
-static int check_conf_file(const char *path)
+static int check_conf_file(const char *path, const char *user)
 {
     struct idng_conf conf;
     static char err[16384];
     int rc;
 
     idng_conf_init(&conf);
-    if (idng_conf_load_flags(&conf, path, IDNG_CONF_F_CHECK_PATHS, err, sizeof err) != 0) {
+    if (idng_conf_check_file(&conf, path, IDNG_CONF_F_CHECK_PATHS, user, err, sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);
         return 1;
     }
@@ -322,7 +327,13 @@ static int run_stdin(command_fn fn, const struct opts *o)
 }
 
 /* Which options a command takes. */
-enum { O_MODE = 1u << 0, O_STRICT = 1u << 1, O_CASE = 1u << 2, O_FILE = 1u << 3 };
+enum {
+    O_MODE = 1u << 0,
+    O_STRICT = 1u << 1,
+    O_CASE = 1u << 2,
+    O_FILE = 1u << 3,
+    O_USER = 1u << 4
+};
 
 struct command {
     const char *name;
@@ -360,6 +371,12 @@ static int parse_options(int argc, char **argv, const struct command *c, struct 
             o->flags |= IDNG_F_STRICT;
         } else if ((c->opts & O_CASE) && strcmp(a, "--case") == 0) {
             o->use_case = 1;
+        } else if ((c->opts & O_USER) && strncmp(a, "--user=", 7) == 0 && a[7] != '\0') {
+            if (!getpwnam(a + 7)) {
+                fprintf(stderr, "idnguard: %s: no user '%s'\n", c->name, a + 7);
+                return 2;
+            }
+            o->user = a + 7;
         } else if (a[0] == '-' && (a[1] == '-' || ((c->opts & O_FILE) && a[1] != '\0'))) {
             fprintf(stderr, "idnguard: %s: unknown option '%s'\n", c->name, a);
             return 2;
@@ -379,10 +396,10 @@ int main(int argc, char **argv)
         {"to-ascii", cmd_to_ascii, O_MODE | O_STRICT},
         {"to-unicode", cmd_to_unicode, O_MODE | O_STRICT},
         {"check", cmd_check, O_MODE},
-        {"check-conf", NULL, O_FILE},
+        {"check-conf", NULL, O_FILE | O_USER},
         {"stats", NULL, O_FILE},
     };
-    struct opts o = {IDNG_MODE_UTS46, 0, 0};
+    struct opts o = {IDNG_MODE_UTS46, 0, 0, NULL};
     const struct command *c = NULL;
     size_t k;
     int i, rc, failed = 0;
@@ -427,7 +444,11 @@ int main(int argc, char **argv)
             }
             return stats_file(argv[i]) ? 1 : (fflush(stdout) == 0 ? 0 : 2);
         }
-        failed = check_conf_file(i < argc ? argv[i] : idng_conf_path());
+        /* The files are opened by the daemon's user: as root, check for
+         * Unbound's usual one unless told another. */
+        if (!o.user && geteuid() == 0 && getpwnam("unbound"))
+            o.user = "unbound";
+        failed = check_conf_file(i < argc ? argv[i] : idng_conf_path(), o.user);
         if (failed == 1)
             return 1;
     } else if (i == argc) {

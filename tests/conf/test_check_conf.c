@@ -191,6 +191,34 @@ START_TEST(test_paths_checked)
 }
 END_TEST
 
+/* The paths are checked for the daemon's user: --user=NAME (here nobody,
+ * who may not write into a 0700 directory of someone else's). */
+START_TEST(test_paths_checked_as_user)
+{
+    char dir[256], path[512], text[700];
+    const char *args[3] = {NULL, NULL, NULL};
+    struct run r;
+
+    t_tmpdir_make(dir, sizeof dir, "idng-cc-user");
+    ck_assert_int_eq(chmod(dir, 0700), 0);
+    snprintf(text, sizeof text, "idnguard:\n    log-file: \"%s/q.log\"\n", dir);
+    put_file(dir, "u.conf", text, path, sizeof path);
+    args[0] = "--user=nobody";
+    args[1] = path;
+    run(args, NULL, &r);
+    ck_assert_msg(r.status == 1 && strstr(r.err, "u.conf:2: log-file '")
+                      && strstr(r.err, "is not writable (by user nobody)"),
+                  "status %d, stderr %s", r.status, r.err);
+    run_free(&r);
+    args[0] = "--user=no-such-user-here";
+    run(args, NULL, &r);
+    ck_assert_msg(r.status == 2 && strstr(r.err, "no user 'no-such-user-here'"), "stderr %s",
+                  r.err);
+    run_free(&r);
+    t_tmpdir_remove(dir);
+}
+END_TEST
+
 /* A list entry that is an IPv4 address written as a name: a warning, and
  * the file still loads. */
 START_TEST(test_address_in_list_warned)
@@ -320,7 +348,7 @@ static const struct usage_case usage_cases[] = {
     {"two files", {"a.conf", "b.conf"}, 2, NULL, "one FILE at most"},
     {"unknown option", {"--frob"}, 2, NULL, "unknown option '--frob'"},
     {"short option", {"-x", "a.conf"}, 2, NULL, "unknown option '-x'"},
-    {"help", {"--help"}, 0, "check-conf [FILE]", NULL},
+    {"help", {"--help"}, 0, "check-conf [--user=NAME] [FILE]", NULL},
     {"after --", {"--", "-x.conf"}, 1, NULL, "-x.conf: cannot open: "},
     {"file then extra", {"a.conf", "--help"}, 2, NULL, "one FILE at most"},
 };
@@ -356,6 +384,7 @@ static Suite *check_conf_suite(void)
     tcase_add_test(tc, test_every_error_reported);
     tcase_add_loop_test(tc, test_paths_checked, 0, 4);
     tcase_add_test(tc, test_address_in_list_warned);
+    tcase_add_test(tc, test_paths_checked_as_user);
     tcase_add_test(tc, test_missing_file);
     tcase_add_loop_test(tc, test_usage, 0, N_OF(usage_cases));
     suite_add_tcase(s, tc);
