@@ -192,7 +192,13 @@ static void write_line(struct idng_env *ie, const char *line)
     int ok;
 
     if (!ie->logf) {
-        log_info("idnguard: %s", line);
+        /* Through Unbound's log (or syslog), after Unbound's own "info: "
+         * a text line is "idnguard: ..." and a JSON line is the object
+         * alone, so the message part parses as one JSON value. */
+        if (ie->conf.log_format == IDNG_LOG_JSON)
+            log_info("%s", line);
+        else
+            log_info("idnguard: %s", line);
         return;
     }
     pthread_mutex_lock(&ie->log_lock);
