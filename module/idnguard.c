@@ -906,7 +906,10 @@ static int cb_query_response(struct module_qstate *qstate, struct dns_msg *respo
         return 1;
     /* The name the state resolves (an internal lookup's name is judged
      * nowhere else), then the response: the name it is for and its data. */
-    idng_policy_judge_data(&ie->conf, qstate->qinfo.qname, qstate->qinfo.qname_len, &v);
+    if (!response || query_dname_compare(qstate->qinfo.qname, response->qinfo.qname) != 0)
+        idng_policy_judge_data(&ie->conf, qstate->qinfo.qname, qstate->qinfo.qname_len, &v);
+    else
+        v.action = IDNG_ACT_PASS; /* the same name: judged with the response */
     if (!idng_action_rejects(v.action)
         && !(response
              && scan_response(ie, &response->qinfo, response->rep, IDNG_STRIP_NONE, &v)
