@@ -1,0 +1,32 @@
+# mk/diff.mk -- the renovation's differential test (issue 12).
+#
+# tests/diff/dump.c runs every public entry point of the codec, the policy
+# core and the log lines over the fuzz corpora, Unicode's IdnaTestV2.txt
+# and a seeded random corpus, and compares digests of the results with
+# tests/diff/baseline.txt, written by the code before the renovation.
+#
+#   make check-diff      compare (part of `make check`)
+#   make diff-print      every result line, to diff by hand against the
+#                        same target run in a checkout of the baseline commit
+#                        named in tests/diff/baseline.txt
+
+DIFF_BIN := $(BUILD)/tests/diff/dump
+DIFF_CORPORA = $(sort $(wildcard tests/fuzz/corpus/* tests/fuzz/regress/*)) \
+	idnatest:$(IDNA_TEST) random:40000
+
+$(DIFF_BIN): tests/diff/dump.c $(TEST_LIBS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Imodule $(STD_CFLAGS) $(CFLAGS) -o $@ $< $(TEST_LIBS)
+
+.PHONY: check-diff diff-print diff-baseline
+check-diff: $(DIFF_BIN) $(SRC_STAMP)
+	@$(DIFF_BIN) --check tests/diff/baseline.txt $(DIFF_CORPORA)
+
+diff-print: $(DIFF_BIN) $(SRC_STAMP)
+	@$(DIFF_BIN) --print $(DIFF_CORPORA)
+
+# Only at the baseline commit (or for a named fix, in the commit that says so).
+diff-baseline: $(DIFF_BIN) $(SRC_STAMP)
+	@$(DIFF_BIN) --write tests/diff/baseline.txt $(DIFF_CORPORA)
+
+CHECK_EXTRA += check-diff
