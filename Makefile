@@ -4,7 +4,7 @@
 CC ?= cc
 CFLAGS ?= -O2 -g
 STD_CFLAGS := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -fvisibility=hidden -fPIC
-CPPFLAGS += -Icodec -Iconf -D_POSIX_C_SOURCE=200809L -MMD -MP
+CPPFLAGS += -Icodec -Icore -Iconf -D_POSIX_C_SOURCE=200809L -MMD -MP
 PYTHON ?= python3
 
 BUILD := build
@@ -28,10 +28,10 @@ LIB := $(BUILD)/libidnguard.a
 # conf/: the configuration parser (libc and the codec).
 CONF_SRC := $(wildcard conf/*.c)
 CONF_LIB := $(BUILD)/libidngconf.a
-# module/: files named core_*.c hold the module's logic without Unbound
-# headers (policy, log lines), so unit tests can link them; the rest is the
-# Unbound glue, built only into the .so.
-CORE_SRC := $(wildcard module/core_*.c)
+# core/: the module's logic without Unbound headers (policy, response scan,
+# log lines, counters), so unit tests, the CLI and fuzzers can link it;
+# module/unbound.c is the Unbound glue, built only into the .so.
+CORE_SRC := $(wildcard core/*.c)
 CORE_LIB := $(BUILD)/libidngcore.a
 CLI := $(BUILD)/idnguard
 MODULE := $(BUILD)/idnguard.so
@@ -66,7 +66,7 @@ endif
 
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
-TEST_SRC := $(wildcard tests/codec/test_*.c tests/conf/test_*.c tests/module/test_*.c tests/cli/test_*.c)
+TEST_SRC := $(wildcard tests/codec/test_*.c tests/conf/test_*.c tests/core/test_*.c tests/cli/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 # Integration tests: the real daemon with the module, NSD, an ldns client.
 ITEST_SRC := $(wildcard tests/integration/test_*.c)
@@ -104,9 +104,9 @@ $(CORE_LIB): $(CORE_SRC:%.c=$(BUILD)/%.o)
 # builds the module first).
 VERSION := $(shell sed -n 's/^\#define IDNG_VERSION "\(.*\)"/\1/p' codec/idnguard.h)
 UB_VERSION = $(shell sed -n 's/^\#define PACKAGE_VERSION "\(.*\)"/\1/p' $(UB_TREE)config.h 2>/dev/null)
-$(BUILD)/tools/idnguard.o: CPPFLAGS += -DIDNG_UNBOUND_VERSION='"$(UB_VERSION)"'
+$(BUILD)/cli/idnguard.o: CPPFLAGS += -DIDNG_UNBOUND_VERSION='"$(UB_VERSION)"'
 
-$(CLI): $(BUILD)/tools/idnguard.o $(CONF_LIB) $(LIB)
+$(CLI): $(BUILD)/cli/idnguard.o $(CONF_LIB) $(LIB)
 	$(CC) $(CFLAGS) -o $@ $^
 
 TEST_LIBS = $(CORE_LIB) $(CONF_LIB) $(LIB)
@@ -126,9 +126,9 @@ $(UB_PREFIX)/.built: $(SRC)/.unbound-stamp
 
 # Unbound's headers trip some of our warnings; they are not ours to fix.
 MODULE_CFLAGS = -std=c11 -Wall -Wextra -Werror -Wno-unused-parameter -Wno-sign-compare \
-	-fvisibility=hidden -fPIC -D_GNU_SOURCE -I$(UB_TREE) -Icodec -Iconf -Imodule
-$(MODULE): module/idnguard.c $(CORE_LIB) $(CONF_LIB) $(LIB) $(UB_STAMP)
-	$(CC) $(MODULE_CFLAGS) $(CFLAGS) -shared -o $@ module/idnguard.c \
+	-fvisibility=hidden -fPIC -D_GNU_SOURCE -I$(UB_TREE) -Icodec -Icore -Iconf
+$(MODULE): module/unbound.c $(CORE_LIB) $(CONF_LIB) $(LIB) $(UB_STAMP)
+	$(CC) $(MODULE_CFLAGS) $(CFLAGS) -shared -o $@ module/unbound.c \
 	    $(CORE_LIB) $(CONF_LIB) $(LIB) -lpthread
 
 unbound: $(UB_STAMP)
@@ -155,12 +155,12 @@ zones:
 # be rebuilt when they are.
 $(BUILD)/tests/integration/%: tests/integration/%.c $(ITEST_COMMON) $(TEST_COMMON) $(TEST_LIBS) | zones
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Itests -Itests/integration -Imodule $(STD_CFLAGS) $(CFLAGS) $(CHECK_CFLAGS) \
+	$(CC) $(CPPFLAGS) -Itests -Itests/integration $(STD_CFLAGS) $(CFLAGS) $(CHECK_CFLAGS) \
 	    -o $@ $< $(ITEST_COMMON) $(TEST_COMMON) $(TEST_LIBS) -lldns $(CHECK_LIBS)
 
 $(BUILD)/tests/%: tests/%.c $(TEST_COMMON) $(TEST_LIBS)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Itests -Imodule $(STD_CFLAGS) $(CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(TEST_COMMON) $(TEST_LIBS) $(CHECK_LIBS)
+	$(CC) $(CPPFLAGS) -Itests $(STD_CFLAGS) $(CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(TEST_COMMON) $(TEST_LIBS) $(CHECK_LIBS)
 
 $(SRC_STAMP):
 	sh scripts/apt-source.sh $(SRC) icu libidn2
@@ -258,7 +258,7 @@ install: all
 	    $(DESTDIR)$(PREFIX)/share/doc/idnguard/
 
 clean:
-	rm -rf $(BUILD)/codec $(BUILD)/conf $(BUILD)/module $(BUILD)/tools $(BUILD)/tests \
+	rm -rf $(BUILD)/codec $(BUILD)/core $(BUILD)/conf $(BUILD)/module $(BUILD)/cli $(BUILD)/tools $(BUILD)/tests \
 	    $(BUILD)/clang $(BUILD)/zones $(BUILD)/src-alt $(LIB) $(CONF_LIB) $(CORE_LIB) $(CLI)
 
 -include $(shell find $(BUILD) -path $(SRC) -prune -o -type f -name '*.d' -print 2>/dev/null)

@@ -16,7 +16,7 @@ DIFF_CORPORA = $(sort $(wildcard tests/fuzz/corpus/* tests/fuzz/regress/*)) \
 
 $(DIFF_BIN): tests/diff/dump.c $(TEST_LIBS)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Imodule $(STD_CFLAGS) $(CFLAGS) -o $@ $< $(TEST_LIBS)
+	$(CC) $(CPPFLAGS) $(STD_CFLAGS) $(CFLAGS) -o $@ $< $(TEST_LIBS)
 
 .PHONY: check-diff diff-print diff-baseline
 check-diff: $(DIFF_BIN) $(SRC_STAMP)

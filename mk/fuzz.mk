@@ -38,7 +38,7 @@ FUZZ_LIB_WFLAGS := -Wno-error
 REPLAY_SAN = $(eval REPLAY_SAN := $(shell printf 'int main(void){return 0;}' | \
 	$(REPLAY_CC) $(FUZZ_SAN) -x c - -o /dev/null 2>/dev/null && echo '$(FUZZ_SAN)'))$(REPLAY_SAN)
 REPLAY_CFLAGS = $(STD_CFLAGS) -g -O1 $(REPLAY_SAN)
-FUZZ_INC := -Imodule -Itests/fuzz
+FUZZ_INC := -Itests/fuzz
 
 FUZZ_LIB_SRC := $(CODEC_SRC) $(CONF_SRC) $(CORE_SRC)
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_BUILD)/obj/%.o)

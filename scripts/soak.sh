@@ -13,7 +13,7 @@
 # because valgrind
 #   - sees every allocation of the uninstrumented daemon and unwinds its
 #     stacks from DWARF information, so a leak's allocation stack reliably
-#     says whether the module (idnguard.c, core_*.c, conf/, codec/) made it;
+#     says whether the module (module/unbound.c, core/, conf/, codec/) made it;
 #   - keeps the module's symbols after Unbound dlclose()s it at every
 #     reload and at shutdown (--keep-debuginfo), where LeakSanitizer, which
 #     reports at exit, would show the module's frames as "<unknown module>";
@@ -261,7 +261,7 @@ lines_cache=$(grep -ac ' idnguard: 127\.0\.0\.1#.* cache$' "$dir/unbound.log" ||
 vg="$dir/valgrind.log"
 vg_errors=$(sed -nE 's/.*ERROR SUMMARY: ([0-9]+) errors.*/\1/p' "$vg" | tail -1)
 : "${vg_errors:=unknown}"
-module_files='idnguard\.c|core_log\.c|core_policy\.c|idng_conf\.c|idna\.c|punycode\.c|unicode\.c|utf8\.c|status\.c|idnguard\.so'
+module_files='unbound\.c|idng_log\.c|idng_policy\.c|idng_stats\.c|idng_conf\.c|idna\.c|punycode\.c|unicode\.c|utf8\.c|status\.c|idnguard\.so'
 leaks=$(awk -v re="$module_files" '
     /bytes in [0-9,]+ blocks are/ {
         if (rec != "") { flush() }

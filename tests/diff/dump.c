@@ -25,8 +25,8 @@
  * new baseline, in a commit that says why.  When an API changes, this file
  * is adapted so that the lines stay the same.
  */
-#include "core_log.h"
-#include "core_policy.h"
+#include "idng_log.h"
+#include "idng_policy.h"
 #include "idng_conf.h"
 #include "idnguard.h"
 

@@ -37,7 +37,7 @@
  *   error the location lies within the input.
  */
 #include "fuzz_common.h"
-#include "core_policy.h"
+#include "idng_policy.h"
 
 static const char conf_text[] = "idnguard:\n"
                                 "  mode: uts46\n"

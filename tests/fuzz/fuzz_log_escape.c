@@ -1,6 +1,6 @@
 /**
  * \file
- * Fuzz target: the query-log formatter (module/core_log.h) with a
+ * Fuzz target: the query-log formatter (core/idng_log.h) with a
  * client-chosen query name: idng_log_format in text and JSON, and
  * idng_log_name and idng_log_unicode on their own.
  *
@@ -29,7 +29,7 @@
  * - a smaller capacity gives a prefix of the whole line.
  */
 #include "fuzz_common.h"
-#include "core_log.h"
+#include "idng_log.h"
 
 static char full[IDNG_LOG_LINE_MAX];
 

@@ -191,7 +191,7 @@ enum {
     HQ_NORD = DNSQ_F_NORD      /**< RD=0 (needs access-control allow_snoop) */
 };
 
-/** The module's text log line, split into its fields (core_log.h). */
+/** The module's text log line, split into its fields (idng_log.h). */
 struct qline {
     char time[48]; /**< "" when the sink adds its own (Unbound's log) */
     char client[64];

@@ -46,8 +46,8 @@
  * sequence.  A truncated JSON line is not valid JSON: size buffers with
  * IDNG_LOG_LINE_MAX.
  */
-#ifndef IDNG_CORE_LOG_H
-#define IDNG_CORE_LOG_H
+#ifndef IDNG_LOG_H
+#define IDNG_LOG_H
 
 #include "idnguard.h"
 
@@ -231,4 +231,4 @@ const char *idng_log_rcode_name(int rcode, char *buf, size_t cap);
 #ifdef __cplusplus
 }
 #endif
-#endif /* IDNG_CORE_LOG_H */
+#endif /* IDNG_LOG_H */

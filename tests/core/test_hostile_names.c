@@ -19,8 +19,8 @@
 #define _GNU_SOURCE /* MAP_ANONYMOUS, symlink, memmem */
 
 #include "common.h"
-#include "core_log.h"
-#include "core_policy.h"
+#include "idng_log.h"
+#include "idng_policy.h"
 #include "idng_conf.h"
 #include "idnguard.h"
 
@@ -105,7 +105,7 @@ static const char *ascii_clean(const char *s, size_t n)
     return NULL;
 }
 
-/* The name escaping of core_log.h, computed independently. */
+/* The name escaping of idng_log.h, computed independently. */
 static size_t expect_name(const uint8_t *w, size_t len, char *out)
 {
     size_t pos = 0, o = 0;
@@ -488,7 +488,7 @@ START_TEST(test_wire_every_short_and_random_name_core_at_guard)
 END_TEST
 
 /*
- * BUG (module/core_policy.c, idng_policy_normalize): an empty input, which
+ * BUG (core/idng_policy.c, idng_policy_normalize): an empty input, which
  * holds no root label, is converted to the root name "\0" with IDNG_OK,
  * while every other function calls it malformed (idng_wire_check:
  * IDNG_E_INVAL; idng_log_name: "\#malformed"; idng_conf_name_listed: not
@@ -511,7 +511,7 @@ START_TEST(test_bug_normalize_takes_empty_input_for_the_root)
 END_TEST
 
 /*
- * BUG (module/core_policy.c, idng_policy_normalize): a raw wire label
+ * BUG (core/idng_policy.c, idng_policy_normalize): a raw wire label
  * holding U+3002 IDEOGRAPHIC FULL STOP (or U+FF0E, U+FF61) is turned into
  * two labels: "a\343\200\202com.example" (two labels) is normalized to
  * a.com.example (three), so the sub-query asks for a name of another shape,

@@ -1,10 +1,10 @@
 /**
  * \file
- * The module's decisions, without Unbound (see core_policy.h).
+ * The module's decisions, without Unbound (see idng_policy.h).
  */
-#include "core_policy.h"
+#include "idng_policy.h"
 
-#include "core_log.h"
+#include "idng_log.h"
 
 #include <stdio.h>
 #include <string.h>

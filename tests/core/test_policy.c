@@ -1,11 +1,11 @@
 /**
  * \file
- * The module's policy core without Unbound (module/core_policy.c): a wire
+ * The module's policy core without Unbound (core/idng_policy.c): a wire
  * name and settings in, a verdict and action out; allow/deny precedence;
  * normalization of raw UTF-8 names; fallbacks; EDE texts.
  */
 #include "common.h"
-#include "core_policy.h"
+#include "idng_policy.h"
 #include "idng_conf.h"
 
 #include <string.h>

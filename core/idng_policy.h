@@ -26,8 +26,8 @@
  *    severe of the two verdicts, whatever on-raw-8bit says: a raw spelling
  *    of a denied name is denied.
  */
-#ifndef IDNG_CORE_POLICY_H
-#define IDNG_CORE_POLICY_H
+#ifndef IDNG_POLICY_H
+#define IDNG_POLICY_H
 
 #include "idng_conf.h"
 #include "idnguard.h"
@@ -176,4 +176,4 @@ enum idng_scan_result idng_scan_result(const struct idng_scan *s, struct idng_ve
  */
 size_t idng_policy_ede_text(const struct idng_verdict *v, char *out, size_t cap);
 
-#endif /* IDNG_CORE_POLICY_H */
+#endif /* IDNG_POLICY_H */

@@ -208,7 +208,7 @@ static int cmd_check(const char *item, size_t len, const struct opts *o)
 /*
  * `idnguard stats FILE`: the module's Prometheus stats file, for a person:
  * client answers by verdict and action, one column per answer path, then
- * the other counters.  Reads only what the module writes (core_stats.h).
+ * the other counters.  Reads only what the module writes (idng_stats.h).
  */
 #define STATS_PATHS 5
 #define STATS_ROWS 256

@@ -1,8 +1,8 @@
 /**
  * \file
- * The module's counters in their outward forms (see core_stats.h).
+ * The module's counters in their outward forms (see idng_stats.h).
  */
-#include "core_stats.h"
+#include "idng_stats.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -2,8 +2,8 @@
  * \file
  * idnguard as an Unbound module, loaded by Unbound's dynlib module
  * (module-config: "dynlib validator iterator").  The only file that includes
- * Unbound's headers; the decisions live in core_policy.c and the log lines
- * in core_log.c.
+ * Unbound's headers; the decisions live in idng_policy.c and the log lines
+ * in idng_log.c.
  *
  * What it does on each path:
  * - operate(new): judges the query name.  Pass and log go on to the next
@@ -38,9 +38,9 @@
 #include "util/netevent.h"
 #include "util/regional.h"
 
-#include "core_log.h"
-#include "core_policy.h"
-#include "core_stats.h"
+#include "idng_log.h"
+#include "idng_policy.h"
+#include "idng_stats.h"
 #include "idng_conf.h"
 #include "idnguard.h"
 
@@ -120,7 +120,7 @@ static struct {
     struct idng_conf conf;
 } kept;
 
-/* The counters (core_stats.h), cumulative since the daemon started: in the
+/* The counters (idng_stats.h), cumulative since the daemon started: in the
  * pinned module they outlive reloads too.  Atomic: every worker counts. */
 static struct {
     atomic_ullong answers[IDNG_VERDICT_COUNT][IDNG_ACTION_COUNT][IDNG_PATH_COUNT];
@@ -405,7 +405,7 @@ static void stats_stop(struct idng_env *ie)
 /* ---- judging responses ---- */
 
 /*
- * Runs the policy's response scan (core_policy.h) over a response: qi (may
+ * Runs the policy's response scan (idng_policy.h) over a response: qi (may
  * be NULL) is the name it is for; RRsets the scan says to remove (strip)
  * are removed from rep and counted.
  */

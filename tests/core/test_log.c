@@ -1,6 +1,6 @@
 /**
  * \file
- * Log lines (module/core_log.c): golden text and JSON lines per kind of
+ * Log lines (core/idng_log.c): golden text and JSON lines per kind of
  * query, hostile names (control octets, bidi controls raw and inside
  * A-labels, joiners), malformed wire names, the mnemonics, and properties
  * over 100000 random wire names: no control octet, no DEL, no invisible or
@@ -9,7 +9,7 @@
  * capacity yields a prefix that ends between escapes.
  */
 #include "common.h"
-#include "core_log.h"
+#include "idng_log.h"
 #include "idnguard.h"
 
 #include <stdio.h>

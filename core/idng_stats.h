@@ -22,8 +22,8 @@
  * - idnguard_log_errors_total: query-log lines that could not be written;
  * - idnguard_info{version,unicode,unbound,mode} 1.
  */
-#ifndef IDNG_CORE_STATS_H
-#define IDNG_CORE_STATS_H
+#ifndef IDNG_STATS_H
+#define IDNG_STATS_H
 
 #include "idng_conf.h"
 #include "idnguard.h"
@@ -85,4 +85,4 @@ size_t idng_stats_line(const struct idng_stats *s, const char *when, char *out, 
 size_t idng_stats_prometheus(const struct idng_stats *s, const char *unbound_version,
                              idng_mode mode, char *out, size_t cap);
 
-#endif /* IDNG_CORE_STATS_H */
+#endif /* IDNG_STATS_H */

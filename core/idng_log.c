@@ -1,13 +1,13 @@
 /**
  * \file
- * Log line formatter and escapers; the rules are in core_log.h.
+ * Log line formatter and escapers; the rules are in idng_log.h.
  *
  * All output goes through one writer that takes atoms whole or not at all
  * and, for JSON string content, passes each atom through the JSON escaper
  * first: that is what keeps truncation from splitting an escape at either
  * level.
  */
-#include "core_log.h"
+#include "idng_log.h"
 
 #include <limits.h>
 #include <stdio.h>

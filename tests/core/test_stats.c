@@ -1,10 +1,10 @@
 /**
  * \file
- * The counters' outward forms (module/core_stats.c): the log's summary line
+ * The counters' outward forms (core/idng_stats.c): the log's summary line
  * and the Prometheus text file, on a known snapshot.
  */
 #include "common.h"
-#include "core_stats.h"
+#include "idng_stats.h"
 
 #include <string.h>
 
