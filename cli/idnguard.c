@@ -74,18 +74,16 @@ static void usage(FILE *f)
           f);
 }
 
-/* Writes s, escaping control octets, DEL and non-ASCII as \xHH so that an
- * error line shows the offending input unambiguously on one line. */
+static void put_atom(void *ctx, const char *atom, size_t n)
+{
+    fwrite(atom, 1, n, ctx);
+}
+
+/* Writes an operand's text as the display unit shows text (idng_display_text):
+ * an error line shows the offending input unambiguously on one line. */
 static void put_escaped(const char *s, size_t len)
 {
-    size_t i;
-    for (i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c < 0x20 || c >= 0x7f || c == '\\')
-            printf("\\x%02x", c);
-        else
-            putchar(c);
-    }
+    idng_display_text_to(s, len, put_atom, stdout);
 }
 
 static void put_codepoint_note(const idng_error *e)

@@ -321,6 +321,96 @@ size_t idng_utf8_encode(uint32_t cp, unsigned char *out);
  */
 int idng_display_safe(uint32_t cp);
 
+/*
+ * Display: one spelling for hostile octets, wherever a person reads them
+ * (the query log, EDE texts, CLI error lines, messages about settings
+ * files).  Two escapes and nothing else:
+ *   \DDD      an octet by its decimal value (RFC 1035 section 5.1);
+ *   \u{XXXX}  a code point by its hexadecimal value (at least 4 digits).
+ * Output is made of atoms (one literal character or one escape) handed to
+ * a sink whole; the buffer forms write an atom whole or not at all and
+ * stop at the first that does not fit, so truncation never cuts an escape.
+ */
+
+/** Receives one atom: n octets (at most IDNG_DISPLAY_ATOM_MAX). */
+typedef void idng_display_sink(void *ctx, const char *atom, size_t n);
+
+/** Longest atom: "\#malformed" (11) or "\u{10FFFF}" (10). */
+#define IDNG_DISPLAY_ATOM_MAX 12
+/** Ends a name whose wire form cannot be read to its end. */
+#define IDNG_DISPLAY_MALFORMED "\\#malformed"
+/** Buffer size (with the NUL) that always holds idng_display_name's
+ *  output: at most 254 octets of labels and length octets are shown, each
+ *  as at most 4 characters, plus the marker. */
+#define IDNG_DISPLAY_NAME_MAX (4 * 254 + 12)
+/** Buffer size (with the NUL) that always holds idng_display_unicode's
+ *  output: one code point per wire octet at most, each at most 10
+ *  characters. */
+#define IDNG_DISPLAY_UNICODE_MAX (10 * 254 + 1)
+
+/** Octet c as \\DDD. */
+void idng_display_octet_to(uint8_t c, idng_display_sink *sink, void *ctx);
+
+/**
+ * A label's octets, as a DNS name shows them: letters, digits, '-', '_'
+ * and '*' as themselves, every other octet as \DDD (so a '.' inside a
+ * label never reads as two labels, and nothing non-ASCII is shown).  The
+ * form of a label everywhere: log lines, EDE texts, CLI error lines.
+ */
+void idng_display_label_to(const uint8_t *label, size_t len, idng_display_sink *sink, void *ctx);
+
+/**
+ * A wire name as sent: its labels as idng_display_label_to shows them,
+ * each followed by '.', the root name alone as ".".  Reading stops at the
+ * root label.  A length octet that runs past len, a compression pointer or
+ * extended label type (length octet >= 0x40), a missing root label or a
+ * name longer than 255 octets ends the output with IDNG_DISPLAY_MALFORMED
+ * after the labels read so far ("example.\#malformed"); an empty input
+ * is "\#malformed".  wire may be NULL when len is 0.
+ */
+void idng_display_name_to(const uint8_t *wire, size_t len, idng_display_sink *sink, void *ctx);
+
+/**
+ * The Unicode form of a wire name, to show beside idng_display_name_to's.
+ * There is one only when idng_wire_check() accepts the whole name under
+ * mode and it holds at least one xn-- label; otherwise nothing is emitted
+ * and the result is 0.  Each xn-- label is shown decoded: a code point
+ * idng_display_safe() accepts (or an ASCII letter, digit, '-', '_', '*')
+ * as itself, any other as \u{XXXX}; other labels and the dots as in
+ * idng_display_name_to.
+ */
+int idng_display_unicode_to(const uint8_t *wire, size_t len, idng_mode mode,
+                            idng_display_sink *sink, void *ctx);
+/** Does the name have a Unicode form (see idng_display_unicode_to)? */
+int idng_display_has_unicode(const uint8_t *wire, size_t len, idng_mode mode);
+
+/**
+ * Text from a user or a file (a CLI operand, a settings value): printable
+ * ASCII as itself but '\\' (shown as \092), code points that
+ * idng_display_safe() accepts as themselves, other valid UTF-8 as
+ * \u{XXXX}, controls, DEL and octets that are not UTF-8 as \DDD.
+ */
+void idng_display_text_to(const char *s, size_t len, idng_display_sink *sink, void *ctx);
+
+/** A buffer sink: keeps cap - 1 octets of whole atoms and a NUL. */
+struct idng_display_buf {
+    char *out;
+    size_t cap, len;
+    int full; /**< an atom did not fit: nothing more is written */
+};
+/** Starts an empty buffer sink over out (NULL or cap 0: takes nothing). */
+void idng_display_buf_init(struct idng_display_buf *b, char *out, size_t cap);
+/** The sink function of struct idng_display_buf (ctx points to one). */
+void idng_display_put(void *ctx, const char *atom, size_t n);
+
+/** Buffer forms of the above: NUL-terminated when cap >= 1; return the
+ *  length written, at most cap - 1 (idng_display_unicode: 0 when there is
+ *  no Unicode form). */
+size_t idng_display_label(const uint8_t *label, size_t len, char *out, size_t cap);
+size_t idng_display_name(const uint8_t *wire, size_t len, char *out, size_t cap);
+size_t idng_display_unicode(const uint8_t *wire, size_t len, idng_mode mode, char *out, size_t cap);
+size_t idng_display_text(const char *s, size_t len, char *out, size_t cap);
+
 /** ASCII-only convenience: does the label begin with "xn--" in any case? */
 int idng_is_ace(const char *label, size_t len);
 

@@ -32,7 +32,7 @@
 #define WIRE_MAX 255
 /** Source octets of a value quoted in a message; longer values are cut. */
 #define ECHO_MAX 64
-/** Room for an echoed value: every unit may grow to "<U+10FFFF>". */
+/** Room for an echoed value: every unit may grow to "\\u{10FFFF}". */
 #define ECHO_CAP (ECHO_MAX * 10 + 8)
 /** Row argument of on-invalid, which is no class. */
 #define ON_INVALID (-1)
@@ -132,42 +132,23 @@ static void warn(struct pstate *p, const char *fmt, ...)
 }
 
 /* Renders part of a value for a message: at most ECHO_MAX octets, cut on a
- * code point boundary with "..." added, and code points that could hide or
- * reorder the text around them (bidi controls, joiners, odd spaces) shown
- * as <U+XXXX> so the message says exactly what the file holds. */
+ * code point boundary with "..." added, in the display unit's text form
+ * (idng_display_text: code points that could hide or reorder the text
+ * around them shown as \u{XXXX}, octets that are not UTF-8 as \DDD), so
+ * the message says exactly what the file holds. */
 static const char *echo(char out[ECHO_CAP], const char *v, size_t n)
 {
-    size_t i = 0, o = 0;
+    const unsigned char *p = (const unsigned char *)v;
+    size_t cut = 0, o;
+    uint32_t cp;
 
-    while (i < n) {
-        unsigned char ch = (unsigned char)v[i];
-        uint32_t cp;
-        size_t m;
-
-        if (i >= ECHO_MAX) {
-            memcpy(out + o, "...", 3);
-            o += 3;
-            break;
-        }
-        if (ch >= 0x20 && ch < 0x7f) {
-            out[o++] = (char)ch;
-            i++;
-            continue;
-        }
-        m = ch < 0x80 ? 0 : idng_utf8_decode((const unsigned char *)v + i, n - i, &cp);
-        if (m == 0) {
-            o += (size_t)snprintf(out + o, ECHO_CAP - o, "\\x%02X", ch);
-            i++;
-        } else if (idng_display_safe(cp)) {
-            memcpy(out + o, v + i, m);
-            o += m;
-            i += m;
-        } else {
-            o += (size_t)snprintf(out + o, ECHO_CAP - o, "<U+%04lX>", (unsigned long)cp);
-            i += m;
-        }
+    while (cut < n && cut < ECHO_MAX) {
+        size_t m = p[cut] < 0x80 ? 1 : idng_utf8_decode(p + cut, n - cut, &cp);
+        cut += m ? m : 1;
     }
-    out[o] = '\0';
+    o = idng_display_text(v, cut, out, ECHO_CAP - 3);
+    if (cut < n)
+        memcpy(out + o, "...", 4);
     return out;
 }
 

@@ -19,37 +19,22 @@
 /* An atom after JSON escaping: at most 6 characters per input octet. */
 #define JATOM_MAX (6 * ATOM_MAX)
 
-/* Output buffer that keeps cap - 1 octets of text and the NUL. */
+/* The display unit's buffer, plus JSON escaping of string content. */
 struct wr {
-    char *out;
-    size_t cap, len;
-    int full; /* an atom did not fit: write nothing more */
+    struct idng_display_buf b;
     int json; /* wr_str escapes its atoms for a JSON string */
 };
 
 static void wr_init(struct wr *w, char *out, size_t cap, int json)
 {
-    w->out = out;
-    w->cap = cap;
-    w->len = 0;
-    w->full = out == NULL || cap == 0;
+    idng_display_buf_init(&w->b, out, cap);
     w->json = json;
-    if (!w->full)
-        out[0] = '\0';
 }
 
 /* Writes n octets that need no escaping, all or nothing. */
 static void wr_raw(struct wr *w, const char *s, size_t n)
 {
-    if (w->full)
-        return;
-    if (n > w->cap - 1 - w->len) {
-        w->full = 1;
-        return;
-    }
-    memcpy(w->out + w->len, s, n);
-    w->len += n;
-    w->out[w->len] = '\0';
+    idng_display_put(&w->b, s, n);
 }
 
 static void wr_lit(struct wr *w, const char *s)
@@ -114,44 +99,16 @@ static void wr_str(struct wr *w, const char *s, size_t n)
         return;
     }
     if (n > ATOM_MAX) { /* no caller does this; keep the bound anyway */
-        w->full = 1;
+        w->b.full = 1;
         return;
     }
     wr_raw(w, buf, json_escape((const unsigned char *)s, n, buf));
 }
 
-/* Writes octet c as \DDD (RFC 1035 section 5.1). */
-static void wr_ddd(struct wr *w, unsigned char c)
+/* The display unit's atoms, JSON-escaped when the writer says so. */
+static void wr_sink(void *ctx, const char *atom, size_t n)
 {
-    char e[4];
-
-    e[0] = '\\';
-    e[1] = (char)('0' + c / 100);
-    e[2] = (char)('0' + c / 10 % 10);
-    e[3] = (char)('0' + c % 10);
-    wr_str(w, e, 4);
-}
-
-/* Octets a name shows as themselves; the same set as Unbound's dname_str. */
-static int name_literal(uint32_t c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-'
-           || c == '_' || c == '*';
-}
-
-/* One label's octets with name escaping. */
-static void wr_label(struct wr *w, const uint8_t *s, size_t n)
-{
-    size_t i;
-
-    for (i = 0; i < n; i++) {
-        if (name_literal(s[i])) {
-            char c = (char)s[i];
-            wr_str(w, &c, 1);
-        } else {
-            wr_ddd(w, s[i]);
-        }
-    }
+    wr_str(ctx, atom, n);
 }
 
 /* A module-supplied text field: printable ASCII but '\\' as is, else \DDD. */
@@ -162,7 +119,7 @@ static void wr_field(struct wr *w, const char *s)
         if (c > 0x20 && c < 0x7F && c != '\\')
             wr_str(w, (const char *)&c, 1);
         else
-            wr_ddd(w, c);
+            idng_display_octet_to(c, wr_sink, w);
     }
 }
 
@@ -182,143 +139,6 @@ static void wr_json_text(struct wr *w, const char *s)
         i += m;
     }
     wr_raw(w, "\"", 1);
-}
-
-/*
- * Splits the next label of a wire name at *pos.  Returns 1 with the label
- * in *lab / *n, 0 at the root label, -1 when the name is malformed
- * (length past len, pointer or extended type, no root, over 255 octets).
- */
-static int next_label(const uint8_t *wire, size_t len, size_t *pos, const uint8_t **lab,
-                      size_t *n)
-{
-    size_t l;
-
-    if (*pos >= len)
-        return -1;
-    l = wire[*pos];
-    if (l == 0)
-        return 0;
-    if (l > IDNG_LABEL_MAX) /* RFC 1035 4.1.4 pointer, RFC 6891 extended label types */
-        return -1;
-    if (l > len - *pos - 1 || *pos + 1 + l + 1 > 255) /* RFC 1035 3.1: 255 octets */
-        return -1;
-    *lab = wire + *pos + 1;
-    *n = l;
-    *pos += 1 + l;
-    return 1;
-}
-
-static void wr_name(struct wr *w, const uint8_t *wire, size_t len)
-{
-    size_t pos = 0, n = 0, labels = 0;
-    const uint8_t *lab = NULL;
-    int st;
-
-    if (wire == NULL)
-        len = 0;
-    while ((st = next_label(wire, len, &pos, &lab, &n)) > 0) {
-        wr_label(w, lab, n);
-        wr_str(w, ".", 1);
-        labels++;
-    }
-    if (st < 0)
-        wr_str(w, IDNG_LOG_MALFORMED, sizeof IDNG_LOG_MALFORMED - 1);
-    else if (labels == 0)
-        wr_str(w, ".", 1);
-}
-
-/* Is there a Unicode form: the codec accepts the name and it has an xn-- label? */
-static int has_unicode(const uint8_t *wire, size_t len, idng_mode mode)
-{
-    size_t pos = 0, n = 0;
-    const uint8_t *lab = NULL;
-    int ace = 0;
-
-    if (wire == NULL || idng_wire_check(wire, len, mode, NULL) != IDNG_OK)
-        return 0;
-    while (next_label(wire, len, &pos, &lab, &n) > 0)
-        ace |= idng_is_ace((const char *)lab, n);
-    return ace;
-}
-
-/* One decoded code point: literal when safe to show, else \u{XXXX}. */
-static void wr_codepoint(struct wr *w, uint32_t cp)
-{
-    char e[ATOM_MAX];
-    unsigned char u8[4];
-    int n;
-
-    if (cp < 0x80 && name_literal(cp)) {
-        char c = (char)cp;
-        wr_str(w, &c, 1);
-    } else if (cp >= 0x80 && idng_display_safe(cp)) {
-        wr_str(w, (const char *)u8, idng_utf8_encode(cp, u8));
-    } else {
-        n = snprintf(e, sizeof e, "\\u{%04lX}", (unsigned long)(cp & 0x1FFFFF));
-        wr_str(w, e, (size_t)n);
-    }
-}
-
-/* An xn-- label that idng_wire_check accepted, decoded for display. */
-static void wr_ace(struct wr *w, const uint8_t *lab, size_t n)
-{
-    char low[IDNG_LABEL_MAX];
-    uint32_t u[IDNG_LABEL_MAX];
-    size_t i, un = IDNG_LABEL_MAX;
-
-    /* RFC 5891 5.3: A-labels compare case-insensitively; decode lowercased,
-     * as the codec's validation did. */
-    for (i = 0; i < n; i++)
-        low[i] = (char)(lab[i] >= 'A' && lab[i] <= 'Z' ? lab[i] + 32 : lab[i]);
-    if (idng_punycode_decode(low + 4, n - 4, u, &un, NULL) != IDNG_OK) {
-        wr_label(w, lab, n); /* cannot happen after idng_wire_check */
-        return;
-    }
-    for (i = 0; i < un; i++)
-        wr_codepoint(w, u[i]);
-}
-
-static void wr_unicode(struct wr *w, const uint8_t *wire, size_t len)
-{
-    size_t pos = 0, n = 0;
-    const uint8_t *lab = NULL;
-
-    while (next_label(wire, len, &pos, &lab, &n) > 0) {
-        if (idng_is_ace((const char *)lab, n))
-            wr_ace(w, lab, n);
-        else
-            wr_label(w, lab, n);
-        wr_str(w, ".", 1);
-    }
-}
-
-size_t idng_log_name(const uint8_t *wire, size_t len, char *out, size_t cap)
-{
-    struct wr w;
-
-    wr_init(&w, out, cap, 0);
-    wr_name(&w, wire, len);
-    return w.len;
-}
-
-size_t idng_log_label(const uint8_t *label, size_t len, char *out, size_t cap)
-{
-    struct wr w;
-
-    wr_init(&w, out, cap, 0);
-    wr_label(&w, label, len);
-    return w.len;
-}
-
-size_t idng_log_unicode(const uint8_t *wire, size_t len, idng_mode mode, char *out, size_t cap)
-{
-    struct wr w;
-
-    wr_init(&w, out, cap, 0);
-    if (has_unicode(wire, len, mode))
-        wr_unicode(&w, wire, len);
-    return w.len;
 }
 
 /* ---- mnemonics ---- */
@@ -463,11 +283,11 @@ static void format_text(struct wr *w, const struct idng_logrec *r, const char *t
         wr_lit(w, "-");
     }
     wr_lit(w, " ");
-    wr_name(w, r->qname, r->qname_len);
+    idng_display_name_to(r->qname, r->qname_len, wr_sink, w);
     wr_lit(w, " ");
     if (unicode) {
         wr_lit(w, "(");
-        wr_unicode(w, r->qname, r->qname_len);
+        idng_display_unicode_to(r->qname, r->qname_len, r->mode, wr_sink, w);
         wr_lit(w, ") ");
     }
     wr_lit(w, type);
@@ -479,7 +299,7 @@ static void format_text(struct wr *w, const struct idng_logrec *r, const char *t
     text_field(w, r->verdict);
     if (r->label != NULL) {
         wr_lit(w, ":");
-        wr_label(w, (const uint8_t *)r->label, r->label_len);
+        idng_display_label_to((const uint8_t *)r->label, r->label_len, wr_sink, w);
     }
     wr_lit(w, " ");
     text_field(w, r->action);
@@ -491,7 +311,7 @@ static void format_text(struct wr *w, const struct idng_logrec *r, const char *t
     }
     if (r->target != NULL) {
         wr_lit(w, " target=");
-        wr_name(w, r->target, r->target_len);
+        idng_display_name_to(r->target, r->target_len, wr_sink, w);
     }
     if (known(r->transport)) {
         wr_lit(w, " proto=");
@@ -527,11 +347,11 @@ static void format_json(struct wr *w, const struct idng_logrec *r, const char *t
         wr_lit(w, ",\"port\":null");
     }
     wr_lit(w, ",\"qname\":\"");
-    wr_name(w, r->qname, r->qname_len);
+    idng_display_name_to(r->qname, r->qname_len, wr_sink, w);
     wr_lit(w, "\",\"qname_unicode\":");
     if (unicode) {
         wr_lit(w, "\"");
-        wr_unicode(w, r->qname, r->qname_len);
+        idng_display_unicode_to(r->qname, r->qname_len, r->mode, wr_sink, w);
         wr_lit(w, "\"");
     } else {
         wr_lit(w, "null");
@@ -543,7 +363,7 @@ static void format_json(struct wr *w, const struct idng_logrec *r, const char *t
     wr_lit(w, ",\"label\":");
     if (r->label != NULL) {
         wr_lit(w, "\"");
-        wr_label(w, (const uint8_t *)r->label, r->label_len);
+        idng_display_label_to((const uint8_t *)r->label, r->label_len, wr_sink, w);
         wr_lit(w, "\"");
     } else {
         wr_lit(w, "null");
@@ -559,7 +379,7 @@ static void format_json(struct wr *w, const struct idng_logrec *r, const char *t
     wr_lit(w, ",\"target\":");
     if (r->target != NULL) {
         wr_lit(w, "\"");
-        wr_name(w, r->target, r->target_len);
+        idng_display_name_to(r->target, r->target_len, wr_sink, w);
         wr_lit(w, "\"");
     } else {
         wr_lit(w, "null");
@@ -595,10 +415,10 @@ size_t idng_log_format(const struct idng_logrec *r, enum idng_logfmt fmt, int wi
     type = idng_log_type_name(r->qtype, ty, sizeof ty);
     cls = idng_log_class_name(r->qclass, cl, sizeof cl);
     rcode = idng_log_rcode_name(r->rcode, rc, sizeof rc);
-    unicode = has_unicode(r->qname, r->qname_len, r->mode);
+    unicode = idng_display_has_unicode(r->qname, r->qname_len, r->mode);
     if (json)
         format_json(&w, r, time_s, unicode, type, cls, rcode);
     else
         format_text(&w, r, time_s, unicode, type, cls, rcode);
-    return w.len;
+    return w.b.len;
 }

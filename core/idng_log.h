@@ -15,15 +15,17 @@
  * format characters, line and paragraph separators, ...).  JSON lines are
  * one valid RFC 8259 object each.
  *
- * Escaping rules (one rule per kind of text):
- * - Wire octets of a name or label ("name escaping", idng_log_name): the
+ * Escaping rules (one rule per kind of text).  Names, labels and the Unicode
+ * form are the display unit's (idnguard.h, "Display"; codec/display.c), the
+ * one spelling shared with EDE texts, CLI error lines and settings messages:
+ * - Wire octets of a name or label ("name escaping", idng_display_name): the
  *   octets A-Z, a-z, 0-9, '-', '_' and '*' are written as they are, every
  *   other octet as \DDD (three decimal digits, RFC 1035 5.1), including
  *   '.' inside a label, '\\', '"', ' ', '(', ')', ';', '@', '$', '#', ':'
  *   and every octet >= 0x80.  The \c form is never used, so a backslash is
  *   always followed by three digits, "u{" or "#malformed".  Letter case is
  *   kept as sent (0x20 randomisation stays visible).
- * - Code points of a decoded xn-- label (idng_log_unicode): written as
+ * - Code points of a decoded xn-- label (idng_display_unicode): written as
  *   UTF-8 when idng_display_safe() accepts them, except that ASCII follows
  *   name escaping (so a decoded '.', '(' or ')' cannot fake a label
  *   boundary or the end of the "(unicode)" field); everything else as
@@ -66,18 +68,6 @@ enum idng_logfmt {
 };
 
 /**
- * Buffer size (with the NUL) that always holds idng_log_name's output:
- * at most 254 octets of labels and length octets are shown (a name that
- * needs more is malformed), each as at most 4 characters, plus the marker.
- */
-#define IDNG_LOG_NAME_MAX (4 * 254 + 12)
-/**
- * Buffer size (with the NUL) that always holds idng_log_unicode's output:
- * at most one code point per wire octet, each as at most 10 characters
- * ("\u{10FFFF}").
- */
-#define IDNG_LOG_UNICODE_MAX (10 * 254 + 1)
-/**
  * Buffer size that always holds a whole line of either format when
  * label_len <= 63 and client, verdict, action and path are each at most
  * 63 octets (JSON worst case: name 1282, Unicode form 2794, label 315,
@@ -86,9 +76,6 @@ enum idng_logfmt {
 #define IDNG_LOG_LINE_MAX 8192
 /** Buffer size that holds any result of the *_name functions below. */
 #define IDNG_LOG_MNEMONIC_MAX 16
-
-/** Marker that ends a name whose wire form cannot be read to its end. */
-#define IDNG_LOG_MALFORMED "\\#malformed"
 
 /** What one log line says about one query.  Nothing is owned. */
 struct idng_logrec {
@@ -123,8 +110,8 @@ struct idng_logrec {
  *                  when with_time is nonzero
  *   2. client#port "127.0.0.1#53210", "::1#5353" (IPv6 is not bracketed:
  *                  the port is after the last '#'); "-" if client is unknown
- *   3. qname       idng_log_name, e.g. "xn--bcher-kva.example."
- *   4. (unicode)   only when idng_log_unicode has something to show:
+ *   3. qname       idng_display_name, e.g. "xn--bcher-kva.example."
+ *   4. (unicode)   only when idng_display_unicode has something to show:
  *                  "(bücher.example.)"; no qname begins with '(', so the
  *                  field is recognisable by its first character
  *   5. qtype       idng_log_type_name: "A", "TYPE65280"
@@ -163,48 +150,6 @@ struct idng_logrec {
  */
 size_t idng_log_format(const struct idng_logrec *r, enum idng_logfmt fmt, int with_time,
                        char *out, size_t cap);
-
-/**
- * Presentation form of a wire name as sent, in ASCII with name escaping
- * (see the file comment): labels each followed by '.', the root name
- * alone as ".".  Reading stops at the root label; octets after it are
- * ignored.  A length octet that runs past len, a compression pointer or
- * extended label type (length octet >= 0x40), a missing root label, or a
- * name longer than 255 octets ends the output with IDNG_LOG_MALFORMED
- * after the labels read so far, e.g. "example.\#malformed"; an empty
- * input is "\#malformed".
- *
- * @param wire: the name; may be NULL when len is 0.
- * @param out, cap: output buffer and its size (>= 1); IDNG_LOG_NAME_MAX
- *   always suffices.  Truncates at an atom boundary.
- * @return the length written, at most cap - 1.
- */
-size_t idng_log_name(const uint8_t *wire, size_t len, char *out, size_t cap);
-
-/**
- * One label's octets with name escaping (see the file comment): the form
- * every log line, EDE text and message uses for a label, so that a '.'
- * inside a label can never read as two labels.
- * @param out, cap: output buffer and its size (>= 1); 4 * len + 1 always
- *   suffices.  Truncates at an atom boundary.
- * @return the length written, at most cap - 1.
- */
-size_t idng_log_label(const uint8_t *label, size_t len, char *out, size_t cap);
-
-/**
- * Unicode form of a wire name, for display beside idng_log_name.  There is
- * one only when idng_wire_check() accepts the whole name under mode and it
- * holds at least one xn-- label; otherwise the result is 0 and out is "".
- * Each xn-- label is shown decoded (code points escaped as in the file
- * comment, e.g. "\u{200D}" for a ZERO WIDTH JOINER), every other label and
- * the dots as in idng_log_name.
- *
- * @param out, cap: output buffer and its size (>= 1);
- *   IDNG_LOG_UNICODE_MAX always suffices.  Truncates at an atom boundary.
- * @return the length written, at most cap - 1; 0 when there is nothing to
- *   show (or cap is 1).
- */
-size_t idng_log_unicode(const uint8_t *wire, size_t len, idng_mode mode, char *out, size_t cap);
 
 /**
  * Mnemonic of an RR type as Unbound prints it ("A", "AAAA", "NSAP-PTR",

@@ -299,7 +299,7 @@ size_t idng_policy_ede_text(const struct idng_verdict *v, char *out, size_t cap)
     if (v->label_len > 0 && n + 2 < cap) {
         out[n++] = ':';
         out[n++] = ' ';
-        n += idng_log_label(v->label, v->label_len, out + n, cap - n);
+        n += idng_display_label(v->label, v->label_len, out + n, cap - n);
     }
     if (v->listed == IDNG_LISTED_NONE && v->status != IDNG_OK && n + 2 < cap) {
         w = snprintf(out + n, cap - n, ": %s", idng_status_message(v->status));

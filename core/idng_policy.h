@@ -170,7 +170,7 @@ enum idng_scan_result idng_scan_result(const struct idng_scan *s, struct idng_ve
 
 /**
  * EDE text for a rejected name: "idnguard: <verdict>: <label>: <message>",
- * the label name-escaped as in the query log (idng_log_label), so the text
+ * the label name-escaped as in the query log (idng_display_label), so the text
  * is printable ASCII and a '.' inside a label shows as \046.  Returns the
  * length written; out is always NUL-terminated (cap >= 1).
  */

@@ -4,7 +4,7 @@
  * Unbound) and to its settings files, each a named regression test:
  * - every octet value in every position of a 63-octet label, through
  *   idng_policy_judge, idng_policy_normalize, idng_policy_ede_text,
- *   idng_log_name and idng_log_format: the right class and action, exact
+ *   idng_display_name and idng_log_format: the right class and action, exact
  *   escaping, outputs within capacity;
  * - wire names that lie (pointers, lengths past the end or past 255, label
  *   types 0x40-0xBF, no root, trailing octets) placed at the very end of a
@@ -287,13 +287,13 @@ START_TEST(test_every_octet_every_position_policy_normalize)
 }
 END_TEST
 
-/* idng_log_name escapes exactly as documented, for every octet anywhere;
+/* idng_display_name escapes exactly as documented, for every octet anywhere;
  * the full lines and the EDE text stay clean. */
 START_TEST(test_every_octet_every_position_log_lines)
 {
     const char *base = byte_bases[_i];
     uint8_t w[BYTE_WIRE_LEN];
-    char got[IDNG_LOG_NAME_MAX], want[IDNG_LOG_NAME_MAX];
+    char got[IDNG_DISPLAY_NAME_MAX], want[IDNG_DISPLAY_NAME_MAX];
     size_t p, n, wn;
     unsigned b;
 
@@ -303,7 +303,7 @@ START_TEST(test_every_octet_every_position_log_lines)
             struct idng_logrec r;
             char what[64];
             byte_wire(base, p, b, w);
-            n = idng_log_name(w, sizeof w, got, sizeof got);
+            n = idng_display_name(w, sizeof w, got, sizeof got);
             wn = expect_name(w, sizeof w, want);
             REQUIRE(n == wn && strcmp(got, want) == 0, "octet 0x%02x at %zu: %s, expected %s", b,
                     p, got, want);
@@ -354,7 +354,7 @@ static void core_at_guard(struct t_guard *g, const void *wire, size_t len, int m
 {
     const uint8_t *w = t_guard_put(g, wire, len);
     const struct idng_conf *confs[] = {&conf_default, &conf_lists, &conf_drop};
-    char buf[IDNG_LOG_UNICODE_MAX];
+    char buf[IDNG_DISPLAY_UNICODE_MAX];
     uint8_t out[255];
     size_t i, n, olen;
 
@@ -379,16 +379,16 @@ static void core_at_guard(struct t_guard *g, const void *wire, size_t len, int m
             REQUIRE(olen <= 255, "%s: %zu octets", what, olen);
         (void)idng_conf_name_listed(&confs[i]->allow, w, len);
         (void)idng_conf_name_listed(&confs[i]->deny, w, len);
-        n = idng_log_unicode(w, len, confs[i]->mode, buf, sizeof buf);
+        n = idng_display_unicode(w, len, confs[i]->mode, buf, sizeof buf);
         REQUIRE(!malformed || n == 0, "%s: a Unicode form: %s", what, buf);
     }
-    n = idng_log_name(w, len, buf, sizeof buf);
+    n = idng_display_name(w, len, buf, sizeof buf);
     if (malformed)
-        REQUIRE(n >= sizeof IDNG_LOG_MALFORMED - 1
-                    && strcmp(buf + n - (sizeof IDNG_LOG_MALFORMED - 1), IDNG_LOG_MALFORMED) == 0,
+        REQUIRE(n >= sizeof IDNG_DISPLAY_MALFORMED - 1
+                    && strcmp(buf + n - (sizeof IDNG_DISPLAY_MALFORMED - 1), IDNG_DISPLAY_MALFORMED) == 0,
                 "%s: logged as %s", what, buf);
     else
-        REQUIRE(strstr(buf, IDNG_LOG_MALFORMED) == NULL, "%s: logged as %s", what, buf);
+        REQUIRE(strstr(buf, IDNG_DISPLAY_MALFORMED) == NULL, "%s: logged as %s", what, buf);
 }
 
 START_TEST(test_wire_lies_core_never_reads_past_len)
@@ -491,7 +491,7 @@ END_TEST
  * BUG (core/idng_policy.c, idng_policy_normalize): an empty input, which
  * holds no root label, is converted to the root name "\0" with IDNG_OK,
  * while every other function calls it malformed (idng_wire_check:
- * IDNG_E_INVAL; idng_log_name: "\#malformed"; idng_conf_name_listed: not
+ * IDNG_E_INVAL; idng_display_name: "\#malformed"; idng_conf_name_listed: not
  * listed).  Unbound never hands the module an empty qname, so the module
  * is not affected; a library caller would normalize nothing into ".".
  */
@@ -546,9 +546,9 @@ START_TEST(test_bug_ideographic_full_stop_in_a_wire_label_is_split_by_normalize)
         struct idng_verdict v;
         idng_status st = idng_policy_normalize(&conf_default, (const uint8_t *)cases[i].wire,
                                                cases[i].len, out, &olen, NULL);
-        char got[IDNG_LOG_NAME_MAX] = "-";
+        char got[IDNG_DISPLAY_NAME_MAX] = "-";
         if (st == IDNG_OK)
-            idng_log_name(out, olen, got, sizeof got);
+            idng_display_name(out, olen, got, sizeof got);
         ck_assert_msg(st == IDNG_OK && olen == cases[i].len
                           && memcmp(out, cases[i].wire, olen) == 0,
                       "one wire label holding %s: normalized with %s to %s; expected the "
@@ -653,7 +653,7 @@ END_TEST
 START_TEST(test_log_injection_rlo_alabel_escaped_in_unicode_form)
 {
     uint8_t w[64];
-    char buf[IDNG_LOG_UNICODE_MAX];
+    char buf[IDNG_DISPLAY_UNICODE_MAX];
     uint32_t u[8] = {'a', 'b', 'c', 0x202E};
     char a[32];
     size_t alen = sizeof a - 4, n;
@@ -664,7 +664,7 @@ START_TEST(test_log_injection_rlo_alabel_escaped_in_unicode_form)
     n = wire_of("xn--abc-7q0a/example", 20, w);
     ck_assert_int_eq(idng_wire_check(w, n, P, NULL), IDNG_OK);
     ck_assert_int_eq(idng_wire_check(w, n, U, NULL), IDNG_E_DISALLOWED);
-    idng_log_unicode(w, n, P, buf, sizeof buf);
+    idng_display_unicode(w, n, P, buf, sizeof buf);
     ck_assert_str_eq(buf, "abc\\u{202E}.example.");
 }
 END_TEST

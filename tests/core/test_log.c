@@ -5,7 +5,7 @@
  * A-labels, joiners), malformed wire names, the mnemonics, and properties
  * over 100000 random wire names: no control octet, no DEL, no invisible or
  * bidi code point, valid UTF-8, one valid JSON object with every key, the
- * fields agree with idng_log_name / idng_log_unicode, and truncation at any
+ * fields agree with idng_display_name / idng_display_unicode, and truncation at any
  * capacity yields a prefix that ends between escapes.
  */
 #include "common.h"
@@ -311,7 +311,7 @@ static size_t our_escape(const char *s, size_t n)
 
     if (n >= 4 && s[0] == '\\' && is_digit(s[1]) && is_digit(s[2]) && is_digit(s[3]))
         return 4;
-    if (n >= 11 && memcmp(s, IDNG_LOG_MALFORMED, 11) == 0)
+    if (n >= 11 && memcmp(s, IDNG_DISPLAY_MALFORMED, 11) == 0)
         return 11;
     if (n >= 3 && s[0] == '\\' && s[1] == 'u' && s[2] == '{') {
         for (k = 3; k < n && is_hex(s[k]); k++)
@@ -415,13 +415,13 @@ struct wire_ctx {
 static size_t fmt_name(const void *ctx, char *out, size_t cap)
 {
     const struct wire_ctx *c = ctx;
-    return idng_log_name(c->wire, c->len, out, cap);
+    return idng_display_name(c->wire, c->len, out, cap);
 }
 
 static size_t fmt_unicode(const void *ctx, char *out, size_t cap)
 {
     const struct wire_ctx *c = ctx;
-    return idng_log_unicode(c->wire, c->len, c->mode, out, cap);
+    return idng_display_unicode(c->wire, c->len, c->mode, out, cap);
 }
 
 /* ---- a small strict JSON reader for our one flat object ---- */
@@ -661,7 +661,7 @@ static void check_json_text(const char *what, const char *line, const struct jva
                 line);
 }
 
-/* Name escaping of a label, via idng_log_name on a one-label wire name. */
+/* Name escaping of a label, via idng_display_name on a one-label wire name. */
 static size_t label_escaped(const char *label, size_t n, char *out, size_t cap)
 {
     uint8_t wire[IDNG_LABEL_MAX + 2];
@@ -671,7 +671,7 @@ static size_t label_escaped(const char *label, size_t n, char *out, size_t cap)
     wire[0] = (uint8_t)n;
     memcpy(wire + 1, label, n);
     wire[n + 1] = 0;
-    len = idng_log_name(wire, n + 2, out, cap);
+    len = idng_display_name(wire, n + 2, out, cap);
     REQUIRE(len >= 1 && out[len - 1] == '.', "label escaping");
     out[--len] = '\0';
     return len;
@@ -679,15 +679,15 @@ static size_t label_escaped(const char *label, size_t n, char *out, size_t cap)
 
 /*
  * Checks a line of either format against the record: safety, structure,
- * and that its name fields are exactly idng_log_name / idng_log_unicode.
+ * and that its name fields are exactly idng_display_name / idng_display_unicode.
  */
 static void check_line(const char *what, const struct idng_logrec *r, enum idng_logfmt fmt,
                        int with_time, const char *line, size_t len, size_t cap)
 {
-    static char name[IDNG_LOG_NAME_MAX], uni[IDNG_LOG_UNICODE_MAX], lab[IDNG_LOG_NAME_MAX];
+    static char name[IDNG_DISPLAY_NAME_MAX], uni[IDNG_DISPLAY_UNICODE_MAX], lab[IDNG_DISPLAY_NAME_MAX];
     static char dec[2 * IDNG_LOG_LINE_MAX];
-    size_t nlen = idng_log_name(r->qname, r->qname_len, name, sizeof name);
-    size_t ulen = idng_log_unicode(r->qname, r->qname_len, r->mode, uni, sizeof uni);
+    size_t nlen = idng_display_name(r->qname, r->qname_len, name, sizeof name);
+    size_t ulen = idng_display_unicode(r->qname, r->qname_len, r->mode, uni, sizeof uni);
     size_t llen = 0;
 
     check_safe(what, line, len, cap);
@@ -702,7 +702,7 @@ static void check_line(const char *what, const struct idng_logrec *r, enum idng_
         REQUIRE(json_parse(line, len, v, dec, sizeof dec, err, sizeof err),
                 "%s: bad JSON: %s: %s", what, err, line);
         REQUIRE(v[3].type == J_STRING && v[3].len == nlen && memcmp(v[3].str, name, nlen) == 0,
-                "%s: qname is not idng_log_name's \"%s\": %s", what, name, line);
+                "%s: qname is not idng_display_name's \"%s\": %s", what, name, line);
         if (ulen == 0)
             REQUIRE(v[4].type == J_NULL, "%s: qname_unicode not null: %s", what, line);
         else
@@ -881,8 +881,8 @@ struct name_row {
     const char *wire;
     size_t len;
     idng_mode mode;
-    const char *name;    /* idng_log_name */
-    const char *unicode; /* idng_log_unicode; "" for none */
+    const char *name;    /* idng_display_name */
+    const char *unicode; /* idng_display_unicode; "" for none */
 };
 
 static const struct name_row names[] = {
@@ -936,14 +936,14 @@ static const struct name_row names[] = {
 START_TEST(test_names)
 {
     const struct name_row *t = &names[_i];
-    char out[IDNG_LOG_UNICODE_MAX];
+    char out[IDNG_DISPLAY_UNICODE_MAX];
     size_t n;
 
-    n = idng_log_name((const uint8_t *)t->wire, t->len, out, sizeof out);
+    n = idng_display_name((const uint8_t *)t->wire, t->len, out, sizeof out);
     REQUIRE(n == strlen(t->name) && strcmp(out, t->name) == 0, "%s: name %s, want %s",
             t->what, out, t->name);
     check_safe(t->what, out, n, sizeof out);
-    n = idng_log_unicode((const uint8_t *)t->wire, t->len, t->mode, out, sizeof out);
+    n = idng_display_unicode((const uint8_t *)t->wire, t->len, t->mode, out, sizeof out);
     REQUIRE(n == strlen(t->unicode) && strcmp(out, t->unicode) == 0,
             "%s: unicode \"%s\", want \"%s\"", t->what, out, t->unicode);
     check_safe(t->what, out, n, sizeof out);
@@ -956,16 +956,16 @@ START_TEST(test_null_and_tiny_buffers)
     struct idng_logrec r;
 
     /* "\#malformed" does not fit 8 octets: nothing rather than half of it. */
-    ck_assert_uint_eq(idng_log_name(NULL, 0, out, sizeof out), 0);
+    ck_assert_uint_eq(idng_display_name(NULL, 0, out, sizeof out), 0);
     ck_assert_str_eq(out, "");
-    ck_assert_uint_eq(idng_log_name(NULL, 5, out, 1), 0);
+    ck_assert_uint_eq(idng_display_name(NULL, 5, out, 1), 0);
     ck_assert_str_eq(out, "");
-    ck_assert_uint_eq(idng_log_name((const uint8_t *)"\000", 1, out, 2), 1);
+    ck_assert_uint_eq(idng_display_name((const uint8_t *)"\000", 1, out, 2), 1);
     ck_assert_str_eq(out, ".");
-    ck_assert_uint_eq(idng_log_name((const uint8_t *)"\000", 1, NULL, 0), 0);
-    ck_assert_uint_eq(idng_log_unicode(NULL, 3, U, out, sizeof out), 0);
+    ck_assert_uint_eq(idng_display_name((const uint8_t *)"\000", 1, NULL, 0), 0);
+    ck_assert_uint_eq(idng_display_unicode(NULL, 3, U, out, sizeof out), 0);
     ck_assert_str_eq(out, "");
-    ck_assert_uint_eq(idng_log_unicode((const uint8_t *)"\000", 1, (idng_mode)7, out, sizeof out),
+    ck_assert_uint_eq(idng_display_unicode((const uint8_t *)"\000", 1, (idng_mode)7, out, sizeof out),
                       0);
     ck_assert_uint_eq(idng_log_format(NULL, IDNG_LOGFMT_JSON, 1, out, sizeof out), 0);
     ck_assert_str_eq(out, "");
@@ -1096,8 +1096,8 @@ static size_t repeat_alabel(uint32_t cp, size_t k, char *out)
 
 START_TEST(test_worst_cases)
 {
-    static char line[IDNG_LOG_LINE_MAX + 4096], name[IDNG_LOG_NAME_MAX + 64],
-        uni[IDNG_LOG_UNICODE_MAX + 64];
+    static char line[IDNG_LOG_LINE_MAX + 4096], name[IDNG_DISPLAY_NAME_MAX + 64],
+        uni[IDNG_DISPLAY_UNICODE_MAX + 64];
     uint8_t wire[600];
     char lab[64], strs[64];
     size_t len = 0, n, k, nl, nu, fmt;
@@ -1111,16 +1111,16 @@ START_TEST(test_worst_cases)
     ck_assert_uint_eq(len, 254);
     wire[len++] = 0xC0;
     wire[len++] = 0;
-    nl = idng_log_name(wire, len, name, sizeof name);
-    REQUIRE(nl < IDNG_LOG_NAME_MAX, "name of %zu octets for IDNG_LOG_NAME_MAX %d", nl,
-            IDNG_LOG_NAME_MAX);
+    nl = idng_display_name(wire, len, name, sizeof name);
+    REQUIRE(nl < IDNG_DISPLAY_NAME_MAX, "name of %zu octets for IDNG_DISPLAY_NAME_MAX %d", nl,
+            IDNG_DISPLAY_NAME_MAX);
     ck_assert(nl > 1000);
     /* One label more is over 255 octets: malformed, and read no further. */
     wire[254] = 1;
     wire[255] = 'a';
     wire[256] = 0;
     ck_assert_int_ne(idng_wire_check(wire, 257, P, NULL), IDNG_OK);
-    n = idng_log_name(wire, 257, name, sizeof name);
+    n = idng_display_name(wire, 257, name, sizeof name);
     ck_assert_uint_eq(n, nl);
     ck_assert_str_eq(name + n - 11, "\\#malformed");
 
@@ -1133,8 +1133,8 @@ START_TEST(test_worst_cases)
     }
     wire[len++] = 0;
     ck_assert_uint_le(len, 255);
-    nu = idng_log_unicode(wire, len, P, uni, sizeof uni);
-    REQUIRE(nu > 2000 && nu < IDNG_LOG_UNICODE_MAX, "unicode form of %zu octets", nu);
+    nu = idng_display_unicode(wire, len, P, uni, sizeof uni);
+    REQUIRE(nu > 2000 && nu < IDNG_DISPLAY_UNICODE_MAX, "unicode form of %zu octets", nu);
 
     /* With a 63-octet label of NULs and 63-octet strings of controls. */
     memset(strs, 1, 63);
@@ -1400,8 +1400,8 @@ START_TEST(test_codec_agreement)
 
     for (iter = 0; iter < 20000; iter++) {
         uint8_t wire[300];
-        char text[300], uni[IDNG_LOG_UNICODE_MAX], plain[IDNG_LOG_UNICODE_MAX],
-            want[IDNG_LOG_UNICODE_MAX];
+        char text[300], uni[IDNG_DISPLAY_UNICODE_MAX], plain[IDNG_DISPLAY_UNICODE_MAX],
+            want[IDNG_DISPLAY_UNICODE_MAX];
         size_t wlen = 0, tlen = 0, labels = 1 + rnd(&s, 4), i, n, wn = sizeof want - 1;
         idng_mode mode = (idng_mode)rnd(&s, 3);
         idng_status st;
@@ -1425,7 +1425,7 @@ START_TEST(test_codec_agreement)
             text[tlen++] = '.';
         }
         wire[wlen++] = 0;
-        n = idng_log_unicode(wire, wlen, mode, uni, sizeof uni);
+        n = idng_display_unicode(wire, wlen, mode, uni, sizeof uni);
         st = idng_to_unicode(text, tlen, want, &wn, mode, 0, NULL);
         if (n == 0) {
             int has_ace = 0;

@@ -270,13 +270,13 @@ static void wire_ops(const uint8_t *w, size_t n)
         put(" in%d/%d", idng_conf_name_listed(&confs[i].allow, w, n),
             idng_conf_name_listed(&confs[i].deny, w, n));
     }
-    idng_log_name(w, n, txt, sizeof txt);
+    idng_display_name(w, n, txt, sizeof txt);
     put(" name=%s", txt);
     for (m = 0; m <= 2; m++) {
-        idng_log_unicode(w, n, (idng_mode)m, txt, sizeof txt);
+        idng_display_unicode(w, n, (idng_mode)m, txt, sizeof txt);
         put(" uni%d=%s", m, txt);
     }
-    idng_log_name(w, n, txt, 20);
+    idng_display_name(w, n, txt, 20);
     put(" name20=%s", txt);
 }
 
@@ -287,9 +287,9 @@ static void log_ops(const unsigned char *in, size_t n, const uint8_t *w, size_t 
     struct idng_verdict v;
     int f;
 
-    idng_log_label(in, n, txt, sizeof txt);
+    idng_display_label(in, n, txt, sizeof txt);
     put(" label=%s", txt);
-    idng_log_label(in, n, txt, 9);
+    idng_display_label(in, n, txt, 9);
     put(" label9=%s", txt);
     idng_policy_judge(&confs[0], w, wn, &v);
     memset(&r, 0, sizeof r);
@@ -453,6 +453,8 @@ static void chunk_begin(const char *name)
 static void emit_line(void)
 {
     size_t i, hexlen = strcspn(line, " \n");
+    if (hexlen > 160) /* enough to find the input again */
+        hexlen = 160;
     for (i = 0; i < line_len; i++) {
         cur.h ^= (unsigned char)line[i];
         cur.h *= 1099511628211ULL;

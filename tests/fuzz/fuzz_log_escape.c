@@ -1,8 +1,12 @@
 /**
  * \file
- * Fuzz target: the query-log formatter (core/idng_log.h) with a
- * client-chosen query name: idng_log_format in text and JSON, and
- * idng_log_name and idng_log_unicode on their own.
+ * Fuzz target: the display unit (codec/display.c) and the query-log
+ * formatter (core/idng_log.h) with a client-chosen query name:
+ * idng_log_format in text and JSON, and idng_display_name,
+ * idng_display_unicode, idng_display_label and idng_display_text on their
+ * own.  Those four are every place a hostile octet is shown: log lines,
+ * EDE texts (idng_display_label), CLI error lines and settings messages
+ * (idng_display_text).
  *
  * Input: byte 0 controls the record (bit 0 JSON, bit 1 with time, bits 2-3
  * the mode, bit 4 the input as the label too, bit 5 as the client too,
@@ -17,16 +21,20 @@
  *   DEL, only valid UTF-8, no bidi control (U+200E, U+200F, U+202A-U+202E,
  *   U+2066-U+2069, U+061C), no U+2028/U+2029, no C1 control, and no code
  *   point from U+0080 up that idng_display_safe() rejects;
- * - idng_log_name writes only A-Z a-z 0-9 - _ * . and escapes: every '\\'
+ * - idng_display_name writes only A-Z a-z 0-9 - _ * . and escapes: every '\\'
  *   starts \DDD (DDD <= 255) or the final \#malformed;
- * - idng_log_unicode writes nothing unless the name has an xn-- label and
+ * - idng_display_unicode writes nothing unless the name has an xn-- label and
  *   passes idng_wire_check;
  * - a whole line fits IDNG_LOG_LINE_MAX: a text line has exactly the
  *   expected number of space-separated fields (none empty), its name and
- *   "(unicode)" fields equal idng_log_name / idng_log_unicode; a JSON line
+ *   "(unicode)" fields equal idng_display_name / idng_display_unicode; a JSON line
  *   is one valid object with the 13 documented keys in order, and its
  *   qname / qname_unicode strings decode to the same text;
- * - a smaller capacity gives a prefix of the whole line.
+ * - a smaller capacity gives a prefix of the whole line;
+ * - idng_display_label and idng_display_text of the input (as octets) are
+ *   safe as above, and reading their escapes back (\DDD an octet, \u{X}
+ *   a code point in UTF-8, anything else itself) gives the input exactly:
+ *   the spelling is unambiguous; a smaller capacity gives a prefix.
  */
 #include "fuzz_common.h"
 #include "idng_log.h"
@@ -58,8 +66,8 @@ static void check_name_text(const char *s, size_t n)
             || c == '-' || c == '_' || c == '*' || c == '.')
             continue;
         FUZZ_CHECK(c == '\\', "name text holds '%c' at %zu: %s", c, i, s);
-        if (n - i == sizeof IDNG_LOG_MALFORMED - 1
-            && !memcmp(s + i, IDNG_LOG_MALFORMED, sizeof IDNG_LOG_MALFORMED - 1))
+        if (n - i == sizeof IDNG_DISPLAY_MALFORMED - 1
+            && !memcmp(s + i, IDNG_DISPLAY_MALFORMED, sizeof IDNG_DISPLAY_MALFORMED - 1))
             return;
         FUZZ_CHECK(n - i >= 4 && s[i + 1] >= '0' && s[i + 1] <= '2' && s[i + 2] >= '0'
                        && s[i + 2] <= '9' && s[i + 3] >= '0' && s[i + 3] <= '9'
@@ -216,9 +224,67 @@ static char *field(const uint8_t *d, size_t n)
     return s;
 }
 
+/* Reads display text back into octets: \DDD, \u{X}, or the character. */
+static size_t undisplay(const char *s, size_t n, unsigned char *out, size_t cap)
+{
+    size_t i = 0, o = 0;
+
+    while (i < n) {
+        FUZZ_CHECK(o + 4 <= cap, "undisplay: output over %zu", cap);
+        if (s[i] != '\\') {
+            out[o++] = (unsigned char)s[i++];
+            continue;
+        }
+        if (i + 1 < n && s[i + 1] == 'u') {
+            unsigned long cp;
+            char *end;
+            FUZZ_CHECK(i + 2 < n && s[i + 2] == '{', "\\u without '{' at %zu: %s", i, s);
+            cp = strtoul(s + i + 3, &end, 16);
+            FUZZ_CHECK(*end == '}' && end - (s + i + 3) >= 4, "bad \\u{} at %zu: %s", i, s);
+            o += idng_utf8_encode((uint32_t)cp, out + o);
+            i = (size_t)(end - s) + 1;
+            continue;
+        }
+        FUZZ_CHECK(i + 3 < n && s[i + 1] >= '0' && s[i + 1] <= '2' && s[i + 2] >= '0'
+                       && s[i + 2] <= '9' && s[i + 3] >= '0' && s[i + 3] <= '9',
+                   "bad escape at %zu: %s", i, s);
+        out[o++] = (unsigned char)((s[i + 1] - '0') * 100 + (s[i + 2] - '0') * 10 + (s[i + 3] - '0'));
+        i += 4;
+    }
+    return o;
+}
+
+/* idng_display_label and idng_display_text: safe, unambiguous, prefixes. */
+static void check_views(const unsigned char *q, size_t qlen, size_t small_cap)
+{
+    size_t cap = 10 * qlen + 1, n, m, k;
+    char *out = fuzz_alloc(cap), *part;
+    unsigned char *back = fuzz_alloc(qlen + 4);
+    int view;
+
+    for (view = 0; view < 2; view++) {
+        const char *what = view ? "text" : "label";
+        n = view ? idng_display_text((const char *)q, qlen, out, cap)
+                 : idng_display_label(q, qlen, out, cap);
+        FUZZ_CHECK(n < cap, "%s: length %zu in %zu", what, n, cap);
+        check_safe(out, n, what);
+        m = undisplay(out, n, back, qlen + 4);
+        FUZZ_CHECK(m == qlen && !memcmp(back, q, qlen), "%s: \"%s\" does not read back", what,
+                   out);
+        part = fuzz_alloc(small_cap);
+        k = view ? idng_display_text((const char *)q, qlen, part, small_cap)
+                 : idng_display_label(q, qlen, part, small_cap);
+        FUZZ_CHECK(k < small_cap && !memcmp(part, out, k), "%s: cap %zu not a prefix", what,
+                   small_cap);
+        free(part);
+    }
+    free(out);
+    free(back);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static char lname[IDNG_LOG_NAME_MAX], luni[IDNG_LOG_UNICODE_MAX];
+    static char lname[IDNG_DISPLAY_NAME_MAX], luni[IDNG_DISPLAY_UNICODE_MAX];
     static char jq[IDNG_LOG_LINE_MAX * 4], ju[IDNG_LOG_LINE_MAX * 4];
     struct idng_logrec r;
     uint8_t ctl, small;
@@ -267,16 +333,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
 
     /* The name on its own. */
-    out = fuzz_alloc(IDNG_LOG_NAME_MAX);
-    nn = idng_log_name(r.qname, qlen, out, IDNG_LOG_NAME_MAX);
-    FUZZ_CHECK(nn < IDNG_LOG_NAME_MAX, "name length %zu", nn);
+    out = fuzz_alloc(IDNG_DISPLAY_NAME_MAX);
+    nn = idng_display_name(r.qname, qlen, out, IDNG_DISPLAY_NAME_MAX);
+    FUZZ_CHECK(nn < IDNG_DISPLAY_NAME_MAX, "name length %zu", nn);
     check_safe(out, nn, "name");
     check_name_text(out, nn);
     memcpy(lname, out, nn + 1);
     free(out);
-    out = fuzz_alloc(IDNG_LOG_UNICODE_MAX);
-    nu = idng_log_unicode(r.qname, qlen, r.mode, out, IDNG_LOG_UNICODE_MAX);
-    FUZZ_CHECK(nu < IDNG_LOG_UNICODE_MAX, "unicode length %zu", nu);
+    out = fuzz_alloc(IDNG_DISPLAY_UNICODE_MAX);
+    nu = idng_display_unicode(r.qname, qlen, r.mode, out, IDNG_DISPLAY_UNICODE_MAX);
+    FUZZ_CHECK(nu < IDNG_DISPLAY_UNICODE_MAX, "unicode length %zu", nu);
     check_safe(out, nu, "unicode");
     if (nu > 0)
         FUZZ_CHECK(idng_wire_check(r.qname, qlen, r.mode, NULL) == IDNG_OK,
@@ -311,7 +377,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (with_time)
             at += (size_t)(strchr(full + at, ' ') - (full + at)) + 1;
         FUZZ_CHECK(!strncmp(full + at, lname, nn) && full[at + nn] == ' ',
-                   "name field differs from idng_log_name: %s", full);
+                   "name field differs from idng_display_name: %s", full);
         if (nu > 0)
             FUZZ_CHECK(full[at + nn + 1] == '(' && !strncmp(full + at + nn + 2, luni, nu)
                            && full[at + nn + 2 + nu] == ')',
@@ -326,10 +392,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check_safe(out, nn, "truncated line");
     free(out);
     out = fuzz_alloc(cap);
-    nn = idng_log_name(r.qname, qlen, out, cap);
+    nn = idng_display_name(r.qname, qlen, out, cap);
     FUZZ_CHECK(nn < cap && !memcmp(out, lname, nn), "cap %zu: name not a prefix", cap);
     check_safe(out, nn, "truncated name");
     free(out);
+
+    check_views(q, qlen, cap);
 
     free(qbuf);
     free(lab);

@@ -1,0 +1,256 @@
+/**
+ * \file
+ * The display unit: how idnguard shows octets and code points that came
+ * from the network or from a user, in every place a person reads them (the
+ * query log, EDE texts, CLI error lines, messages about settings files).
+ *
+ * One spelling, two escapes (see idnguard.h, "Display"):
+ *   \DDD       an octet by its decimal value (RFC 1035 section 5.1), for
+ *              octets that are not shown as themselves;
+ *   \u{XXXX}   a code point by its hexadecimal value, for valid UTF-8 whose
+ *              code point could hide or reorder the text around it.
+ * Everything is produced as atoms (a literal character or one escape) and
+ * an atom is written whole or not at all, so truncation never leaves half
+ * an escape.
+ */
+#include "idnguard.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void idng_display_buf_init(struct idng_display_buf *b, char *out, size_t cap)
+{
+    b->out = out;
+    b->cap = cap;
+    b->len = 0;
+    b->full = out == NULL || cap == 0;
+    if (!b->full)
+        out[0] = '\0';
+}
+
+void idng_display_put(void *ctx, const char *atom, size_t n)
+{
+    struct idng_display_buf *b = ctx;
+
+    if (b->full)
+        return;
+    if (n > b->cap - 1 - b->len) {
+        b->full = 1;
+        return;
+    }
+    memcpy(b->out + b->len, atom, n);
+    b->len += n;
+    b->out[b->len] = '\0';
+}
+
+void idng_display_octet_to(uint8_t c, idng_display_sink *sink, void *ctx)
+{
+    char e[4];
+
+    e[0] = '\\';
+    e[1] = (char)('0' + c / 100);
+    e[2] = (char)('0' + c / 10 % 10);
+    e[3] = (char)('0' + c % 10);
+    sink(ctx, e, 4);
+}
+
+/* Code point cp as \u{XXXX} (at least four digits). */
+static void put_u(idng_display_sink *sink, void *ctx, uint32_t cp)
+{
+    char e[IDNG_DISPLAY_ATOM_MAX];
+    int n = snprintf(e, sizeof e, "\\u{%04lX}", (unsigned long)(cp & 0x1FFFFF));
+
+    sink(ctx, e, (size_t)n);
+}
+
+/* Octets a label shows as themselves; the same set as Unbound's dname_str. */
+static int label_literal(uint32_t c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-'
+           || c == '_' || c == '*';
+}
+
+void idng_display_label_to(const uint8_t *label, size_t len, idng_display_sink *sink, void *ctx)
+{
+    size_t i;
+
+    for (i = 0; i < len; i++) {
+        if (label_literal(label[i]))
+            sink(ctx, (const char *)label + i, 1);
+        else
+            idng_display_octet_to(label[i], sink, ctx);
+    }
+}
+
+/*
+ * Splits the next label of a wire name at *pos.  Returns 1 with the label
+ * in *lab / *n, 0 at the root label, -1 when the name is malformed
+ * (length past len, pointer or extended type, no root, over 255 octets).
+ */
+static int next_label(const uint8_t *wire, size_t len, size_t *pos, const uint8_t **lab,
+                      size_t *n)
+{
+    size_t l;
+
+    if (*pos >= len)
+        return -1;
+    l = wire[*pos];
+    if (l == 0)
+        return 0;
+    if (l > IDNG_LABEL_MAX) /* RFC 1035 4.1.4 pointer, RFC 6891 extended label types */
+        return -1;
+    if (l > len - *pos - 1 || *pos + 1 + l + 1 > 255) /* RFC 1035 3.1: 255 octets */
+        return -1;
+    *lab = wire + *pos + 1;
+    *n = l;
+    *pos += 1 + l;
+    return 1;
+}
+
+void idng_display_name_to(const uint8_t *wire, size_t len, idng_display_sink *sink, void *ctx)
+{
+    size_t pos = 0, n = 0, labels = 0;
+    const uint8_t *lab = NULL;
+    int st;
+
+    if (wire == NULL)
+        len = 0;
+    while ((st = next_label(wire, len, &pos, &lab, &n)) > 0) {
+        idng_display_label_to(lab, n, sink, ctx);
+        sink(ctx, ".", 1);
+        labels++;
+    }
+    if (st < 0)
+        sink(ctx, IDNG_DISPLAY_MALFORMED, sizeof IDNG_DISPLAY_MALFORMED - 1);
+    else if (labels == 0)
+        sink(ctx, ".", 1);
+}
+
+int idng_display_has_unicode(const uint8_t *wire, size_t len, idng_mode mode)
+{
+    size_t pos = 0, n = 0;
+    const uint8_t *lab = NULL;
+    int ace = 0;
+
+    if (wire == NULL || idng_wire_check(wire, len, mode, NULL) != IDNG_OK)
+        return 0;
+    while (next_label(wire, len, &pos, &lab, &n) > 0)
+        ace |= idng_is_ace((const char *)lab, n);
+    return ace;
+}
+
+/* One decoded code point of a Unicode form. */
+static void put_codepoint(idng_display_sink *sink, void *ctx, uint32_t cp)
+{
+    unsigned char u8[4];
+
+    if (cp < 0x80 && label_literal(cp)) {
+        char c = (char)cp;
+        sink(ctx, &c, 1);
+    } else if (cp >= 0x80 && idng_display_safe(cp)) {
+        sink(ctx, (const char *)u8, idng_utf8_encode(cp, u8));
+    } else {
+        put_u(sink, ctx, cp);
+    }
+}
+
+/* An xn-- label that idng_wire_check accepted, decoded. */
+static void put_ace(idng_display_sink *sink, void *ctx, const uint8_t *lab, size_t n)
+{
+    char low[IDNG_LABEL_MAX];
+    uint32_t u[IDNG_LABEL_MAX];
+    size_t i, un = IDNG_LABEL_MAX;
+
+    /* RFC 5891 5.3: A-labels compare case-insensitively; decode lowercased,
+     * as the codec's validation did. */
+    for (i = 0; i < n; i++)
+        low[i] = (char)(lab[i] >= 'A' && lab[i] <= 'Z' ? lab[i] + 32 : lab[i]);
+    if (idng_punycode_decode(low + 4, n - 4, u, &un, NULL) != IDNG_OK) {
+        idng_display_label_to(lab, n, sink, ctx); /* cannot happen after idng_wire_check */
+        return;
+    }
+    for (i = 0; i < un; i++)
+        put_codepoint(sink, ctx, u[i]);
+}
+
+int idng_display_unicode_to(const uint8_t *wire, size_t len, idng_mode mode,
+                            idng_display_sink *sink, void *ctx)
+{
+    size_t pos = 0, n = 0;
+    const uint8_t *lab = NULL;
+
+    if (!idng_display_has_unicode(wire, len, mode))
+        return 0;
+    while (next_label(wire, len, &pos, &lab, &n) > 0) {
+        if (idng_is_ace((const char *)lab, n))
+            put_ace(sink, ctx, lab, n);
+        else
+            idng_display_label_to(lab, n, sink, ctx);
+        sink(ctx, ".", 1);
+    }
+    return 1;
+}
+
+void idng_display_text_to(const char *s, size_t len, idng_display_sink *sink, void *ctx)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0;
+
+    while (i < len) {
+        uint32_t cp;
+        size_t m;
+
+        if (p[i] >= 0x20 && p[i] < 0x7F && p[i] != '\\') {
+            sink(ctx, s + i, 1);
+            i++;
+            continue;
+        }
+        m = p[i] < 0x80 ? 0 : idng_utf8_decode(p + i, len - i, &cp);
+        if (m == 0) {
+            idng_display_octet_to(p[i], sink, ctx);
+            i++;
+        } else if (idng_display_safe(cp)) {
+            sink(ctx, s + i, m);
+            i += m;
+        } else {
+            put_u(sink, ctx, cp);
+            i += m;
+        }
+    }
+}
+
+size_t idng_display_label(const uint8_t *label, size_t len, char *out, size_t cap)
+{
+    struct idng_display_buf b;
+
+    idng_display_buf_init(&b, out, cap);
+    idng_display_label_to(label, len, idng_display_put, &b);
+    return b.len;
+}
+
+size_t idng_display_name(const uint8_t *wire, size_t len, char *out, size_t cap)
+{
+    struct idng_display_buf b;
+
+    idng_display_buf_init(&b, out, cap);
+    idng_display_name_to(wire, len, idng_display_put, &b);
+    return b.len;
+}
+
+size_t idng_display_unicode(const uint8_t *wire, size_t len, idng_mode mode, char *out, size_t cap)
+{
+    struct idng_display_buf b;
+
+    idng_display_buf_init(&b, out, cap);
+    idng_display_unicode_to(wire, len, mode, idng_display_put, &b);
+    return b.len;
+}
+
+size_t idng_display_text(const char *s, size_t len, char *out, size_t cap)
+{
+    struct idng_display_buf b;
+
+    idng_display_buf_init(&b, out, cap);
+    idng_display_text_to(s, len, idng_display_put, &b);
+    return b.len;
+}
