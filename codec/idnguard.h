@@ -321,6 +321,20 @@ size_t idng_utf8_encode(uint32_t cp, unsigned char *out);
  */
 int idng_display_safe(uint32_t cp);
 
+/**
+ * Simple (one-to-one) case mappings of UnicodeData.txt, of the Unicode
+ * version IDNG_UNICODE_VERSION: idng_simple_lower gives the
+ * Simple_Lowercase_Mapping of cp, idng_simple_upper its
+ * Simple_Uppercase_Mapping, and each returns cp itself when it has none,
+ * as for any value that is not a code point.  They map one code point at
+ * a time, with no special casing or case folding (U+00DF stays itself in
+ * uppercase), so they are not how UTS #46 maps case: they serve the
+ * mixed-case annotation of RFC 3492 appendix A (see
+ * idng_punycode_encode's case_flags), as the CLI's --case does.
+ */
+uint32_t idng_simple_lower(uint32_t cp);
+uint32_t idng_simple_upper(uint32_t cp);
+
 /** ASCII-only convenience: does the label begin with "xn--" in any case? */
 int idng_is_ace(const char *label, size_t len);
 

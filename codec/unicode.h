@@ -1,7 +1,8 @@
 /**
  * \file
  * Internal: per-code-point Unicode properties and normalization, backed by
- * the generated tables in unicode_tables.c (see tools/gen_tables.py).
+ * the generated tables in unicode_tables.c (see tools/gen_tables.py).  The
+ * simple case mappings are public (idnguard.h).
  */
 #ifndef IDNG_UNICODE_H
 #define IDNG_UNICODE_H
@@ -79,9 +80,5 @@ int idng_nfc(uint32_t *buf, size_t *len, size_t cap);
 
 /** Is s[0..len) in NFC? (quick check, full normalization on MAYBE) */
 int idng_is_nfc(const uint32_t *s, size_t len);
-
-/** Simple lowercase / uppercase mapping; returns cp itself if none. */
-uint32_t idng_simple_lower(uint32_t cp);
-uint32_t idng_simple_upper(uint32_t cp);
 
 #endif /* IDNG_UNICODE_H */
