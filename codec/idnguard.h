@@ -28,7 +28,9 @@ extern "C" {
 /** idnguard's version (semantic versioning): the one place it is written.
  *  The CLI, the module's load line and `make dist` read it from here. */
 #define IDNG_VERSION "0.2.0"
-/** Unicode version of the compiled-in tables. */
+/** Unicode version of the compiled-in tables.  This header stands alone, so
+ *  the version is repeated here; tools/gen_tables.py refuses to generate
+ *  tables of another version until it is updated. */
 #define IDNG_UNICODE_VERSION "15.0.0"
 /** Longest DNS label, in octets (RFC 1035 2.3.4). */
 #define IDNG_LABEL_MAX 63
