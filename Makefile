@@ -8,16 +8,19 @@ CPPFLAGS += -Icodec -Icore -Iconf -D_POSIX_C_SOURCE=200809L -MMD -MP
 PYTHON ?= python3
 
 BUILD := build
+# The tables' inputs, from Debian's binary packages unicode-data (the UCD)
+# and unicode-idna (UTS #46's IdnaMappingTable.txt), pinned by version and
+# SHA-256 in tools/tables.manifest.
 UCD ?= /usr/share/unicode
+IDNA ?= /usr/share/unicode/idna
 SRC := $(BUILD)/src
-# Test and table data from Debian source packages: ICU (UTS #46 mapping and
-# IdnaTestV2.txt, Unicode 15.0) and libidn2 (IANA's derived properties).
+# Test data from Debian source packages: ICU (IdnaTestV2.txt, Unicode 15.0)
+# and libidn2 (IANA's derived properties).
 SRC_STAMP := $(SRC)/.sources-stamp
 # Looked up with $(shell), not $(wildcard): make caches directory listings,
 # and these trees appear during the very run that needs them.
 find_src = $(firstword $(shell ls -d $(1) 2>/dev/null))
 ICU_DIR = $(call find_src,$(SRC)/icu-*/source)
-UTS46 = $(ICU_DIR)/data/unidata/norm2/uts46.txt
 IDNA_TEST = $(ICU_DIR)/test/testdata/IdnaTestV2.txt
 IDNA_CSV = $(call find_src,$(SRC)/libidn2-*/lib/idna-tables-properties.csv)
 NORM_TEST := $(BUILD)/NormalizationTest.txt
@@ -186,19 +189,27 @@ run:
 demo: $(CLI)
 	@sh scripts/demo.sh $(CLI)
 
-# Regenerate the checked-in tables.
-tables: deps $(SRC_STAMP)
-	$(PYTHON) tools/gen_tables.py --ucd $(UCD) --uts46 $(UTS46) -o codec/unicode_tables.c
+# The generator checks every input against tools/tables.manifest first.
+GEN_TABLES = $(PYTHON) tools/gen_tables.py --ucd $(UCD) --idna $(IDNA)
+TABLES := codec/unicode_tables.c codec/unicode_tables.h
 
-# Fails when the checked-in tables differ from a fresh run of the generator.
-check-tables: $(SRC_STAMP)
-	@$(PYTHON) tools/gen_tables.py --ucd $(UCD) --uts46 $(UTS46) -o $(BUILD)/unicode_tables.c
-	@if cmp -s $(BUILD)/unicode_tables.c codec/unicode_tables.c; then \
-	    echo "tables: codec/unicode_tables.c matches a fresh run of tools/gen_tables.py"; \
-	else \
-	    echo "tables: codec/unicode_tables.c differs from a fresh run; run 'make tables'" >&2; \
-	    diff $(BUILD)/unicode_tables.c codec/unicode_tables.c | head -20 >&2; exit 1; \
-	fi
+# Regenerate the checked-in tables and their header.
+tables:
+	@sh scripts/deps.sh tables
+	$(GEN_TABLES) -o codec/unicode_tables.c --header codec/unicode_tables.h
+
+# Fails when the checked-in tables or header differ from a fresh run of the
+# generator (or when an input is not the one the manifest pins).
+check-tables:
+	@sh scripts/deps.sh tables
+	@mkdir -p $(BUILD)/tables
+	@$(GEN_TABLES) -o $(BUILD)/tables/unicode_tables.c --header $(BUILD)/tables/unicode_tables.h
+	@for f in $(TABLES); do \
+	    cmp -s $(BUILD)/tables/$${f#codec/} $$f && continue; \
+	    echo "tables: $$f differs from a fresh run; run 'make tables'" >&2; \
+	    diff $(BUILD)/tables/$${f#codec/} $$f | head -20 >&2; exit 1; \
+	done
+	@echo "tables: $(TABLES) match a fresh run of tools/gen_tables.py"
 
 # The codec and CLI must also build warning-free with clang.
 clang-build:

@@ -16,7 +16,6 @@
  */
 #include "idng_conf.h"
 #include "idnguard.h"
-#include "unicode.h"
 
 #include <stdio.h>
 #include <errno.h>

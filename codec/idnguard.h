@@ -28,7 +28,9 @@ extern "C" {
 /** idnguard's version (semantic versioning): the one place it is written.
  *  The CLI, the module's load line and `make dist` read it from here. */
 #define IDNG_VERSION "0.2.0"
-/** Unicode version of the compiled-in tables. */
+/** Unicode version of the compiled-in tables.  This header stands alone, so
+ *  the version is repeated here; tools/gen_tables.py refuses to generate
+ *  tables of another version until it is updated. */
 #define IDNG_UNICODE_VERSION "15.0.0"
 /** Longest DNS label, in octets (RFC 1035 2.3.4). */
 #define IDNG_LABEL_MAX 63
@@ -320,6 +322,20 @@ size_t idng_utf8_encode(uint32_t cp, unsigned char *out);
  * such code points should be escaped.
  */
 int idng_display_safe(uint32_t cp);
+
+/**
+ * Simple (one-to-one) case mappings of UnicodeData.txt, of the Unicode
+ * version IDNG_UNICODE_VERSION: idng_simple_lower gives the
+ * Simple_Lowercase_Mapping of cp, idng_simple_upper its
+ * Simple_Uppercase_Mapping, and each returns cp itself when it has none,
+ * as for any value that is not a code point.  They map one code point at
+ * a time, with no special casing or case folding (U+00DF stays itself in
+ * uppercase), so they are not how UTS #46 maps case: they serve the
+ * mixed-case annotation of RFC 3492 appendix A (see
+ * idng_punycode_encode's case_flags), as the CLI's --case does.
+ */
+uint32_t idng_simple_lower(uint32_t cp);
+uint32_t idng_simple_upper(uint32_t cp);
 
 /*
  * Display: one spelling for hostile octets, wherever a person reads them

@@ -38,8 +38,8 @@ int idng_u46_mapping(uint32_t cp, const uint32_t **seq)
 
     if (i < 0)
         return -1;
-    *seq = idng_ut_pool + (idng_ut_map_ref[i] >> 5);
-    return (int)(idng_ut_map_ref[i] & 31u);
+    *seq = idng_ut_pool + (idng_ut_map_ref[i] >> IDNG_UT_REF_LEN_BITS);
+    return (int)(idng_ut_map_ref[i] & IDNG_UT_REF_LEN_MASK);
 }
 
 static uint32_t simple_case(const uint32_t *from, const uint32_t *to, size_t n, uint32_t cp)
@@ -60,7 +60,7 @@ uint32_t idng_simple_upper(uint32_t cp)
 
 static unsigned ccc(uint32_t cp)
 {
-    return cp < 0x300 ? 0 : UP_CCC(idng_uprops(cp));
+    return cp < IDNG_UT_NFC_TRIVIAL_BELOW ? 0 : UP_CCC(idng_uprops(cp));
 }
 
 /* Primary composite of a + b, or 0. */
@@ -72,7 +72,7 @@ static uint32_t compose_pair(uint32_t a, uint32_t b)
         return SBASE + ((a - LBASE) * VCOUNT + (b - VBASE)) * TCOUNT;
     if (a - SBASE < SCOUNT && (a - SBASE) % TCOUNT == 0 && b - TBASE - 1 < TCOUNT - 1)
         return a + (b - TBASE);
-    i = find_u64(idng_ut_comp_key, idng_ut_comp_count, (uint64_t)a << 21 | b);
+    i = find_u64(idng_ut_comp_key, idng_ut_comp_count, (uint64_t)a << IDNG_UT_COMP_SHIFT | b);
     return i < 0 ? 0 : idng_ut_comp_val[i];
 }
 
@@ -94,8 +94,9 @@ int idng_nfc(uint32_t *buf, size_t *len, size_t cap)
         long k = -1;
         if (cp - SBASE < SCOUNT)
             total += (cp - SBASE) % TCOUNT ? 3 : 2;
-        else if (cp >= 0xC0 && (k = find_u32(idng_ut_dec_cp, idng_ut_dec_count, cp)) >= 0)
-            total += idng_ut_dec_ref[k] & 31u;
+        else if (cp >= IDNG_UT_DECOMP_FROM
+                 && (k = find_u32(idng_ut_dec_cp, idng_ut_dec_count, cp)) >= 0)
+            total += idng_ut_dec_ref[k] & IDNG_UT_REF_LEN_MASK;
         else
             total++;
         if (i < DEC_MEMO)
@@ -109,9 +110,10 @@ int idng_nfc(uint32_t *buf, size_t *len, size_t cap)
         long k = -1;
         if (i < DEC_MEMO && cp - SBASE >= SCOUNT && memo[i] != -2) {
             if ((k = memo[i]) >= 0) {
-                size_t m = idng_ut_dec_ref[k] & 31u;
+                size_t m = idng_ut_dec_ref[k] & IDNG_UT_REF_LEN_MASK;
                 out -= m;
-                memcpy(buf + out, idng_ut_pool + (idng_ut_dec_ref[k] >> 5), m * sizeof *buf);
+                memcpy(buf + out, idng_ut_pool + (idng_ut_dec_ref[k] >> IDNG_UT_REF_LEN_BITS),
+                       m * sizeof *buf);
             } else {
                 buf[--out] = cp;
             }
@@ -123,10 +125,12 @@ int idng_nfc(uint32_t *buf, size_t *len, size_t cap)
                 buf[--out] = TBASE + s % TCOUNT;
             buf[--out] = VBASE + (s % NCOUNT) / TCOUNT;
             buf[--out] = LBASE + s / NCOUNT;
-        } else if (cp >= 0xC0 && (k = find_u32(idng_ut_dec_cp, idng_ut_dec_count, cp)) >= 0) {
-            size_t m = idng_ut_dec_ref[k] & 31u;
+        } else if (cp >= IDNG_UT_DECOMP_FROM
+                   && (k = find_u32(idng_ut_dec_cp, idng_ut_dec_count, cp)) >= 0) {
+            size_t m = idng_ut_dec_ref[k] & IDNG_UT_REF_LEN_MASK;
             out -= m;
-            memcpy(buf + out, idng_ut_pool + (idng_ut_dec_ref[k] >> 5), m * sizeof *buf);
+            memcpy(buf + out, idng_ut_pool + (idng_ut_dec_ref[k] >> IDNG_UT_REF_LEN_BITS),
+                   m * sizeof *buf);
         } else {
             buf[--out] = cp;
         }
@@ -156,7 +160,7 @@ int idng_nfc(uint32_t *buf, size_t *len, size_t cap)
     last = have_starter ? 0 : 256;
     for (i = 1, out = 1; i < n; i++) {
         uint32_t cp = buf[i], comp, w = idng_uprops(cp);
-        unsigned c = cp < 0x300 ? 0 : UP_CCC(w);
+        unsigned c = cp < IDNG_UT_NFC_TRIVIAL_BELOW ? 0 : UP_CCC(w);
         /* Only a character whose NFC_Quick_Check is Maybe can be the second
          * of a primary composite (UAX #15; true of every pair in the tables
          * and of the Hangul V and T jamo), so the others skip the search. */
@@ -183,15 +187,16 @@ int idng_nfc(uint32_t *buf, size_t *len, size_t cap)
 
 int idng_is_nfc(const uint32_t *s, size_t len)
 {
-    /* Full canonical decomposition grows a string at most fourfold. */
-    uint32_t tmp[4 * NFC_CHECK_MAX + 16];
+    /* Full canonical decomposition grows a string at most IDNG_UT_DECOMP_MAX
+     * times (fourfold in Unicode 15.0). */
+    uint32_t tmp[IDNG_UT_DECOMP_MAX * NFC_CHECK_MAX + 16];
     size_t i, n;
     unsigned last = 0;
     int maybe = 0;
 
     for (i = 0; i < len; i++) {
         uint32_t w;
-        if (s[i] < 0x300) {
+        if (s[i] < IDNG_UT_NFC_TRIVIAL_BELOW) {
             last = 0;
             continue;
         }

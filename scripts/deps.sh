@@ -7,6 +7,8 @@
 #   build   compiler and make tools for the codec and the CLI
 #   check   the unit tests: Check, Unicode data, Python for the table
 #           generator, dpkg-dev for fetching source packages, clang
+#   tables  the table generator: Python and its inputs, the UCD
+#           (unicode-data) and UTS #46's data (unicode-idna)
 #   module  building Unbound from Debian's source package, and the module
 #   integration  NSD, drill and ldns for the integration tests and make run
 #   hardening    libFuzzer and sanitizer runtimes, valgrind, dnsperf
@@ -38,10 +40,16 @@ for group in "$@"; do
         need check file:/usr/include/check.h
         need python3 cmd:python3
         need unicode-data file:/usr/share/unicode/UnicodeData.txt
+        need unicode-idna file:/usr/share/unicode/idna/IdnaMappingTable.txt
         need dpkg-dev cmd:dpkg-source
         need clang cmd:clang
         need bzip2 cmd:bzcat
         need ca-certificates file:/etc/ssl/certs
+        ;;
+    tables)
+        need python3 cmd:python3
+        need unicode-data file:/usr/share/unicode/UnicodeData.txt
+        need unicode-idna file:/usr/share/unicode/idna/IdnaMappingTable.txt
         ;;
     module)
         need gcc cmd:cc

@@ -1,12 +1,19 @@
 #!/usr/bin/env python3
-"""Generates codec/unicode_tables.c for idnguard.
+"""Generates codec/unicode_tables.c and codec/unicode_tables.h for idnguard.
 
-Inputs, all for Unicode 15.0:
+Inputs, all for one Unicode version (15.0), each pinned by name, Unicode
+version, Debian package and SHA-256 in tools/tables.manifest:
   --ucd DIR    the Unicode Character Database as Debian's unicode-data package
                installs it (UnicodeData.txt, PropList.txt, ..., extracted/)
-  --uts46 FILE the UTS #46 15.0 mapping table in ICU's gennorm2 syntax
-               (source/data/unidata/norm2/uts46.txt in Debian's icu source),
-               whose comments keep the original IdnaMappingTable statuses
+  --idna DIR   the UTS #46 data as Debian's unicode-idna package installs it
+               (IdnaMappingTable.txt, Unicode's own file: every status,
+               valid, mapped, ignored, deviation, disallowed and the two
+               disallowed_STD3 ones, is read from its data lines)
+
+Before it reads any input, the generator checks every file the manifest
+names against its SHA-256 (and, where the file states one in its first
+lines, its Unicode version), and stops at the first mismatch, naming the
+file, the digest the manifest expects and the one it found.
 
 Derived per code point:
   - the UTS #46 status with UseSTD3ASCIIRules folded in, and the mapping;
@@ -15,7 +22,11 @@ Derived per code point:
   - Bidi_Class, Joining_Type, the scripts RFC 5892 appendix A asks about,
     General_Category=Mark, NFC_Quick_Check, Canonical_Combining_Class;
   - canonical decompositions and primary composites for NFC;
-  - simple case mappings (for the CLI's mixed-case annotation).
+  - simple case mappings (the public idng_simple_lower/idng_simple_upper).
+
+The header holds what C code needs to read the tables: the Unicode version,
+the enum values of every property, the shift and mask of each field of a
+property word, the sizes of the tables and the declarations of the data.
 
 Only the Python standard library is used; the output is deterministic.
 """
@@ -26,7 +37,11 @@ import re
 import sys
 
 MAXCP = 0x110000
+HERE = os.path.dirname(os.path.abspath(__file__))
+MANIFEST = os.path.join(HERE, "tables.manifest")
 
+# The values of each property as the codec numbers them; the generated
+# header turns every one into a C enum constant (prefix + name).
 U46 = {"valid": 0, "mapped": 1, "ignored": 2, "disallowed": 3, "deviation": 4}
 I08 = {"PVALID": 0, "CONTEXTJ": 1, "CONTEXTO": 2, "DISALLOWED": 3, "UNASSIGNED": 4}
 BIDI = ["L", "R", "AL", "EN", "ES", "ET", "AN", "CS", "NSM", "BN", "B", "S", "WS", "ON",
@@ -34,6 +49,19 @@ BIDI = ["L", "R", "AL", "EN", "ES", "ET", "AN", "CS", "NSM", "BN", "B", "S", "WS
 JT = ["U", "C", "D", "L", "R", "T"]
 SCRIPTS = {"Greek": 1, "Hebrew": 2, "Hiragana": 3, "Katakana": 4, "Han": 5}
 QC = {"Y": 0, "N": 1, "M": 2}
+QC_NAMES = {"Y": "YES", "N": "NO", "M": "MAYBE"}
+
+# The fields of a property word, lowest bits first: (name, width in bits).
+# The packing below and the header's UP_* macros both come from this list.
+FIELDS = [("U46", 3), ("I08", 3), ("BIDI", 5), ("JT", 3), ("SCRIPT", 3), ("MARK", 1),
+          ("NFCQC", 2), ("CCC", 8)]
+
+# The trie's block size is 1 << TRIE_SHIFT code points.  A reference into
+# the sequence pool is offset << REF_LEN_BITS | length.  A composition key
+# is first << COMP_SHIFT | second.
+TRIE_SHIFT = 7
+REF_LEN_BITS = 5
+COMP_SHIFT = 21
 
 UCD_FILES = [
     "UnicodeData.txt", "PropList.txt", "DerivedCoreProperties.txt",
@@ -41,6 +69,7 @@ UCD_FILES = [
     "HangulSyllableType.txt", "Scripts.txt", "extracted/DerivedBidiClass.txt",
     "extracted/DerivedJoiningType.txt",
 ]
+IDNA_FILES = ["IdnaMappingTable.txt"]
 
 SBASE, LBASE, VBASE, TBASE = 0xAC00, 0x1100, 0x1161, 0x11A7
 LCOUNT, VCOUNT, TCOUNT = 19, 21, 28
@@ -191,67 +220,47 @@ class Normalizer:
         return self.compose(self.decompose(s, True))
 
 
-def load_uts46(path):
-    """Returns (status, mapping) lists for every code point, STD3 not yet folded."""
+def load_idna_mapping_table(path):
+    """Returns (status, mapping) for every code point from UTS #46's
+    IdnaMappingTable.txt, with UseSTD3ASCIIRules folded in.
+
+    Each data line is "range ; status [; mapping [; IDNA2008 status]]".  The
+    mapping is kept for mapped and deviation code points (the codec uses only
+    the former: it is nontransitional); the IDNA2008 status (NV8, XV8) is a
+    remark that UTS #46 processing does not use.
+    """
+    statuses = {"valid", "ignored", "mapped", "deviation", "disallowed",
+                "disallowed_STD3_valid", "disallowed_STD3_mapped"}
     status = [None] * MAXCP
     mapping = {}
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            line = line.rstrip("\n")
-            # Commented-out statuses; six-digit ranges run into the status
-            # with no space, surrogates are "disallowed in code", and U+FFFD
-            # (disallowed) is noted as "(avoid circular mapping)".
-            m = re.match(r"#\s+([0-9A-F]{4,6}(?:\.\.[0-9A-F]{4,6})?)\s*"
-                         r"(valid|disallowed_STD3_valid|deviation|disallowed in code|"
-                         r"\(avoid circular mapping\))(.*)",
-                         line)
-            if m:
-                a, b = rng(m.group(1))
-                st = m.group(2)
-                # U+FFFD is disallowed; ICU cannot map it to itself.
-                if st in ("disallowed in code", "(avoid circular mapping)"):
-                    st = "disallowed"
-                dev = None
-                if st == "deviation":
-                    dm = re.match(r"\s*>([0-9A-F ]*)", m.group(3))
-                    dev = [int(x, 16) for x in dm.group(1).split()] if dm else []
-                for c in range(a, b + 1):
-                    if status[c] is not None:
-                        die("%04X listed twice" % c)
-                    status[c] = st
-                    if dev is not None:
-                        mapping[c] = dev
-                continue
-            body = line.split("#", 1)[0].strip()
-            if not body:
-                continue
-            m = re.match(r"([0-9A-F]{4,6}(?:\.\.[0-9A-F]{4,6})?)\s*>\s*([0-9A-F ]*)$", body)
-            if not m:
-                die("cannot parse uts46 line: %r" % line)
-            a, b = rng(m.group(1))
-            target = [int(x, 16) for x in m.group(2).split()]
-            for c in range(a, b + 1):
-                if status[c] is not None:
-                    die("%04X listed twice" % c)
-                if target == [0xFFFD]:
-                    status[c] = "disallowed"
-                elif not target:
-                    status[c] = "ignored"
-                else:
-                    status[c] = "mapped"
-                    mapping[c] = target
+    for a, b, fl in records(path):
+        st = fl[0]
+        if st not in statuses:
+            die("%s: unknown status %r for %04X" % (path, st, a))
+        target = [int(x, 16) for x in fl[1].split()] if len(fl) > 1 else []
+        if st in ("mapped", "disallowed_STD3_mapped") and not target:
+            die("%s: %04X is %s without a mapping" % (path, a, st))
+        if st not in ("mapped", "disallowed_STD3_mapped", "deviation") and target:
+            die("%s: %04X is %s but has a mapping" % (path, a, st))
+        for c in range(a, b + 1):
+            if status[c] is not None:
+                die("%s: %04X listed twice" % (path, c))
+            status[c] = st
+            if st in ("mapped", "deviation"):
+                mapping[c] = target
     holes = [c for c in range(MAXCP) if status[c] is None]
     if holes:
-        die("uts46 table does not cover %d code points, first %04X" % (len(holes), holes[0]))
-    # Fold UseSTD3ASCIIRules: disallowed_STD3_valid is disallowed, and so is
-    # a mapping into one (that is what disallowed_STD3_mapped was).
+        die("%s does not cover %d code points, first %04X" % (path, len(holes), holes[0]))
+    # Fold UseSTD3ASCIIRules: both disallowed_STD3 statuses are disallowed.
+    # The table already marks every mapping into a code point that STD3
+    # disallows as disallowed_STD3_mapped; a plain mapped entry that did so
+    # would be a misread table.
     std3 = {c for c in range(MAXCP) if status[c] == "disallowed_STD3_valid"}
     for c in range(MAXCP):
-        if status[c] == "disallowed_STD3_valid":
+        if status[c] in ("disallowed_STD3_valid", "disallowed_STD3_mapped"):
             status[c] = "disallowed"
         elif status[c] == "mapped" and any(t in std3 for t in mapping[c]):
-            status[c] = "disallowed"
-            del mapping[c]
+            die("%s: %04X is mapped into a disallowed_STD3_valid code point" % (path, c))
     # Only the three full-stop variants may map to '.', which is what lets
     # the codec split labels before mapping.
     dots = sorted(c for c, t in mapping.items() if 0x2E in t and status[c] == "mapped")
@@ -316,6 +325,82 @@ def sha256(path):
     return h.hexdigest()
 
 
+def read_manifest(path):
+    """Returns {input name: (Unicode version, package, package version, SHA-256)}."""
+    entries = {}
+    try:
+        f = open(path, encoding="utf-8")
+    except OSError as e:
+        die("cannot read the manifest %s: %s" % (path, e.strerror))
+    with f:
+        for n, line in enumerate(f, 1):
+            fields = line.split("#", 1)[0].split()
+            if not fields:
+                continue
+            if len(fields) != 5 or not re.fullmatch(r"[0-9a-f]{64}", fields[4]):
+                die("%s:%d: expected 'name unicode-version package package-version sha256'"
+                    % (path, n))
+            if fields[0] in entries:
+                die("%s:%d: %s pinned twice" % (path, n, fields[0]))
+            entries[fields[0]] = tuple(fields[1:])
+    return entries
+
+
+def stated_version(path):
+    """The Unicode version a file states in its first lines ("# Name-15.0.0.txt"
+    or "# Version: 15.0.0"), or None when it states none (UnicodeData.txt)."""
+    with open(path, encoding="utf-8") as f:
+        for _ in range(12):
+            m = re.match(r"#.*?-(\d+\.\d+\.\d+)\.txt\s*$|#\s*Version:\s*(\d+\.\d+\.\d+)",
+                         f.readline())
+            if m:
+                return m.group(1) or m.group(2)
+    return None
+
+
+def verify_inputs(manifest, paths):
+    """Checks every input (paths: manifest name -> file) against the manifest
+    before anything is read; returns the entries and their Unicode version."""
+    manifest = os.path.relpath(manifest)
+    entries = read_manifest(manifest)
+    unpinned = [n for n in paths if n not in entries]
+    if unpinned:
+        die("%s does not pin %s" % (manifest, ", ".join(unpinned)))
+    unread = sorted(n for n in entries if n not in paths)
+    if unread:
+        die("%s pins %s, which the generator does not read" % (manifest, ", ".join(unread)))
+    versions = sorted({e[0] for e in entries.values()})
+    if len(versions) != 1:
+        die("%s mixes Unicode versions %s" % (manifest, ", ".join(versions)))
+    for name, path in paths.items():
+        uver, pkg, pver, want = entries[name]
+        if not os.path.isfile(path):
+            die("missing input %s (%s): it comes from Debian's %s %s" % (name, path, pkg, pver))
+        got = sha256(path)
+        if got != want:
+            die("input %s (%s) is not the pinned file\n"
+                "  expected SHA-256 %s (%s %s, Unicode %s, %s)\n"
+                "  actual   SHA-256 %s" % (name, path, want, pkg, pver, uver, manifest, got))
+        stated = stated_version(path)
+        if stated is not None and stated != uver:
+            die("input %s (%s) says Unicode %s; %s pins it as %s"
+                % (name, path, stated, manifest, uver))
+    return entries, versions[0]
+
+
+def check_public_version(version):
+    """codec/idnguard.h states the tables' Unicode version by hand, since an
+    installed public header must stand alone; it must be this one."""
+    path = os.path.join(HERE, "..", "codec", "idnguard.h")
+    with open(path, encoding="utf-8") as f:
+        m = re.search(r'^#define IDNG_UNICODE_VERSION "([^"]*)"', f.read(), re.M)
+    if not m:
+        die("codec/idnguard.h defines no IDNG_UNICODE_VERSION")
+    if m.group(1) != version:
+        die('codec/idnguard.h says IDNG_UNICODE_VERSION "%s", but the tables are for '
+            "Unicode %s: update it" % (m.group(1), version))
+
+
 def build_trie(words, shift):
     """Two-stage table: stage1[cp >> shift] is an offset into stage2."""
     uniq = {}
@@ -349,17 +434,84 @@ def c_array(ctype, name, values, per_line=12, fmt="%d"):
     return "\n".join(lines)
 
 
+def c_enum(comment, names):
+    """A commented C enum of (name, value) pairs, wrapped at 96 columns."""
+    out = ["/* %s */" % comment]
+    items = ["%s = %d" % nv for nv in names]
+    line = "enum {"
+    if len(line) + sum(len(i) + 2 for i in items) + 2 <= 96:
+        return "\n".join(out + ["enum { " + ", ".join(items) + " };"])
+    out.append(line)
+    line = "   "
+    for i, item in enumerate(items):
+        piece = " " + item + ("," if i + 1 < len(items) else "")
+        if len(line) + len(piece) > 96:
+            out.append(line)
+            line = "   "
+        line += piece
+    out.append(line)
+    out.append("};")
+    return "\n".join(out)
+
+
+def field_layout():
+    """(name, shift, mask) of each field of a property word."""
+    out, shift = [], 0
+    for name, width in FIELDS:
+        out.append((name, shift, (1 << width) - 1))
+        shift += width
+    if shift > 32:
+        die("the property word needs %d bits" % shift)
+    return out
+
+
+def pack(values):
+    """Packs {field name: value} into a property word."""
+    w = 0
+    for name, shift, mask in field_layout():
+        if not 0 <= values[name] <= mask:
+            die("%s value %d does not fit its field" % (name, values[name]))
+        w |= values[name] << shift
+    return w
+
+
+def write(path, text):
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def provenance(entries, version, command):
+    """The comment lines naming the generator, its inputs and their digests."""
+    lines = [
+        " * Unicode %s property tables for idnguard.  DO NOT EDIT: generated by" % version,
+        " *   %s" % command,
+        " * (`make tables`), where UCD is Debian's unicode-data package's /usr/share/unicode",
+        " * and IDNA is Debian's unicode-idna package's /usr/share/unicode/idna; every",
+        " * input is pinned in tools/tables.manifest and checked before generating.",
+        " *",
+        " * Inputs, their packages and SHA-256:",
+    ]
+    for name, (_, pkg, pver, digest) in entries.items():
+        lines.append(" *   %s %s (%s %s)" % (digest, name, pkg, pver))
+    return lines
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--ucd", required=True)
-    ap.add_argument("--uts46", required=True)
-    ap.add_argument("-o", "--output", required=True)
+    ap.add_argument("--ucd", required=True, help="the UCD directory (unicode-data)")
+    ap.add_argument("--idna", required=True, help="the UTS #46 data directory (unicode-idna)")
+    ap.add_argument("--manifest", default=MANIFEST, help="the pinned inputs")
+    ap.add_argument("-o", "--output", required=True, help="the C file to write")
+    ap.add_argument("--header", required=True, help="the C header to write")
     args = ap.parse_args()
 
-    paths = {n: os.path.join(args.ucd, n) for n in UCD_FILES}
-    for p in list(paths.values()) + [args.uts46]:
-        if not os.path.isfile(p):
-            die("missing input %s" % p)
+    inputs = {"UCD/" + n: os.path.join(args.ucd, n) for n in UCD_FILES}
+    inputs.update({"IDNA/" + n: os.path.join(args.idna, n) for n in IDNA_FILES})
+    entries, version = verify_inputs(args.manifest, inputs)
+    check_public_version(version)
+    paths = {n: inputs["UCD/" + n] for n in UCD_FILES}
 
     gc, ccc, decomp, upper, lower = load_unicode_data(paths["UnicodeData.txt"])
 
@@ -420,22 +572,22 @@ def main():
                     {"Non_Joining": "U", "Transparent": "T"})
 
     norm = Normalizer(ccc, decomp, excluded)
-    u46_status, u46_map = load_uts46(args.uts46)
+    u46_status, u46_map = load_idna_mapping_table(inputs["IDNA/IdnaMappingTable.txt"])
     i08 = derive_idna2008(gc, props, blocks, hst, norm, casefold)
 
     words = []
     for cp in range(MAXCP):
-        w = (U46[u46_status[cp]] | i08[cp] << 3 | bidi[cp] << 6 | jt[cp] << 11
-             | script[cp] << 14 | (1 if gc[cp][0] == "M" else 0) << 17 | nfc_qc[cp] << 18
-             | ccc[cp] << 20)
-        words.append(w)
-    shift = 7
-    stage1, stage2, pwords = build_trie(words, shift)
+        words.append(pack({"U46": U46[u46_status[cp]], "I08": i08[cp], "BIDI": bidi[cp],
+                           "JT": jt[cp], "SCRIPT": script[cp],
+                           "MARK": 1 if gc[cp][0] == "M" else 0, "NFCQC": nfc_qc[cp],
+                           "CCC": ccc[cp]}))
+    stage1, stage2, pwords = build_trie(words, TRIE_SHIFT)
     if len(pwords) > 0xFFFF or len(stage2) > 0xFFFF:
         die("trie does not fit 16-bit indexes")
 
     pool = []
     pool_index = {}
+    len_mask = (1 << REF_LEN_BITS) - 1
 
     def intern(seq):
         key = tuple(seq)
@@ -443,9 +595,11 @@ def main():
             # Reuse an existing occurrence when the sequence already appears.
             pool_index[key] = len(pool)
             pool.extend(seq)
-        if len(seq) > 31:
+        if len(seq) > len_mask:
             die("sequence too long")
-        return pool_index[key] << 5 | len(seq)
+        if pool_index[key] >> (32 - REF_LEN_BITS):
+            die("sequence pool too large for 32-bit references")
+        return pool_index[key] << REF_LEN_BITS | len(seq)
 
     map_cp, map_ref = [], []
     for cp in range(MAXCP):
@@ -458,15 +612,23 @@ def main():
         if not decomp[cp][0]:
             dec_cp.append(cp)
             dec_ref.append(intern(norm.decompose([cp], False)))
-    comp = sorted(((a << 21 | b), c) for (a, b), c in norm.comp.items())
+    comp = sorted(((a << COMP_SHIFT | b), c) for (a, b), c in norm.comp.items())
+    if max(max(a, b) for a, b in norm.comp) >> COMP_SHIFT:
+        die("a composition pair does not fit %d-bit halves" % COMP_SHIFT)
     # The codec relies on these (codec/idna.c NFC_DECOMP_MAX, codec/unicode.c
-    # composition shortcut): fail loudly if a new Unicode version breaks them.
+    # composition shortcut, the code points below which both skip lookups):
+    # fail loudly if a new Unicode version breaks them.
     longest = max(len(norm.decompose([cp], False)) for cp in dec_cp)
     if longest > 4:
         die("a canonical decomposition has %d code points; the codec assumes <= 4" % longest)
     for (a, b) in norm.comp:
         if nfc_qc[b] != QC["M"]:
             die("U+%04X composes as a second character but is not NFC_QC=Maybe" % b)
+    nfc_trivial = min(cp for cp in range(MAXCP) if ccc[cp] != 0 or nfc_qc[cp] != QC["Y"])
+    if nfc_trivial < 0x300:
+        die("U+%04X below U+0300 has a combining class or is not NFC_QC=Yes" % nfc_trivial)
+    if dec_cp[0] < 0xC0:
+        die("U+%04X below U+00C0 has a canonical decomposition" % dec_cp[0])
     low = sorted((c, t) for c, t in lower.items())
     up = sorted((c, t) for c, t in upper.items())
 
@@ -475,51 +637,143 @@ def main():
         counts[i08[cp]] = counts.get(i08[cp], 0) + 1
     inv_i08 = {v: k for k, v in I08.items()}
 
-    hdr = [
-        "/**",
-        " * \\file",
-        " * Unicode %s property tables for idnguard.  DO NOT EDIT: generated by" % "15.0.0",
-        " *   python3 tools/gen_tables.py --ucd UCD --uts46 UTS46 -o codec/unicode_tables.c",
-        " * (`make tables`), where UCD is Debian's unicode-data package's /usr/share/unicode",
-        " * and UTS46 is source/data/unidata/norm2/uts46.txt of Debian's icu source package.",
+    out_name = os.path.basename(args.output)
+    hdr_name = os.path.basename(args.header)
+    command = ("python3 tools/gen_tables.py --ucd UCD --idna IDNA -o codec/%s --header codec/%s"
+               % (out_name, hdr_name))
+    head = ["/**", " * \\file"] + provenance(entries, version, command)
+    stats = [
         " *",
-        " * Inputs and their SHA-256:",
+        " * RFC 5892 derived property counts: " + ", ".join(
+            "%s %d" % (inv_i08[k], counts[k]) for k in sorted(counts)),
+        " * Trie: %d property words, stage2 %d entries, block size %d." % (
+            len(pwords), len(stage2), 1 << TRIE_SHIFT),
+        " */",
     ]
-    for n in UCD_FILES:
-        hdr.append(" *   %s %s" % (sha256(paths[n]), "UCD/" + n))
-    hdr.append(" *   %s %s" % (sha256(args.uts46), "UTS46 (IdnaMappingTable 15.0.0)"))
-    hdr.append(" *")
-    hdr.append(" * RFC 5892 derived property counts: " + ", ".join(
-        "%s %d" % (inv_i08[k], counts[k]) for k in sorted(counts)))
-    hdr.append(" * Trie: %d property words, stage2 %d entries, block size %d." % (
-        len(pwords), len(stage2), 1 << shift))
-    hdr.append(" */")
 
-    out = ["\n".join(hdr), '#include "unicode.h"', ""]
-    out.append("const unsigned idng_ut_shift = %d;" % shift)
-    out.append(c_array("uint16_t", "idng_ut_stage1", stage1, 16))
-    out.append(c_array("uint16_t", "idng_ut_stage2", stage2, 16))
-    out.append(c_array("uint32_t", "idng_ut_props", pwords, 8, "0x%08xu"))
-    out.append(c_array("uint32_t", "idng_ut_pool", pool, 10, "0x%04x"))
-    out.append(c_array("uint32_t", "idng_ut_map_cp", map_cp, 10, "0x%04x"))
-    out.append(c_array("uint32_t", "idng_ut_map_ref", map_ref, 10))
+    # The data, with its C type, name and the macro of its size.
+    arrays = [
+        ("uint16_t", "idng_ut_stage1", stage1, 16, "%d", "STAGE1_SIZE", None),
+        ("uint16_t", "idng_ut_stage2", stage2, 16, "%d", "STAGE2_SIZE", None),
+        ("uint32_t", "idng_ut_props", pwords, 8, "0x%08xu", "PROPS_SIZE", None),
+        ("uint32_t", "idng_ut_pool", pool, 10, "0x%04x", "POOL_SIZE", None),
+        ("uint32_t", "idng_ut_map_cp", map_cp, 10, "0x%04x", "MAP_COUNT",
+         "sorted code points with a UTS #46 mapping"),
+        ("uint32_t", "idng_ut_map_ref", map_ref, 10, "%d", "MAP_COUNT",
+         "their replacements in idng_ut_pool, as references"),
+        ("uint32_t", "idng_ut_dec_cp", dec_cp, 10, "0x%04x", "DEC_COUNT",
+         "sorted: full canonical decompositions"),
+        ("uint32_t", "idng_ut_dec_ref", dec_ref, 10, "%d", "DEC_COUNT", None),
+        ("uint64_t", "idng_ut_comp_key", [k for k, _ in comp], 6, "0x%011xull", "COMP_COUNT",
+         "sorted: first << IDNG_UT_COMP_SHIFT | second"),
+        ("uint32_t", "idng_ut_comp_val", [v for _, v in comp], 10, "0x%04x", "COMP_COUNT",
+         None),
+        ("uint32_t", "idng_ut_lower_cp", [c for c, _ in low], 10, "0x%04x", "LOWER_COUNT",
+         "sorted: simple lowercase mappings"),
+        ("uint32_t", "idng_ut_lower_to", [t for _, t in low], 10, "0x%04x", "LOWER_COUNT",
+         None),
+        ("uint32_t", "idng_ut_upper_cp", [c for c, _ in up], 10, "0x%04x", "UPPER_COUNT",
+         "sorted: simple uppercase mappings"),
+        ("uint32_t", "idng_ut_upper_to", [t for _, t in up], 10, "0x%04x", "UPPER_COUNT",
+         None),
+    ]
+    data = {name: values for _, name, values, _, _, _, _ in arrays}
+
+    def table(name):
+        ctype, _, values, per_line, fmt, _, _ = next(a for a in arrays if a[1] == name)
+        return c_array(ctype, name, values, per_line, fmt)
+
+    out = ["\n".join(head + stats), '#include "%s"' % hdr_name, ""]
+    out.append("const unsigned idng_ut_shift = %d;" % TRIE_SHIFT)
+    for name in ("idng_ut_stage1", "idng_ut_stage2", "idng_ut_props", "idng_ut_pool",
+                 "idng_ut_map_cp", "idng_ut_map_ref"):
+        out.append(table(name))
     out.append("const size_t idng_ut_map_count = %d;" % len(map_cp))
-    out.append(c_array("uint32_t", "idng_ut_dec_cp", dec_cp, 10, "0x%04x"))
-    out.append(c_array("uint32_t", "idng_ut_dec_ref", dec_ref, 10))
+    out.append(table("idng_ut_dec_cp"))
+    out.append(table("idng_ut_dec_ref"))
     out.append("const size_t idng_ut_dec_count = %d;" % len(dec_cp))
-    out.append(c_array("uint64_t", "idng_ut_comp_key", [k for k, _ in comp], 6, "0x%011xull"))
-    out.append(c_array("uint32_t", "idng_ut_comp_val", [v for _, v in comp], 10, "0x%04x"))
+    out.append(table("idng_ut_comp_key"))
+    out.append(table("idng_ut_comp_val"))
     out.append("const size_t idng_ut_comp_count = %d;" % len(comp))
-    out.append(c_array("uint32_t", "idng_ut_lower_cp", [c for c, _ in low], 10, "0x%04x"))
-    out.append(c_array("uint32_t", "idng_ut_lower_to", [t for _, t in low], 10, "0x%04x"))
-    out.append("const size_t idng_ut_lower_count = %d;" % len(low))
-    out.append(c_array("uint32_t", "idng_ut_upper_cp", [c for c, _ in up], 10, "0x%04x"))
-    out.append(c_array("uint32_t", "idng_ut_upper_to", [t for _, t in up], 10, "0x%04x"))
-    out.append("const size_t idng_ut_upper_count = %d;" % len(up))
-    tmp = args.output + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write("\n".join(out) + "\n")
-    os.replace(tmp, args.output)
+    for case in ("lower", "upper"):
+        out.append(table("idng_ut_%s_cp" % case))
+        out.append(table("idng_ut_%s_to" % case))
+        count = len(data["idng_ut_%s_cp" % case])
+        out.append("const size_t idng_ut_%s_count = %d;" % (case, count))
+
+    guard = "IDNG_" + re.sub(r"[^A-Z0-9]", "_", hdr_name.upper())
+    h = ["/**", " * \\file"] + provenance(entries, version, command) + [
+        " *",
+        " * What C code needs to read the tables of %s: the Unicode version," % out_name,
+        " * the values of every property, the layout of a property word, the sizes",
+        " * of the tables and their declarations.  codec/unicode.h includes it.",
+        " */",
+        "#ifndef %s" % guard,
+        "#define %s" % guard,
+        "",
+        "#include <stddef.h>",
+        "#include <stdint.h>",
+        "",
+        "/* Unicode version of the tables; codec/idnguard.h repeats it as",
+        " * IDNG_UNICODE_VERSION, and the generator refuses to run when they differ. */",
+        '#define IDNG_UT_UNICODE_VERSION "%s"' % version,
+        "",
+        c_enum("UTS #46 status, with UseSTD3ASCIIRules folded in: disallowed_STD3_valid\n"
+               " * and disallowed_STD3_mapped are U46_DISALLOWED.",
+               [("U46_" + k.upper(), v) for k, v in U46.items()]),
+        c_enum("RFC 5892 derived property.", [("I08_" + k, v) for k, v in I08.items()]),
+        c_enum("Bidi_Class (UAX #9).", [("BC_" + k, i) for i, k in enumerate(BIDI)]),
+        c_enum("Joining_Type.", [("JT_" + k, i) for i, k in enumerate(JT)]),
+        c_enum("The scripts RFC 5892's CONTEXTO rules ask about.",
+               [("SC_OTHER", 0)] + [("SC_" + k.upper(), v) for k, v in SCRIPTS.items()]),
+        c_enum("NFC_Quick_Check.", [("QC_" + QC_NAMES[k], v) for k, v in QC.items()]),
+        "",
+        "/* Layout of a property word: each field's shift and its mask once shifted",
+        " * down; UP_<field>(w) reads a field. */",
+    ]
+    for name, shift, mask in field_layout():
+        h.append("#define UP_%s_SHIFT %d" % (name, shift))
+        h.append("#define UP_%s_MASK %du" % (name, mask))
+        h.append("#define UP_%s(w) (((w) >> UP_%s_SHIFT) & UP_%s_MASK)" % (name, name, name))
+    h += [
+        "",
+        "/* The trie: the property word of cp is",
+        " * idng_ut_props[idng_ut_stage2[idng_ut_stage1[cp >> IDNG_UT_SHIFT]",
+        " *                               + (cp & IDNG_UT_BLOCK_MASK)]]. */",
+        "#define IDNG_UT_SHIFT %d" % TRIE_SHIFT,
+        "#define IDNG_UT_BLOCK_MASK %du" % ((1 << TRIE_SHIFT) - 1),
+        "/* A reference into idng_ut_pool: offset << IDNG_UT_REF_LEN_BITS | length. */",
+        "#define IDNG_UT_REF_LEN_BITS %d" % REF_LEN_BITS,
+        "#define IDNG_UT_REF_LEN_MASK %du" % len_mask,
+        "/* A composition key: first << IDNG_UT_COMP_SHIFT | second. */",
+        "#define IDNG_UT_COMP_SHIFT %d" % COMP_SHIFT,
+        "/* The longest full canonical decomposition, in code points. */",
+        "#define IDNG_UT_DECOMP_MAX %d" % longest,
+        "/* Below this code point every combining class is 0 and every NFC_Quick_Check",
+        " * Yes; below IDNG_UT_DECOMP_FROM no code point has a canonical decomposition. */",
+        "#define IDNG_UT_NFC_TRIVIAL_BELOW 0x%04X" % nfc_trivial,
+        "#define IDNG_UT_DECOMP_FROM 0x%04X" % dec_cp[0],
+        "",
+        "/* Table sizes, in entries. */",
+    ]
+    sizes = []
+    for _, _, values, _, _, macro, _ in arrays:
+        if macro not in [m for m, _ in sizes]:
+            sizes.append((macro, max(len(values), 1)))
+    for macro, n in sizes:
+        h.append("#define IDNG_UT_%s %d" % (macro, n))
+    h += ["", "/* The data (%s). */" % out_name, "extern const unsigned idng_ut_shift;"]
+    for ctype, name, _, _, _, macro, comment in arrays:
+        if comment:
+            h.append("/* %s */" % comment)
+        h.append("extern const %s %s[IDNG_UT_%s];" % (ctype, name, macro))
+        if name in ("idng_ut_map_ref", "idng_ut_dec_ref", "idng_ut_comp_val",
+                    "idng_ut_lower_to", "idng_ut_upper_to"):
+            h.append("extern const size_t %s_count;" % name.rsplit("_", 1)[0])
+    h += ["", "#endif /* %s */" % guard, ""]
+
+    write(args.output, "\n".join(out) + "\n")
+    write(args.header, "\n".join(h))
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@
  *   ($IDNA_PROPERTIES_CSV), for an earlier Unicode version.  Every code point
  *   it lists as assigned must have the same property here.
  * - Spot values of RFC 5892 section 2.6 exceptions and UTS #46 statuses.
+ * - idnguard.h's IDNG_UNICODE_VERSION is the generated tables' version.
  */
 #include "common.h"
 #include "idnguard.h"
@@ -210,6 +211,13 @@ START_TEST(test_mappings_and_case)
 }
 END_TEST
 
+/* The public header repeats the generated tables' Unicode version. */
+START_TEST(test_version)
+{
+    ck_assert_str_eq(IDNG_UNICODE_VERSION, IDNG_UT_UNICODE_VERSION);
+}
+END_TEST
+
 static Suite *unicode_suite(void)
 {
     Suite *s = suite_create("unicode");
@@ -220,6 +228,7 @@ static Suite *unicode_suite(void)
     tcase_add_test(tc, test_iana_properties);
     tcase_add_loop_test(tc, test_spots, 0, (int)(sizeof spots / sizeof spots[0]));
     tcase_add_test(tc, test_mappings_and_case);
+    tcase_add_test(tc, test_version);
     suite_add_tcase(s, tc);
     return s;
 }
