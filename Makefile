@@ -109,10 +109,10 @@ VERSION := $(shell sed -n 's/^\#define IDNG_VERSION "\(.*\)"/\1/p' codec/idnguar
 UB_VERSION = $(shell sed -n 's/^\#define PACKAGE_VERSION "\(.*\)"/\1/p' $(UB_TREE)config.h 2>/dev/null)
 $(BUILD)/cli/idnguard.o: CPPFLAGS += -DIDNG_UNBOUND_VERSION='"$(UB_VERSION)"'
 
-$(CLI): $(BUILD)/cli/idnguard.o $(CONF_LIB) $(LIB)
+$(CLI): $(BUILD)/cli/idnguard.o $(CONF_LIB) $(CORE_LIB) $(LIB)
 	$(CC) $(CFLAGS) -o $@ $^
 
-TEST_LIBS = $(CORE_LIB) $(CONF_LIB) $(LIB)
+TEST_LIBS = $(CONF_LIB) $(CORE_LIB) $(LIB)
 $(SRC)/.unbound-stamp:
 	@sh scripts/deps.sh module
 	sh scripts/apt-source.sh $(SRC) unbound
@@ -130,9 +130,9 @@ $(UB_PREFIX)/.built: $(SRC)/.unbound-stamp
 # Unbound's headers trip some of our warnings; they are not ours to fix.
 MODULE_CFLAGS = -std=c11 -Wall -Wextra -Werror -Wno-unused-parameter -Wno-sign-compare \
 	-fvisibility=hidden -fPIC -D_GNU_SOURCE -I$(UB_TREE) -Icodec -Icore -Iconf
-$(MODULE): module/unbound.c $(CORE_LIB) $(CONF_LIB) $(LIB) $(UB_STAMP)
+$(MODULE): module/unbound.c $(CONF_LIB) $(CORE_LIB) $(LIB) $(UB_STAMP)
 	$(CC) $(MODULE_CFLAGS) $(CFLAGS) -shared -o $@ module/unbound.c \
-	    $(CORE_LIB) $(CONF_LIB) $(LIB) -lpthread
+	    $(CONF_LIB) $(CORE_LIB) $(LIB) -lpthread
 
 unbound: $(UB_STAMP)
 

@@ -37,13 +37,11 @@
 /** Row argument of on-invalid, which is no class. */
 #define ON_INVALID (-1)
 
-static const char *const action_names[IDNG_ACTION_COUNT] = {
-#define IDNG_X_ANAME(sym, name) name,
-    IDNG_ACTION_LIST(IDNG_X_ANAME)
-#undef IDNG_X_ANAME
+static const char *const log_format_names[] = {
+#define IDNG_X_FNAME(sym, name) name,
+    IDNG_LOGFMT_LIST(IDNG_X_FNAME)
+#undef IDNG_X_FNAME
 };
-
-static const char *const log_format_names[] = {"text", "json"};
 #define N_LOG_FORMATS (sizeof log_format_names / sizeof log_format_names[0])
 
 /* ------------------------------------------------------------------------ */
@@ -57,6 +55,7 @@ struct pstate {
     unsigned char explicit_action[IDNG_CLASS_COUNT]; /**< on-<class> seen */
     size_t first_line[64];                    /**< per key row; 0 = not seen yet */
     size_t *name_line[2];                     /**< line of each allow/deny name */
+    size_t name_line_cap[2];                  /**< entries allocated at name_line[] */
     size_t clause_line;                       /**< line of "idnguard:", 0 = none yet */
     const char *fname;
     size_t line;
@@ -214,223 +213,6 @@ static int wire_to_text(const uint8_t *w, char *out)
 /* ------------------------------------------------------------------------ */
 /* Name sets                                                                 */
 
-/* A set (struct idng_name_list) is three things: names[], the names in file
- * order; blocks of storage holding their octets, which never move, so that
- * names[i] stays valid while the set grows; and an open-addressing table
- * (linear probing, at most half full) whose slots hold a name's hash and
- * its place in names[].
- *
- * A name's hash is built from its root towards its first label, each step
- * folding one label into the hash of the parent name.  One pass over a
- * query name so gives the hashes of all its suffixes (itself, its parent,
- * ..., the root), and a lookup is one probe per label.  ASCII case is
- * folded as the octets are hashed and compared; stored names are lowercase. */
-
-/** Most labels of a name, the root's included: 127 of one octet fill 255. */
-#define LABELS_MAX (WIRE_MAX / 2 + 1)
-/** Smallest and largest block of name storage; any name fits the smallest. */
-#define BLOCK_MIN 512
-#define BLOCK_MAX 65536
-/** Index returned for a name not in a set. */
-#define NOT_FOUND ((size_t)-1)
-
-struct idng_name_slot {
-    uint32_t hash;  /**< the name's hash (low 32 bits) */
-    uint32_t index; /**< 1 + its index in names[]; 0 marks an empty slot */
-};
-
-struct idng_name_block {
-    struct idng_name_block *next; /**< the block filled before this one */
-    size_t used, cap;             /**< octets of data used and allocated */
-    uint8_t data[];
-};
-
-_Static_assert(WIRE_MAX < 256 && LABELS_MAX * 2 > WIRE_MAX,
-               "label offsets fit an octet, and LABELS_MAX covers one-octet labels");
-_Static_assert(BLOCK_MIN >= WIRE_MAX, "a fresh block holds any name");
-
-/* Folds a label (length octet first; ASCII case ignored) into the hash of
- * its parent name.  FNV-1a over the octets, then a 64-bit mix (the
- * splitmix64 finalizer) so that every bit of the result depends on the
- * whole name, as the table's low bits must. */
-static uint64_t hash_label(uint64_t parent, const uint8_t *label)
-{
-    uint64_t h = (parent ^ label[0]) * UINT64_C(0x100000001b3);
-    size_t i;
-
-    for (i = 1; i <= label[0]; i++)
-        h = (h ^ lower(label[i])) * UINT64_C(0x100000001b3);
-    h ^= h >> 30;
-    h *= UINT64_C(0xbf58476d1ce4e5b9);
-    h ^= h >> 27;
-    h *= UINT64_C(0x94d049bb133111eb);
-    h ^= h >> 31;
-    return h;
-}
-
-/* Hashes of all suffixes of a name whose labels start at offs[0..nlab),
- * the root label last: h[i] is the hash of the name from offs[i] on. */
-static void suffix_hashes(const uint8_t *wire, const uint8_t *offs, size_t nlab, uint32_t *h)
-{
-    uint64_t x = UINT64_C(0x9e3779b97f4a7c15); /* the root's */
-    size_t i = nlab - 1;
-
-    h[i] = (uint32_t)x;
-    while (i-- > 0) {
-        x = hash_label(x, wire + offs[i]);
-        h[i] = (uint32_t)x;
-    }
-}
-
-/* Label offsets of the wire name at wire into offs (LABELS_MAX entries),
- * the root label last, and its length into *total.  Returns the number of
- * labels, root included, or 0 if the name is malformed: a label over 63
- * octets (a compression pointer, a reserved type), running past len, or
- * over WIRE_MAX octets. */
-static size_t split_name(const uint8_t *wire, size_t len, uint8_t *offs, size_t *total)
-{
-    size_t nlab = 0, pos = 0;
-
-    for (;;) {
-        if (pos >= len || nlab == LABELS_MAX)
-            return 0;
-        offs[nlab++] = (uint8_t)pos;
-        if (wire[pos] == 0)
-            break;
-        if (wire[pos] > IDNG_LABEL_MAX)
-            return 0;
-        pos += 1u + wire[pos];
-        if (pos >= WIRE_MAX)
-            return 0;
-    }
-    *total = pos + 1;
-    return nlab;
-}
-
-/* Hash of a name built by this file (valid, so no checks). */
-static uint32_t name_hash(const uint8_t *w)
-{
-    uint8_t offs[LABELS_MAX];
-    uint32_t h[LABELS_MAX];
-    size_t nlab = 0, pos = 0;
-
-    while (w[pos] != 0) {
-        offs[nlab++] = (uint8_t)pos;
-        pos += 1u + w[pos];
-    }
-    offs[nlab++] = (uint8_t)pos;
-    suffix_hashes(w, offs, nlab, h);
-    return h[0];
-}
-
-/* Is some name of l wlen octets long?  (Spares probes for lengths no
- * entry has, the root's among them unless it is listed.) */
-static int set_has_len(const struct idng_name_list *l, size_t wlen)
-{
-    return (int)(l->lens[wlen >> 6] >> (wlen & 63) & 1);
-}
-
-/* Index in l->names of the name at w (wire form, wlen octets, any case,
- * well formed) whose hash is h; NOT_FOUND if l does not hold it.  Two well
- * formed names agree on where their labels start until they first differ,
- * so comparing octet by octet up to the first difference never reads past
- * the end of the stored name. */
-static size_t set_find(const struct idng_name_list *l, const uint8_t *w, size_t wlen, uint32_t h)
-{
-    size_t mask, i, j;
-
-    if (l->slots == NULL)
-        return NOT_FOUND;
-    mask = l->nslots - 1;
-    for (i = h & mask;; i = (i + 1) & mask) {
-        const struct idng_name_slot *s = &l->slots[i];
-        const uint8_t *m;
-
-        if (s->index == 0)
-            return NOT_FOUND; /* the table is never full */
-        if (s->hash != h)
-            continue;
-        m = l->names[s->index - 1];
-        for (j = 0; j < wlen && lower(w[j]) == m[j]; j++)
-            ;
-        if (j == wlen)
-            return s->index - 1;
-    }
-}
-
-/* Puts index (0-based) with hash h into a table of nslots (a power of two)
- * that has a free slot. */
-static void slot_put(struct idng_name_slot *slots, size_t nslots, uint32_t h, size_t index)
-{
-    size_t mask = nslots - 1, i = h & mask;
-
-    while (slots[i].index != 0)
-        i = (i + 1) & mask;
-    slots[i].hash = h;
-    slots[i].index = (uint32_t)(index + 1);
-}
-
-/* Adds a name (wire form, wlen octets, lowercase, well formed, not yet in
- * l) whose hash is h.  names[] must have room for it (count < cap).
- * Returns 0, or -1 when out of memory; l then still holds what it held. */
-static int set_add(struct idng_name_list *l, const uint8_t *w, size_t wlen, uint32_t h)
-{
-    struct idng_name_block *b = l->blocks;
-    uint8_t *copy;
-
-    /* At most half full, so probe runs stay short and misses end soon. */
-    if ((l->count + 1) * 2 > l->nslots) {
-        size_t n = l->nslots ? 2 * l->nslots : 16, i;
-        struct idng_name_slot *slots;
-
-        if (n > (size_t)UINT32_MAX || n > SIZE_MAX / sizeof *slots)
-            return -1;
-        slots = calloc(n, sizeof *slots);
-        if (slots == NULL)
-            return -1;
-        for (i = 0; i < l->nslots; i++)
-            if (l->slots[i].index != 0)
-                slot_put(slots, n, l->slots[i].hash, l->slots[i].index - 1);
-        free(l->slots);
-        l->slots = slots;
-        l->nslots = n;
-    }
-    if (b == NULL || b->cap - b->used < wlen) {
-        size_t cap = b == NULL ? BLOCK_MIN : b->cap < BLOCK_MAX ? 2 * b->cap : BLOCK_MAX;
-        b = malloc(sizeof *b + cap);
-        if (b == NULL)
-            return -1;
-        b->next = l->blocks;
-        b->used = 0;
-        b->cap = cap;
-        l->blocks = b;
-    }
-    copy = b->data + b->used;
-    memcpy(copy, w, wlen);
-    b->used += wlen;
-    slot_put(l->slots, l->nslots, h, l->count);
-    l->lens[wlen >> 6] |= UINT64_C(1) << (wlen & 63);
-    l->names[l->count++] = copy;
-    return 0;
-}
-
-static void set_free(struct idng_name_list *l)
-{
-    struct idng_name_block *b = l->blocks;
-
-    while (b != NULL) {
-        struct idng_name_block *next = b->next;
-        free(b);
-        b = next;
-    }
-    free(l->slots);
-    free(l->names);
-    memset(l, 0, sizeof *l);
-    l->names = NULL;
-    l->slots = NULL;
-    l->blocks = NULL;
-}
-
 /* Converts a name as written in the file into lowercase wire format. */
 static int name_to_wire(struct pstate *p, const struct key *k, const char *v, size_t n,
                         uint8_t *wire, size_t *wlen);
@@ -501,10 +283,9 @@ static const struct kind kind_mode = {set_mode, put_mode, expect_mode};
 
 /* -- actions: on-invalid and on-<class> -- */
 
-/* Only a raw UTF-8 name has an obvious intended form to resolve instead. */
 static int normalize_ok(const struct key *k)
 {
-    return k->arg == IDNG_C_RAW_8BIT;
+    return idng_policy_action_allowed(k->arg == ON_INVALID ? -1 : k->arg, IDNG_ACT_NORMALIZE);
 }
 
 static int set_action(struct pstate *p, const struct key *k, const char *v, size_t n)
@@ -520,9 +301,9 @@ static int set_action(struct pstate *p, const struct key *k, const char *v, size
                     k->name, x);
     }
     if (k->arg == ON_INVALID) {
-        p->c.on_invalid = a;
+        p->c.policy.on_invalid = a;
     } else {
-        p->c.action[k->arg] = a;
+        p->c.policy.action[k->arg] = a;
         p->explicit_action[k->arg] = 1;
     }
     return 0;
@@ -530,7 +311,7 @@ static int set_action(struct pstate *p, const struct key *k, const char *v, size
 
 static int put_action(const struct idng_conf *c, const struct key *k, FILE *f)
 {
-    enum idng_action a = k->arg == ON_INVALID ? c->on_invalid : c->action[k->arg];
+    enum idng_action a = k->arg == ON_INVALID ? c->policy.on_invalid : c->policy.action[k->arg];
     const char *s = idng_action_name(a);
 
     if (s == NULL || (a == IDNG_ACT_NORMALIZE && !normalize_ok(k)))
@@ -540,7 +321,12 @@ static int put_action(const struct idng_conf *c, const struct key *k, FILE *f)
 
 static void expect_action(const struct key *k, char *out, size_t cap)
 {
-    join_names(out, cap, action_names, IDNG_ACTION_COUNT - !normalize_ok(k));
+    const char *names[IDNG_ACTION_COUNT];
+    unsigned i;
+
+    for (i = 0; i < IDNG_ACTION_COUNT; i++)
+        names[i] = idng_action_name((enum idng_action)i);
+    join_names(out, cap, names, IDNG_ACTION_COUNT - !normalize_ok(k));
 }
 
 static const struct kind kind_action = {set_action, put_action, expect_action};
@@ -578,7 +364,7 @@ static int set_log_format(struct pstate *p, const struct key *k, const char *v, 
     size_t i;
     for (i = 0; i < N_LOG_FORMATS; i++)
         if (strlen(log_format_names[i]) == n && memcmp(log_format_names[i], v, n) == 0) {
-            *FIELD(&p->c, k, enum idng_log_format) = (enum idng_log_format)i;
+            *FIELD(&p->c, k, enum idng_logfmt) = (enum idng_logfmt)i;
             return 0;
         }
     return bad_value(p, k, v, n);
@@ -586,7 +372,7 @@ static int set_log_format(struct pstate *p, const struct key *k, const char *v, 
 
 static int put_log_format(const struct idng_conf *c, const struct key *k, FILE *f)
 {
-    unsigned i = (unsigned)*CFIELD(c, k, enum idng_log_format);
+    unsigned i = (unsigned)*CFIELD(c, k, enum idng_logfmt);
     if (i >= N_LOG_FORMATS)
         return -1;
     return fprintf(f, "    %s: %s\n", k->name, log_format_names[i]) < 0 ? -1 : 0;
@@ -785,7 +571,7 @@ static int set_name(struct pstate *p, const struct key *k, const char *v, size_t
 
 static int put_names(const struct idng_conf *c, const struct key *k, FILE *f)
 {
-    const struct idng_name_list *l = CFIELD(c, k, struct idng_name_list);
+    const struct idng_nameset *l = CFIELD(c, k, struct idng_nameset);
     char text[WIRE_MAX + 1];
     size_t i;
 
@@ -811,7 +597,7 @@ static const struct kind kind_names = {set_name, put_names, expect_name};
 
 /* The table.  Order is the order idng_conf_write uses. */
 static const struct key keys[] = {
-    {"mode", &kind_mode, offsetof(struct idng_conf, mode), 0, 0},
+    {"mode", &kind_mode, offsetof(struct idng_conf, policy.mode), 0, 0},
     {"on-invalid", &kind_action, 0, ON_INVALID, 0},
 #define IDNG_X_KEY(sym, name) {"on-" name, &kind_action, 0, sym, 0},
     IDNG_CLASS_LIST(IDNG_X_KEY)
@@ -822,8 +608,8 @@ static const struct key keys[] = {
     {"log-file", &kind_path, offsetof(struct idng_conf, log_file), 0, K_EMPTY_OK},
     {"anonymize-clients", &kind_bool, offsetof(struct idng_conf, anonymize_clients), 0, 0},
     {"ede", &kind_bool, offsetof(struct idng_conf, ede), 0, 0},
-    {"allow", &kind_names, offsetof(struct idng_conf, allow), 0, K_REPEAT},
-    {"deny", &kind_names, offsetof(struct idng_conf, deny), 1, K_REPEAT},
+    {"allow", &kind_names, offsetof(struct idng_conf, policy.allow), 0, K_REPEAT},
+    {"deny", &kind_names, offsetof(struct idng_conf, policy.deny), 1, K_REPEAT},
     {"stats-interval", &kind_seconds, offsetof(struct idng_conf, stats_interval), 0, 0},
     {"stats-file", &kind_path, offsetof(struct idng_conf, stats_file), 0, K_EMPTY_OK},
 };
@@ -832,17 +618,9 @@ static const struct key keys[] = {
 _Static_assert(NKEYS <= sizeof((struct pstate *)0)->first_line / sizeof(size_t),
                "struct pstate.first_line needs a slot per key row");
 
-/* Classes that describe a query name.  ok, no-space and invalid-argument
- * are about the caller, not the name, and always pass: their rows exist
- * (generated with the rest) but are not keys. */
-static int class_configurable(int cls)
-{
-    return cls != IDNG_C_OK && cls != IDNG_C_NOSPACE && cls != IDNG_C_INVAL;
-}
-
 static int row_active(const struct key *k)
 {
-    return k->kind != &kind_action || k->arg == ON_INVALID || class_configurable(k->arg);
+    return k->kind != &kind_action || k->arg == ON_INVALID || idng_policy_class_configurable(k->arg);
 }
 
 static const struct key *find_key(const char *s, size_t n)
@@ -861,23 +639,6 @@ static const char *list_key_name(int which)
         if (keys[i].kind == &kind_names && keys[i].arg == which)
             return keys[i].name;
     return "?";
-}
-
-/* Effective actions from on-invalid and the explicit on-<class> settings,
- * so the order of lines in the file does not matter. */
-static void resolve_actions(struct idng_conf *c, const unsigned char *explicit_action)
-{
-    int cls;
-    for (cls = 0; cls < IDNG_CLASS_COUNT; cls++) {
-        if (!class_configurable(cls))
-            c->action[cls] = IDNG_ACT_PASS;
-        else if (explicit_action != NULL && explicit_action[cls])
-            continue;
-        else if (cls == IDNG_C_RAW_8BIT)
-            c->action[cls] = IDNG_ACT_NORMALIZE; /* on-invalid does not change it */
-        else
-            c->action[cls] = c->on_invalid;
-    }
 }
 
 static int name_to_wire(struct pstate *p, const struct key *k, const char *v, size_t n,
@@ -1005,22 +766,20 @@ static int looks_like_address(const uint8_t *w)
 
 static int set_name(struct pstate *p, const struct key *k, const char *v, size_t n)
 {
-    struct idng_name_list *l = FIELD(&p->c, k, struct idng_name_list);
+    struct idng_nameset *l = FIELD(&p->c, k, struct idng_nameset);
     uint8_t wire[WIRE_MAX];
     size_t wlen = 0, i;
-    uint32_t h;
     int which;
     char text[WIRE_MAX + 1];
 
     if (name_to_wire(p, k, v, n, wire, &wlen) != 0)
         return -1;
-    h = name_hash(wire);
     /* An exact repeat is a slip; the same name in both lists contradicts
      * itself.  (A name below another listed one is fine: it is how an
      * exception is written.)  One probe of each list's table. */
     for (which = 0; which < 2; which++) {
-        i = set_find(which == 0 ? &p->c.allow : &p->c.deny, wire, wlen, h);
-        if (i == NOT_FOUND)
+        i = idng_nameset_find(which == 0 ? &p->c.policy.allow : &p->c.policy.deny, wire, wlen);
+        if (i == IDNG_NAMESET_NONE)
             continue;
         wire_to_text(wire, text);
         if (which == k->arg)
@@ -1029,20 +788,15 @@ static int set_name(struct pstate *p, const struct key *k, const char *v, size_t
         return fail(p, "'%s' is in both '%s' (line %zu) and '%s'; a name can be in one list only",
                     text, list_key_name(which), p->name_line[which][i], k->name);
     }
-    if (l->count == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 8;
-        uint8_t **names = realloc(l->names, cap * sizeof *names);
-        size_t *lines;
-        if (names == NULL)
-            return fail(p, "out of memory");
-        l->names = names;
-        lines = realloc(p->name_line[k->arg], cap * sizeof *lines);
+    if (l->count == p->name_line_cap[k->arg]) {
+        size_t cap = l->count ? 2 * l->count : 8;
+        size_t *lines = realloc(p->name_line[k->arg], cap * sizeof *lines);
         if (lines == NULL)
             return fail(p, "out of memory");
         p->name_line[k->arg] = lines;
-        l->cap = cap;
+        p->name_line_cap[k->arg] = cap;
     }
-    if (set_add(l, wire, wlen, h) != 0)
+    if (idng_nameset_add(l, wire, wlen, NULL) != 0)
         return fail(p, "out of memory");
     p->name_line[k->arg][l->count - 1] = p->line;
     if (looks_like_address(wire)) {
@@ -1206,36 +960,15 @@ static int parse_line(struct pstate *p, const char *s, size_t n)
 /* ------------------------------------------------------------------------ */
 /* Public functions                                                          */
 
-const char *idng_action_name(enum idng_action a)
-{
-    return (unsigned)a < IDNG_ACTION_COUNT ? action_names[a] : NULL;
-}
-
-int idng_action_lookup(const char *s, size_t len, enum idng_action *a)
-{
-    unsigned i;
-    for (i = 0; i < IDNG_ACTION_COUNT; i++)
-        if (strlen(action_names[i]) == len && memcmp(action_names[i], s, len) == 0) {
-            *a = (enum idng_action)i;
-            return 0;
-        }
-    return -1;
-}
-
 void idng_conf_init(struct idng_conf *c)
 {
     memset(c, 0, sizeof *c);
-    c->mode = IDNG_MODE_UTS46;
-    c->on_invalid = IDNG_ACT_REFUSE;
-    resolve_actions(c, NULL);
+    idng_policy_init(&c->policy);
     c->log_queries = 1;
     c->log_rejected = 1;
-    c->log_format = IDNG_LOG_TEXT;
+    c->log_format = IDNG_LOGFMT_TEXT;
     c->log_file = NULL;
     c->ede = 1;
-    c->allow.names = c->deny.names = NULL;
-    c->allow.slots = c->deny.slots = NULL;
-    c->allow.blocks = c->deny.blocks = NULL;
     c->stats_interval = 3600;
     c->stats_file = NULL;
 }
@@ -1244,8 +977,7 @@ void idng_conf_free(struct idng_conf *c)
 {
     if (c == NULL)
         return;
-    set_free(&c->allow);
-    set_free(&c->deny);
+    idng_policy_free(&c->policy);
     free(c->log_file);
     free(c->stats_file);
     idng_conf_init(c);
@@ -1311,7 +1043,7 @@ static int parse(struct idng_conf *c, const char *buf, size_t len, const char *f
         fail(p, "no 'idnguard:' clause (wrong file? settings must follow a line 'idnguard:')");
     if (p->nerr > 0)
         goto out;
-    resolve_actions(&p->c, p->explicit_action);
+    idng_policy_resolve(&p->c.policy, p->explicit_action);
     idng_conf_free(c);
     *c = p->c;
     idng_conf_init(&p->c); /* now owned by c */
@@ -1446,37 +1178,3 @@ int idng_conf_write(const struct idng_conf *c, FILE *f)
     return ferror(f) ? -1 : 0;
 }
 
-size_t idng_name_list_mem(const struct idng_name_list *l)
-{
-    const struct idng_name_block *b;
-    size_t n;
-
-    if (l == NULL)
-        return 0;
-    n = l->cap * sizeof *l->names + l->nslots * sizeof *l->slots;
-    for (b = l->blocks; b != NULL; b = b->next)
-        n += sizeof *b + b->cap;
-    return n;
-}
-
-int idng_conf_name_listed(const struct idng_name_list *l, const uint8_t *wire, size_t len)
-{
-    uint8_t offs[LABELS_MAX];
-    uint32_t h[LABELS_MAX];
-    size_t nlab, total = 0, i;
-
-    if (l == NULL || wire == NULL || l->count == 0 || l->slots == NULL)
-        return 0;
-    nlab = split_name(wire, len, offs, &total);
-    if (nlab == 0)
-        return 0;
-    suffix_hashes(wire, offs, nlab, h);
-    /* The name itself first, then each parent: the first hit is the
-     * longest listed name that matches. */
-    for (i = 0; i < nlab; i++) {
-        size_t slen = total - offs[i];
-        if (set_has_len(l, slen) && set_find(l, wire + offs[i], slen, h[i]) != NOT_FOUND)
-            return (int)slen;
-    }
-    return 0;
-}

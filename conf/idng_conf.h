@@ -29,6 +29,8 @@
 #ifndef IDNG_CONF_H
 #define IDNG_CONF_H
 
+#include "idng_log.h"
+#include "idng_policy.h"
 #include "idnguard.h"
 
 #include <stddef.h>
@@ -63,86 +65,19 @@ enum {
 /** Longest stats-interval, in seconds (one day). */
 #define IDNG_CONF_STATS_MAX 86400u
 
-/**
- * Actions: X(symbol, name).  The names are the configuration values and
- * stable interface (logs may print them).
- */
-#define IDNG_ACTION_LIST(X)                                                        \
-    X(IDNG_ACT_PASS, "pass")         /**< answer as usual, say nothing */         \
-    X(IDNG_ACT_LOG, "log")           /**< answer as usual, log the name */        \
-    X(IDNG_ACT_REFUSE, "refuse")     /**< REFUSED (with EDE if enabled) */         \
-    X(IDNG_ACT_NXDOMAIN, "nxdomain") /**< NXDOMAIN */                              \
-    X(IDNG_ACT_DROP, "drop")         /**< no answer at all */                     \
-    X(IDNG_ACT_NORMALIZE, "normalize") /**< raw-8bit only: resolve the A-label form */
-
-/** What the module does with a name of a given error class. */
-enum idng_action {
-#define IDNG_X_ACTION(sym, name) sym,
-    IDNG_ACTION_LIST(IDNG_X_ACTION)
-#undef IDNG_X_ACTION
-    IDNG_ACTION_COUNT
-};
-
-/** Format of the module's query log lines. */
-enum idng_log_format { IDNG_LOG_TEXT, IDNG_LOG_JSON };
-
-/** A slot of a name set's hash table (defined in conf/idng_conf.c). */
-struct idng_name_slot;
-/** A block of a name set's name storage (defined in conf/idng_conf.c). */
-struct idng_name_block;
-
-/**
- * A set of domain names, each in uncompressed DNS wire format with ASCII
- * letters lowercased (non-ASCII names are stored as A-labels), built once
- * by idng_conf_parse and read-only afterwards: any number of threads may
- * call idng_conf_name_listed on it at once.
- *
- * names[0..count) are the names in file order (idng_conf_write writes them
- * so); they point into storage the set owns.  Beside them lies an
- * open-addressing hash table keyed by the wire name, so that a lookup costs
- * one probe per label of the query name whatever the number of entries.
- * Only conf/ builds or changes a set: the fields after count are its
- * internals, and a list put together by hand (names and count only) has no
- * table, so nothing is listed on it.  idng_conf_free releases it all.
- */
-struct idng_name_list {
-    uint8_t **names;                /**< count names in file order; cap allocated */
-    size_t count;                   /**< number of names */
-    size_t cap;                     /**< entries allocated at names */
-    struct idng_name_slot *slots;   /**< hash table of nslots (a power of two), or NULL */
-    size_t nslots;
-    struct idng_name_block *blocks; /**< where the names' octets live */
-    uint64_t lens[4];               /**< bit n set: some name is n octets long */
-};
-
 /** Effective settings.  Fill with idng_conf_init or idng_conf_parse. */
 struct idng_conf {
-    /** Validation profile of xn-- labels (`mode`). */
-    idng_mode mode;
-    /**
-     * Effective action per error class, `on-invalid` and the `on-<class>`
-     * overrides resolved.  IDNG_ACT_NORMALIZE appears only for
-     * IDNG_C_RAW_8BIT.  ok, no-space and invalid-argument are IDNG_ACT_PASS:
-     * they are not properties of a query name and cannot be configured.
-     */
-    enum idng_action action[IDNG_CLASS_COUNT];
-    /**
-     * The `on-invalid` value itself (never IDNG_ACT_NORMALIZE).  Per-class
-     * decisions read action[]; the module uses this for what belongs to no
-     * class: names on the deny list, and raw names that normalize could not
-     * convert when their class's own action is normalize.
-     */
-    enum idng_action on_invalid;
+    /** What decides a name's fate: `mode`, `on-invalid`, the `on-<class>`
+     *  keys, `allow` and `deny` (core/idng_policy.h). */
+    struct idng_policy policy;
     int log_queries;                  /**< 1 or 0 (`log-queries`) */
     int log_rejected;                 /**< 1 or 0 (`log-rejected`): a line for every client
                                            refused, NXDOMAINed or dropped by the policy,
                                            whatever log-queries says */
-    enum idng_log_format log_format;  /**< `log-format` */
+    enum idng_logfmt log_format;      /**< `log-format` */
     char *log_file;                   /**< absolute path, malloc'd; NULL for Unbound's log */
     int anonymize_clients;            /**< 1 or 0: log client addresses cut to /24 and /48 */
     int ede;                          /**< 1 or 0: attach Extended DNS Errors */
-    struct idng_name_list allow;      /**< names (and all below) never judged */
-    struct idng_name_list deny;       /**< names (and all below) always refused */
     unsigned stats_interval;          /**< seconds, 0..IDNG_CONF_STATS_MAX; 0 = at shutdown */
     char *stats_file;                 /**< absolute path, malloc'd, of the Prometheus text
                                            file replaced every stats_interval; NULL: none */
@@ -227,45 +162,6 @@ const char *idng_conf_path(void);
  *   text form (an out-of-range enum, a name label the parser would refuse).
  */
 int idng_conf_write(const struct idng_conf *c, FILE *f);
-
-/**
- * Is the name listed: does it equal, or lie below, a name of l?  Compares
- * whole labels, so "xample.net." does not match a listed "example.net.",
- * and ASCII case-insensitively.  The root name, when listed, matches
- * everything.
- *
- * Costs one hash probe per label of the name (at most 128), whatever the
- * number of names in l; allocates nothing and takes no lock, so threads
- * may share l.
- *
- * @param wire: uncompressed wire-format name, in any case.
- * @param len: octets available at wire; the name must end (root label)
- *   within them.
- * @return 0 if not listed, or if the name is malformed (label over 63
- *   octets, a compression pointer, running past len, over 255 octets);
- *   else the wire length of the longest listed name that matches, so that
- *   the more specific of two lists can win.
- */
-int idng_conf_name_listed(const struct idng_name_list *l, const uint8_t *wire, size_t len);
-
-/**
- * Heap memory held by a name set, in octets: its name array, hash table and
- * name storage, as requested from malloc (the allocator's own overhead is
- * not counted, nor the struct itself, which lives in struct idng_conf).
- * 0 for an empty set and for NULL.
- */
-size_t idng_name_list_mem(const struct idng_name_list *l);
-
-/** Name of an action ("refuse"); NULL if out of range. */
-const char *idng_action_name(enum idng_action a);
-
-/**
- * Parses an action name (exact, lowercase; s need not be NUL-terminated).
- * Accepts "normalize" too: whether a key allows it is the schema's business.
- *
- * @return 0 and sets *a, or -1 if s names no action.
- */
-int idng_action_lookup(const char *s, size_t len, enum idng_action *a);
 
 #ifdef __cplusplus
 }

@@ -60,11 +60,15 @@
 extern "C" {
 #endif
 
-/** Log line formats.  (conf/ has its own option type; this one keeps the
- *  formatter free of configuration headers.) */
+/** Log line formats: X(symbol, name); the names are `log-format` values. */
+#define IDNG_LOGFMT_LIST(X)                                                        \
+    X(IDNG_LOGFMT_TEXT, "text") /**< space-separated fields, see idng_log_format */ \
+    X(IDNG_LOGFMT_JSON, "json") /**< one JSON object */
 enum idng_logfmt {
-    IDNG_LOGFMT_TEXT, /**< space-separated fields, see idng_log_format */
-    IDNG_LOGFMT_JSON  /**< one JSON object */
+#define IDNG_X_LOGFMT(sym, name) sym,
+    IDNG_LOGFMT_LIST(IDNG_X_LOGFMT)
+#undef IDNG_X_LOGFMT
+    IDNG_LOGFMT_COUNT
 };
 
 /**

@@ -4,10 +4,77 @@
  */
 #include "idng_policy.h"
 
-#include "idng_log.h"
-
 #include <stdio.h>
 #include <string.h>
+
+static const char *const action_names[IDNG_ACTION_COUNT] = {
+#define IDNG_X_ANAME(sym, name) name,
+    IDNG_ACTION_LIST(IDNG_X_ANAME)
+#undef IDNG_X_ANAME
+};
+
+const char *idng_action_name(enum idng_action a)
+{
+    return (unsigned)a < IDNG_ACTION_COUNT ? action_names[a] : NULL;
+}
+
+int idng_action_lookup(const char *s, size_t len, enum idng_action *a)
+{
+    unsigned i;
+    for (i = 0; i < IDNG_ACTION_COUNT; i++)
+        if (strlen(action_names[i]) == len && memcmp(action_names[i], s, len) == 0) {
+            *a = (enum idng_action)i;
+            return 0;
+        }
+    return -1;
+}
+
+int idng_policy_class_configurable(int cls)
+{
+    return cls >= 0 && cls < IDNG_CLASS_COUNT && cls != IDNG_C_OK && cls != IDNG_C_NOSPACE
+           && cls != IDNG_C_INVAL;
+}
+
+int idng_policy_action_allowed(int cls, enum idng_action a)
+{
+    if ((unsigned)a >= IDNG_ACTION_COUNT)
+        return 0;
+    /* Only a raw UTF-8 name has an obvious intended form to resolve instead. */
+    return a != IDNG_ACT_NORMALIZE || cls == IDNG_C_RAW_8BIT;
+}
+
+void idng_policy_resolve(struct idng_policy *p, const unsigned char *explicit_action)
+{
+    int cls;
+    for (cls = 0; cls < IDNG_CLASS_COUNT; cls++) {
+        if (!idng_policy_class_configurable(cls))
+            p->action[cls] = IDNG_ACT_PASS;
+        else if (explicit_action != NULL && explicit_action[cls])
+            continue;
+        else if (cls == IDNG_C_RAW_8BIT)
+            p->action[cls] = IDNG_ACT_NORMALIZE; /* on-invalid does not change it */
+        else
+            p->action[cls] = p->on_invalid;
+    }
+}
+
+void idng_policy_init(struct idng_policy *p)
+{
+    p->mode = IDNG_MODE_UTS46;
+    p->on_invalid = IDNG_ACT_REFUSE;
+    idng_policy_resolve(p, NULL);
+    idng_nameset_init(&p->allow);
+    idng_nameset_init(&p->deny);
+}
+
+void idng_policy_free(struct idng_policy *p)
+{
+    if (p == NULL)
+        return;
+    idng_nameset_free(&p->allow);
+    idng_nameset_free(&p->deny);
+    idng_policy_init(p);
+}
 
 int idng_action_rejects(enum idng_action a)
 {
@@ -38,37 +105,34 @@ int idng_action_severity(enum idng_action a)
 static void clear(struct idng_verdict *v)
 {
     memset(v, 0, sizeof *v);
-    v->status = IDNG_OK;
-    v->cls = IDNG_C_OK;
+    v->err.status = IDNG_OK;
+    v->err.codepoint = IDNG_NO_CODEPOINT;
     v->action = IDNG_ACT_PASS;
     v->listed = IDNG_LISTED_NONE;
-    v->codepoint = IDNG_NO_CODEPOINT;
 }
 
 /* Makes e, found in wire[0..len), the verdict, with action a. */
 static void decide(struct idng_verdict *v, const idng_error *e, enum idng_action a,
                    const uint8_t *wire, size_t len)
 {
-    v->status = e->status;
-    v->cls = idng_status_class(e->status);
+    v->err = *e;
     v->action = a;
-    v->codepoint = e->codepoint;
-    v->label_off = e->label_off;
-    v->label_len = 0;
+    /* The label is kept only when it lies within the name. */
+    v->err.label_len = 0;
     if (e->label_len > 0 && e->label_len <= IDNG_LABEL_MAX && e->label_off <= len
         && e->label_len <= len - e->label_off) {
-        v->label_len = e->label_len;
+        v->err.label_len = e->label_len;
         memcpy(v->label, wire + e->label_off, e->label_len);
     }
 }
 
-enum idng_action idng_policy_fallback(const struct idng_conf *c, idng_status st)
+enum idng_action idng_policy_fallback(const struct idng_policy *p, idng_status st)
 {
-    enum idng_action a = c->action[idng_status_class(st)];
+    enum idng_action a = p->action[idng_status_class(st)];
     /* Only raw-8bit may normalize; a name that could not be normalized
      * falls back to the general setting for invalid names. */
     if (a == IDNG_ACT_NORMALIZE) {
-        a = c->on_invalid;
+        a = p->on_invalid;
         if (a == IDNG_ACT_NORMALIZE)
             a = IDNG_ACT_REFUSE;
     }
@@ -76,11 +140,11 @@ enum idng_action idng_policy_fallback(const struct idng_conf *c, idng_status st)
 }
 
 /* The lists: 1 when one decided (v is set), else 0. */
-static int listed(const struct idng_conf *c, const uint8_t *wire, size_t len,
+static int listed(const struct idng_policy *p, const uint8_t *wire, size_t len,
                   struct idng_verdict *v)
 {
-    int allow = idng_conf_name_listed(&c->allow, wire, len);
-    int deny = idng_conf_name_listed(&c->deny, wire, len);
+    int allow = idng_nameset_listed(&p->allow, wire, len);
+    int deny = idng_nameset_listed(&p->deny, wire, len);
 
     /* The more specific entry wins (a name cannot be in both lists). */
     if (allow > deny) {
@@ -89,7 +153,7 @@ static int listed(const struct idng_conf *c, const uint8_t *wire, size_t len,
     }
     if (deny > allow) {
         v->listed = IDNG_LISTED_DENY;
-        v->action = idng_action_rejects(c->on_invalid) ? c->on_invalid : IDNG_ACT_REFUSE;
+        v->action = idng_action_rejects(p->on_invalid) ? p->on_invalid : IDNG_ACT_REFUSE;
         return 1;
     }
     return 0;
@@ -99,7 +163,7 @@ static int listed(const struct idng_conf *c, const uint8_t *wire, size_t len,
  * The action for one failing label.  A raw 8-bit label is judged as what it
  * normalizes to: its status becomes the conversion's failure, if any.
  */
-static enum idng_action label_action(const struct idng_conf *c, const uint8_t *wire,
+static enum idng_action label_action(const struct idng_policy *p, const uint8_t *wire,
                                      idng_error *e)
 {
     if (e->status == IDNG_E_RAW_8BIT) {
@@ -107,18 +171,18 @@ static enum idng_action label_action(const struct idng_conf *c, const uint8_t *w
         size_t n = sizeof a;
         idng_error le;
         idng_status st = idng_label_to_ascii((const char *)wire + e->label_off, e->label_len, a,
-                                             &n, c->mode, &le);
+                                             &n, p->mode, &le);
         if (st != IDNG_OK) {
             e->status = st;
             e->codepoint = le.codepoint;
-            return idng_policy_fallback(c, st);
+            return idng_policy_fallback(p, st);
         }
     }
-    return c->action[idng_status_class(e->status)];
+    return p->action[idng_status_class(e->status)];
 }
 
 /* Rules 1-3 on the name as it is; with a_form, rule 5 on top. */
-static void judge(const struct idng_conf *c, const uint8_t *wire, size_t len,
+static void judge(const struct idng_policy *p, const uint8_t *wire, size_t len,
                   struct idng_verdict *v, int a_form)
 {
     idng_error each[IDNG_LABELS_MAX];
@@ -126,13 +190,13 @@ static void judge(const struct idng_conf *c, const uint8_t *wire, size_t len,
     int raw = 0;
 
     clear(v);
-    if (listed(c, wire, len, v))
+    if (listed(p, wire, len, v))
         return;
-    idng_wire_check_each(wire, len, c->mode, each, IDNG_LABELS_MAX, &n);
+    idng_wire_check_each(wire, len, p->mode, each, IDNG_LABELS_MAX, &n);
     for (i = 0; i < n && i < IDNG_LABELS_MAX; i++) {
         enum idng_action a;
         raw |= each[i].status == IDNG_E_RAW_8BIT;
-        a = label_action(c, wire, &each[i]);
+        a = label_action(p, wire, &each[i]);
         /* The first failing label, unless a later one is more severe. */
         if (i == 0 || idng_action_severity(a) > idng_action_severity(v->action))
             decide(v, &each[i], a, wire, len);
@@ -144,22 +208,22 @@ static void judge(const struct idng_conf *c, const uint8_t *wire, size_t len,
         size_t alen = sizeof alabel;
         struct idng_verdict av;
 
-        if (idng_policy_normalize(c, wire, len, alabel, &alen, NULL) == IDNG_OK
+        if (idng_policy_normalize(p, wire, len, alabel, &alen, NULL) == IDNG_OK
             && (alen != len || memcmp(alabel, wire, len) != 0)) {
-            judge(c, alabel, alen, &av, 0);
+            judge(p, alabel, alen, &av, 0);
             if (idng_action_severity(av.action) > idng_action_severity(v->action))
                 *v = av;
         }
     }
 }
 
-void idng_policy_judge(const struct idng_conf *c, const uint8_t *wire, size_t len,
+void idng_policy_judge(const struct idng_policy *p, const uint8_t *wire, size_t len,
                        struct idng_verdict *v)
 {
-    judge(c, wire, len, v, 1);
+    judge(p, wire, len, v, 1);
 }
 
-void idng_policy_judge_data(const struct idng_conf *c, const uint8_t *wire, size_t len,
+void idng_policy_judge_data(const struct idng_policy *p, const uint8_t *wire, size_t len,
                             struct idng_verdict *v)
 {
     uint8_t alabel[256];
@@ -167,18 +231,18 @@ void idng_policy_judge_data(const struct idng_conf *c, const uint8_t *wire, size
     idng_error e;
     idng_status st;
 
-    idng_policy_judge(c, wire, len, v);
+    idng_policy_judge(p, wire, len, v);
     if (v->action != IDNG_ACT_NORMALIZE)
         return;
-    st = idng_policy_normalize(c, wire, len, alabel, &alen, &e);
+    st = idng_policy_normalize(p, wire, len, alabel, &alen, &e);
     if (st != IDNG_OK) {
         clear(v);
-        decide(v, &e, idng_policy_fallback(c, st), wire, len);
+        decide(v, &e, idng_policy_fallback(p, st), wire, len);
         return;
     }
-    judge(c, alabel, alen, v, 0);
+    judge(p, alabel, alen, v, 0);
     if (v->action == IDNG_ACT_NORMALIZE) /* cannot be: no raw label is left */
-        v->action = idng_policy_fallback(c, v->status);
+        v->action = idng_policy_fallback(p, v->err.status);
 }
 
 const char *idng_verdict_name(const struct idng_verdict *v)
@@ -187,10 +251,10 @@ const char *idng_verdict_name(const struct idng_verdict *v)
         return "allow";
     if (v->listed == IDNG_LISTED_DENY)
         return "deny";
-    return idng_class_name(v->cls);
+    return idng_status_class_name(v->err.status);
 }
 
-idng_status idng_policy_normalize(const struct idng_conf *c, const uint8_t *wire, size_t len,
+idng_status idng_policy_normalize(const struct idng_policy *p, const uint8_t *wire, size_t len,
                                   uint8_t *out, size_t *outlen, idng_error *err)
 {
     idng_error e;
@@ -200,7 +264,7 @@ idng_status idng_policy_normalize(const struct idng_conf *c, const uint8_t *wire
      * action that does not reject (or the name would not be normalized):
      * they stay as they are, and the A-label name is judged again. */
     *outlen = 255;
-    st = idng_wire_to_ascii(wire, len, out, outlen, c->mode, IDNG_F_KEEP_GOING, &e);
+    st = idng_wire_to_ascii(wire, len, out, outlen, p->mode, IDNG_F_KEEP_GOING, &e);
     if (st != IDNG_OK && *outlen == 0) {
         if (err)
             *err = e;
@@ -229,12 +293,12 @@ static void keep_worse(struct idng_scan *s, const struct idng_verdict *v)
     }
 }
 
-void idng_scan_name(const struct idng_conf *c, struct idng_scan *s, const uint8_t *wire,
+void idng_scan_name(const struct idng_policy *p, struct idng_scan *s, const uint8_t *wire,
                     size_t len)
 {
     struct idng_verdict v;
 
-    idng_policy_judge_data(c, wire, len, &v);
+    idng_policy_judge_data(p, wire, len, &v);
     keep_worse(s, &v);
 }
 
@@ -245,7 +309,7 @@ void idng_scan_name(const struct idng_conf *c, struct idng_scan *s, const uint8_
 #define RR_CNAME 5
 #define RR_DNAME 39
 
-int idng_scan_owner(const struct idng_conf *c, struct idng_scan *s, enum idng_section sec,
+int idng_scan_owner(const struct idng_policy *p, struct idng_scan *s, enum idng_section sec,
                     uint16_t type, const uint8_t *owner, size_t len, enum idng_strip strip)
 {
     struct idng_verdict v;
@@ -253,7 +317,7 @@ int idng_scan_owner(const struct idng_conf *c, struct idng_scan *s, enum idng_se
 
     if (sec != IDNG_SEC_ANSWER && (type == RR_NSEC || type == RR_NSEC3))
         return 0;
-    idng_policy_judge_data(c, owner, len, &v);
+    idng_policy_judge_data(p, owner, len, &v);
     cut = idng_action_rejects(v.action)
           && (strip == IDNG_STRIP_ALL || (strip == IDNG_STRIP_EXTRA && sec != IDNG_SEC_ANSWER));
     if (strip != IDNG_STRIP_EXTRA || !cut)
@@ -261,12 +325,12 @@ int idng_scan_owner(const struct idng_conf *c, struct idng_scan *s, enum idng_se
     return cut;
 }
 
-int idng_scan_target(const struct idng_conf *c, struct idng_scan *s, const uint8_t *wire,
+int idng_scan_target(const struct idng_policy *p, struct idng_scan *s, const uint8_t *wire,
                      size_t len, enum idng_strip strip)
 {
     struct idng_verdict v;
 
-    idng_policy_judge_data(c, wire, len, &v);
+    idng_policy_judge_data(p, wire, len, &v);
     keep_worse(s, &v);
     return strip == IDNG_STRIP_ALL && idng_action_rejects(v.action);
 }
@@ -296,13 +360,13 @@ size_t idng_policy_ede_text(const struct idng_verdict *v, char *out, size_t cap)
         return 0;
     w = snprintf(out, cap, "idnguard: %s", idng_verdict_name(v));
     n = w < 0 ? 0 : (size_t)w >= cap ? cap - 1 : (size_t)w;
-    if (v->label_len > 0 && n + 2 < cap) {
+    if (v->err.label_len > 0 && n + 2 < cap) {
         out[n++] = ':';
         out[n++] = ' ';
-        n += idng_display_label(v->label, v->label_len, out + n, cap - n);
+        n += idng_display_label(v->label, v->err.label_len, out + n, cap - n);
     }
-    if (v->listed == IDNG_LISTED_NONE && v->status != IDNG_OK && n + 2 < cap) {
-        w = snprintf(out + n, cap - n, ": %s", idng_status_message(v->status));
+    if (v->listed == IDNG_LISTED_NONE && v->err.status != IDNG_OK && n + 2 < cap) {
+        w = snprintf(out + n, cap - n, ": %s", idng_status_message(v->err.status));
         n += w < 0 ? 0 : (size_t)w >= cap - n ? cap - n - 1 : (size_t)w;
     }
     out[n] = '\0';

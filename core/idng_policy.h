@@ -1,9 +1,13 @@
 /**
  * \file
- * The module's decisions, without Unbound: a name and the settings in, a
- * verdict and an action out; the A-label form of a raw UTF-8 name; the
- * Extended DNS Error text of a refusal.  Pure functions of their
- * arguments, safe from any thread.
+ * The policy unit: the one owner of what happens to a name.  It holds the
+ * actions and their names, the defaults, which classes are configurable,
+ * the deny and fallback rules, the most-severe-action rule across labels
+ * and the name sets (struct idng_policy); the settings file (conf/) only
+ * parses text into it.  A name and the policy in, a verdict and an action
+ * out; the A-label form of a raw UTF-8 name; the Extended DNS Error text of
+ * a refusal; the scan of a response.  Libc and the codec only, no Unbound
+ * headers; pure functions of their arguments, safe from any thread.
  *
  * The rule for a name (one place, used on every path):
  * 1. The allow and deny lists decide first; the more specific matching
@@ -29,28 +33,112 @@
 #ifndef IDNG_POLICY_H
 #define IDNG_POLICY_H
 
-#include "idng_conf.h"
+#include "idng_nameset.h"
 #include "idnguard.h"
 
 #include <stddef.h>
 #include <stdint.h>
+
+/**
+ * Actions: X(symbol, name).  The names are the settings file's values and
+ * stable interface (logs print them).
+ */
+#define IDNG_ACTION_LIST(X)                                                        \
+    X(IDNG_ACT_PASS, "pass")         /**< answer as usual, say nothing */         \
+    X(IDNG_ACT_LOG, "log")           /**< answer as usual, log the name */        \
+    X(IDNG_ACT_REFUSE, "refuse")     /**< REFUSED (with EDE if enabled) */         \
+    X(IDNG_ACT_NXDOMAIN, "nxdomain") /**< NXDOMAIN */                              \
+    X(IDNG_ACT_DROP, "drop")         /**< no answer at all */                     \
+    X(IDNG_ACT_NORMALIZE, "normalize") /**< raw-8bit only: resolve the A-label form */
+
+/** What the module does with a name of a given error class. */
+enum idng_action {
+#define IDNG_X_ACTION(sym, name) sym,
+    IDNG_ACTION_LIST(IDNG_X_ACTION)
+#undef IDNG_X_ACTION
+    IDNG_ACTION_COUNT
+};
+
+/** Name of an action ("refuse"); NULL if out of range. */
+const char *idng_action_name(enum idng_action a);
+
+/** Looks up an action by its exact name; 0 and *a set, or -1. */
+int idng_action_lookup(const char *s, size_t len, enum idng_action *a);
+
+/**
+ * The policy: everything that decides what happens to a name.  The
+ * settings file (conf/) only parses text into it; idng_policy_init gives
+ * the defaults, idng_policy_resolve the effective per-class actions.
+ */
+struct idng_policy {
+    /** Validation profile of xn-- labels (`mode`). */
+    idng_mode mode;
+    /**
+     * Effective action per error class, `on-invalid` and the `on-<class>`
+     * overrides resolved.  IDNG_ACT_NORMALIZE appears only for
+     * IDNG_C_RAW_8BIT.  Classes that are not configurable are
+     * IDNG_ACT_PASS.
+     */
+    enum idng_action action[IDNG_CLASS_COUNT];
+    /**
+     * The `on-invalid` value itself (never IDNG_ACT_NORMALIZE).  Per-class
+     * decisions read action[]; this is for what belongs to no class: names
+     * on the deny list, and raw names that could not be normalized when
+     * their class's own action is normalize.
+     */
+    enum idng_action on_invalid;
+    struct idng_nameset allow; /**< names (and all below) never judged */
+    struct idng_nameset deny;  /**< names (and all below) always rejected */
+};
+
+/**
+ * The defaults: mode uts46, on-invalid refuse, every configurable class
+ * refuse but raw-8bit, which normalizes; empty lists.  Allocates nothing.
+ */
+void idng_policy_init(struct idng_policy *p);
+
+/** Frees the lists and resets p to the defaults; safe to call twice. */
+void idng_policy_free(struct idng_policy *p);
+
+/**
+ * Classes that describe a query name and so have an action of their own
+ * (an `on-<class>` setting).  ok, no-space and invalid-argument are about
+ * the caller, not the name, and always pass.
+ */
+int idng_policy_class_configurable(int cls);
+
+/**
+ * May action a be set for class cls (or for on-invalid, cls < 0)?  Only
+ * raw-8bit may normalize: no other class has an A-label form to resolve.
+ */
+int idng_policy_action_allowed(int cls, enum idng_action a);
+
+/**
+ * Sets p->action[] from p->on_invalid and the classes whose action was set
+ * explicitly (explicit_action[cls] nonzero; NULL: none): unset
+ * configurable classes take on-invalid's action, but raw-8bit, whose
+ * default is normalize whatever on-invalid says; other classes pass.  So
+ * the order of lines in a file does not matter.
+ */
+void idng_policy_resolve(struct idng_policy *p, const unsigned char *explicit_action);
 
 /** Which list, if any, decided the verdict. */
 enum idng_listed { IDNG_LISTED_NONE, IDNG_LISTED_ALLOW, IDNG_LISTED_DENY };
 
 /** A verdict on one name. */
 struct idng_verdict {
-    idng_status status;     /**< codec status of the deciding label, IDNG_OK if none */
-    idng_class cls;         /**< its class */
+    /**
+     * The codec's error for the deciding label (status IDNG_OK if none;
+     * its class is idng_status_class(err.status)).  err.label_off is the
+     * label's offset (content, not length octet) in the name judged: for
+     * idng_policy_judge_data of a raw name, its A-label form; err.label_len
+     * is 0 when no single label decided.
+     */
+    idng_error err;
     enum idng_action action;
     enum idng_listed listed;
-    size_t label_off;       /**< deciding label's offset (content, not length octet) in
-                                 the name judged: for idng_policy_judge_data of a raw
-                                 name, its A-label form */
-    size_t label_len;       /**< its length; 0 when no single label decided */
-    uint8_t label[IDNG_LABEL_MAX]; /**< a copy of its octets, so the verdict
-                                        outlives the name */
-    uint32_t codepoint;     /**< offending code point or IDNG_NO_CODEPOINT */
+    uint8_t label[IDNG_LABEL_MAX]; /**< a copy of the deciding label's octets, so the
+                                        verdict outlives the name */
 };
 
 /** EDE info-code used (RFC 8914): the operator's policy. */
@@ -68,7 +156,7 @@ int idng_action_severity(enum idng_action a);
  * Judges an uncompressed wire-format name, the query name of a client
  * (see the file comment for the rule).
  */
-void idng_policy_judge(const struct idng_conf *c, const uint8_t *wire, size_t len,
+void idng_policy_judge(const struct idng_policy *p, const uint8_t *wire, size_t len,
                        struct idng_verdict *v);
 
 /**
@@ -79,21 +167,21 @@ void idng_policy_judge(const struct idng_conf *c, const uint8_t *wire, size_t le
  * A-label form's (ok, log, allow, or a rejection), or the conversion's
  * failure with idng_policy_fallback's action.  Never returns normalize.
  */
-void idng_policy_judge_data(const struct idng_conf *c, const uint8_t *wire, size_t len,
+void idng_policy_judge_data(const struct idng_policy *p, const uint8_t *wire, size_t len,
                             struct idng_verdict *v);
 
 /** Do refuse, nxdomain and drop keep the client from an answer? */
 int idng_action_rejects(enum idng_action a);
 
 /** The action to take when normalizing failed with status st. */
-enum idng_action idng_policy_fallback(const struct idng_conf *c, idng_status st);
+enum idng_action idng_policy_fallback(const struct idng_policy *p, idng_status st);
 
 /** "ok", the class name, "allow" or "deny". */
 const char *idng_verdict_name(const struct idng_verdict *v);
 
 /**
  * Converts a wire name with raw UTF-8 labels into its A-label wire form:
- * idng_wire_to_ascii under c->mode (raw labels through UTS #46 ToASCII one
+ * idng_wire_to_ascii under p->mode (raw labels through UTS #46 ToASCII one
  * by one, other labels lowercased).  A raw label that cannot be converted
  * (bad UTF-8, a disallowed code point, a full stop that would make two
  * labels of one, ...) is kept as it is: idng_policy_judge gave it an action
@@ -101,7 +189,7 @@ const char *idng_verdict_name(const struct idng_verdict *v);
  * name is malformed or too long once converted.  out must hold 255 octets;
  * *outlen gets the length.
  */
-idng_status idng_policy_normalize(const struct idng_conf *c, const uint8_t *wire, size_t len,
+idng_status idng_policy_normalize(const struct idng_policy *p, const uint8_t *wire, size_t len,
                                   uint8_t *out, size_t *outlen, idng_error *err);
 
 /**
@@ -145,21 +233,21 @@ struct idng_scan {
 void idng_scan_init(struct idng_scan *s);
 
 /** Judges one name (the name the response is for, a CNAME/DNAME target). */
-void idng_scan_name(const struct idng_conf *c, struct idng_scan *s, const uint8_t *wire,
+void idng_scan_name(const struct idng_policy *p, struct idng_scan *s, const uint8_t *wire,
                     size_t len);
 
 /**
  * Judges the owner of one RRset of type (host order) in section sec.
  * @return 1 when this RRset is to be removed (see enum idng_strip), else 0.
  */
-int idng_scan_owner(const struct idng_conf *c, struct idng_scan *s, enum idng_section sec,
+int idng_scan_owner(const struct idng_policy *p, struct idng_scan *s, enum idng_section sec,
                     uint16_t type, const uint8_t *owner, size_t len, enum idng_strip strip);
 
 /**
  * Judges one CNAME or DNAME target (for RRsets idng_scan_has_targets names).
  * @return 1 when its RRset is to be removed (only with IDNG_STRIP_ALL).
  */
-int idng_scan_target(const struct idng_conf *c, struct idng_scan *s, const uint8_t *wire,
+int idng_scan_target(const struct idng_policy *p, struct idng_scan *s, const uint8_t *wire,
                      size_t len, enum idng_strip strip);
 
 /** Are the targets of this RRset judged (CNAME and DNAME in the answer section)? */

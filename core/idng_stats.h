@@ -25,7 +25,7 @@
 #ifndef IDNG_STATS_H
 #define IDNG_STATS_H
 
-#include "idng_conf.h"
+#include "idng_policy.h"
 #include "idnguard.h"
 
 #include <stddef.h>

@@ -195,7 +195,7 @@ static void write_line(struct idng_env *ie, const char *line)
         /* Through Unbound's log (or syslog), after Unbound's own "info: "
          * a text line is "idnguard: ..." and a JSON line is the object
          * alone, so the message part parses as one JSON value. */
-        if (ie->conf.log_format == IDNG_LOG_JSON)
+        if (ie->conf.log_format == IDNG_LOGFMT_JSON)
             log_info("%s", line);
         else
             log_info("idnguard: %s", line);
@@ -272,12 +272,12 @@ static void idng_log_query(struct idng_env *ie, struct query_info *qinfo, struct
     struct timeval tv;
     char line[IDNG_LOG_LINE_MAX], client[INET6_ADDRSTRLEN];
     unsigned port;
-    int interesting = v->cls != IDNG_C_OK || v->listed != IDNG_LISTED_NONE;
+    int interesting = v->err.status != IDNG_OK || v->listed != IDNG_LISTED_NONE;
 
     {
         unsigned row = v->listed == IDNG_LISTED_ALLOW  ? IDNG_VERDICT_ALLOW
                        : v->listed == IDNG_LISTED_DENY ? IDNG_VERDICT_DENY
-                                                       : (unsigned)v->cls;
+                                                       : (unsigned)idng_status_class(v->err.status);
         if (row < IDNG_VERDICT_COUNT && (unsigned)v->action < IDNG_ACTION_COUNT
             && (unsigned)path < IDNG_PATH_COUNT)
             atomic_fetch_add(&counters.answers[row][v->action][path], 1);
@@ -300,13 +300,13 @@ static void idng_log_query(struct idng_env *ie, struct query_info *qinfo, struct
     }
     r.rcode = rcode;
     r.verdict = idng_verdict_name(v);
-    if (v->label_len > 0) {
+    if (v->err.label_len > 0) {
         r.label = (const char *)v->label;
-        r.label_len = v->label_len;
+        r.label_len = v->err.label_len;
     }
     r.action = idng_action_name(v->action);
     r.path = idng_path_name(path);
-    r.mode = ie->conf.mode;
+    r.mode = ie->conf.policy.mode;
     r.ede = ede;
     r.transport = transport_of(repinfo);
     if (x && x->target) {
@@ -318,7 +318,7 @@ static void idng_log_query(struct idng_env *ie, struct query_info *qinfo, struct
         r.elapsed_us = ((long long)tv.tv_sec - x->start->tv_sec) * 1000000LL
                        + ((long long)tv.tv_usec - x->start->tv_usec);
     }
-    idng_log_format(&r, ie->conf.log_format == IDNG_LOG_JSON ? IDNG_LOGFMT_JSON : IDNG_LOGFMT_TEXT,
+    idng_log_format(&r, ie->conf.log_format == IDNG_LOGFMT_JSON ? IDNG_LOGFMT_JSON : IDNG_LOGFMT_TEXT,
                     ie->logf != NULL, line, sizeof line);
     write_line(ie, line);
 }
@@ -341,7 +341,7 @@ static void emit_stats(struct idng_env *ie, const char *when)
     log_info("%s", line);
     if (!ie->conf.stats_file)
         return;
-    n = idng_stats_prometheus(&st, PACKAGE_VERSION, ie->conf.mode, text, sizeof text);
+    n = idng_stats_prometheus(&st, PACKAGE_VERSION, ie->conf.policy.mode, text, sizeof text);
     if (n >= sizeof text || snprintf(tmp, sizeof tmp, "%s.tmp", ie->conf.stats_file) >= (int)sizeof tmp) {
         log_err("idnguard: stats-file: too much to write");
         return;
@@ -418,7 +418,7 @@ static enum idng_scan_result scan_response(struct idng_env *ie, const struct que
 
     idng_scan_init(&s);
     if (qi)
-        idng_scan_name(&ie->conf, &s, qi->qname, qi->qname_len);
+        idng_scan_name(&ie->conf.policy, &s, qi->qname, qi->qname_len);
     if (!rep)
         return idng_scan_result(&s, out);
     an = rep->an_numrrsets;
@@ -430,12 +430,12 @@ static enum idng_scan_result scan_response(struct idng_env *ie, const struct que
                                 : i < an + ns ? IDNG_SEC_AUTHORITY
                                               : IDNG_SEC_ADDITIONAL;
         uint16_t t = ntohs(k->rk.type);
-        int cut = idng_scan_owner(&ie->conf, &s, sec, t, k->rk.dname, k->rk.dname_len, strip);
+        int cut = idng_scan_owner(&ie->conf.policy, &s, sec, t, k->rk.dname, k->rk.dname_len, strip);
 
         if (idng_scan_has_targets(sec, t))
             for (j = 0; j < d->count; j++)
                 if (d->rr_len[j] >= 3)
-                    cut |= idng_scan_target(&ie->conf, &s, d->rr_data[j] + 2, d->rr_len[j] - 2,
+                    cut |= idng_scan_target(&ie->conf.policy, &s, d->rr_data[j] + 2, d->rr_len[j] - 2,
                                             strip);
         if (!cut) {
             rep->rrsets[kept++] = k;
@@ -505,17 +505,16 @@ static int start_normalize(struct module_qstate *qstate, int id, struct idng_env
     struct query_info qinfo;
     struct module_qstate *subq = NULL;
     idng_error e;
-    idng_status st = idng_policy_normalize(&ie->conf, qstate->qinfo.qname,
+    idng_status st = idng_policy_normalize(&ie->conf.policy, qstate->qinfo.qname,
                                            qstate->qinfo.qname_len, alabel, &alen, &e);
 
     if (st != IDNG_OK) {
         /* Unconvertible as a whole (too long once converted): fall back
          * to the setting for the failure's class. */
-        q->v.status = st;
-        q->v.cls = idng_status_class(st);
-        q->v.label_len = 0;
-        q->v.codepoint = e.codepoint;
-        q->v.action = idng_policy_fallback(&ie->conf, st);
+        q->v.err.status = st;
+        q->v.err.label_len = 0;
+        q->v.err.codepoint = e.codepoint;
+        q->v.action = idng_policy_fallback(&ie->conf.policy, st);
         return 0;
     }
     qinfo = qstate->qinfo;
@@ -636,7 +635,7 @@ static void handle_new(struct module_qstate *qstate, int id, struct idng_env *ie
         qstate->ext_state[id] = module_wait_module;
         return;
     }
-    idng_policy_judge(&ie->conf, qstate->qinfo.qname, qstate->qinfo.qname_len, &q->v);
+    idng_policy_judge(&ie->conf.policy, qstate->qinfo.qname, qstate->qinfo.qname_len, &q->v);
     if (q->v.action == IDNG_ACT_NORMALIZE) {
         int r = start_normalize(qstate, id, ie, q);
         if (r < 0) {
@@ -680,7 +679,7 @@ static void handle_moddone(struct module_qstate *qstate, int id, struct idng_env
         reject(qstate, id, ie, q);
         return;
     }
-    if (found == IDNG_SCAN_LOG && q->v.cls == IDNG_C_OK && q->v.listed == IDNG_LISTED_NONE)
+    if (found == IDNG_SCAN_LOG && q->v.err.status == IDNG_OK && q->v.listed == IDNG_LISTED_NONE)
         q->v = v; /* a name in the answer is to be logged */
 }
 
@@ -776,7 +775,7 @@ static size_t idng_mod_get_mem(struct module_env *env, int id)
 
     if (!ie)
         return 0;
-    return sizeof *ie + idng_name_list_mem(&ie->conf.allow) + idng_name_list_mem(&ie->conf.deny);
+    return sizeof *ie + idng_nameset_mem(&ie->conf.policy.allow) + idng_nameset_mem(&ie->conf.policy.deny);
 }
 
 /* ---- callbacks ---- */
@@ -862,14 +861,14 @@ static void idng_log_reply(struct query_info *qinfo, struct module_qstate *qstat
         if (q->by_policy)
             path = IDNG_PATH_POLICY;
     } else if (qinfo) {
-        idng_policy_judge(&ie->conf, qinfo->qname, qinfo->qname_len, &v);
+        idng_policy_judge(&ie->conf.policy, qinfo->qname, qinfo->qname_len, &v);
         /* Answered without the module: nothing was rejected or normalized
          * here, but a name whose action is log is still logged as such. */
         if (v.action != IDNG_ACT_LOG)
             v.action = IDNG_ACT_PASS;
     } else {
         memset(&v, 0, sizeof v);
-        v.cls = IDNG_C_OK;
+        v.err.status = IDNG_OK;
     }
     {
         struct line_extra x = {q ? q->target : NULL, q ? q->target_len : 0, start};
@@ -907,7 +906,7 @@ static int cb_query_response(struct module_qstate *qstate, struct dns_msg *respo
     /* The name the state resolves (an internal lookup's name is judged
      * nowhere else), then the response: the name it is for and its data. */
     if (!response || query_dname_compare(qstate->qinfo.qname, response->qinfo.qname) != 0)
-        idng_policy_judge_data(&ie->conf, qstate->qinfo.qname, qstate->qinfo.qname_len, &v);
+        idng_policy_judge_data(&ie->conf.policy, qstate->qinfo.qname, qstate->qinfo.qname_len, &v);
     else
         v.action = IDNG_ACT_PASS; /* the same name: judged with the response */
     if (!idng_action_rejects(v.action)
@@ -1211,7 +1210,7 @@ static int idng_mod_init(struct module_env *env, int id)
         }
     }
     log_info("idnguard: loaded %s (mode %s, Unicode %s; idnguard %s built against Unbound %s)",
-             path, idng_mode_name(ie->conf.mode), IDNG_UNICODE_VERSION, IDNG_VERSION,
+             path, idng_mode_name(ie->conf.policy.mode), IDNG_UNICODE_VERSION, IDNG_VERSION,
              PACKAGE_VERSION);
     return 1;
 }

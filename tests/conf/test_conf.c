@@ -102,7 +102,7 @@ static void show(char *out, size_t cap, const char *s, size_t n)
     out[o] = '\0';
 }
 
-static int list_equal(const struct idng_name_list *a, const struct idng_name_list *b)
+static int list_equal(const struct idng_nameset *a, const struct idng_nameset *b)
 {
     size_t i;
     if (a->count != b->count)
@@ -123,12 +123,12 @@ static int list_equal(const struct idng_name_list *a, const struct idng_name_lis
 static const char *conf_diff(const struct idng_conf *a, const struct idng_conf *b)
 {
     int cls;
-    if (a->mode != b->mode)
+    if (a->policy.mode != b->policy.mode)
         return "mode";
     for (cls = 0; cls < IDNG_CLASS_COUNT; cls++)
-        if (a->action[cls] != b->action[cls])
+        if (a->policy.action[cls] != b->policy.action[cls])
             return idng_class_name((idng_class)cls);
-    if (a->on_invalid != b->on_invalid)
+    if (a->policy.on_invalid != b->policy.on_invalid)
         return "on_invalid";
     if (a->log_queries != b->log_queries)
         return "log_queries";
@@ -139,9 +139,9 @@ static const char *conf_diff(const struct idng_conf *a, const struct idng_conf *
         return "log_file";
     if (a->ede != b->ede)
         return "ede";
-    if (!list_equal(&a->allow, &b->allow))
+    if (!list_equal(&a->policy.allow, &b->policy.allow))
         return "allow";
-    if (!list_equal(&a->deny, &b->deny))
+    if (!list_equal(&a->policy.deny, &b->policy.deny))
         return "deny";
     if (a->stats_interval != b->stats_interval)
         return "stats_interval";
@@ -349,19 +349,19 @@ START_TEST(test_defaults)
     int cls;
 
     idng_conf_init(&c);
-    ck_assert_int_eq(c.mode, IDNG_MODE_UTS46);
-    ck_assert_int_eq(c.on_invalid, IDNG_ACT_REFUSE);
+    ck_assert_int_eq(c.policy.mode, IDNG_MODE_UTS46);
+    ck_assert_int_eq(c.policy.on_invalid, IDNG_ACT_REFUSE);
     for (cls = 0; cls < IDNG_CLASS_COUNT; cls++)
-        ck_assert_msg(c.action[cls] == (!configurable(cls)       ? IDNG_ACT_PASS
+        ck_assert_msg(c.policy.action[cls] == (!configurable(cls)       ? IDNG_ACT_PASS
                                         : cls == IDNG_C_RAW_8BIT ? IDNG_ACT_NORMALIZE
                                                                  : IDNG_ACT_REFUSE),
                       "default action of %s", idng_class_name((idng_class)cls));
     ck_assert_int_eq(c.log_queries, 1);
-    ck_assert_int_eq(c.log_format, IDNG_LOG_TEXT);
+    ck_assert_int_eq(c.log_format, IDNG_LOGFMT_TEXT);
     ck_assert_ptr_null(c.log_file);
     ck_assert_int_eq(c.ede, 1);
-    ck_assert_uint_eq(c.allow.count, 0);
-    ck_assert_uint_eq(c.deny.count, 0);
+    ck_assert_uint_eq(c.policy.allow.count, 0);
+    ck_assert_uint_eq(c.policy.deny.count, 0);
     ck_assert_uint_eq(c.stats_interval, 3600);
     idng_conf_free(&c);
     idng_conf_free(&c); /* twice is fine */
@@ -392,7 +392,7 @@ START_TEST(test_class_key)
                                 : !configurable(other)      ? IDNG_ACT_PASS
                                 : other == IDNG_C_RAW_8BIT  ? IDNG_ACT_NORMALIZE
                                                             : IDNG_ACT_REFUSE;
-        ck_assert_msg(c.action[other] == want, "on-%s changed %s", name,
+        ck_assert_msg(c.policy.action[other] == want, "on-%s changed %s", name,
                       idng_class_name((idng_class)other));
     }
     /* normalize: raw-8bit only. */
@@ -455,15 +455,15 @@ START_TEST(test_round_trip)
     idng_conf_init(&c);
     ck_assert_msg(parse_str(&c, rich, err) == 0, "%s", err);
     ck_assert_str_eq(c.log_file, "/var/log/a \"b\" \\c#d.log");
-    ck_assert_int_eq(c.action[IDNG_C_BIDI], IDNG_ACT_LOG);
-    ck_assert_int_eq(c.action[IDNG_C_HYPHEN], IDNG_ACT_NXDOMAIN);
-    ck_assert_int_eq(c.action[IDNG_C_RAW_8BIT], IDNG_ACT_DROP);
-    ck_assert_int_eq(c.action[IDNG_C_OK], IDNG_ACT_PASS);
-    ck_assert_uint_eq(c.allow.count, 2);
-    ck_assert_mem_eq(c.allow.names[0], buecher, sizeof buecher);
-    ck_assert_uint_eq(c.allow.names[1][0], 0);
-    ck_assert_uint_eq(c.deny.count, 2);
-    ck_assert_mem_eq(c.deny.names[0], "\003bad\007example\003net", 17);
+    ck_assert_int_eq(c.policy.action[IDNG_C_BIDI], IDNG_ACT_LOG);
+    ck_assert_int_eq(c.policy.action[IDNG_C_HYPHEN], IDNG_ACT_NXDOMAIN);
+    ck_assert_int_eq(c.policy.action[IDNG_C_RAW_8BIT], IDNG_ACT_DROP);
+    ck_assert_int_eq(c.policy.action[IDNG_C_OK], IDNG_ACT_PASS);
+    ck_assert_uint_eq(c.policy.allow.count, 2);
+    ck_assert_mem_eq(c.policy.allow.names[0], buecher, sizeof buecher);
+    ck_assert_uint_eq(c.policy.allow.names[1][0], 0);
+    ck_assert_uint_eq(c.policy.deny.count, 2);
+    ck_assert_mem_eq(c.policy.deny.names[0], "\003bad\007example\003net", 17);
     check_round_trip(&c, "rich");
     idng_conf_free(&c);
 
@@ -496,10 +496,10 @@ START_TEST(test_untouched_on_error)
     ck_assert_str_eq(c.log_file, "/var/log/a \"b\" \\c#d.log");
     /* A successful parse replaces everything, lists included. */
     ck_assert_int_eq(parse_str(&c, "idnguard:\n    deny: x.example\n", err), 0);
-    ck_assert_uint_eq(c.allow.count, 0);
-    ck_assert_uint_eq(c.deny.count, 1);
+    ck_assert_uint_eq(c.policy.allow.count, 0);
+    ck_assert_uint_eq(c.policy.deny.count, 1);
     ck_assert_ptr_null(c.log_file);
-    ck_assert_int_eq(c.mode, IDNG_MODE_UTS46);
+    ck_assert_int_eq(c.policy.mode, IDNG_MODE_UTS46);
     idng_conf_free(&c);
 }
 END_TEST
@@ -529,7 +529,7 @@ START_TEST(test_error_buffer)
     /* The length, not a NUL, ends the input. */
     text = "idnguard:\n    mode: punycode\n    mode: bogus\n";
     ck_assert_int_eq(idng_conf_parse(&c, text, 29, "f", err, sizeof err), 0);
-    ck_assert_int_eq(c.mode, IDNG_MODE_PUNYCODE);
+    ck_assert_int_eq(c.policy.mode, IDNG_MODE_PUNYCODE);
     idng_conf_free(&c);
 }
 END_TEST
@@ -555,13 +555,13 @@ START_TEST(test_write_refuses_unwritable)
     uint8_t star[] = "\001*\007example\0";
 
     idng_conf_init(&c);
-    c.mode = (idng_mode)7;
+    c.policy.mode = (idng_mode)7;
     text = write_str(&c, &rc);
     ck_assert_int_eq(rc, -1);
     free(text);
 
     idng_conf_init(&c);
-    c.action[IDNG_C_BIDI] = IDNG_ACT_NORMALIZE;
+    c.policy.action[IDNG_C_BIDI] = IDNG_ACT_NORMALIZE;
     text = write_str(&c, &rc);
     ck_assert_int_eq(rc, -1);
     free(text);
@@ -581,8 +581,8 @@ START_TEST(test_write_refuses_unwritable)
     idng_conf_init(&c);
     {
         uint8_t *names[1] = {star};
-        c.allow.names = names;
-        c.allow.count = c.allow.cap = 1;
+        c.policy.allow.names = names;
+        c.policy.allow.count = c.policy.allow.cap = 1;
         text = write_str(&c, &rc);
         ck_assert_int_eq(rc, -1);
         free(text);
@@ -646,12 +646,12 @@ START_TEST(test_listed)
     idng_conf_init(&c);
     ck_assert_msg(parse_str(&c, text, err) == 0, "%s", err);
     wlen = to_wire(t->query, wire);
-    ck_assert_msg((idng_conf_name_listed(&c.allow, wire, wlen) != 0) == t->want,
+    ck_assert_msg((idng_nameset_listed(&c.policy.allow, wire, wlen) != 0) == t->want,
                   "list '%s', query '%s': expected %d", t->list, t->query, t->want);
     /* The length given may exceed the name; only the root label ends it. */
     wire[wlen] = 0xC0;
-    ck_assert_int_eq(idng_conf_name_listed(&c.allow, wire, wlen + 1) != 0, t->want);
-    ck_assert_int_eq(idng_conf_name_listed(&c.deny, wire, wlen), 0);
+    ck_assert_int_eq(idng_nameset_listed(&c.policy.allow, wire, wlen + 1) != 0, t->want);
+    ck_assert_int_eq(idng_nameset_listed(&c.policy.deny, wire, wlen), 0);
     idng_conf_free(&c);
 }
 END_TEST
@@ -667,8 +667,8 @@ START_TEST(test_listed_longest)
 
     idng_conf_init(&c);
     ck_assert_msg(parse_str(&c, text, err) == 0, "%s", err);
-    ck_assert_int_eq(idng_conf_name_listed(&c.allow, q, sizeof q - 1), 13);
-    ck_assert_int_eq(idng_conf_name_listed(&c.allow, other, sizeof other - 1), 9);
+    ck_assert_int_eq(idng_nameset_listed(&c.policy.allow, q, sizeof q - 1), 13);
+    ck_assert_int_eq(idng_nameset_listed(&c.policy.allow, other, sizeof other - 1), 9);
     idng_conf_free(&c);
 }
 END_TEST
@@ -687,25 +687,25 @@ START_TEST(test_listed_malformed)
     idng_conf_init(&c);
     ck_assert_int_eq(parse_str(&c, "idnguard:\n    allow: .\n", err), 0);
     /* Even the root, which lists everything, lists no malformed name. */
-    ck_assert_int_eq(idng_conf_name_listed(&c.allow, ptr, sizeof ptr), 0);
-    ck_assert_int_eq(idng_conf_name_listed(&c.allow, trunc, sizeof trunc), 0);
-    ck_assert_int_eq(idng_conf_name_listed(&c.allow, noroot, sizeof noroot), 0);
-    ck_assert_int_eq(idng_conf_name_listed(&c.allow, long_label, sizeof long_label), 0);
-    ck_assert_int_eq(idng_conf_name_listed(&c.allow, (const uint8_t *)"", 0), 0);
-    ck_assert_int_eq(idng_conf_name_listed(&c.allow, NULL, 10), 0);
-    ck_assert_int_eq(idng_conf_name_listed(NULL, (const uint8_t *)"", 1), 0);
-    ck_assert_int_eq(idng_conf_name_listed(&c.allow, (const uint8_t *)"", 1), 1);
+    ck_assert_int_eq(idng_nameset_listed(&c.policy.allow, ptr, sizeof ptr), 0);
+    ck_assert_int_eq(idng_nameset_listed(&c.policy.allow, trunc, sizeof trunc), 0);
+    ck_assert_int_eq(idng_nameset_listed(&c.policy.allow, noroot, sizeof noroot), 0);
+    ck_assert_int_eq(idng_nameset_listed(&c.policy.allow, long_label, sizeof long_label), 0);
+    ck_assert_int_eq(idng_nameset_listed(&c.policy.allow, (const uint8_t *)"", 0), 0);
+    ck_assert_int_eq(idng_nameset_listed(&c.policy.allow, NULL, 10), 0);
+    ck_assert_int_eq(idng_nameset_listed(NULL, (const uint8_t *)"", 1), 0);
+    ck_assert_int_eq(idng_nameset_listed(&c.policy.allow, (const uint8_t *)"", 1), 1);
     /* 255 octets is the longest name; 257 is too long. */
     for (i = 0; i + 2 <= 254; i += 2) {
         big[i] = 1;
         big[i + 1] = 'a';
     }
     big[254] = 0; /* 127 labels, 255 octets */
-    ck_assert_int_eq(idng_conf_name_listed(&c.allow, big, 255), 1);
+    ck_assert_int_eq(idng_nameset_listed(&c.policy.allow, big, 255), 1);
     big[254] = 1;
     big[255] = 'a';
     big[256] = 0;
-    ck_assert_int_eq(idng_conf_name_listed(&c.allow, big, sizeof big), 0);
+    ck_assert_int_eq(idng_nameset_listed(&c.policy.allow, big, sizeof big), 0);
     idng_conf_free(&c);
 }
 END_TEST
@@ -795,8 +795,8 @@ START_TEST(test_load)
     snprintf(path, sizeof path, "%s/good.conf", tmpdir);
     spew_str(path, rich);
     ck_assert_msg(idng_conf_load(&c, path, err, sizeof err) == 0, "%s", err);
-    ck_assert_int_eq(c.mode, IDNG_MODE_PUNYCODE);
-    ck_assert_uint_eq(c.allow.count, 2);
+    ck_assert_int_eq(c.policy.mode, IDNG_MODE_PUNYCODE);
+    ck_assert_uint_eq(c.policy.allow.count, 2);
     idng_conf_free(&c);
 
     /* Errors inside a loaded file name the path as given. */

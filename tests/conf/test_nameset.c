@@ -2,7 +2,7 @@
  * \file
  * Tests of the name sets behind `allow` and `deny` (conf/idng_conf.c):
  *
- * - idng_conf_name_listed against a plain linear scan of the list's names
+ * - idng_nameset_listed against a plain linear scan of the list's names
  *   (ref_listed below: the semantics the hashed set replaced), on random
  *   sets and random query names: listed names in other cases, their
  *   parents and children, names of 1 to 127 labels, the root, and wire
@@ -11,7 +11,7 @@
  *   against a guard page, so that reading past len faults;
  * - names kept in file order, duplicates found at any size with the same
  *   messages as ever, settings untouched when a big list fails;
- * - idng_name_list_mem;
+ * - idng_nameset_mem;
  * - 100,000 names parsed and every one found.  The parse time and lookup
  *   rate are printed, not asserted: the test machines are shared and noisy.
  */
@@ -71,12 +71,12 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* The reference: what idng_conf_name_listed answered when it scanned the
+/* The reference: what idng_nameset_listed answered when it scanned the
  * whole list, written from its documentation.  The query must end (root
  * label) within len, with no label over 63 octets and at most 255 octets
  * in all; then every entry is compared with the suffix of the same length,
  * if one starts on a label, and the longest equal entry wins. */
-static int ref_listed(const struct idng_name_list *l, const uint8_t *w, size_t len)
+static int ref_listed(const struct idng_nameset *l, const uint8_t *w, size_t len)
 {
     size_t starts[WIRE_MAX + 1], n = 0, pos = 0, total, i, k, j, best = 0;
 
@@ -301,14 +301,14 @@ static void rset_make(struct rset *r, size_t max)
     ck_assert_msg(idng_conf_parse(&r->c, t.s, t.len, "t.conf", err, sizeof err) == 0, "%s\n%s",
                   err, t.s);
     for (i = 0; i < r->n; i++) {
-        const struct idng_name_list *l = r->list[i] ? &r->c.deny : &r->c.allow;
+        const struct idng_nameset *l = r->list[i] ? &r->c.policy.deny : &r->c.policy.allow;
         size_t at = k[r->list[i]]++;
         ck_assert(at < l->count);
         ck_assert_msg(memcmp(l->names[at], r->names[i], r->len[i]) == 0,
                       "name %zu of the file is not in place", i);
     }
-    ck_assert_uint_eq(r->c.allow.count, k[0]);
-    ck_assert_uint_eq(r->c.deny.count, k[1]);
+    ck_assert_uint_eq(r->c.policy.allow.count, k[0]);
+    ck_assert_uint_eq(r->c.policy.deny.count, k[1]);
     free(t.s);
 }
 
@@ -434,8 +434,8 @@ START_TEST(test_differential)
             const uint8_t *at = k % 8 == 0 ? t_guard_put(&g, q, len) : q;
             int which;
             for (which = 0; which < 2; which++) {
-                const struct idng_name_list *l = which ? &r.c.deny : &r.c.allow;
-                int got = idng_conf_name_listed(l, at, len), want = ref_listed(l, q, len);
+                const struct idng_nameset *l = which ? &r.c.policy.deny : &r.c.policy.allow;
+                int got = idng_nameset_listed(l, at, len), want = ref_listed(l, q, len);
                 REQUIRE(got == want, "%s of %zu names, query '%s' (%zu octets): %d, expected %d",
                         which ? "deny" : "allow", l->count, show(q, len, shown, sizeof shown),
                         len, got, want);
@@ -472,17 +472,17 @@ START_TEST(test_deep_names)
     }
     idng_conf_init(&c);
     ck_assert_msg(idng_conf_parse(&c, t.s, t.len, "t.conf", err, sizeof err) == 0, "%s", err);
-    ck_assert_uint_eq(c.allow.count, 43);
+    ck_assert_uint_eq(c.policy.allow.count, 43);
     for (depth = 1; depth <= 127; depth++) {
         size_t best = depth - (depth - 1) % 3; /* deepest listed ancestor */
         len = chain_name(q, depth, 'a');
-        ck_assert_int_eq(idng_conf_name_listed(&c.allow, q, len), (int)(2 * best + 1));
-        ck_assert_int_eq(ref_listed(&c.allow, q, len), (int)(2 * best + 1));
+        ck_assert_int_eq(idng_nameset_listed(&c.policy.allow, q, len), (int)(2 * best + 1));
+        ck_assert_int_eq(ref_listed(&c.policy.allow, q, len), (int)(2 * best + 1));
         /* A different first label: the parent's answer. */
         q[1] = 'b';
-        ck_assert_int_eq(idng_conf_name_listed(&c.allow, q, len), ref_listed(&c.allow, q, len));
+        ck_assert_int_eq(idng_nameset_listed(&c.policy.allow, q, len), ref_listed(&c.policy.allow, q, len));
     }
-    ck_assert_int_eq(idng_conf_name_listed(&c.allow, (const uint8_t *)"", 1), 0);
+    ck_assert_int_eq(idng_nameset_listed(&c.policy.allow, (const uint8_t *)"", 1), 0);
     idng_conf_free(&c);
     free(t.s);
 }
@@ -542,25 +542,25 @@ START_TEST(test_hundred_thousand)
     t0 = now();
     ck_assert_msg(idng_conf_parse(&c, t.s, t.len, "big.conf", err, sizeof err) == 0, "%s", err);
     parse_s = now() - t0;
-    ck_assert_uint_eq(c.deny.count, BIG);
-    ck_assert_uint_eq(c.allow.count, 0);
+    ck_assert_uint_eq(c.policy.deny.count, BIG);
+    ck_assert_uint_eq(c.policy.allow.count, 0);
 
     /* Every name, in file order, in the case written and in capitals. */
     for (i = 0; i < BIG; i++) {
         len = big_wire(w, i, NULL, "example");
-        REQUIRE(memcmp(c.deny.names[i], w, len) == 0, "name %zu out of place", i);
-        REQUIRE(idng_conf_name_listed(&c.deny, w, len) == (int)len, "name%zu.example.", i);
+        REQUIRE(memcmp(c.policy.deny.names[i], w, len) == 0, "name %zu out of place", i);
+        REQUIRE(idng_nameset_listed(&c.policy.deny, w, len) == (int)len, "name%zu.example.", i);
         mix_case(w, len);
-        REQUIRE(idng_conf_name_listed(&c.deny, w, len) == (int)len, "name%zu.example. mixed", i);
-        REQUIRE(idng_conf_name_listed(&c.allow, w, len) == 0, "name%zu in allow", i);
+        REQUIRE(idng_nameset_listed(&c.policy.deny, w, len) == (int)len, "name%zu.example. mixed", i);
+        REQUIRE(idng_nameset_listed(&c.policy.allow, w, len) == 0, "name%zu in allow", i);
     }
     /* Below a listed name: the listed name's length.  Not listed: 0. */
     len = big_wire(w, 4242, "www", "example");
-    ck_assert_int_eq(idng_conf_name_listed(&c.deny, w, len), (int)len - 4);
+    ck_assert_int_eq(idng_nameset_listed(&c.policy.deny, w, len), (int)len - 4);
     len = big_wire(w, BIG, NULL, "example");
-    ck_assert_int_eq(idng_conf_name_listed(&c.deny, w, len), 0);
+    ck_assert_int_eq(idng_nameset_listed(&c.policy.deny, w, len), 0);
     len = big_wire(w, 7, NULL, "exampl2");
-    ck_assert_int_eq(idng_conf_name_listed(&c.deny, w, len), 0);
+    ck_assert_int_eq(idng_nameset_listed(&c.policy.deny, w, len), 0);
 
     /* Rates, with the queries built beforehand: www.nameI.example. (found
      * at its parent) and www.nameI.exampge. (found nowhere; suffixes of
@@ -580,7 +580,7 @@ START_TEST(test_hundred_thousand)
         do {
             for (i = 0; i < BIG; i++) {
                 const uint8_t *q = qs + (2 * i + k) * QSTRIDE;
-                found += idng_conf_name_listed(&c.deny, q, q[QSTRIDE - 1]) != 0;
+                found += idng_nameset_listed(&c.policy.deny, q, q[QSTRIDE - 1]) != 0;
             }
             rounds++;
             t1 = now();
@@ -591,12 +591,12 @@ START_TEST(test_hundred_thousand)
     free(qs);
     printf("name set: %d names (%zu octets of settings) parsed in %.3f s; "
            "%.2f M lookups/s listed, %.2f M lookups/s not listed; %zu octets held\n",
-           BIG, t.len, parse_s, rate[0] / 1e6, rate[1] / 1e6, idng_name_list_mem(&c.deny));
+           BIG, t.len, parse_s, rate[0] / 1e6, rate[1] / 1e6, idng_nameset_mem(&c.policy.deny));
     fflush(stdout);
 
     idng_conf_free(&c);
-    ck_assert_uint_eq(c.deny.count, 0);
-    ck_assert_uint_eq(idng_name_list_mem(&c.deny), 0);
+    ck_assert_uint_eq(c.policy.deny.count, 0);
+    ck_assert_uint_eq(idng_nameset_mem(&c.policy.deny), 0);
     free(t.s);
 }
 END_TEST
@@ -636,13 +636,13 @@ START_TEST(test_duplicates_in_a_big_list)
         ck_assert_str_eq(err, cases[k].want);
         free(t.s);
     }
-    ck_assert_uint_eq(c.allow.count, 1);
-    ck_assert_uint_eq(c.deny.count, 1);
-    ck_assert_mem_eq(c.allow.names[0], "\004keep\007example", 14);
+    ck_assert_uint_eq(c.policy.allow.count, 1);
+    ck_assert_uint_eq(c.policy.deny.count, 1);
+    ck_assert_mem_eq(c.policy.allow.names[0], "\004keep\007example", 14);
     len = big_wire(w, 17, NULL, "example");
-    ck_assert_int_eq(idng_conf_name_listed(&c.deny, w, len), 0);
-    ck_assert_int_eq(idng_conf_name_listed(&c.allow, q1, sizeof q1 - 1), 14);
-    ck_assert_int_eq(idng_conf_name_listed(&c.deny, q2, sizeof q2 - 1), 16);
+    ck_assert_int_eq(idng_nameset_listed(&c.policy.deny, w, len), 0);
+    ck_assert_int_eq(idng_nameset_listed(&c.policy.allow, q1, sizeof q1 - 1), 14);
+    ck_assert_int_eq(idng_nameset_listed(&c.policy.deny, q2, sizeof q2 - 1), 16);
     idng_conf_free(&c);
 }
 END_TEST
@@ -665,17 +665,17 @@ START_TEST(test_round_trip_order)
     idng_conf_init(&again);
     ck_assert_msg(idng_conf_parse(&again, out, outlen, "written", err, sizeof err) == 0, "%s",
                   err);
-    ck_assert_uint_eq(again.allow.count, r.c.allow.count);
-    ck_assert_uint_eq(again.deny.count, r.c.deny.count);
-    for (i = 0; i < r.c.allow.count; i++)
-        ck_assert(memcmp(again.allow.names[i], r.c.allow.names[i], wire_len(r.c.allow.names[i]))
+    ck_assert_uint_eq(again.policy.allow.count, r.c.policy.allow.count);
+    ck_assert_uint_eq(again.policy.deny.count, r.c.policy.deny.count);
+    for (i = 0; i < r.c.policy.allow.count; i++)
+        ck_assert(memcmp(again.policy.allow.names[i], r.c.policy.allow.names[i], wire_len(r.c.policy.allow.names[i]))
                   == 0);
-    for (i = 0; i < r.c.deny.count; i++)
-        ck_assert(memcmp(again.deny.names[i], r.c.deny.names[i], wire_len(r.c.deny.names[i]))
+    for (i = 0; i < r.c.policy.deny.count; i++)
+        ck_assert(memcmp(again.policy.deny.names[i], r.c.policy.deny.names[i], wire_len(r.c.policy.deny.names[i]))
                   == 0);
     for (i = 0; i < r.n; i++) {
-        const struct idng_name_list *l = r.list[i] ? &again.deny : &again.allow;
-        ck_assert_int_eq(idng_conf_name_listed(l, r.names[i], r.len[i]), (int)r.len[i]);
+        const struct idng_nameset *l = r.list[i] ? &again.policy.deny : &again.policy.allow;
+        ck_assert_int_eq(idng_nameset_listed(l, r.names[i], r.len[i]), (int)r.len[i]);
     }
     idng_conf_free(&again);
     idng_conf_free(&r.c);
@@ -683,7 +683,7 @@ START_TEST(test_round_trip_order)
 }
 END_TEST
 
-/* idng_name_list_mem: 0 when empty; with names, at least their octets and
+/* idng_nameset_mem: 0 when empty; with names, at least their octets and
  * pointers, and not wildly more; 0 again after idng_conf_free. */
 START_TEST(test_mem)
 {
@@ -693,26 +693,26 @@ START_TEST(test_mem)
     size_t n, i, octets = 0, mem, prev = 0;
 
     idng_conf_init(&c);
-    ck_assert_uint_eq(idng_name_list_mem(&c.allow), 0);
-    ck_assert_uint_eq(idng_name_list_mem(NULL), 0);
+    ck_assert_uint_eq(idng_nameset_mem(&c.policy.allow), 0);
+    ck_assert_uint_eq(idng_nameset_mem(NULL), 0);
     ck_assert_int_eq(idng_conf_parse(&c, BYTES("idnguard:\n"), "t", err, sizeof err), 0);
-    ck_assert_uint_eq(idng_name_list_mem(&c.allow), 0);
-    ck_assert_uint_eq(idng_name_list_mem(&c.deny), 0);
+    ck_assert_uint_eq(idng_nameset_mem(&c.policy.allow), 0);
+    ck_assert_uint_eq(idng_nameset_mem(&c.policy.deny), 0);
     for (n = 1; n <= 5000; n *= 10) {
         t.len = 0;
         big_list(&t, n);
         ck_assert_int_eq(idng_conf_parse(&c, t.s, t.len, "t", err, sizeof err), 0);
         for (i = octets = 0; i < n; i++)
-            octets += wire_len(c.deny.names[i]);
-        mem = idng_name_list_mem(&c.deny);
+            octets += wire_len(c.policy.deny.names[i]);
+        mem = idng_nameset_mem(&c.policy.deny);
         ck_assert_msg(mem >= octets + n * sizeof(uint8_t *), "%zu names: %zu octets", n, mem);
         ck_assert_msg(mem <= 3 * octets + 64 * n + 70000, "%zu names: %zu octets", n, mem);
         ck_assert_uint_gt(mem, prev);
-        ck_assert_uint_eq(idng_name_list_mem(&c.allow), 0);
+        ck_assert_uint_eq(idng_nameset_mem(&c.policy.allow), 0);
         prev = mem;
     }
     idng_conf_free(&c);
-    ck_assert_uint_eq(idng_name_list_mem(&c.deny), 0);
+    ck_assert_uint_eq(idng_nameset_mem(&c.policy.deny), 0);
     free(t.s);
 }
 END_TEST

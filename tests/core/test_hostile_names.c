@@ -44,7 +44,7 @@
 /* Helpers                                                                   */
 
 /* Every settings object the tests use: the defaults, and one with lists so
- * that idng_conf_name_listed reads the names too. */
+ * that idng_nameset_listed reads the names too. */
 static struct idng_conf conf_default, conf_lists, conf_drop;
 
 static void parse_or_die(struct idng_conf *c, const char *text)
@@ -141,9 +141,9 @@ static void fill_rec(struct idng_logrec *r, const uint8_t *w, size_t len,
     r->qclass = 1;
     r->rcode = idng_action_rejects(v->action) ? 5 : 0;
     r->verdict = idng_verdict_name(v);
-    if (v->label_len > 0) {
+    if (v->err.label_len > 0) {
         r->label = (const char *)v->label;
-        r->label_len = v->label_len;
+        r->label_len = v->err.label_len;
     }
     r->action = idng_action_name(v->action);
     r->path = "policy";
@@ -216,33 +216,33 @@ START_TEST(test_every_octet_every_position_policy_judge)
             struct idng_verdict v;
             idng_status direct;
             byte_wire(base, p, b, w);
-            idng_policy_judge(&conf_default, w, sizeof w, &v);
+            idng_policy_judge(&conf_default.policy, w, sizeof w, &v);
             direct = idng_wire_check(w, sizeof w, U, NULL);
             if (b >= 0x80) {
                 /* One octet >= 0x80 among ASCII is never UTF-8: the raw
                  * label is judged as what it normalizes to, bad-utf8. */
-                REQUIRE(direct == IDNG_E_RAW_8BIT && v.status == IDNG_E_BAD_UTF8
-                            && v.action == IDNG_ACT_REFUSE && v.label_off == 1
-                            && v.label_len == 63 && memcmp(v.label, w + 1, 63) == 0,
+                REQUIRE(direct == IDNG_E_RAW_8BIT && v.err.status == IDNG_E_BAD_UTF8
+                            && v.action == IDNG_ACT_REFUSE && v.err.label_off == 1
+                            && v.err.label_len == 63 && memcmp(v.label, w + 1, 63) == 0,
                         "octet 0x%02x at %zu: %s %s at %zu+%zu", b, p, idng_verdict_name(&v),
-                        idng_action_name(v.action), v.label_off, v.label_len);
+                        idng_action_name(v.action), v.err.label_off, v.err.label_len);
             } else {
-                REQUIRE(v.status == direct && v.cls == idng_status_class(direct),
+                REQUIRE(v.err.status == direct && idng_status_class(v.err.status) == idng_status_class(direct),
                         "octet 0x%02x at %zu: verdict %s, codec %s", b, p,
-                        idng_status_symbol(v.status), idng_status_symbol(direct));
-                REQUIRE(v.cls == IDNG_C_OK ? v.action == IDNG_ACT_PASS
+                        idng_status_symbol(v.err.status), idng_status_symbol(direct));
+                REQUIRE(idng_status_class(v.err.status) == IDNG_C_OK ? v.action == IDNG_ACT_PASS
                                            : v.action == IDNG_ACT_REFUSE && _i == 1,
                         "label with 0x%02x at %zu: %s %s", b, p, idng_verdict_name(&v),
                         idng_action_name(v.action));
             }
             /* The lists read the same octets (allow: . matches it all). */
-            idng_policy_judge(&conf_lists, w, sizeof w, &v);
+            idng_policy_judge(&conf_lists.policy, w, sizeof w, &v);
             REQUIRE(v.listed == IDNG_LISTED_ALLOW && v.action == IDNG_ACT_PASS,
                     "allow . did not match octet 0x%02x at %zu", b, p);
             /* on-raw-8bit: log does not cover a label that is not UTF-8: it
              * gets bad-utf8's action, here on-invalid's drop. */
-            idng_policy_judge(&conf_drop, w, sizeof w, &v);
-            REQUIRE(b < 0x80 || (v.cls == IDNG_C_BAD_UTF8 && v.action == IDNG_ACT_DROP),
+            idng_policy_judge(&conf_drop.policy, w, sizeof w, &v);
+            REQUIRE(b < 0x80 || (idng_status_class(v.err.status) == IDNG_C_BAD_UTF8 && v.action == IDNG_ACT_DROP),
                     "on-invalid: drop, octet 0x%02x: %s %s", b, idng_verdict_name(&v),
                     idng_action_name(v.action));
         }
@@ -270,7 +270,7 @@ START_TEST(test_every_octet_every_position_policy_normalize)
             idng_status st;
             byte_wire(base, p, b, w);
             memset(out, 0xA5, sizeof out);
-            st = idng_policy_normalize(&conf_default, w, sizeof w, out, &olen, &e);
+            st = idng_policy_normalize(&conf_default.policy, w, sizeof w, out, &olen, &e);
             for (k = 255; k < sizeof out; k++)
                 REQUIRE(out[k] == 0xA5, "octet 0x%02x at %zu: wrote past 255", b, p);
             REQUIRE(st == IDNG_OK && olen == sizeof w, "octet 0x%02x at %zu: %s, %zu octets", b,
@@ -308,11 +308,11 @@ START_TEST(test_every_octet_every_position_log_lines)
             REQUIRE(n == wn && strcmp(got, want) == 0, "octet 0x%02x at %zu: %s, expected %s", b,
                     p, got, want);
             snprintf(what, sizeof what, "octet 0x%02x at %zu", b, p);
-            idng_policy_judge(&conf_default, w, sizeof w, &v);
+            idng_policy_judge(&conf_default.policy, w, sizeof w, &v);
             fill_rec(&r, w, sizeof w, &v, U);
             check_lines(&r, &v, what);
             /* punycode mode shows the Unicode form of more labels */
-            idng_policy_judge(&conf_drop, w, sizeof w, &v);
+            idng_policy_judge(&conf_drop.policy, w, sizeof w, &v);
             fill_rec(&r, w, sizeof w, &v, P);
             check_lines(&r, &v, what);
         }
@@ -363,23 +363,23 @@ static void core_at_guard(struct t_guard *g, const void *wire, size_t len, int m
         struct idng_logrec r;
         idng_error e;
         idng_status st;
-        idng_policy_judge(confs[i], w, len, &v);
+        idng_policy_judge(&confs[i]->policy, w, len, &v);
         if (malformed)
             REQUIRE(v.listed == IDNG_LISTED_NONE
-                        && (v.cls == IDNG_C_INVAL || v.cls == IDNG_C_TOO_LONG),
+                        && (idng_status_class(v.err.status) == IDNG_C_INVAL || idng_status_class(v.err.status) == IDNG_C_TOO_LONG),
                     "%s: judged %s", what, idng_verdict_name(&v));
-        fill_rec(&r, w, len, &v, confs[i]->mode);
+        fill_rec(&r, w, len, &v, confs[i]->policy.mode);
         check_lines(&r, &v, what);
         olen = sizeof out;
-        st = idng_policy_normalize(confs[i], w, len, out, &olen, &e);
+        st = idng_policy_normalize(&confs[i]->policy, w, len, out, &olen, &e);
         /* (len 0: see test_bug_normalize_takes_empty_input_for_the_root) */
         if (malformed && len > 0)
             REQUIRE(st != IDNG_OK, "%s: normalized to %zu octets", what, olen);
         else if (st == IDNG_OK)
             REQUIRE(olen <= 255, "%s: %zu octets", what, olen);
-        (void)idng_conf_name_listed(&confs[i]->allow, w, len);
-        (void)idng_conf_name_listed(&confs[i]->deny, w, len);
-        n = idng_display_unicode(w, len, confs[i]->mode, buf, sizeof buf);
+        (void)idng_nameset_listed(&confs[i]->policy.allow, w, len);
+        (void)idng_nameset_listed(&confs[i]->policy.deny, w, len);
+        n = idng_display_unicode(w, len, confs[i]->policy.mode, buf, sizeof buf);
         REQUIRE(!malformed || n == 0, "%s: a Unicode form: %s", what, buf);
     }
     n = idng_display_name(w, len, buf, sizeof buf);
@@ -491,7 +491,7 @@ END_TEST
  * BUG (core/idng_policy.c, idng_policy_normalize): an empty input, which
  * holds no root label, is converted to the root name "\0" with IDNG_OK,
  * while every other function calls it malformed (idng_wire_check:
- * IDNG_E_INVAL; idng_display_name: "\#malformed"; idng_conf_name_listed: not
+ * IDNG_E_INVAL; idng_display_name: "\#malformed"; idng_nameset_listed: not
  * listed).  Unbound never hands the module an empty qname, so the module
  * is not affected; a library caller would normalize nothing into ".".
  */
@@ -500,7 +500,7 @@ START_TEST(test_bug_normalize_takes_empty_input_for_the_root)
     uint8_t out[255];
     size_t olen = sizeof out;
     idng_error e;
-    idng_status st = idng_policy_normalize(&conf_default, (const uint8_t *)"", 0, out, &olen, &e);
+    idng_status st = idng_policy_normalize(&conf_default.policy, (const uint8_t *)"", 0, out, &olen, &e);
 
     ck_assert_int_eq(idng_wire_check((const uint8_t *)"", 0, U, NULL), IDNG_E_INVAL);
     ck_assert_msg(st == IDNG_E_INVAL,
@@ -544,7 +544,7 @@ START_TEST(test_bug_ideographic_full_stop_in_a_wire_label_is_split_by_normalize)
         uint8_t out[255];
         size_t olen = sizeof out;
         struct idng_verdict v;
-        idng_status st = idng_policy_normalize(&conf_default, (const uint8_t *)cases[i].wire,
+        idng_status st = idng_policy_normalize(&conf_default.policy, (const uint8_t *)cases[i].wire,
                                                cases[i].len, out, &olen, NULL);
         char got[IDNG_DISPLAY_NAME_MAX] = "-";
         if (st == IDNG_OK)
@@ -553,9 +553,9 @@ START_TEST(test_bug_ideographic_full_stop_in_a_wire_label_is_split_by_normalize)
                           && memcmp(out, cases[i].wire, olen) == 0,
                       "one wire label holding %s: normalized with %s to %s; expected the "
                       "label kept whole", cases[i].what, idng_status_symbol(st), got);
-        idng_policy_judge(&conf_default, (const uint8_t *)cases[i].wire, cases[i].len, &v);
+        idng_policy_judge(&conf_default.policy, (const uint8_t *)cases[i].wire, cases[i].len, &v);
         if (cps[i])
-            ck_assert_msg(v.status == IDNG_E_DISALLOWED && v.codepoint == cps[i]
+            ck_assert_msg(v.err.status == IDNG_E_DISALLOWED && v.err.codepoint == cps[i]
                               && v.action == IDNG_ACT_REFUSE,
                           "one wire label holding %s: judged %s %s", cases[i].what,
                           idng_verdict_name(&v), idng_action_name(v.action));
@@ -626,7 +626,7 @@ START_TEST(test_log_injection_never_raw)
         char line[IDNG_LOG_LINE_MAX], ede[512];
         int f;
 
-        idng_policy_judge(c, w, n, &v);
+        idng_policy_judge(&c->policy, w, n, &v);
         fill_rec(&r, w, n, &v, ms[m]);
         /* Show the label field even when the verdict has none. */
         if (!r.label) {

@@ -129,7 +129,7 @@ START_TEST(test_judge)
     strcat(text, r->conf);
     load(&c, text);
     n = wire(r->name, w);
-    idng_policy_judge(&c, w, n, &v);
+    idng_policy_judge(&c.policy, w, n, &v);
     ck_assert_msg(strcmp(idng_verdict_name(&v), r->verdict) == 0, "%s with [%s]: verdict %s, want %s",
                   r->name, r->conf, idng_verdict_name(&v), r->verdict);
     ck_assert_msg(v.action == r->action, "%s with [%s]: action %s, want %s", r->name, r->conf,
@@ -148,23 +148,23 @@ START_TEST(test_label_location_and_ede)
     size_t n = wire("www.xn--ab-m1t.example.", w);
 
     load(&c, "idnguard:\n");
-    idng_policy_judge(&c, w, n, &v);
-    ck_assert_uint_eq(v.label_off, 5);
-    ck_assert_uint_eq(v.label_len, 10);
+    idng_policy_judge(&c.policy, w, n, &v);
+    ck_assert_uint_eq(v.err.label_off, 5);
+    ck_assert_uint_eq(v.err.label_len, 10);
     ck_assert_mem_eq(v.label, "xn--ab-m1t", 10);
     idng_policy_ede_text(&v, ede, sizeof ede);
     ck_assert_str_eq(ede, "idnguard: contextj: xn--ab-m1t: joiner not allowed here (RFC 5892 A.1, A.2)");
     /* Raw octets in the label are escaped, so the EDE text is ASCII. */
     n = wire("b\\195\\188cher.example.", w);
     load(&c, "idnguard:\non-raw-8bit: refuse\n");
-    idng_policy_judge(&c, w, n, &v);
+    idng_policy_judge(&c.policy, w, n, &v);
     idng_policy_ede_text(&v, ede, sizeof ede);
     ck_assert_str_eq(ede, "idnguard: raw-8bit: b\\195\\188cher: label holds octets >= 0x80");
     /* A '.' inside a label is escaped as the log escapes it, so one label
      * never reads as two. */
     {
         static const uint8_t dotted[] = "\005a.b\xc3\xbc\007example";
-        idng_policy_judge(&c, dotted, sizeof dotted, &v);
+        idng_policy_judge(&c.policy, dotted, sizeof dotted, &v);
         idng_policy_ede_text(&v, ede, sizeof ede);
         ck_assert_str_eq(ede, "idnguard: disallowed: a\\046b\\195\\188: code point is disallowed");
     }
@@ -208,7 +208,7 @@ START_TEST(test_normalize)
     idng_status st;
 
     load(&c, "idnguard:\n");
-    st = idng_policy_normalize(&c, w, n, out, &outlen, &e);
+    st = idng_policy_normalize(&c.policy, w, n, out, &outlen, &e);
     ck_assert_msg(st == t->st, "%s: %s, want %s", t->in, idng_status_symbol(st),
                   idng_status_symbol(t->st));
     if (st == IDNG_OK && t->out) {
@@ -249,12 +249,12 @@ START_TEST(test_normalize_full_stop_in_label)
     ck_assert_msg(idng_wire_check(w, n, IDNG_MODE_UTS46, NULL) == IDNG_E_RAW_8BIT,
                   "case %d is not a well-formed raw name", _i);
     load(&c, "idnguard:\n");
-    idng_policy_judge(&c, w, n, &v);
-    ck_assert_int_eq(v.status, IDNG_E_DISALLOWED);
-    ck_assert_uint_eq(v.codepoint, stops[_i].cp);
+    idng_policy_judge(&c.policy, w, n, &v);
+    ck_assert_int_eq(v.err.status, IDNG_E_DISALLOWED);
+    ck_assert_uint_eq(v.err.codepoint, stops[_i].cp);
     ck_assert_int_eq(v.action, IDNG_ACT_REFUSE);
     /* Normalizing keeps the label whole: never two labels of one. */
-    ck_assert_int_eq(idng_policy_normalize(&c, w, n, out, &outlen, NULL), IDNG_OK);
+    ck_assert_int_eq(idng_policy_normalize(&c.policy, w, n, out, &outlen, NULL), IDNG_OK);
     ck_assert_uint_eq(outlen, n);
     ck_assert_mem_eq(out, w, n);
     idng_conf_free(&c);
@@ -266,13 +266,13 @@ START_TEST(test_fallback)
     struct idng_conf c;
 
     load(&c, "idnguard:\n");
-    ck_assert_int_eq(idng_policy_fallback(&c, IDNG_E_BAD_UTF8), IDNG_ACT_REFUSE);
-    ck_assert_int_eq(idng_policy_fallback(&c, IDNG_E_RAW_8BIT), IDNG_ACT_REFUSE);
+    ck_assert_int_eq(idng_policy_fallback(&c.policy, IDNG_E_BAD_UTF8), IDNG_ACT_REFUSE);
+    ck_assert_int_eq(idng_policy_fallback(&c.policy, IDNG_E_RAW_8BIT), IDNG_ACT_REFUSE);
     idng_conf_free(&c);
     load(&c, "idnguard:\non-invalid: nxdomain\non-bad-utf8: drop\n");
-    ck_assert_int_eq(idng_policy_fallback(&c, IDNG_E_BAD_UTF8), IDNG_ACT_DROP);
-    ck_assert_int_eq(idng_policy_fallback(&c, IDNG_E_CONTEXTJ), IDNG_ACT_NXDOMAIN);
-    ck_assert_int_eq(idng_policy_fallback(&c, IDNG_E_RAW_8BIT), IDNG_ACT_NXDOMAIN);
+    ck_assert_int_eq(idng_policy_fallback(&c.policy, IDNG_E_BAD_UTF8), IDNG_ACT_DROP);
+    ck_assert_int_eq(idng_policy_fallback(&c.policy, IDNG_E_CONTEXTJ), IDNG_ACT_NXDOMAIN);
+    ck_assert_int_eq(idng_policy_fallback(&c.policy, IDNG_E_RAW_8BIT), IDNG_ACT_NXDOMAIN);
     ck_assert(idng_action_rejects(IDNG_ACT_DROP));
     ck_assert(!idng_action_rejects(IDNG_ACT_LOG));
     ck_assert(!idng_action_rejects(IDNG_ACT_NORMALIZE));
@@ -360,19 +360,19 @@ START_TEST(test_most_severe_property)
         for (i = 0; i < n; i++)
             idx[i] = prop_rand(&x) % POOL_N;
         len = prop_name(idx, n, w);
-        idng_policy_judge(&c, w, len, &v);
+        idng_policy_judge(&c.policy, w, len, &v);
         for (i = 0; i < n; i++) {
             int sev;
             prop_name(&idx[i], 1, lw);
-            idng_policy_judge(&c, lw, 1 + strlen(pool[idx[i]]) + 9, &one);
-            sev = one.cls == IDNG_C_OK ? -1 : idng_action_severity(one.action);
+            idng_policy_judge(&c.policy, lw, 1 + strlen(pool[idx[i]]) + 9, &one);
+            sev = idng_status_class(one.err.status) == IDNG_C_OK ? -1 : idng_action_severity(one.action);
             if (sev > worst) {
                 worst = sev;
                 first = (int)i;
             }
         }
         if (worst < 0) {
-            ck_assert_msg(v.cls == IDNG_C_OK && v.action == IDNG_ACT_PASS,
+            ck_assert_msg(idng_status_class(v.err.status) == IDNG_C_OK && v.action == IDNG_ACT_PASS,
                           "round %d: all labels ok, name %s/%s\n%s", round, idng_verdict_name(&v),
                           idng_action_name(v.action), text);
         } else {
@@ -380,13 +380,13 @@ START_TEST(test_most_severe_property)
             ck_assert_msg(idng_action_severity(v.action) == worst,
                           "round %d: name action %s, most severe label action has severity %d\n%s",
                           round, idng_action_name(v.action), worst, text);
-            ck_assert_msg(v.label_len == strlen(want) && memcmp(v.label, want, v.label_len) == 0,
+            ck_assert_msg(v.err.label_len == strlen(want) && memcmp(v.label, want, v.err.label_len) == 0,
                           "round %d: verdict names label %.*s, want %s (the first most severe)",
-                          round, (int)v.label_len, (const char *)v.label, want);
+                          round, (int)v.err.label_len, (const char *)v.label, want);
         }
         /* The answer path never normalizes, and rejects whatever the query
          * path rejects. */
-        idng_policy_judge_data(&c, w, len, &one);
+        idng_policy_judge_data(&c.policy, w, len, &one);
         ck_assert_msg(one.action != IDNG_ACT_NORMALIZE, "round %d: judge_data normalizes", round);
         if (idng_action_rejects(v.action))
             ck_assert_msg(one.action == v.action, "round %d: judge_data %s, judge %s", round,
@@ -395,9 +395,9 @@ START_TEST(test_most_severe_property)
             uint8_t a[256];
             size_t alen = sizeof a;
             struct idng_verdict av;
-            ck_assert_int_eq(idng_policy_normalize(&c, w, len, a, &alen, NULL), IDNG_OK);
-            idng_policy_judge(&c, a, alen, &av);
-            ck_assert_msg(av.action == one.action && av.cls == one.cls,
+            ck_assert_int_eq(idng_policy_normalize(&c.policy, w, len, a, &alen, NULL), IDNG_OK);
+            idng_policy_judge(&c.policy, a, alen, &av);
+            ck_assert_msg(av.action == one.action && idng_status_class(av.err.status) == idng_status_class(one.err.status),
                           "round %d: judge_data is not the A-label form's verdict", round);
         }
         idng_conf_free(&c);
@@ -430,7 +430,7 @@ START_TEST(test_judge_data)
     snprintf(text, sizeof text, "idnguard:\n%s", t[_i].conf);
     load(&c, text);
     n = wire(t[_i].name, w);
-    idng_policy_judge_data(&c, w, n, &v);
+    idng_policy_judge_data(&c.policy, w, n, &v);
     ck_assert_msg(strcmp(idng_verdict_name(&v), t[_i].verdict) == 0 && v.action == t[_i].action,
                   "%s with [%s]: %s/%s, want %s/%s", t[_i].name, t[_i].conf,
                   idng_verdict_name(&v), idng_action_name(v.action), t[_i].verdict,
@@ -464,19 +464,19 @@ START_TEST(test_response_scan)
     load(&c, "idnguard:\non-not-canonical: log\n");
     /* A CNAME in the answer section into the fake label: rejected, and named. */
     idng_scan_init(&s);
-    idng_scan_name(&c, &s, alias, na);
-    ck_assert_int_eq(idng_scan_owner(&c, &s, IDNG_SEC_ANSWER, 5, alias, na, IDNG_STRIP_EXTRA), 0);
+    idng_scan_name(&c.policy, &s, alias, na);
+    ck_assert_int_eq(idng_scan_owner(&c.policy, &s, IDNG_SEC_ANSWER, 5, alias, na, IDNG_STRIP_EXTRA), 0);
     ck_assert(idng_scan_has_targets(IDNG_SEC_ANSWER, 5));
-    ck_assert_int_eq(idng_scan_target(&c, &s, fake, nf, IDNG_STRIP_EXTRA), 0);
+    ck_assert_int_eq(idng_scan_target(&c.policy, &s, fake, nf, IDNG_STRIP_EXTRA), 0);
     ck_assert_int_eq(idng_scan_result(&s, &v), IDNG_SCAN_REJECT);
     ck_assert_str_eq(idng_verdict_name(&v), "contextj");
     /* With IDNG_STRIP_ALL (an RD=0 answer, stored whatever no_cache_store
      * says) the CNAME goes, and still counts. */
     idng_scan_init(&s);
-    ck_assert_int_eq(idng_scan_owner(&c, &s, IDNG_SEC_ANSWER, 5, alias, na, IDNG_STRIP_ALL), 0);
-    ck_assert_int_eq(idng_scan_target(&c, &s, fake, nf, IDNG_STRIP_ALL), 1);
-    ck_assert_int_eq(idng_scan_owner(&c, &s, IDNG_SEC_ANSWER, 1, raw, nr, IDNG_STRIP_ALL), 1);
-    ck_assert_int_eq(idng_scan_owner(&c, &s, IDNG_SEC_ADDITIONAL, 1, good, ng, IDNG_STRIP_ALL), 0);
+    ck_assert_int_eq(idng_scan_owner(&c.policy, &s, IDNG_SEC_ANSWER, 5, alias, na, IDNG_STRIP_ALL), 0);
+    ck_assert_int_eq(idng_scan_target(&c.policy, &s, fake, nf, IDNG_STRIP_ALL), 1);
+    ck_assert_int_eq(idng_scan_owner(&c.policy, &s, IDNG_SEC_ANSWER, 1, raw, nr, IDNG_STRIP_ALL), 1);
+    ck_assert_int_eq(idng_scan_owner(&c.policy, &s, IDNG_SEC_ADDITIONAL, 1, good, ng, IDNG_STRIP_ALL), 0);
     ck_assert_int_eq(idng_scan_result(&s, NULL), IDNG_SCAN_REJECT);
     /* Targets are judged for CNAME and DNAME in the answer section only. */
     ck_assert(idng_scan_has_targets(IDNG_SEC_ANSWER, 39));
@@ -484,28 +484,28 @@ START_TEST(test_response_scan)
     ck_assert(!idng_scan_has_targets(IDNG_SEC_AUTHORITY, 5));
     /* A rejected owner in the answer section is never stripped: it rejects. */
     idng_scan_init(&s);
-    ck_assert_int_eq(idng_scan_owner(&c, &s, IDNG_SEC_ANSWER, 1, raw, nr, IDNG_STRIP_EXTRA), 0);
+    ck_assert_int_eq(idng_scan_owner(&c.policy, &s, IDNG_SEC_ANSWER, 1, raw, nr, IDNG_STRIP_EXTRA), 0);
     ck_assert_int_eq(idng_scan_result(&s, NULL), IDNG_SCAN_REJECT);
     /* In the additional section: stripped when the caller strips, and then
      * it does not count; counted when it does not (the pre-cache scan). */
     idng_scan_init(&s);
-    ck_assert_int_eq(idng_scan_owner(&c, &s, IDNG_SEC_ADDITIONAL, 1, fake, nf, IDNG_STRIP_EXTRA), 1);
-    ck_assert_int_eq(idng_scan_owner(&c, &s, IDNG_SEC_ADDITIONAL, 1, good, ng, IDNG_STRIP_EXTRA), 0);
+    ck_assert_int_eq(idng_scan_owner(&c.policy, &s, IDNG_SEC_ADDITIONAL, 1, fake, nf, IDNG_STRIP_EXTRA), 1);
+    ck_assert_int_eq(idng_scan_owner(&c.policy, &s, IDNG_SEC_ADDITIONAL, 1, good, ng, IDNG_STRIP_EXTRA), 0);
     ck_assert_int_eq(idng_scan_result(&s, NULL), IDNG_SCAN_PASS);
     idng_scan_init(&s);
-    ck_assert_int_eq(idng_scan_owner(&c, &s, IDNG_SEC_AUTHORITY, 2, fake, nf, IDNG_STRIP_NONE), 0);
+    ck_assert_int_eq(idng_scan_owner(&c.policy, &s, IDNG_SEC_AUTHORITY, 2, fake, nf, IDNG_STRIP_NONE), 0);
     ck_assert_int_eq(idng_scan_result(&s, NULL), IDNG_SCAN_REJECT);
     /* NSEC and NSEC3 outside the answer section are proofs: not judged. */
     idng_scan_init(&s);
-    ck_assert_int_eq(idng_scan_owner(&c, &s, IDNG_SEC_AUTHORITY, 47, fake, nf, IDNG_STRIP_EXTRA), 0);
-    ck_assert_int_eq(idng_scan_owner(&c, &s, IDNG_SEC_AUTHORITY, 50, fake, nf, IDNG_STRIP_NONE), 0);
+    ck_assert_int_eq(idng_scan_owner(&c.policy, &s, IDNG_SEC_AUTHORITY, 47, fake, nf, IDNG_STRIP_EXTRA), 0);
+    ck_assert_int_eq(idng_scan_owner(&c.policy, &s, IDNG_SEC_AUTHORITY, 50, fake, nf, IDNG_STRIP_NONE), 0);
     ck_assert_int_eq(idng_scan_result(&s, NULL), IDNG_SCAN_PASS);
     /* The most severe wins whatever the order: log, then reject, then log. */
     idng_scan_init(&s);
-    idng_scan_name(&c, &s, fullw, nw);
+    idng_scan_name(&c.policy, &s, fullw, nw);
     ck_assert_int_eq(idng_scan_result(&s, &v), IDNG_SCAN_LOG);
-    idng_scan_name(&c, &s, fake, nf);
-    idng_scan_name(&c, &s, fullw, nw);
+    idng_scan_name(&c.policy, &s, fake, nf);
+    idng_scan_name(&c.policy, &s, fullw, nw);
     ck_assert_int_eq(idng_scan_result(&s, &v), IDNG_SCAN_REJECT);
     ck_assert_str_eq(idng_verdict_name(&v), "contextj");
     idng_conf_free(&c);

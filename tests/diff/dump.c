@@ -202,11 +202,11 @@ static void puny_ops(const unsigned char *in, size_t n)
 
 static void put_verdict(const struct idng_verdict *v)
 {
-    put(" %d/%d/%d/%d/%lx/%s", (int)v->status, (int)v->cls, (int)v->action, (int)v->listed,
-        (unsigned long)v->codepoint, idng_verdict_name(v));
-    if (v->label_len) {
-        put("@%zu:", v->label_off);
-        put_hex(v->label, v->label_len);
+    put(" %d/%d/%d/%d/%lx/%s", (int)v->err.status, (int)idng_status_class(v->err.status), (int)v->action, (int)v->listed,
+        (unsigned long)v->err.codepoint, idng_verdict_name(v));
+    if (v->err.label_len) {
+        put("@%zu:", v->err.label_off);
+        put_hex(v->label, v->err.label_len);
     }
 }
 
@@ -247,7 +247,7 @@ static void wire_ops(const uint8_t *w, size_t n)
     for (i = 0; i < NCONF; i++) {
         static const size_t ede_caps[] = {300, 24};
         memset(&v, 0xa5, sizeof v);
-        idng_policy_judge(&confs[i], w, n, &v);
+        idng_policy_judge(&confs[i].policy, w, n, &v);
         put(" J%zu", i);
         put_verdict(&v);
         for (k = 0; k < 2; k++) {
@@ -255,20 +255,20 @@ static void wire_ops(const uint8_t *w, size_t n)
             put(" ede%zu=%zu:%s", k, olen, txt);
         }
         memset(&v, 0xa5, sizeof v);
-        idng_policy_judge_data(&confs[i], w, n, &v);
+        idng_policy_judge_data(&confs[i].policy, w, n, &v);
         put(" D%zu", i);
         put_verdict(&v);
         olen = sizeof out;
         memset(&e, 0, sizeof e);
-        st = idng_policy_normalize(&confs[i], w, n, out, &olen, &e);
+        st = idng_policy_normalize(&confs[i].policy, w, n, out, &olen, &e);
         put(" Z%zu", i);
         put_err(st, &e);
         if (st == IDNG_OK) {
             put("=");
             put_hex(out, olen);
         }
-        put(" in%d/%d", idng_conf_name_listed(&confs[i].allow, w, n),
-            idng_conf_name_listed(&confs[i].deny, w, n));
+        put(" in%d/%d", idng_nameset_listed(&confs[i].policy.allow, w, n),
+            idng_nameset_listed(&confs[i].policy.deny, w, n));
     }
     idng_display_name(w, n, txt, sizeof txt);
     put(" name=%s", txt);
@@ -291,7 +291,7 @@ static void log_ops(const unsigned char *in, size_t n, const uint8_t *w, size_t 
     put(" label=%s", txt);
     idng_display_label(in, n, txt, 9);
     put(" label9=%s", txt);
-    idng_policy_judge(&confs[0], w, wn, &v);
+    idng_policy_judge(&confs[0].policy, w, wn, &v);
     memset(&r, 0, sizeof r);
     r.time_sec = 1700000000;
     r.time_usec = 123456;
@@ -303,8 +303,8 @@ static void log_ops(const unsigned char *in, size_t n, const uint8_t *w, size_t 
     r.qclass = 1;
     r.rcode = idng_action_rejects(v.action) ? 5 : 0;
     r.verdict = idng_verdict_name(&v);
-    r.label = v.label_len ? (const char *)v.label : NULL;
-    r.label_len = v.label_len;
+    r.label = v.err.label_len ? (const char *)v.label : NULL;
+    r.label_len = v.err.label_len;
     r.action = idng_action_name(v.action);
     r.path = "resolved";
     r.mode = IDNG_MODE_UTS46;

@@ -11,7 +11,7 @@
  *   length octet;
  * - lists first: an allowed name passes unjudged; a denied one gets a
  *   rejecting action; which list (if any) decides agrees with
- *   idng_conf_name_listed (the more specific wins);
+ *   idng_nameset_listed (the more specific wins);
  * - otherwise every label counts: the action is the most severe of the
  *   failing labels' actions (a raw label's action is that of what it
  *   normalizes to, computed here independently), the verdict names the
@@ -37,6 +37,7 @@
  *   error the location lies within the input.
  */
 #include "fuzz_common.h"
+#include "idng_conf.h"
 #include "idng_policy.h"
 
 static const char conf_text[] = "idnguard:\n"
@@ -92,11 +93,11 @@ static enum idng_action model_action(const struct idng_conf *c, const uint8_t *w
         char a[IDNG_LABEL_MAX];
         size_t n = sizeof a;
         idng_status st = idng_label_to_ascii((const char *)w + e->label_off, e->label_len, a, &n,
-                                             c->mode, NULL);
+                                             c->policy.mode, NULL);
         if (st != IDNG_OK)
-            return idng_policy_fallback(c, st);
+            return idng_policy_fallback(&c->policy, st);
     }
-    return c->action[idng_status_class(e->status)];
+    return c->policy.action[idng_status_class(e->status)];
 }
 
 static void judge(const struct idng_conf *c, const uint8_t *w, size_t len, size_t edecap)
@@ -104,18 +105,18 @@ static void judge(const struct idng_conf *c, const uint8_t *w, size_t len, size_
     struct idng_verdict v, d;
     idng_error each[IDNG_LABELS_MAX];
     size_t n = 0, i;
-    int allow = idng_conf_name_listed(&c->allow, w, len);
-    int deny = idng_conf_name_listed(&c->deny, w, len);
+    int allow = idng_nameset_listed(&c->policy.allow, w, len);
+    int deny = idng_nameset_listed(&c->policy.deny, w, len);
 
     memset(&v, 0xA5, sizeof v);
-    idng_policy_judge(c, w, len, &v);
-    FUZZ_CHECK(v.label_len <= IDNG_LABEL_MAX, "verdict label of %zu octets", v.label_len);
+    idng_policy_judge(&c->policy, w, len, &v);
+    FUZZ_CHECK(v.err.label_len <= IDNG_LABEL_MAX, "verdict label of %zu octets", v.err.label_len);
     FUZZ_CHECK(allow >= 0 && allow <= 255 && deny >= 0 && deny <= 255, "listed %d %d", allow,
                deny);
     FUZZ_CHECK(!(allow && allow == deny), "a name matched allow and deny equally (%d)", allow);
     if (allow > deny) {
         FUZZ_CHECK(v.listed == IDNG_LISTED_ALLOW && v.action == IDNG_ACT_PASS
-                       && v.status == IDNG_OK,
+                       && v.err.status == IDNG_OK,
                    "allowed name: listed %d, action %d", v.listed, v.action);
     } else if (deny > allow) {
         FUZZ_CHECK(v.listed == IDNG_LISTED_DENY && idng_action_rejects(v.action),
@@ -123,9 +124,9 @@ static void judge(const struct idng_conf *c, const uint8_t *w, size_t len, size_
     } else {
         int worst = -1, raw = 0, aworst = -1;
         size_t first = 0;
-        idng_wire_check_each(w, len, c->mode, each, IDNG_LABELS_MAX, &n);
+        idng_wire_check_each(w, len, c->policy.mode, each, IDNG_LABELS_MAX, &n);
         FUZZ_CHECK(v.listed == IDNG_LISTED_NONE || n > 0, "listed %d", v.listed);
-        FUZZ_CHECK((n == 0) == (idng_wire_check(w, len, c->mode, NULL) == IDNG_OK),
+        FUZZ_CHECK((n == 0) == (idng_wire_check(w, len, c->policy.mode, NULL) == IDNG_OK),
                    "%zu failing labels, wire check disagrees", n);
         for (i = 0; i < n && i < IDNG_LABELS_MAX; i++) {
             int sev = idng_action_severity(model_action(c, w, &each[i]));
@@ -141,15 +142,15 @@ static void judge(const struct idng_conf *c, const uint8_t *w, size_t len, size_
             uint8_t a[255];
             size_t alen = sizeof a;
             struct idng_verdict av;
-            if (idng_policy_normalize(c, w, len, a, &alen, NULL) == IDNG_OK
+            if (idng_policy_normalize(&c->policy, w, len, a, &alen, NULL) == IDNG_OK
                 && (alen != len || memcmp(a, w, len) != 0)) {
-                idng_policy_judge(c, a, alen, &av);
+                idng_policy_judge(&c->policy, a, alen, &av);
                 aworst = idng_action_severity(av.action);
             }
         }
         if (n == 0) {
-            FUZZ_CHECK(v.status == IDNG_OK && v.action == IDNG_ACT_PASS && v.listed == 0,
-                       "clean name judged %d/%d", v.status, v.action);
+            FUZZ_CHECK(v.err.status == IDNG_OK && v.action == IDNG_ACT_PASS && v.listed == 0,
+                       "clean name judged %d/%d", v.err.status, v.action);
         } else if (aworst > worst) {
             FUZZ_CHECK(idng_action_severity(v.action) == aworst,
                        "name action %d, its A-label form's severity %d", v.action, aworst);
@@ -157,19 +158,19 @@ static void judge(const struct idng_conf *c, const uint8_t *w, size_t len, size_
             FUZZ_CHECK(v.listed == IDNG_LISTED_NONE, "listed %d", v.listed);
             FUZZ_CHECK(idng_action_severity(v.action) == worst,
                        "name action %d, most severe label severity %d", v.action, worst);
-            FUZZ_CHECK(v.label_off == each[first].label_off,
-                       "verdict blames %zu, the first most severe label is at %zu", v.label_off,
+            FUZZ_CHECK(v.err.label_off == each[first].label_off,
+                       "verdict blames %zu, the first most severe label is at %zu", v.err.label_off,
                        each[first].label_off);
-            FUZZ_CHECK(v.label_len == 0
-                           || (v.label_off <= len && v.label_len <= len - v.label_off
-                               && memcmp(v.label, w + v.label_off, v.label_len) == 0),
-                       "verdict label at %zu+%zu in %zu octets", v.label_off, v.label_len, len);
-            if (v.status != IDNG_E_INVAL && v.status != IDNG_E_NAME_TOO_LONG)
-                FUZZ_CHECK(v.label_off >= 1 && w[v.label_off - 1] == v.label_len,
-                           "status %d: label_off %zu is not a label", v.status, v.label_off);
+            FUZZ_CHECK(v.err.label_len == 0
+                           || (v.err.label_off <= len && v.err.label_len <= len - v.err.label_off
+                               && memcmp(v.label, w + v.err.label_off, v.err.label_len) == 0),
+                       "verdict label at %zu+%zu in %zu octets", v.err.label_off, v.err.label_len, len);
+            if (v.err.status != IDNG_E_INVAL && v.err.status != IDNG_E_NAME_TOO_LONG)
+                FUZZ_CHECK(v.err.label_off >= 1 && w[v.err.label_off - 1] == v.err.label_len,
+                           "status %d: label_off %zu is not a label", v.err.status, v.err.label_off);
         }
     }
-    idng_policy_judge_data(c, w, len, &d);
+    idng_policy_judge_data(&c->policy, w, len, &d);
     FUZZ_CHECK(d.action != IDNG_ACT_NORMALIZE, "judge_data answered normalize");
     FUZZ_CHECK(!idng_action_rejects(v.action) || d.action == v.action,
                "judge rejects with %d, judge_data answers %d", v.action, d.action);
@@ -182,7 +183,7 @@ static void normalize(const struct idng_conf *c, const uint8_t *w, size_t len)
     uint8_t *out = fuzz_alloc(255);
     size_t olen = 0, i, o;
     idng_error e;
-    idng_status st = idng_policy_normalize(c, w, len, out, &olen, &e);
+    idng_status st = idng_policy_normalize(&c->policy, w, len, out, &olen, &e);
     int in_labels, out_labels;
 
     FUZZ_CHECK(fuzz_is_valid_status(st) && st != IDNG_E_NOSPACE, "normalize: %d", st);
@@ -218,9 +219,9 @@ static void normalize(const struct idng_conf *c, const uint8_t *w, size_t len)
         } else {
             /* F2 (fixed; regress/classify/F2-*): in punycode mode a raw
              * label that began with "xn--" used to become "xn--xn--...". */
-            st = idng_label_check((const char *)ol, out_n, c->mode, &e);
+            st = idng_label_check((const char *)ol, out_n, c->policy.mode, &e);
             FUZZ_CHECK(st == IDNG_OK, "mode %d: converted label fails the label check: %s",
-                       c->mode, idng_status_symbol(st));
+                       c->policy.mode, idng_status_symbol(st));
         }
     }
     free(out);
@@ -256,11 +257,11 @@ static void scan(const struct idng_conf *c, const uint8_t *w, size_t len)
         if (pos + 4 + on + tn > len)
             break;
         pos += 4 + on + tn;
-        idng_policy_judge_data(c, owner, on, &vo);
-        idng_policy_judge_data(c, target, tn, &vt);
+        idng_policy_judge_data(&c->policy, owner, on, &vo);
+        idng_policy_judge_data(&c->policy, target, tn, &vt);
         FUZZ_CHECK(idng_scan_has_targets(sec, t) == targets, "targets of %u in %d", t, sec);
         for (strip = 0; strip < 3; strip++) {
-            int cut = idng_scan_owner(c, &s[strip], sec, t, owner, on, (enum idng_strip)strip);
+            int cut = idng_scan_owner(&c->policy, &s[strip], sec, t, owner, on, (enum idng_strip)strip);
             int orej = !proof && idng_action_rejects(vo.action);
             int want = strip == IDNG_STRIP_ALL ? orej
                        : strip == IDNG_STRIP_EXTRA ? orej && sec != IDNG_SEC_ANSWER
@@ -272,7 +273,7 @@ static void scan(const struct idng_conf *c, const uint8_t *w, size_t len)
             if (cut && strip == IDNG_STRIP_EXTRA)
                 continue;
             if (targets) {
-                cut = idng_scan_target(c, &s[strip], target, tn, (enum idng_strip)strip);
+                cut = idng_scan_target(&c->policy, &s[strip], target, tn, (enum idng_strip)strip);
                 FUZZ_CHECK(cut == (strip == IDNG_STRIP_ALL && idng_action_rejects(vt.action)),
                            "strip %d: target cut %d", strip, cut);
                 if (idng_action_severity(vt.action) > worst[strip])
@@ -304,8 +305,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         idng_error e;
         idng_status st;
 
-        c.mode = (idng_mode)m;
-        st = idng_wire_check(w, size, c.mode, &e);
+        c.policy.mode = (idng_mode)m;
+        st = idng_wire_check(w, size, c.policy.mode, &e);
         FUZZ_CHECK(fuzz_is_valid_status(st) && st != IDNG_E_NOSPACE, "wire check: %d", st);
         FUZZ_CHECK(e.status == st, "err.status %d, returned %d", e.status, st);
         if (st != IDNG_OK)

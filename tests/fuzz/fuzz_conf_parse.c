@@ -28,7 +28,7 @@ static const char base_conf[] = "idnguard:\n"
                                 "  deny: xn--bcher-kva.example.\n"
                                 "  log-file: \"/var/log/idnguard.log\"\n";
 
-static int same_list(const struct idng_name_list *a, const struct idng_name_list *b)
+static int same_list(const struct idng_nameset *a, const struct idng_nameset *b)
 {
     size_t i;
     if (a->count != b->count)
@@ -43,13 +43,13 @@ static int same_list(const struct idng_name_list *a, const struct idng_name_list
 
 static int same_conf(const struct idng_conf *a, const struct idng_conf *b)
 {
-    return a->mode == b->mode && !memcmp(a->action, b->action, sizeof a->action)
-           && a->on_invalid == b->on_invalid && a->log_queries == b->log_queries
+    return a->policy.mode == b->policy.mode && !memcmp(a->policy.action, b->policy.action, sizeof a->policy.action)
+           && a->policy.on_invalid == b->policy.on_invalid && a->log_queries == b->log_queries
            && a->log_format == b->log_format && a->ede == b->ede
            && a->stats_interval == b->stats_interval
            && ((a->log_file == NULL && b->log_file == NULL)
                || (a->log_file && b->log_file && !strcmp(a->log_file, b->log_file)))
-           && same_list(&a->allow, &b->allow) && same_list(&a->deny, &b->deny);
+           && same_list(&a->policy.allow, &b->policy.allow) && same_list(&a->policy.deny, &b->policy.deny);
 }
 
 static char *write_conf(const struct idng_conf *c, size_t *len)
@@ -68,20 +68,20 @@ static char *write_conf(const struct idng_conf *c, size_t *len)
 static void check_sane(const struct idng_conf *c)
 {
     size_t i;
-    FUZZ_CHECK((unsigned)c->mode <= IDNG_MODE_UTS46, "mode %d", c->mode);
-    FUZZ_CHECK((unsigned)c->on_invalid < IDNG_ACT_NORMALIZE, "on-invalid %d", c->on_invalid);
+    FUZZ_CHECK((unsigned)c->policy.mode <= IDNG_MODE_UTS46, "mode %d", c->policy.mode);
+    FUZZ_CHECK((unsigned)c->policy.on_invalid < IDNG_ACT_NORMALIZE, "on-invalid %d", c->policy.on_invalid);
     for (i = 0; i < IDNG_CLASS_COUNT; i++) {
-        FUZZ_CHECK((unsigned)c->action[i] < IDNG_ACTION_COUNT, "action[%zu] %d", i,
-                   c->action[i]);
-        FUZZ_CHECK(c->action[i] != IDNG_ACT_NORMALIZE || i == IDNG_C_RAW_8BIT,
+        FUZZ_CHECK((unsigned)c->policy.action[i] < IDNG_ACTION_COUNT, "action[%zu] %d", i,
+                   c->policy.action[i]);
+        FUZZ_CHECK(c->policy.action[i] != IDNG_ACT_NORMALIZE || i == IDNG_C_RAW_8BIT,
                    "normalize for class %zu", i);
     }
     FUZZ_CHECK(c->stats_interval <= IDNG_CONF_STATS_MAX, "stats-interval %u", c->stats_interval);
     FUZZ_CHECK(c->log_file == NULL || c->log_file[0] == '/', "log-file %s", c->log_file);
-    for (i = 0; i < c->allow.count; i++)
-        FUZZ_CHECK(fuzz_wire_span(c->allow.names[i], 255) > 0, "allow name %zu malformed", i);
-    for (i = 0; i < c->deny.count; i++)
-        FUZZ_CHECK(fuzz_wire_span(c->deny.names[i], 255) > 0, "deny name %zu malformed", i);
+    for (i = 0; i < c->policy.allow.count; i++)
+        FUZZ_CHECK(fuzz_wire_span(c->policy.allow.names[i], 255) > 0, "allow name %zu malformed", i);
+    for (i = 0; i < c->policy.deny.count; i++)
+        FUZZ_CHECK(fuzz_wire_span(c->policy.deny.names[i], 255) > 0, "deny name %zu malformed", i);
 }
 
 /* The report: one problem a line, each "FNAME:N: message" with N a line of
