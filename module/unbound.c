@@ -79,7 +79,30 @@ struct idng_env {
     } paths[4];
 };
 
-enum qstate_phase { PH_NEW, PH_WAIT_MODULE, PH_WAIT_SUB, PH_SUB_DONE };
+/**
+ * Where a query stands in the module: one value, no side flags.  The
+ * transitions (idng_mod_operate's handlers, the pre-cache callback and
+ * inform_super):
+ *   NEW -> WAIT_MODULE                 passed on to the modules below
+ *   NEW -> WAIT_SUB                    a raw name's A-label form is asked
+ *   NEW -> REJECTED                    refused, NXDOMAINed or dropped
+ *   WAIT_MODULE -> HELD                an RD=0 response was rejected before
+ *                                      the cache (cb_query_response)
+ *   WAIT_MODULE, HELD -> DONE|REJECTED the answer judged at moddone
+ *   WAIT_SUB -> SUB_DONE|SUB_REJECTED  the sub-query finished (inform_super)
+ *   SUB_DONE -> DONE, SUB_REJECTED -> REJECTED
+ */
+enum qstate_phase {
+    PH_NEW,          /* not judged yet */
+    PH_WAIT_MODULE,  /* judged and passed on to the modules below */
+    PH_HELD,         /* passed on, and a response was rejected before the cache:
+                        held_v is the client's verdict */
+    PH_WAIT_SUB,     /* waiting for the normalize sub-query */
+    PH_SUB_DONE,     /* the sub-query's answer is the super's (build_normalized) */
+    PH_SUB_REJECTED, /* the sub-query's name was rejected: answer the same way */
+    PH_REJECTED,     /* the module answered with the verdict's action (path "policy") */
+    PH_DONE          /* finished: the answer is the modules' below */
+};
 
 /** Whose query a module state is. */
 enum qstate_role {
@@ -94,14 +117,10 @@ struct idng_q {
     enum qstate_phase phase;
     enum qstate_role role;
     struct idng_verdict v;
-    int by_policy;              /* the module answered (path "policy") */
     int ede;                    /* EDE code attached, or -1 */
-    int sub_rejected;           /* super: the sub-query's name was rejected */
     const uint8_t *target;      /* super: the A-label name resolved (its region) */
     size_t target_len;
-    int held;                   /* a response was rejected (and stripped) before the
-                                   cache: held_v is the client's verdict */
-    struct idng_verdict held_v;
+    struct idng_verdict held_v; /* PH_HELD: the verdict of the rejected response */
 };
 
 /*
@@ -404,6 +423,23 @@ static void stats_stop(struct idng_env *ie)
 
 /* ---- judging responses ---- */
 
+/* Judges one RRset's owner and, where the policy says so, its CNAME/DNAME
+ * targets; 1 when the RRset is to be removed (see enum idng_strip). */
+static int scan_rrset(const struct idng_policy *p, struct idng_scan *s, enum idng_section sec,
+                      struct ub_packed_rrset_key *k, enum idng_strip strip)
+{
+    struct packed_rrset_data *d = (struct packed_rrset_data *)k->entry.data;
+    uint16_t t = ntohs(k->rk.type);
+    int cut = idng_scan_owner(p, s, sec, t, k->rk.dname, k->rk.dname_len, strip);
+    size_t j;
+
+    if (idng_scan_has_targets(sec, t))
+        for (j = 0; j < d->count; j++)
+            if (d->rr_len[j] >= 3) /* rdlength, then at least the root label */
+                cut |= idng_scan_target(p, s, d->rr_data[j] + 2, d->rr_len[j] - 2, strip);
+    return cut;
+}
+
 /*
  * Runs the policy's response scan (idng_policy.h) over a response: qi (may
  * be NULL) is the name it is for; RRsets the scan says to remove (strip)
@@ -414,7 +450,7 @@ static enum idng_scan_result scan_response(struct idng_env *ie, const struct que
                                            struct idng_verdict *out)
 {
     struct idng_scan s;
-    size_t i, j, kept = 0, an, ns, cut_an = 0, cut_ns = 0, cut_ar = 0;
+    size_t i, kept = 0, an, ns, cut_an = 0, cut_ns = 0, cut_ar = 0;
 
     idng_scan_init(&s);
     if (qi)
@@ -425,19 +461,11 @@ static enum idng_scan_result scan_response(struct idng_env *ie, const struct que
     ns = rep->ns_numrrsets;
     for (i = 0; i < rep->rrset_count; i++) {
         struct ub_packed_rrset_key *k = rep->rrsets[i];
-        struct packed_rrset_data *d = (struct packed_rrset_data *)k->entry.data;
         enum idng_section sec = i < an        ? IDNG_SEC_ANSWER
                                 : i < an + ns ? IDNG_SEC_AUTHORITY
                                               : IDNG_SEC_ADDITIONAL;
-        uint16_t t = ntohs(k->rk.type);
-        int cut = idng_scan_owner(&ie->conf.policy, &s, sec, t, k->rk.dname, k->rk.dname_len, strip);
 
-        if (idng_scan_has_targets(sec, t))
-            for (j = 0; j < d->count; j++)
-                if (d->rr_len[j] >= 3)
-                    cut |= idng_scan_target(&ie->conf.policy, &s, d->rr_data[j] + 2, d->rr_len[j] - 2,
-                                            strip);
-        if (!cut) {
+        if (!scan_rrset(&ie->conf.policy, &s, sec, k, strip)) {
             rep->rrsets[kept++] = k;
             continue;
         }
@@ -471,16 +499,16 @@ static void attach_ede(struct module_qstate *qstate, struct idng_env *ie, struct
  * no answer.  Every client of the state gets it, the clients of our own
  * normalize sub-query included; the super of such a sub-query reads the
  * verdict in inform_super. */
-static void reject(struct module_qstate *qstate, int id, struct idng_env *ie, struct idng_q *q)
+static enum module_ext_state reject(struct module_qstate *qstate, struct idng_env *ie,
+                                    struct idng_q *q)
 {
-    q->by_policy = 1;
+    q->phase = PH_REJECTED;
     qstate->return_msg = NULL;
-    qstate->ext_state[id] = module_finished;
     qstate->return_rcode =
         q->v.action == IDNG_ACT_NXDOMAIN ? LDNS_RCODE_NXDOMAIN : LDNS_RCODE_REFUSED;
     if (q->v.action != IDNG_ACT_DROP) {
         attach_ede(qstate, ie, q);
-        return;
+        return module_finished;
     }
     /* A dropped query gets no reply, so no reply callback: one line for
      * each client, with its own spelling of the name. */
@@ -494,6 +522,7 @@ static void reject(struct module_qstate *qstate, int id, struct idng_env *ie, st
             idng_log_query(ie, &qi, &r->query_reply, -1, &q->v, -1, IDNG_PATH_POLICY, &x);
         }
     }
+    return module_finished;
 }
 
 /* Starts the sub-query for the A-label form of a raw UTF-8 name. */
@@ -622,7 +651,8 @@ static void build_normalized(struct module_qstate *sub, struct module_qstate *su
 /* ---- the module's states ---- */
 
 /* A query new to the module: judged, unless it is the validator's own. */
-static void handle_new(struct module_qstate *qstate, int id, struct idng_env *ie, struct idng_q *q)
+static enum module_ext_state handle_new(struct module_qstate *qstate, int id,
+                                        struct idng_env *ie, struct idng_q *q)
 {
     if (q->role == ROLE_CLIENT && qstate->is_valrec) {
         /* The validator's DS/DNSKEY lookup: no client asks it (clients
@@ -632,43 +662,60 @@ static void handle_new(struct module_qstate *qstate, int id, struct idng_env *ie
         q->role = ROLE_INTERNAL;
         atomic_fetch_add(&counters.internal, 1);
         q->phase = PH_WAIT_MODULE;
-        qstate->ext_state[id] = module_wait_module;
-        return;
+        return module_wait_module;
     }
     idng_policy_judge(&ie->conf.policy, qstate->qinfo.qname, qstate->qinfo.qname_len, &q->v);
     if (q->v.action == IDNG_ACT_NORMALIZE) {
         int r = start_normalize(qstate, id, ie, q);
-        if (r < 0) {
-            qstate->ext_state[id] = module_error;
-            return;
-        }
-        if (r > 0) {
-            qstate->ext_state[id] = module_wait_subquery;
-            return;
-        }
+        if (r < 0)
+            return module_error;
+        if (r > 0)
+            return module_wait_subquery;
     }
-    if (idng_action_rejects(q->v.action)) {
-        reject(qstate, id, ie, q);
-        return;
-    }
+    if (idng_action_rejects(q->v.action))
+        return reject(qstate, ie, q);
     q->phase = PH_WAIT_MODULE;
-    qstate->ext_state[id] = module_wait_module;
+    return module_wait_module;
+}
+
+/* The module is run again: a new query may arrive as pass too (sub-queries
+ * do, and ours come with their state already attached), or a super whose
+ * sub-query finished. */
+static enum module_ext_state handle_pass(struct module_qstate *qstate, int id,
+                                         struct idng_env *ie, struct idng_q *q)
+{
+    switch (q->phase) {
+    case PH_NEW:
+        return handle_new(qstate, id, ie, q);
+    case PH_WAIT_SUB:
+        return module_wait_subquery;
+    case PH_SUB_REJECTED:
+        /* Answer the client as the A-label name was answered: its verdict,
+         * action and EDE. */
+        return reject(qstate, ie, q);
+    case PH_SUB_DONE:
+        q->phase = PH_DONE;
+        return module_finished;
+    default:
+        return module_finished;
+    }
 }
 
 /* The modules below are done: the answer is judged before anyone gets it. */
-static void handle_moddone(struct module_qstate *qstate, int id, struct idng_env *ie,
-                           struct idng_q *q)
+static enum module_ext_state handle_moddone(struct module_qstate *qstate, struct idng_env *ie,
+                                            struct idng_q *q)
 {
     struct idng_verdict v;
     enum idng_scan_result found;
 
-    qstate->ext_state[id] = module_finished;
-    if (q->role == ROLE_INTERNAL)
-        return;
+    if (q->role == ROLE_INTERNAL) {
+        q->phase = PH_DONE;
+        return module_finished;
+    }
     found = qstate->return_msg
                 ? scan_response(ie, NULL, qstate->return_msg->rep, IDNG_STRIP_EXTRA, &v)
                 : IDNG_SCAN_PASS;
-    if (q->held && found != IDNG_SCAN_REJECT) {
+    if (q->phase == PH_HELD && found != IDNG_SCAN_REJECT) {
         found = IDNG_SCAN_REJECT;
         v = q->held_v;
     }
@@ -676,16 +723,19 @@ static void handle_moddone(struct module_qstate *qstate, int id, struct idng_env
         /* Answer as if the client had asked for the rejected name. */
         atomic_fetch_add(&counters.answers_rejected, 1);
         q->v = v;
-        reject(qstate, id, ie, q);
-        return;
+        return reject(qstate, ie, q);
     }
     if (found == IDNG_SCAN_LOG && q->v.err.status == IDNG_OK && q->v.listed == IDNG_LISTED_NONE)
         q->v = v; /* a name in the answer is to be logged */
+    q->phase = PH_DONE;
+    return module_finished;
 }
 
 static int idng_mod_init(struct module_env *env, int id);
 static void idng_mod_deinit(struct module_env *env, int id);
 
+/* The module's entry point, as dns64_operate: one handler per event, each
+ * returning the module state. */
 static void idng_mod_operate(struct module_qstate *qstate, enum module_ev event, int id,
                              struct outbound_entry *outbound)
 {
@@ -710,26 +760,10 @@ static void idng_mod_operate(struct module_qstate *qstate, enum module_ev event,
     switch (event) {
     case module_event_new:
     case module_event_pass:
-        /* A new query may arrive as pass too (sub-queries do), and our own
-         * sub-queries come with their state already attached. */
-        if (q->phase == PH_NEW) {
-            handle_new(qstate, id, ie, q);
-            return;
-        }
-        if (q->phase == PH_WAIT_SUB) {
-            qstate->ext_state[id] = module_wait_subquery;
-            return;
-        }
-        if (q->phase == PH_SUB_DONE && q->sub_rejected) {
-            /* Answer the client as the A-label name was answered: its
-             * verdict, action and EDE. */
-            reject(qstate, id, ie, q);
-            return;
-        }
-        qstate->ext_state[id] = module_finished;
+        qstate->ext_state[id] = handle_pass(qstate, id, ie, q);
         return;
     case module_event_moddone:
-        handle_moddone(qstate, id, ie, q);
+        qstate->ext_state[id] = handle_moddone(qstate, ie, q);
         return;
     default:
         qstate->ext_state[id] = module_finished;
@@ -744,14 +778,14 @@ static void idng_mod_inform_super(struct module_qstate *qstate, int id, struct m
 
     if (!sq)
         return;
-    sq->phase = PH_SUB_DONE;
-    if (q && q->by_policy) {
+    if (q && q->phase == PH_REJECTED) {
         /* The A-label name (or its chain) was rejected: the super takes the
          * verdict over (it holds its own copy of the label). */
-        sq->sub_rejected = 1;
+        sq->phase = PH_SUB_REJECTED;
         sq->v = q->v;
         return;
     }
+    sq->phase = PH_SUB_DONE;
     /* NXDOMAIN keeps its message: the client gets the CNAME and the SOA. */
     if ((qstate->return_rcode != LDNS_RCODE_NOERROR
          && qstate->return_rcode != LDNS_RCODE_NXDOMAIN)
@@ -858,7 +892,7 @@ static void idng_log_reply(struct query_info *qinfo, struct module_qstate *qstat
     if (q) {
         v = q->v;
         ede = ede_sent(qinfo, edns, opt_list_out, q->ede) ? q->ede : -1;
-        if (q->by_policy)
+        if (q->phase == PH_REJECTED)
             path = IDNG_PATH_POLICY;
     } else if (qinfo) {
         idng_policy_judge(&ie->conf.policy, qinfo->qname, qinfo->qname_len, &v);
@@ -923,8 +957,8 @@ static int cb_query_response(struct module_qstate *qstate, struct dns_msg *respo
          * rejected RRsets leave the response here, and the verdict is held
          * for handle_moddone, which answers the client with it. */
         scan_response(ie, NULL, response->rep, IDNG_STRIP_ALL, NULL);
-        if (q && !q->held) {
-            q->held = 1;
+        if (q && q->phase == PH_WAIT_MODULE) {
+            q->phase = PH_HELD;
             q->held_v = v;
         }
     }
