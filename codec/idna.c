@@ -7,7 +7,7 @@
  * 253), so no input can make the quadratic parts of Punycode or the context
  * rules expensive.  Work buffers live on the stack with fixed bounds.
  */
-#include "idnguard.h"
+#include "idna_internal.h"
 #include "unicode.h"
 
 #include <string.h>
@@ -27,12 +27,6 @@ static unsigned char ascii_lower(unsigned char c)
     return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;
 }
 
-int idng_is_ace(const char *label, size_t len)
-{
-    return len >= 4 && ascii_lower((unsigned char)label[0]) == 'x'
-           && ascii_lower((unsigned char)label[1]) == 'n' && label[2] == '-' && label[3] == '-';
-}
-
 static int has_8bit(const char *s, size_t len)
 {
     size_t i;
@@ -42,20 +36,9 @@ static int has_8bit(const char *s, size_t len)
     return 0;
 }
 
-static idng_status fail(idng_error *err, idng_status st, size_t off, size_t len, uint32_t cp)
-{
-    if (err) {
-        err->status = st;
-        err->label_off = off;
-        err->label_len = len;
-        err->codepoint = cp;
-    }
-    return st;
-}
-
 static idng_status ok(idng_error *err)
 {
-    return fail(err, IDNG_OK, 0, 0, IDNG_NO_CODEPOINT);
+    return idng_fail(err, IDNG_OK, 0, 0, IDNG_NO_CODEPOINT);
 }
 
 static unsigned bidi_of(uint32_t cp)
@@ -349,7 +332,7 @@ static idng_status check_ace(const char *label, size_t len, idng_mode mode, uint
         ascii = u[i] < 0x80;
     if (ascii)
         return IDNG_E_ASCII_ONLY;
-    if (*n >= 4 && u[0] == 'x' && u[1] == 'n' && u[2] == '-' && u[3] == '-')
+    if (idng_ace_prefix_cp(u, *n))
         return IDNG_E_XN_PREFIX;
     if (idng_punycode_encode(u, *n, NULL, re, &relen) != IDNG_OK || relen != len - 4
         || memcmp(re, low + 4, relen) != 0)
@@ -387,7 +370,7 @@ static idng_status check_labels(const struct span *labs, size_t nlab, idng_mode 
     if (count)
         *count = 0;
     if ((unsigned)mode > IDNG_MODE_UTS46 || nlab > LABELS_MAX)
-        return fail(err, IDNG_E_INVAL, 0, 0, IDNG_NO_CODEPOINT);
+        return idng_fail(err, IDNG_E_INVAL, 0, 0, IDNG_NO_CODEPOINT);
     for (i = 0; i < nlab; i++) {
         const struct span *l = &labs[i];
         lst[i] = bst[i] = IDNG_OK;
@@ -410,7 +393,7 @@ static idng_status check_labels(const struct span *labs, size_t nlab, idng_mode 
             }
         }
         if (lst[i] != IDNG_OK && !each)
-            return fail(err, lst[i], l->off, l->len, lbad[i]);
+            return idng_fail(err, lst[i], l->off, l->len, lbad[i]);
     }
     for (i = 0; i < nlab; i++) {
         if (lst[i] == IDNG_OK && bidi_domain)
@@ -418,9 +401,9 @@ static idng_status check_labels(const struct span *labs, size_t nlab, idng_mode 
         if (lst[i] == IDNG_OK)
             continue;
         if (nfail == 0)
-            first = fail(err, lst[i], labs[i].off, labs[i].len, lbad[i]);
+            first = idng_fail(err, lst[i], labs[i].off, labs[i].len, lbad[i]);
         if (each && nfail < cap)
-            fail(&each[nfail], lst[i], labs[i].off, labs[i].len, lbad[i]);
+            idng_fail(&each[nfail], lst[i], labs[i].off, labs[i].len, lbad[i]);
         nfail++;
     }
     if (count)
@@ -436,7 +419,7 @@ idng_status idng_label_check(const char *label, size_t len, idng_mode mode, idng
     l.len = len;
     l.off = 0;
     if (len == 0)
-        return fail(err, IDNG_E_EMPTY_LABEL, 0, 0, IDNG_NO_CODEPOINT);
+        return idng_fail(err, IDNG_E_EMPTY_LABEL, 0, 0, IDNG_NO_CODEPOINT);
     return check_labels(&l, 1, mode, err, NULL, 0, NULL);
 }
 
@@ -447,26 +430,25 @@ idng_status idng_label_check(const char *label, size_t len, idng_mode mode, idng
 static idng_status split_text(const char *name, size_t len, struct span *labs, size_t *nlab,
                               idng_error *err)
 {
-    size_t start = 0, i, n = 0;
+    struct idng_text_iter it;
+    size_t off, l, stop, n = 0;
 
     if (len > IDNG_NAME_MAX + 1 || (len == IDNG_NAME_MAX + 1 && name[len - 1] != '.'))
-        return fail(err, IDNG_E_NAME_TOO_LONG, 0, len, IDNG_NO_CODEPOINT);
+        return idng_fail(err, IDNG_E_NAME_TOO_LONG, 0, len, IDNG_NO_CODEPOINT);
     if (len == 1 && name[0] == '.') {
         *nlab = 0;
         return IDNG_OK;
     }
-    for (i = 0; i <= len; i++) {
-        if (i < len && name[i] != '.')
-            continue;
-        if (i == start && !(i == len && n > 0))
-            return fail(err, IDNG_E_EMPTY_LABEL, start, 0, IDNG_NO_CODEPOINT);
-        if (i > start) {
-            labs[n].s = name + start;
-            labs[n].len = i - start;
-            labs[n].off = start;
+    idng_text_start(&it, name, len, 1);
+    while (idng_text_next(&it, &off, &l, &stop)) {
+        if (l == 0 && !(stop == 0 && n > 0))
+            return idng_fail(err, IDNG_E_EMPTY_LABEL, off, 0, IDNG_NO_CODEPOINT);
+        if (l > 0) {
+            labs[n].s = name + off;
+            labs[n].len = l;
+            labs[n].off = off;
             n++;
         }
-        start = i + 1;
     }
     *nlab = n;
     return IDNG_OK;
@@ -550,55 +532,6 @@ static ALWAYS_INLINE void name_masks(const unsigned char *s, size_t len, struct 
 }
 #endif
 
-/*
- * Is this a text name that the classifier passes without judging anything?
- * That is: a name of at most 253 octets (254 with the root's dot), of
- * non-empty labels (but for the root) of at most 63 octets, all plain
- * ASCII, none beginning with "xn--" in any case.  Anything else, including
- * "." alone, takes the full path, which then finds the same answer or the
- * error.
- */
-static ALWAYS_INLINE int plain_name(const unsigned char *s, size_t len)
-{
-    size_t i = 0, start;
-    unsigned acc = 0;
-
-    if (len == 0 || len > IDNG_NAME_MAX + 1 || (len == IDNG_NAME_MAX + 1 && s[len - 1] != '.'))
-        return 0;
-#if defined(__SSE2__)
-    if (len <= 64) {
-        /* No 8-bit octet; no empty label (a dot first, or two dots in a
-         * row; a last dot is the root); no label of 64 octets (only
-         * possible as 64 octets without a dot); then no "xn--" at a label
-         * start (0, or after a dot): only starts with an 'x' are looked at. */
-        struct name_masks m;
-        uint64_t cand;
-        name_masks(s, len, &m);
-        if (m.high || (m.dot & 1) || (m.dot & m.dot >> 1) || (len == 64 && !m.dot))
-            return 0;
-        for (cand = (m.dot << 1 | 1) & m.x; cand; cand &= cand - 1) {
-            size_t at = (size_t)__builtin_ctzll(cand);
-            if (len - at >= 4 && (s[at + 1] | 0x20) == 'n' && s[at + 2] == '-' && s[at + 3] == '-')
-                return 0;
-        }
-        return 1;
-    }
-#endif
-    for (;;) {
-        start = i;
-        if (len - start >= 4 && (s[start] | 0x20) == 'x' && (s[start + 1] | 0x20) == 'n'
-            && s[start + 2] == '-' && s[start + 3] == '-')
-            return 0;
-        while (i < len && s[i] != '.')
-            acc |= s[i++];
-        if (i == start || i - start > IDNG_LABEL_MAX)
-            return 0;
-        if (++i >= len)
-            break;
-    }
-    return acc < 0x80;
-}
-
 /* Does s[0..n) hold an octet >= 0x80?  Eight octets at a time, the last
  * word overlapping the one before, nothing read outside s. */
 static ALWAYS_INLINE int any_high(const unsigned char *s, size_t n)
@@ -627,29 +560,66 @@ static ALWAYS_INLINE int any_high(const unsigned char *s, size_t n)
 }
 
 /*
+ * Is this a text name that the classifier passes without judging anything?
+ * That is: a name of at most 253 octets (254 with the root's dot), of
+ * non-empty labels (but for the root) of at most 63 octets, all plain
+ * ASCII, none beginning with "xn--" in any case.  Anything else, including
+ * "." alone, takes the full path, which then finds the same answer or the
+ * error.
+ */
+static ALWAYS_INLINE int plain_name(const unsigned char *s, size_t len)
+{
+    struct idng_text_iter it;
+    size_t off, l, stop;
+
+    if (len == 0 || len > IDNG_NAME_MAX + 1 || (len == IDNG_NAME_MAX + 1 && s[len - 1] != '.'))
+        return 0;
+#if defined(__SSE2__)
+    if (len <= 64) {
+        /* No 8-bit octet; no empty label (a dot first, or two dots in a
+         * row; a last dot is the root); no label of 64 octets (only
+         * possible as 64 octets without a dot); then no "xn--" at a label
+         * start (0, or after a dot): only starts with an 'x' are looked at. */
+        struct name_masks m;
+        uint64_t cand;
+        name_masks(s, len, &m);
+        if (m.high || (m.dot & 1) || (m.dot & m.dot >> 1) || (len == 64 && !m.dot))
+            return 0;
+        for (cand = (m.dot << 1 | 1) & m.x; cand; cand &= cand - 1) {
+            size_t at = (size_t)__builtin_ctzll(cand);
+            if (idng_ace_prefix(s + at, len - at))
+                return 0;
+        }
+        return 1;
+    }
+#endif
+    idng_text_start(&it, (const char *)s, len, 1);
+    while (idng_text_next(&it, &off, &l, &stop)) {
+        if (l == 0 && (stop != 0 || off == 0)) /* empty, and not after the root's dot */
+            return 0;
+        if (l > IDNG_LABEL_MAX || idng_ace_prefix(s + off, l))
+            return 0;
+    }
+    return !any_high(s, len);
+}
+
+/*
  * The same for an uncompressed wire-format name: every label within len and
  * at most 63 octets, the name at most 255 octets, plain ASCII, no xn--
  * label.  Length octets are below 0x40, so the 8-bit test may include them.
  */
 static ALWAYS_INLINE int plain_wire(const uint8_t *w, size_t len)
 {
-    size_t pos = 0;
+    idng_wire_iter it;
+    const uint8_t *label;
+    size_t l;
+    int r;
 
-    for (;;) {
-        size_t l;
-        if (pos >= len)
+    idng_wire_start(&it, w, len);
+    while ((r = idng_wire_step(&it, &label, &l)) == IDNG_WIRE_LABEL)
+        if (idng_ace_prefix(label, l))
             return 0;
-        l = w[pos];
-        if (l == 0)
-            break;
-        if (l > IDNG_LABEL_MAX || pos + 1 + l > len || pos + 1 + l + 1 > 255)
-            return 0;
-        if (l >= 4 && (w[pos + 1] | 0x20) == 'x' && (w[pos + 2] | 0x20) == 'n'
-            && w[pos + 3] == '-' && w[pos + 4] == '-')
-            return 0;
-        pos += 1 + l;
-    }
-    return !any_high(w, pos);
+    return r == IDNG_WIRE_END && !any_high(w, it.pos);
 }
 
 /* The full paths live apart from the fast ones, whose callers then need no
@@ -679,29 +649,19 @@ idng_status idng_name_check(const char *name, size_t len, idng_mode mode, idng_e
 static idng_status split_wire(const uint8_t *wire, size_t len, struct span *labs, size_t *nlab,
                               idng_error *err)
 {
-    size_t pos = 0, n = 0;
+    idng_wire_iter it;
+    const uint8_t *label;
+    size_t l, n = 0;
 
-    for (;;) {
-        size_t l;
-        if (pos >= len)
-            return fail(err, IDNG_E_INVAL, pos, 0, IDNG_NO_CODEPOINT);
-        l = wire[pos];
-        if (l == 0)
-            break;
-        if (l > IDNG_LABEL_MAX) /* compression pointer or extended label type */
-            return fail(err, IDNG_E_INVAL, pos, 0, IDNG_NO_CODEPOINT);
-        if (pos + 1 + l > len)
-            return fail(err, IDNG_E_INVAL, pos, 0, IDNG_NO_CODEPOINT);
-        if (pos + 1 + l + 1 > 255)
-            return fail(err, IDNG_E_NAME_TOO_LONG, 0, pos + 1 + l, IDNG_NO_CODEPOINT);
-        labs[n].s = (const char *)wire + pos + 1;
+    idng_wire_start(&it, wire, len);
+    while (idng_wire_step(&it, &label, &l) == IDNG_WIRE_LABEL) {
+        labs[n].s = (const char *)label;
         labs[n].len = l;
-        labs[n].off = pos + 1;
+        labs[n].off = (size_t)(label - wire);
         n++;
-        pos += 1 + l;
     }
     *nlab = n;
-    return IDNG_OK;
+    return idng_wire_status(&it, err);
 }
 
 static NOINLINE idng_status wire_check_full(const uint8_t *wire, size_t len, idng_mode mode,
@@ -716,7 +676,7 @@ static NOINLINE idng_status wire_check_full(const uint8_t *wire, size_t len, idn
         if (count)
             *count = 1;
         if (each && cap > 0)
-            fail(&each[0], st, err ? err->label_off : 0, err ? err->label_len : 0,
+            idng_fail(&each[0], st, err ? err->label_off : 0, err ? err->label_len : 0,
                  IDNG_NO_CODEPOINT);
         return st;
     }
@@ -810,16 +770,23 @@ struct label_state {
     uint32_t bad, bidi_bad;
 };
 
-/* Length of a label separator at s (0 if none): '.', U+3002, U+FF0E, U+FF61. */
-static size_t separator(const unsigned char *s, size_t len)
+/* Offset of the first octet of s[0..n) that does not begin a valid UTF-8
+ * sequence within s, or n. */
+static size_t utf8_bad_at(const unsigned char *s, size_t n)
 {
-    if (s[0] == '.')
-        return 1;
-    if (len >= 3 && ((s[0] == 0xE3 && s[1] == 0x80 && s[2] == 0x82)
-                     || (s[0] == 0xEF && s[1] == 0xBC && s[2] == 0x8E)
-                     || (s[0] == 0xEF && s[1] == 0xBD && s[2] == 0xA1)))
-        return 3;
-    return 0;
+    size_t pos = 0, m;
+    uint32_t cp;
+
+    while (pos < n) {
+        if (s[pos] < 0x80) {
+            pos++;
+            continue;
+        }
+        if ((m = idng_utf8_decode(s + pos, n - pos, &cp)) == 0)
+            return pos;
+        pos += m;
+    }
+    return n;
 }
 
 /*
@@ -902,7 +869,8 @@ static NOINLINE idng_status process(const char *in, size_t inlen, char *out, siz
     uint32_t work[WORK_MAX];
     struct label_state labs[LABELS_MAX * 2];
     struct sink k;
-    size_t nlab = 0, used = 0, pos = 0, start = 0, i, dns_len = 0;
+    struct idng_text_iter it;
+    size_t nlab = 0, used = 0, off, len, stop, i, dns_len = 0;
     int strict = (flags & IDNG_F_STRICT) != 0, bidi_domain = 0, root = 0;
     size_t first_err = (size_t)-1;
 
@@ -910,47 +878,27 @@ static NOINLINE idng_status process(const char *in, size_t inlen, char *out, siz
     k.cap = *outlen;
     k.len = 0;
     if ((unsigned)mode > IDNG_MODE_UTS46)
-        return fail(err, IDNG_E_INVAL, 0, 0, IDNG_NO_CODEPOINT);
+        return idng_fail(err, IDNG_E_INVAL, 0, 0, IDNG_NO_CODEPOINT);
     if (inlen > IDNG_INPUT_MAX)
-        return fail(err, IDNG_E_INPUT_TOO_LONG, 0, inlen, IDNG_NO_CODEPOINT);
+        return idng_fail(err, IDNG_E_INPUT_TOO_LONG, 0, inlen, IDNG_NO_CODEPOINT);
 
 
-    /* Split into labels, validating UTF-8 on the way. */
-    for (;;) {
-        size_t sep = 0;
-        if (pos < inlen) {
-            if (s[pos] < 0x80) {
-                if (s[pos] != '.') {
-                    pos++;
-                    continue;
-                }
-                sep = 1;
-            } else {
-                sep = separator(s + pos, inlen - pos);
-            }
+    /* Split into labels, validating UTF-8 on the way.  A bad label is
+     * reported up to the next U+002E after the bad octet. */
+    idng_text_start(&it, in, inlen, 0);
+    while (idng_text_next(&it, &off, &len, &stop)) {
+        size_t end = off + utf8_bad_at(s + off, len);
+        if (end < off + len) {
+            while (end < inlen && s[end] != '.')
+                end++;
+            return idng_fail(err, IDNG_E_BAD_UTF8, off, end - off, IDNG_NO_CODEPOINT);
         }
-        if (pos == inlen || sep) {
-            if (nlab == sizeof labs / sizeof labs[0])
-                return fail(err, IDNG_E_INPUT_TOO_LONG, start, inlen - start, IDNG_NO_CODEPOINT);
-            memset(&labs[nlab], 0, sizeof labs[nlab]);
-            labs[nlab].off = start;
-            labs[nlab].len = pos - start;
-            nlab++;
-            if (pos == inlen)
-                break;
-            pos += sep;
-            start = pos;
-        } else {
-            uint32_t cp;
-            size_t m = idng_utf8_decode(s + pos, inlen - pos, &cp);
-            if (m == 0) {
-                size_t end = pos;
-                while (end < inlen && s[end] != '.')
-                    end++;
-                return fail(err, IDNG_E_BAD_UTF8, start, end - start, IDNG_NO_CODEPOINT);
-            }
-            pos += m;
-        }
+        if (nlab == sizeof labs / sizeof labs[0])
+            return idng_fail(err, IDNG_E_INPUT_TOO_LONG, off, inlen - off, IDNG_NO_CODEPOINT);
+        memset(&labs[nlab], 0, sizeof labs[nlab]);
+        labs[nlab].off = off;
+        labs[nlab].len = len;
+        nlab++;
     }
     /* A trailing empty label is the root (UTS #46 VerifyDnsLength excludes
      * it too).  "." alone is the root name in DNS, but an empty label to
@@ -980,7 +928,7 @@ static NOINLINE idng_status process(const char *in, size_t inlen, char *out, siz
                 l->kind = K_ACE;
                 l->judged = 1;
                 if (cap < IDNG_LABEL_MAX)
-                    return fail(err, IDNG_E_INPUT_TOO_LONG, l->off, l->len, IDNG_NO_CODEPOINT);
+                    return idng_fail(err, IDNG_E_INPUT_TOO_LONG, l->off, l->len, IDNG_NO_CODEPOINT);
                 l->st = check_ace(p, l->len, mode, u, &l->n, &l->bad, &bd);
             } else if (strict) {
                 size_t j;
@@ -988,7 +936,7 @@ static NOINLINE idng_status process(const char *in, size_t inlen, char *out, siz
                 l->judged = 1;
                 l->ascii_u = 1;
                 if (l->len > cap)
-                    return fail(err, IDNG_E_INPUT_TOO_LONG, l->off, l->len, IDNG_NO_CODEPOINT);
+                    return idng_fail(err, IDNG_E_INPUT_TOO_LONG, l->off, l->len, IDNG_NO_CODEPOINT);
                 for (j = 0; j < l->len; j++)
                     u[j] = ascii_lower((unsigned char)p[j]);
                 l->n = l->len;
@@ -1003,14 +951,13 @@ static NOINLINE idng_status process(const char *in, size_t inlen, char *out, siz
             l->judged = 1;
             l->st = map_label((const unsigned char *)p, l->len, u, &l->n, cap, &l->bad);
             if (l->st == IDNG_E_INPUT_TOO_LONG)
-                return fail(err, l->st, l->off, l->len, IDNG_NO_CODEPOINT);
+                return idng_fail(err, l->st, l->off, l->len, IDNG_NO_CODEPOINT);
             for (j = 0; j < l->n && ascii; j++)
                 ascii = u[j] < 0x80;
             l->ascii_u = ascii;
             if (l->n == 0 && l->st == IDNG_OK) {
                 l->st = IDNG_E_EMPTY_LABEL;
-            } else if (ascii && l->n >= 4 && u[0] == 'x' && u[1] == 'n' && u[2] == '-'
-                       && u[3] == '-') {
+            } else if (ascii && idng_ace_prefix_cp(u, l->n)) {
                 /* Mapped into an A-label (fullwidth input, say): judge it as one. */
                 char a[IDNG_LABEL_MAX];
                 idng_status st2;
@@ -1022,8 +969,7 @@ static NOINLINE idng_status process(const char *in, size_t inlen, char *out, siz
                 if (l->st == IDNG_OK)
                     l->st = st2;
                 l->ascii_u = 0;
-            } else if (l->st == IDNG_OK && !ascii && l->n >= 4 && u[0] == 'x' && u[1] == 'n'
-                       && u[2] == '-' && u[3] == '-') {
+            } else if (l->st == IDNG_OK && !ascii && idng_ace_prefix_cp(u, l->n)) {
                 /* A U-label may not itself begin with "xn--" in any mode: its
                  * A-label would be "xn--xn--...", which no classifier accepts
                  * (found by fuzzing, tests/fuzz regress classify F2). */
@@ -1054,7 +1000,7 @@ static NOINLINE idng_status process(const char *in, size_t inlen, char *out, siz
     if (first_err != (size_t)-1 && !(to_unicode && (flags & IDNG_F_KEEP_GOING))) {
         struct label_state *l = &labs[first_err];
         *outlen = 0;
-        return fail(err, l->st, l->off, l->len, l->bad);
+        return idng_fail(err, l->st, l->off, l->len, l->bad);
     }
 
     for (i = 0; i < nlab; i++) {
@@ -1076,7 +1022,7 @@ static NOINLINE idng_status process(const char *in, size_t inlen, char *out, siz
             size_t alen = sizeof a - 4;
             if (idng_punycode_encode(work + l->u_off, l->n, NULL, a + 4, &alen) != IDNG_OK) {
                 *outlen = 0;
-                return fail(err, IDNG_E_LABEL_TOO_LONG, l->off, l->len, IDNG_NO_CODEPOINT);
+                return idng_fail(err, IDNG_E_LABEL_TOO_LONG, l->off, l->len, IDNG_NO_CODEPOINT);
             }
             memcpy(a, "xn--", 4);
             emit(&k, a, alen + 4);
@@ -1085,7 +1031,7 @@ static NOINLINE idng_status process(const char *in, size_t inlen, char *out, siz
             size_t llen = k.len - before - (i > 0);
             if (llen > IDNG_LABEL_MAX) {
                 *outlen = 0;
-                return fail(err, IDNG_E_LABEL_TOO_LONG, l->off, l->len, IDNG_NO_CODEPOINT);
+                return idng_fail(err, IDNG_E_LABEL_TOO_LONG, l->off, l->len, IDNG_NO_CODEPOINT);
             }
         }
     }
@@ -1094,14 +1040,14 @@ static NOINLINE idng_status process(const char *in, size_t inlen, char *out, siz
         emit_byte(&k, '.');
     if (!to_unicode && (dns_len > IDNG_NAME_MAX || (nlab == 0 && !root))) {
         *outlen = 0;
-        return fail(err, nlab == 0 ? IDNG_E_EMPTY_LABEL : IDNG_E_NAME_TOO_LONG, 0, inlen,
+        return idng_fail(err, nlab == 0 ? IDNG_E_EMPTY_LABEL : IDNG_E_NAME_TOO_LONG, 0, inlen,
                     IDNG_NO_CODEPOINT);
     }
     if (finish(&k, outlen) != IDNG_OK)
-        return fail(err, IDNG_E_NOSPACE, 0, inlen, IDNG_NO_CODEPOINT);
+        return idng_fail(err, IDNG_E_NOSPACE, 0, inlen, IDNG_NO_CODEPOINT);
     if (first_err != (size_t)-1) {
         struct label_state *l = &labs[first_err];
-        return fail(err, l->st, l->off, l->len, l->bad);
+        return idng_fail(err, l->st, l->off, l->len, l->bad);
     }
     return ok(err);
 }
@@ -1175,7 +1121,7 @@ static int plain_convert(const char *in, size_t inlen, char *out, size_t *outlen
         out[inlen] = '\0';
     if (inlen > *outlen) {
         *outlen = inlen;
-        *st = fail(err, IDNG_E_NOSPACE, 0, inlen, IDNG_NO_CODEPOINT);
+        *st = idng_fail(err, IDNG_E_NOSPACE, 0, inlen, IDNG_NO_CODEPOINT);
         return 1;
     }
     *outlen = inlen;
@@ -1210,27 +1156,27 @@ idng_status idng_label_to_ascii(const char *label, size_t len, char *out, size_t
     idng_status st;
 
     if (len == 0)
-        return fail(err, IDNG_E_EMPTY_LABEL, 0, 0, IDNG_NO_CODEPOINT);
+        return idng_fail(err, IDNG_E_EMPTY_LABEL, 0, 0, IDNG_NO_CODEPOINT);
     /* A full stop would make two labels of one: refuse it, whatever it is. */
     for (i = 0; i < len; i++) {
-        size_t sep = separator(s + i, len - i);
+        size_t sep = idng_full_stop(label + i, len - i);
         if (sep) {
             uint32_t cp = '.';
             if (sep > 1)
                 idng_utf8_decode(s + i, len - i, &cp);
-            return fail(err, IDNG_E_DISALLOWED, 0, len, cp);
+            return idng_fail(err, IDNG_E_DISALLOWED, 0, len, cp);
         }
     }
     st = idng_to_ascii(label, len, buf, &n, mode, 0, err);
     if (st == IDNG_E_NOSPACE || (st == IDNG_OK && n > IDNG_LABEL_MAX))
-        return fail(err, IDNG_E_LABEL_TOO_LONG, 0, len, IDNG_NO_CODEPOINT);
+        return idng_fail(err, IDNG_E_LABEL_TOO_LONG, 0, len, IDNG_NO_CODEPOINT);
     if (st != IDNG_OK)
         return st;
     if (memchr(buf, '.', n)) /* no mapping gives one under STD3; never trust it */
-        return fail(err, IDNG_E_DISALLOWED, 0, len, '.');
+        return idng_fail(err, IDNG_E_DISALLOWED, 0, len, '.');
     if (n > *outlen) {
         *outlen = n;
-        return fail(err, IDNG_E_NOSPACE, 0, len, IDNG_NO_CODEPOINT);
+        return idng_fail(err, IDNG_E_NOSPACE, 0, len, IDNG_NO_CODEPOINT);
     }
     memcpy(out, buf, n);
     *outlen = n;
@@ -1240,42 +1186,47 @@ idng_status idng_label_to_ascii(const char *label, size_t len, char *out, size_t
 idng_status idng_wire_to_ascii(const uint8_t *wire, size_t len, uint8_t *out, size_t *outlen,
                                idng_mode mode, unsigned flags, idng_error *err)
 {
-    struct span labs[LABELS_MAX];
-    size_t nlab, i, o = 0, cap = *outlen;
-    uint8_t name[255];
+    idng_wire_iter it;
+    const uint8_t *label;
+    size_t o = 0, cap = *outlen, llen;
+    uint8_t name[IDNG_WIRE_MAX];
     idng_error first;
-    idng_status st = split_wire(wire, len, labs, &nlab, err);
+    idng_status st;
 
     *outlen = 0;
-    fail(&first, IDNG_OK, 0, 0, IDNG_NO_CODEPOINT);
-    if (st != IDNG_OK)
+    idng_fail(&first, IDNG_OK, 0, 0, IDNG_NO_CODEPOINT);
+    /* The whole name is well formed before any label is converted. */
+    idng_wire_start(&it, wire, len);
+    idng_wire_skip(&it);
+    if ((st = idng_wire_status(&it, err)) != IDNG_OK)
         return st;
     if ((unsigned)mode > IDNG_MODE_UTS46)
-        return fail(err, IDNG_E_INVAL, 0, 0, IDNG_NO_CODEPOINT);
-    for (i = 0; i < nlab; i++) {
-        const struct span *l = &labs[i];
-        const char *a = l->s;
+        return idng_fail(err, IDNG_E_INVAL, 0, 0, IDNG_NO_CODEPOINT);
+    idng_wire_start(&it, wire, len);
+    while (idng_wire_step(&it, &label, &llen) == IDNG_WIRE_LABEL) {
+        const char *l = (const char *)label, *a = l;
+        size_t off = (size_t)(label - wire), n = llen, j;
         char buf[IDNG_LABEL_MAX];
-        size_t n = l->len, j;
+        int raw = has_8bit(l, llen);
 
-        if (has_8bit(l->s, l->len)) {
+        if (raw) {
             idng_error le;
             n = sizeof buf;
-            st = idng_label_to_ascii(l->s, l->len, buf, &n, mode, &le);
+            st = idng_label_to_ascii(l, llen, buf, &n, mode, &le);
             if (st == IDNG_OK) {
                 a = buf;
             } else {
                 if (!(flags & IDNG_F_KEEP_GOING))
-                    return fail(err, st, l->off, l->len, le.codepoint);
+                    return idng_fail(err, st, off, llen, le.codepoint);
                 if (first.status == IDNG_OK)
-                    fail(&first, st, l->off, l->len, le.codepoint);
-                n = l->len; /* kept as it is */
+                    idng_fail(&first, st, off, llen, le.codepoint);
+                n = llen; /* kept as it is */
             }
         }
         if (o + 1 + n + 1 > sizeof name)
-            return fail(err, IDNG_E_NAME_TOO_LONG, l->off, l->len, IDNG_NO_CODEPOINT);
+            return idng_fail(err, IDNG_E_NAME_TOO_LONG, off, llen, IDNG_NO_CODEPOINT);
         name[o++] = (uint8_t)n;
-        if (a == l->s && has_8bit(l->s, l->len)) {
+        if (a == l && raw) {
             memcpy(name + o, a, n);
         } else {
             for (j = 0; j < n; j++)
@@ -1286,11 +1237,11 @@ idng_status idng_wire_to_ascii(const uint8_t *wire, size_t len, uint8_t *out, si
     name[o++] = 0;
     if (o > cap) {
         *outlen = o;
-        return fail(err, IDNG_E_NOSPACE, 0, len, IDNG_NO_CODEPOINT);
+        return idng_fail(err, IDNG_E_NOSPACE, 0, len, IDNG_NO_CODEPOINT);
     }
     memcpy(out, name, o);
     *outlen = o;
     if (first.status != IDNG_OK)
-        return fail(err, first.status, first.label_off, first.label_len, first.codepoint);
+        return idng_fail(err, first.status, first.label_off, first.label_len, first.codepoint);
     return ok(err);
 }

@@ -430,6 +430,120 @@ size_t idng_display_text(const char *s, size_t len, char *out, size_t cap);
 /** ASCII-only convenience: does the label begin with "xn--" in any case? */
 int idng_is_ace(const char *label, size_t len);
 
+/* ---- DNS names ---- */
+
+/** Longest uncompressed wire name, root label included (RFC 1035 3.1). */
+#define IDNG_WIRE_MAX 255
+
+/** Why a wire name is malformed; IDNG_WIRE_OK while it is not. */
+typedef enum idng_wire_fault {
+    IDNG_WIRE_OK = 0,
+    /** A length octet with the top two bits set: a compression pointer. */
+    IDNG_WIRE_POINTER,
+    /** A length octet of 64-191: a label over 63 octets, or an extended
+     *  label type (RFC 6891 6.2). */
+    IDNG_WIRE_LABEL_TYPE,
+    /** A label runs past the end of the buffer. */
+    IDNG_WIRE_TRUNCATED,
+    /** The buffer ends where a length octet should be: no root label. */
+    IDNG_WIRE_NO_ROOT,
+    /** The name would be longer than IDNG_WIRE_MAX octets. */
+    IDNG_WIRE_TOO_LONG,
+    /** More than IDNG_LABELS_MAX labels. */
+    IDNG_WIRE_TOO_MANY
+} idng_wire_fault;
+
+/**
+ * A walk over the labels of an uncompressed wire name that never reads
+ * past the length it was given.  Set it up with idng_wire_iter_init; the
+ * fields may be read, not written.
+ */
+typedef struct idng_wire_iter {
+    const uint8_t *wire;   /**< the name */
+    size_t len;            /**< octets readable at wire */
+    size_t pos;            /**< offset of the next length octet (at the end:
+                                the root label's; on a fault: the faulty one's) */
+    size_t labels;         /**< labels returned so far, the root not counted */
+    idng_wire_fault fault; /**< why the walk stopped early, or IDNG_WIRE_OK */
+} idng_wire_iter;
+
+/** What idng_wire_next found. */
+enum {
+    IDNG_WIRE_LABEL = 1, /**< a label, returned through the out parameters */
+    IDNG_WIRE_END = 0,   /**< the root label: the name is well formed */
+    IDNG_WIRE_BAD = -1   /**< the name is malformed; it->fault says why */
+};
+
+/** Starts a walk over wire[0..len). */
+void idng_wire_iter_init(idng_wire_iter *it, const uint8_t *wire, size_t len);
+
+/**
+ * Steps to the next label of the name.  After IDNG_WIRE_END or
+ * IDNG_WIRE_BAD, every further call returns the same again.
+ *
+ * @param label: set to the label's first octet (after its length octet).
+ * @param label_len: set to its length, 1-63.
+ * @return IDNG_WIRE_LABEL, IDNG_WIRE_END or IDNG_WIRE_BAD.
+ */
+int idng_wire_next(idng_wire_iter *it, const uint8_t **label, size_t *label_len);
+
+/**
+ * The status of a walk that has stopped: IDNG_OK after IDNG_WIRE_END;
+ * IDNG_E_NAME_TOO_LONG for IDNG_WIRE_TOO_LONG and IDNG_WIRE_TOO_MANY
+ * (err: offset 0, the length the name would have reached); IDNG_E_INVAL
+ * for the other faults (err: the offset of the faulty length octet, or of
+ * the missing one, and length 0).
+ *
+ * @param err: NULL, or filled with the details of a failure.
+ */
+idng_status idng_wire_status(const idng_wire_iter *it, idng_error *err);
+
+/**
+ * Length of the wire name at wire[0..len), root label included (1 to
+ * IDNG_WIRE_MAX), or 0 when it is malformed as idng_wire_next sees it.
+ * Octets after the root label are not looked at.
+ */
+size_t idng_wire_len(const uint8_t *wire, size_t len);
+
+/**
+ * Compares two labels as DNS does (RFC 4034 6.1): octet by octet with
+ * ASCII letters folded to lowercase (no other folding), a label that is a
+ * prefix of the other first.  Returns < 0, 0 or > 0.
+ */
+int idng_label_casecmp(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen);
+
+/**
+ * Is the wire name `name` equal to `apex` or below it?  Label by label and
+ * ASCII case-insensitively: b.example is below example, bexample is not.
+ * Returns 1 or 0; 0 also when either name is malformed.
+ */
+int idng_wire_is_below(const uint8_t *name, size_t name_len, const uint8_t *apex,
+                       size_t apex_len);
+
+/**
+ * Length of the full stop that begins at s[0..len): 1 for U+002E, 3 for
+ * the UTF-8 of U+3002 IDEOGRAPHIC FULL STOP, U+FF0E FULLWIDTH FULL STOP and
+ * U+FF61 HALFWIDTH IDEOGRAPHIC FULL STOP (UTS #46 section 4), or 0.  This
+ * is the codec's one definition of what separates labels in Unicode text.
+ */
+size_t idng_full_stop(const char *s, size_t len);
+
+/**
+ * Text name to an uncompressed wire name: labels are separated by any
+ * full stop of idng_full_stop, and one at the end stands for the root
+ * label; a full stop alone is the root name.  Label octets are copied as
+ * they are: no case folding, no mapping, and a backslash is an ordinary
+ * octet (no presentation-format escapes).
+ *
+ * @param out: wire output; @param outlen: in capacity, out length/needed.
+ * @param err: NULL, or filled with the details of a failure.
+ * @return IDNG_OK; IDNG_E_EMPTY_LABEL (also for an empty text);
+ *   IDNG_E_LABEL_TOO_LONG over 63 octets (err: the label in the text);
+ *   IDNG_E_NAME_TOO_LONG over IDNG_WIRE_MAX wire octets; IDNG_E_NOSPACE.
+ */
+idng_status idng_text_to_wire(const char *text, size_t len, uint8_t *out, size_t *outlen,
+                              idng_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -105,6 +105,15 @@ void t_tmpdir_remove(const char *dir)
     rmdir(dir);
 }
 
+uint32_t t_xorshift32(uint32_t *state)
+{
+    uint32_t x = *state;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    return *state = x;
+}
+
 void t_random_wire(uint8_t *w, size_t len, const char *alphabet, size_t alen, unsigned keep_in,
                    unsigned nul_in, uint32_t (*rnd)(void))
 {

@@ -59,6 +59,10 @@ void t_tmpdir_remove(const char *dir);
 void t_random_wire(uint8_t *w, size_t len, const char *alphabet, size_t alen, unsigned keep_in,
                    unsigned nul_in, uint32_t (*rnd)(void));
 
+/** One step of the xorshift32 generator on *state (nonzero): each suite
+ *  keeps its own seed, so its pseudo-random inputs never change. */
+uint32_t t_xorshift32(uint32_t *state);
+
 /** Runs a suite with CK_NORMAL output; returns the process exit status. */
 int t_run_suite(Suite *s);
 

@@ -674,10 +674,7 @@ static idng_status reference_shape(const uint8_t *w, size_t len)
 static uint32_t rng = 0x9E3779B9u;
 static uint32_t rnd(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 17;
-    rng ^= rng << 5;
-    return rng;
+    return t_xorshift32(&rng);
 }
 
 /* Checks one wire name at the guard: shape errors as the reference says;

@@ -400,10 +400,7 @@ static uint32_t rng_state = 0x2545F491u;
 
 static uint32_t rnd(void)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 17;
-    rng_state ^= rng_state << 5;
-    return rng_state;
+    return t_xorshift32(&rng_state);
 }
 
 /* Characters names are made of: letters of several scripts, digits, marks,

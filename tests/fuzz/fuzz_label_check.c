@@ -23,7 +23,12 @@
  * - an OK name: at most 253 octets (254 with the root dot), every label OK
  *   on its own, idng_to_unicode accepts it (idna2008, uts46);
  * - the wire form of the name, when it has one, gets the same status and
- *   code point from idng_wire_check.
+ *   code point from idng_wire_check;
+ * - the DNS-name unit: idng_text_to_wire gives that same wire form (or
+ *   fails when there is none) when the input holds no full stop but '.';
+ *   the wire form is as long as idng_wire_len says and at or below itself
+ *   and the root; the input read as a wire name is malformed for the wire
+ *   walk exactly when idng_wire_check says so, at the same place.
  */
 #include "fuzz_common.h"
 
@@ -104,6 +109,42 @@ static size_t to_wire(const char *s, size_t len, uint8_t *w)
     return o;
 }
 
+/* The DNS-name unit against the harness's own text-to-wire and against
+ * idng_wire_check. */
+static void check_names(const uint8_t *data, size_t size, const uint8_t *wire, size_t wlen)
+{
+    static const uint8_t root[1] = {0};
+    uint8_t w[IDNG_WIRE_MAX];
+    size_t i, n = sizeof w, other_stops = 0;
+    idng_wire_iter it;
+    idng_error e1, e2;
+    idng_status st;
+    const uint8_t *l;
+
+    for (i = 0; i < size; i++)
+        other_stops |= data[i] >= 0x80 && idng_full_stop((const char *)data + i, size - i);
+    st = idng_text_to_wire((const char *)data, size, w, &n, NULL);
+    if (!other_stops)
+        FUZZ_CHECK(wlen == 0 ? st != IDNG_OK : st == IDNG_OK && n == wlen && !memcmp(w, wire, n),
+                   "text to wire: %d, %zu octets; the harness: %zu", st, n, wlen);
+    if (st == IDNG_OK) {
+        FUZZ_CHECK(idng_wire_len(w, n) == n, "wire length %zu of %zu", idng_wire_len(w, n), n);
+        FUZZ_CHECK(idng_wire_is_below(w, n, w, n) && idng_wire_is_below(w, n, root, 1),
+                   "a name is not below itself or the root");
+    }
+    idng_wire_iter_init(&it, data, size);
+    while (idng_wire_next(&it, &l, &n) == IDNG_WIRE_LABEL)
+        FUZZ_CHECK(l > data && l + n <= data + size, "label outside the wire name");
+    idng_wire_status(&it, &e1);
+    st = idng_wire_check(data, size, IDNG_MODE_PUNYCODE, &e2);
+    if (it.fault != IDNG_WIRE_OK)
+        FUZZ_CHECK(st == e1.status && e1.label_off == e2.label_off && e1.label_len == e2.label_len,
+                   "wire walk %d at %zu, wire check %d at %zu", e1.status, e1.label_off, st,
+                   e2.label_off);
+    else
+        FUZZ_CHECK(st != IDNG_E_INVAL && st != IDNG_E_NAME_TOO_LONG, "well formed, but %d", st);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *in = fuzz_dup(data, size), *low = fuzz_alloc(size);
@@ -118,6 +159,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         has8 |= data[i] >= 0x80;
         low[i] = (char)(data[i] >= 'A' && data[i] <= 'Z' ? data[i] + 32 : data[i]);
     }
+    check_names(data, size, wire, wlen);
     for (m = 0; m < 3; m++) {
         idng_mode mode = modes[m];
         idng_status st;
