@@ -82,59 +82,35 @@ void idng_display_label_to(const uint8_t *label, size_t len, idng_display_sink *
     }
 }
 
-/*
- * Splits the next label of a wire name at *pos.  Returns 1 with the label
- * in *lab / *n, 0 at the root label, -1 when the name is malformed
- * (length past len, pointer or extended type, no root, over 255 octets).
- */
-static int next_label(const uint8_t *wire, size_t len, size_t *pos, const uint8_t **lab,
-                      size_t *n)
-{
-    size_t l;
-
-    if (*pos >= len)
-        return -1;
-    l = wire[*pos];
-    if (l == 0)
-        return 0;
-    if (l > IDNG_LABEL_MAX) /* RFC 1035 4.1.4 pointer, RFC 6891 extended label types */
-        return -1;
-    if (l > len - *pos - 1 || *pos + 1 + l + 1 > 255) /* RFC 1035 3.1: 255 octets */
-        return -1;
-    *lab = wire + *pos + 1;
-    *n = l;
-    *pos += 1 + l;
-    return 1;
-}
-
 void idng_display_name_to(const uint8_t *wire, size_t len, idng_display_sink *sink, void *ctx)
 {
-    size_t pos = 0, n = 0, labels = 0;
-    const uint8_t *lab = NULL;
+    idng_wire_iter it;
+    const uint8_t *lab;
+    size_t n;
     int st;
 
-    if (wire == NULL)
-        len = 0;
-    while ((st = next_label(wire, len, &pos, &lab, &n)) > 0) {
+    idng_wire_iter_init(&it, wire, wire == NULL ? 0 : len);
+    while ((st = idng_wire_next(&it, &lab, &n)) == IDNG_WIRE_LABEL) {
         idng_display_label_to(lab, n, sink, ctx);
         sink(ctx, ".", 1);
-        labels++;
     }
-    if (st < 0)
+    if (st == IDNG_WIRE_BAD)
         sink(ctx, IDNG_DISPLAY_MALFORMED, sizeof IDNG_DISPLAY_MALFORMED - 1);
-    else if (labels == 0)
+    else if (it.labels == 0)
         sink(ctx, ".", 1);
 }
 
 int idng_display_has_unicode(const uint8_t *wire, size_t len, idng_mode mode)
 {
-    size_t pos = 0, n = 0;
-    const uint8_t *lab = NULL;
+    idng_wire_iter it;
+    const uint8_t *lab;
+    size_t n;
     int ace = 0;
 
     if (wire == NULL || idng_wire_check(wire, len, mode, NULL) != IDNG_OK)
         return 0;
-    while (next_label(wire, len, &pos, &lab, &n) > 0)
+    idng_wire_iter_init(&it, wire, len);
+    while (idng_wire_next(&it, &lab, &n) == IDNG_WIRE_LABEL)
         ace |= idng_is_ace((const char *)lab, n);
     return ace;
 }
@@ -176,12 +152,14 @@ static void put_ace(idng_display_sink *sink, void *ctx, const uint8_t *lab, size
 int idng_display_unicode_to(const uint8_t *wire, size_t len, idng_mode mode,
                             idng_display_sink *sink, void *ctx)
 {
-    size_t pos = 0, n = 0;
-    const uint8_t *lab = NULL;
+    idng_wire_iter it;
+    const uint8_t *lab;
+    size_t n;
 
     if (!idng_display_has_unicode(wire, len, mode))
         return 0;
-    while (next_label(wire, len, &pos, &lab, &n) > 0) {
+    idng_wire_iter_init(&it, wire, len);
+    while (idng_wire_next(&it, &lab, &n) == IDNG_WIRE_LABEL) {
         if (idng_is_ace((const char *)lab, n))
             put_ace(sink, ctx, lab, n);
         else

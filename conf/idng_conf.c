@@ -188,24 +188,24 @@ static unsigned char lower(unsigned char ch)
  * WIRE_MAX + 1 octets.  Returns -1 for a label the parser would refuse. */
 static int wire_to_text(const uint8_t *w, char *out)
 {
-    size_t pos = 0, o = 0, i;
+    idng_wire_iter it;
+    const uint8_t *lab;
+    size_t l, o = 0, i;
+    int st;
 
-    if (w[0] == 0) {
-        memcpy(out, ".", 2);
-        return 0;
-    }
-    while (w[pos] != 0) {
-        size_t l = w[pos];
-        if (l > IDNG_LABEL_MAX || pos + 1 + l >= WIRE_MAX)
-            return -1;
+    idng_wire_iter_init(&it, w, WIRE_MAX);
+    while ((st = idng_wire_next(&it, &lab, &l)) == IDNG_WIRE_LABEL) {
         for (i = 0; i < l; i++) {
-            if (!name_octet_ok(w[pos + 1 + i]))
+            if (!name_octet_ok(lab[i]))
                 return -1;
-            out[o++] = (char)w[pos + 1 + i];
+            out[o++] = (char)lab[i];
         }
         out[o++] = '.';
-        pos += 1 + l;
     }
+    if (st != IDNG_WIRE_END)
+        return -1;
+    if (o == 0)
+        out[o++] = '.';
     out[o] = '\0';
     return 0;
 }
@@ -645,7 +645,7 @@ static int name_to_wire(struct pstate *p, const struct key *k, const char *v, si
                         uint8_t *wire, size_t *wlen)
 {
     char e[ECHO_CAP], lab[ECHO_CAP], ascii[IDNG_INPUT_MAX + 2];
-    size_t alen = sizeof ascii, i, start, o;
+    size_t alen = sizeof ascii, i, o;
     idng_error ie;
     idng_status st;
 
@@ -709,59 +709,59 @@ static int name_to_wire(struct pstate *p, const struct key *k, const char *v, si
         return fail(p, "bad name '%s' for '%s': %s%s [%s]", echo(e, v, n), k->name,
                     idng_status_message(st), cpnote, idng_status_class_name(st));
     }
-    /* Dotted ASCII (trailing dot optional) -> wire.  The codec has checked
-     * lengths already; they are checked again because the buffer is ours. */
-    if (alen > 0 && ascii[alen - 1] == '.')
-        alen--;
-    if (alen == 0) { /* a lone full stop in another script: the root */
+    /* Dotted ASCII (trailing dot optional) -> wire, by the codec's name
+     * unit; the codec has checked lengths already, but the buffer is ours. */
+    if (alen == 0 || (alen == 1 && ascii[0] == '.')) { /* a lone full stop in another script */
         wire[0] = 0;
         *wlen = 1;
         return 0;
     }
-    for (start = 0, o = 0; start <= alen; start += 1) {
-        const char *dot = memchr(ascii + start, '.', alen - start);
-        size_t l = (size_t)((dot != NULL ? dot : ascii + alen) - (ascii + start));
-        if (l > IDNG_LABEL_MAX)
-            return fail(p, "bad name '%s' for '%s': label '%s': %s [%s]", echo(e, v, n),
-                        k->name, echo(lab, ascii + start, l),
-                        idng_status_message(IDNG_E_LABEL_TOO_LONG),
-                        idng_status_class_name(IDNG_E_LABEL_TOO_LONG));
-        if (l == 0 || o + 1 + l + 1 > WIRE_MAX) {
-            idng_status why = l == 0 ? IDNG_E_EMPTY_LABEL : IDNG_E_NAME_TOO_LONG;
-            return fail(p, "bad name '%s' for '%s': %s [%s]", echo(e, v, n), k->name,
-                        idng_status_message(why), idng_status_class_name(why));
-        }
-        wire[o++] = (uint8_t)l;
-        for (i = 0; i < l; i++) {
-            unsigned char ch = lower((unsigned char)ascii[start + i]);
-            if (!name_octet_ok(ch))
-                return fail(p, "bad name '%s' for '%s': '%c' is not allowed in a name",
-                            echo(e, v, n), k->name, ch);
-            wire[o++] = ch;
-        }
-        start += l;
+    o = WIRE_MAX;
+    st = idng_text_to_wire(ascii, alen, wire, &o, &ie);
+    if (st == IDNG_E_LABEL_TOO_LONG)
+        return fail(p, "bad name '%s' for '%s': label '%s': %s [%s]", echo(e, v, n), k->name,
+                    echo(lab, ascii + ie.label_off, ie.label_len), idng_status_message(st),
+                    idng_status_class_name(st));
+    if (st != IDNG_OK) {
+        idng_status why = st == IDNG_E_EMPTY_LABEL ? IDNG_E_EMPTY_LABEL : IDNG_E_NAME_TOO_LONG;
+        return fail(p, "bad name '%s' for '%s': %s [%s]", echo(e, v, n), k->name,
+                    idng_status_message(why), idng_status_class_name(why));
     }
-    wire[o++] = 0;
+    {
+        idng_wire_iter it;
+        const uint8_t *lab8;
+        size_t l;
+
+        idng_wire_iter_init(&it, wire, o);
+        while (idng_wire_next(&it, &lab8, &l) == IDNG_WIRE_LABEL)
+            for (i = 0; i < l; i++) {
+                unsigned char ch = lower(lab8[i]);
+                if (!name_octet_ok(ch))
+                    return fail(p, "bad name '%s' for '%s': '%c' is not allowed in a name",
+                                echo(e, v, n), k->name, ch);
+                wire[lab8 + i - wire] = ch;
+            }
+    }
     *wlen = o;
     return 0;
 }
 
 /* Four labels of one to three digits: an IPv4 address written as a name. */
-static int looks_like_address(const uint8_t *w)
+static int looks_like_address(const uint8_t *w, size_t len)
 {
-    size_t pos = 0, i;
-    int labels = 0;
+    idng_wire_iter it;
+    const uint8_t *lab;
+    size_t l, i;
 
-    while (w[pos] != 0) {
-        if (w[pos] > 3)
+    idng_wire_iter_init(&it, w, len);
+    while (idng_wire_next(&it, &lab, &l) == IDNG_WIRE_LABEL) {
+        if (l > 3)
             return 0;
-        for (i = 1; i <= w[pos]; i++)
-            if (w[pos + i] < '0' || w[pos + i] > '9')
+        for (i = 0; i < l; i++)
+            if (lab[i] < '0' || lab[i] > '9')
                 return 0;
-        pos += 1 + w[pos];
-        labels++;
     }
-    return labels == 4;
+    return it.fault == IDNG_WIRE_OK && it.labels == 4;
 }
 
 static int set_name(struct pstate *p, const struct key *k, const char *v, size_t n)
@@ -799,7 +799,7 @@ static int set_name(struct pstate *p, const struct key *k, const char *v, size_t
     if (idng_nameset_add(l, wire, wlen, NULL) != 0)
         return fail(p, "out of memory");
     p->name_line[k->arg][l->count - 1] = p->line;
-    if (looks_like_address(wire)) {
+    if (looks_like_address(wire, wlen)) {
         wire_to_text(wire, text);
         warn(p, "%s name '%s' looks like an IPv4 address; the lists hold domain names, not "
                 "addresses (it matches the name %s only)",

@@ -9,8 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/** Longest uncompressed wire name, root label included (RFC 1035 3.1). */
-#define WIRE_MAX 255
+#define WIRE_MAX IDNG_WIRE_MAX
 
 static unsigned char lower(unsigned char ch)
 {
@@ -29,8 +28,8 @@ static unsigned char lower(unsigned char ch)
  * ..., the root), and a lookup is one probe per label.  ASCII case is
  * folded as the octets are hashed and compared; stored names are lowercase. */
 
-/** Most labels of a name, the root's included: 127 of one octet fill 255. */
-#define LABELS_MAX (WIRE_MAX / 2 + 1)
+/** Most labels of a name, the root's included. */
+#define LABELS_MAX (IDNG_LABELS_MAX + 1)
 /** Smallest and largest block of name storage; any name fits the smallest. */
 #define BLOCK_MIN 512
 #define BLOCK_MAX 65536
@@ -87,26 +86,25 @@ static void suffix_hashes(const uint8_t *wire, const uint8_t *offs, size_t nlab,
 
 /* Label offsets of the wire name at wire into offs (LABELS_MAX entries),
  * the root label last, and its length into *total.  Returns the number of
- * labels, root included, or 0 if the name is malformed: a label over 63
- * octets (a compression pointer, a reserved type), running past len, or
- * over WIRE_MAX octets. */
+ * labels, root included, or 0 if the name is malformed (idng_wire_next). */
 static size_t split_name(const uint8_t *wire, size_t len, uint8_t *offs, size_t *total)
 {
-    size_t nlab = 0, pos = 0;
+    idng_wire_iter it;
+    const uint8_t *lab;
+    size_t n, nlab = 0;
+    int st;
 
+    idng_wire_iter_init(&it, wire, len);
     for (;;) {
-        if (pos >= len || nlab == LABELS_MAX)
+        size_t at = it.pos;
+        st = idng_wire_next(&it, &lab, &n);
+        if (st == IDNG_WIRE_BAD)
             return 0;
-        offs[nlab++] = (uint8_t)pos;
-        if (wire[pos] == 0)
+        offs[nlab++] = (uint8_t)at;
+        if (st == IDNG_WIRE_END)
             break;
-        if (wire[pos] > IDNG_LABEL_MAX)
-            return 0;
-        pos += 1u + wire[pos];
-        if (pos >= WIRE_MAX)
-            return 0;
     }
-    *total = pos + 1;
+    *total = it.pos + 1;
     return nlab;
 }
 

@@ -848,7 +848,7 @@ static int ede_sent(const struct query_info *qinfo, const struct edns_data *edns
 static int question_of(struct comm_reply *repinfo, struct query_info *qi)
 {
     sldns_buffer *b = repinfo && repinfo->c ? repinfo->c->buffer : NULL;
-    size_t len, pos = LDNS_HEADER_SIZE;
+    size_t len, nlen;
     uint8_t *p;
 
     if (!b || sldns_buffer_limit(b) < LDNS_HEADER_SIZE + 5)
@@ -857,15 +857,14 @@ static int question_of(struct comm_reply *repinfo, struct query_info *qi)
     len = sldns_buffer_limit(b);
     if (LDNS_QDCOUNT(p) != 1)
         return 0;
-    while (pos < len && p[pos] != 0 && p[pos] <= 63)
-        pos += 1 + p[pos];
-    if (pos >= len || p[pos] != 0 || pos + 5 > len || pos + 1 - LDNS_HEADER_SIZE > 255)
+    nlen = idng_wire_len(p + LDNS_HEADER_SIZE, len - LDNS_HEADER_SIZE);
+    if (nlen == 0 || LDNS_HEADER_SIZE + nlen + 4 > len)
         return 0;
     memset(qi, 0, sizeof *qi);
     qi->qname = p + LDNS_HEADER_SIZE;
-    qi->qname_len = pos + 1 - LDNS_HEADER_SIZE;
-    qi->qtype = sldns_read_uint16(p + pos + 1);
-    qi->qclass = sldns_read_uint16(p + pos + 3);
+    qi->qname_len = nlen;
+    qi->qtype = sldns_read_uint16(p + LDNS_HEADER_SIZE + nlen);
+    qi->qclass = sldns_read_uint16(p + LDNS_HEADER_SIZE + nlen + 2);
     return 1;
 }
 
