@@ -213,7 +213,8 @@ TEST_ENV = IDNA_TEST_FILE=$(IDNA_TEST) IDNA_PROPERTIES_CSV=$(IDNA_CSV) \
 	NORMALIZATION_TEST=$(NORM_TEST) IDNGUARD_BIN=$(CLI) \
 	IDNGUARD_UNBOUND=$(UNBOUND) IDNGUARD_MODULE=$(CURDIR)/$(MODULE) \
 	IDNGUARD_UNBOUND_ALT=$(CURDIR)/$(UB_ALT) \
-	IDNGUARD_ZONES=$(abspath $(ZONES_DIR)) IDNGUARD_TEMPLATES=$(CURDIR)/tests/integration
+	IDNGUARD_ZONES=$(abspath $(ZONES_DIR)) IDNGUARD_TEMPLATES=$(CURDIR)/tests/integration \
+	IDNGUARD_LAB=$(CURDIR)/scripts/lab.sh
 
 # `make install` into a staging directory puts every file where it belongs.
 check-install: all

@@ -67,6 +67,9 @@ lab_top=$(cd "$(dirname "$0")/.." && pwd)
 
 lab_say() { printf 'lab: %s\n' "$*" >&2; }
 
+# Nothing started yet (a caller's cleanup may run lab_stop before lab_start).
+: "${LAB_NSD_PID:=}" "${LAB_UB_PID:=}"
+
 # Defaults for every option the caller did not set.
 lab_defaults() { # DIR
     LAB_DIR=$(cd "$1" && pwd)
@@ -90,15 +93,22 @@ lab_in_use() { # PORT: anything bound to it, TCP or UDP, in any state
     ss -Hanut "( sport = :$1 )" 2>/dev/null | grep -q .
 }
 
-# A free port below the kernel's ephemeral range, so that no client socket
-# takes it between the pick and the daemon's bind.
-lab_free_port() { # [PORT NOT TO RETURN]
-    lo=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
-    [ "$lo" -gt 12000 ] 2>/dev/null || lo=32768
-    while :; do
-        p=$((10000 + $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % (lo - 10000)))
-        [ "$p" != "${1:-}" ] && ! lab_in_use "$p" && { echo "$p"; return; }
-    done
+# Two distinct free ports, below the kernel's ephemeral range so that no
+# client socket takes one between the pick and the daemon's bind (a daemon
+# that loses a race anyway makes lab_start try again).
+lab_free_ports() {
+    ss -Hanut 2>/dev/null | awk -v seed="$$" '
+        { n = split($5, a, ":"); used[a[n]] = 1 }
+        END {
+            getline r < "/proc/sys/net/ipv4/ip_local_port_range"
+            split(r, lo, " "); hi = lo[1] + 0 > 12000 ? lo[1] : 32768
+            srand(); srand(srand() + seed)
+            while (got < 2) {
+                p = 10000 + int(rand() * (hi - 10000))
+                if (!(p in used)) { used[p] = 1; printf "%s%d", got++ ? " " : "", p }
+            }
+            print ""
+        }'
 }
 
 # ---- configuration files ----
@@ -169,29 +179,34 @@ lab_unbound_configure() {
 # ---- processes ----
 
 # Running, not a zombie (a child that exited and was not waited for yet).
+# (Processes are costly on a loaded machine: these loops fork little.)
 lab_alive() { # PID
-    [ -n "$1" ] || return 1
-    s=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+    [ -n "$1" ] && [ -r "/proc/$1/stat" ] || return 1
+    read -r s <"/proc/$1/stat" 2>/dev/null || return 1
     case ${s##*) } in Z* | X* | "") return 1 ;; esac
 }
 
-# Does the daemon on PORT answer NAME TYPE with NOERROR?  Only once
-# something is bound to the port: drill waits 15 s for a closed one.
-lab_answers() { # PORT NAME TYPE
-    ss -Hlnu "( sport = :$1 )" 2>/dev/null | grep -q . || return 1
-    timeout 3 drill -p "$1" @127.0.0.1 "$2" "$3" 2>/dev/null | grep -q 'rcode: NOERROR'
-}
-
-# Polls until the daemon answers each NAME/TYPE, for LAB_START_SECONDS at
-# most.  0: ready; 1: no answer in time; 2: it exited.
+# Polls until the daemon answers each NAME/TYPE with NOERROR, for
+# LAB_START_SECONDS at most.  0: ready; 1: no answer in time; 2: it exited.
+# drill is asked only once the port is bound (it waits 15 s for a port
+# nobody listens on; a daemon that has bound its port but is still
+# starting answers the query when it is ready).
 lab_wait() { # PID PORT NAME/TYPE...
-    pid=$1 port=$2
+    pid=$1 port=$2 bound="" tries=0
     shift 2
     deadline=$(($(date +%s) + LAB_START_SECONDS))
     for q in "$@"; do
-        until lab_answers "$port" "${q%/*}" "${q#*/}"; do
+        while :; do
+            if [ -n "$bound" ] || { ss -Hlnu "( sport = :$port )" 2>/dev/null | grep -q . && bound=1; }; then
+                case $(drill -p "$port" @127.0.0.1 "${q%/*}" "${q#*/}" 2>/dev/null) in
+                *"rcode: NOERROR"*) break ;;
+                esac
+            fi
             lab_alive "$pid" || return 2
-            [ "$(date +%s)" -lt "$deadline" ] || return 1
+            tries=$((tries + 1))
+            if [ $((tries % 10)) = 0 ] || [ -n "$bound" ]; then
+                [ "$(date +%s)" -lt "$deadline" ] || return 1
+            fi
             sleep 0.1
         done
     done
@@ -210,20 +225,21 @@ lab_failed() { # NAME HOW LOG OUT
     return 1
 }
 
-# SIGTERM, up to LAB_STOP_SECONDS, then SIGKILL; the status of a child
-# goes to lab_status.
-lab_kill() { # PID
+# SIGTERM to each PID, up to LAB_STOP_SECONDS for all to exit, then
+# SIGKILL; the status of the last one, when it is a child, in lab_status.
+lab_kill() { # PID...
     lab_status=""
-    [ -n "$1" ] || return 0
-    kill -TERM "$1" 2>/dev/null || true
-    n=$((LAB_STOP_SECONDS * 10))
-    while lab_alive "$1" && [ "$n" -gt 0 ]; do
-        sleep 0.1
-        n=$((n - 1))
+    for p in "$@"; do kill -TERM "$p" 2>/dev/null || true; done
+    n=$((${LAB_STOP_SECONDS:-5} * 20))
+    for p in "$@"; do
+        while lab_alive "$p" && [ "$n" -gt 0 ]; do
+            sleep 0.05
+            n=$((n - 1))
+        done
+        ! lab_alive "$p" || kill -KILL "$p" 2>/dev/null || true
+        # The status of a child of this shell; 127 for another process.
+        wait "$p" 2>/dev/null && lab_status=0 || lab_status=$?
     done
-    ! lab_alive "$1" || kill -KILL "$1" 2>/dev/null || true
-    # The status of a child of this shell; 127 for another process.
-    wait "$1" 2>/dev/null && lab_status=0 || lab_status=$?
 }
 
 lab_nsd_start() {
@@ -236,7 +252,7 @@ lab_nsd_start() {
     2) how="exited before answering" ;;
     *) how="did not answer for its zones within ${LAB_START_SECONDS}s" ;;
     esac
-    lab_kill "$LAB_NSD_PID"
+    lab_kill $LAB_NSD_PID
     LAB_NSD_PID=""
     lab_failed nsd "$how (port $LAB_NSD_PORT)" "$LAB_DIR/nsd.log" "$LAB_DIR/nsd.out"
 }
@@ -268,7 +284,7 @@ lab_unbound_wait() {
         how="exited with status $LAB_UB_STATUS before answering"
     else
         how="did not answer within ${LAB_START_SECONDS}s"
-        lab_kill "$LAB_UB_PID"
+        lab_kill $LAB_UB_PID
     fi
     LAB_UB_PID=""
     lab_failed unbound "$how (port $LAB_PORT)" "${LAB_LOGFILE:-$LAB_DIR/unbound.out}" \
@@ -277,7 +293,7 @@ lab_unbound_wait() {
 
 lab_unbound_stop() {
     [ -n "$LAB_UB_PID" ] || return 0
-    lab_kill "$LAB_UB_PID"
+    lab_kill $LAB_UB_PID
     LAB_UB_STATUS=$lab_status
     LAB_UB_PID=""
 }
@@ -303,8 +319,12 @@ lab_start() { # DIR
     [ -n "$LAB_PORT" ] && [ -n "$LAB_NSD_PORT" ] || lab_pick=yes
     lab_given_port=$LAB_PORT lab_given_nsd_port=$LAB_NSD_PORT
     for attempt in 1 2 3; do
-        LAB_PORT=${lab_given_port:-$(lab_free_port "$lab_given_nsd_port")}
-        LAB_NSD_PORT=${lab_given_nsd_port:-$(lab_free_port "$LAB_PORT")}
+        lab_ports=$(lab_free_ports)
+        LAB_PORT=${lab_given_port:-${lab_ports% *}}
+        LAB_NSD_PORT=${lab_given_nsd_port:-${lab_ports#* }}
+        if [ "$LAB_PORT" = "$LAB_NSD_PORT" ]; then
+            [ -n "$lab_given_port" ] && LAB_NSD_PORT=${lab_ports% *} || LAB_PORT=${lab_ports#* }
+        fi
         rc=0
         if [ "$LAB_ONLY" != unbound ]; then
             lab_nsd_configure && lab_nsd_start || rc=$?
@@ -324,9 +344,18 @@ lab_start() { # DIR
     return 1
 }
 
+# Both daemons are sent SIGTERM at once; Unbound's status is kept.
 lab_stop() { # [nsd|unbound]
-    case ${1:-both} in unbound | both) lab_unbound_stop ;; esac
-    case ${1:-both} in nsd | both) lab_kill "$LAB_NSD_PID"; LAB_NSD_PID="" ;; esac
+    case ${1:-both} in
+    unbound) lab_unbound_stop ;;
+    nsd) lab_kill $LAB_NSD_PID ;;
+    *)
+        lab_kill $LAB_NSD_PID $LAB_UB_PID
+        [ -z "$LAB_UB_PID" ] || LAB_UB_STATUS=$lab_status
+        ;;
+    esac
+    case ${1:-both} in nsd | both) LAB_NSD_PID="" ;; esac
+    case ${1:-both} in unbound | both) LAB_UB_PID="" ;; esac
 }
 
 lab_usage() {
