@@ -56,7 +56,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 for cmd in valgrind dnsperf nsd drill; do
-    command -v "$cmd" >/dev/null 2>&1 || die "$cmd is missing (sh scripts/deps.sh hardening integration)"
+    command -v "$cmd" >/dev/null 2>&1 || die "$cmd is missing (make deps-hardening deps-integration, as root)"
 done
 [ -x "$unbound" ] || die "no daemon at $unbound"
 [ -f "$module" ] || die "no module at $module"
