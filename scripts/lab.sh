@@ -59,7 +59,9 @@
 # As a library (`. scripts/lab.sh`, set LAB_* variables, then lab_start DIR,
 # lab_unbound_start, lab_unbound_wait, lab_unbound_stop, lab_stop), the
 # daemons are the caller's children: lab_unbound_stop leaves Unbound's exit
-# status in LAB_UB_STATUS.  Loopback only; nothing here is a system service.
+# status in LAB_UB_STATUS.  Its functions and variables all begin with lab_
+# or LAB_, so as not to touch the caller's.  Loopback only; nothing here is
+# a system service.
 
 lab_top=$(cd "$(dirname "$0")/.." && pwd)
 # Sourced from another script, $0 is that script: its own directory is
@@ -155,9 +157,9 @@ lab_nsd_configure() {
         else
             lab_fill "$LAB_TEMPLATES/nsd.conf.in"
         fi
-        for z in $LAB_ZONE_FILES; do
-            cp "${z#*=}" "$lab_zones/" || return 1
-            printf 'zone:\n    name: "%s"\n    zonefile: "%s"\n' "${z%%=*}" "$(basename "${z#*=}")"
+        for lab_z in $LAB_ZONE_FILES; do
+            cp "${lab_z#*=}" "$lab_zones/" || return 1
+            printf 'zone:\n    name: "%s"\n    zonefile: "%s"\n' "${lab_z%%=*}" "$(basename "${lab_z#*=}")"
         done
         [ -z "$LAB_NSD_EXTRA" ] || lab_fill "$LAB_NSD_EXTRA" inner
     } >"$LAB_DIR/nsd.conf"
@@ -182,8 +184,8 @@ lab_unbound_configure() {
 # (Processes are costly on a loaded machine: these loops fork little.)
 lab_alive() { # PID
     [ -n "$1" ] && [ -r "/proc/$1/stat" ] || return 1
-    read -r s <"/proc/$1/stat" 2>/dev/null || return 1
-    case ${s##*) } in Z* | X* | "") return 1 ;; esac
+    read -r lab_s <"/proc/$1/stat" 2>/dev/null || return 1
+    case ${lab_s##*) } in Z* | X* | "") return 1 ;; esac
 }
 
 # Polls until the daemon answers each NAME/TYPE with NOERROR, for
@@ -192,20 +194,20 @@ lab_alive() { # PID
 # nobody listens on; a daemon that has bound its port but is still
 # starting answers the query when it is ready).
 lab_wait() { # PID PORT NAME/TYPE...
-    pid=$1 port=$2 bound="" tries=0
+    lab_pid=$1 lab_port=$2 lab_bound="" lab_tries=0
     shift 2
-    deadline=$(($(date +%s) + LAB_START_SECONDS))
-    for q in "$@"; do
+    lab_deadline=$(($(date +%s) + LAB_START_SECONDS))
+    for lab_q in "$@"; do
         while :; do
-            if [ -n "$bound" ] || { ss -Hlnu "( sport = :$port )" 2>/dev/null | grep -q . && bound=1; }; then
-                case $(drill -p "$port" @127.0.0.1 "${q%/*}" "${q#*/}" 2>/dev/null) in
+            if [ -n "$lab_bound" ] || { ss -Hlnu "( sport = :$lab_port )" 2>/dev/null | grep -q . && lab_bound=1; }; then
+                case $(drill -p "$lab_port" @127.0.0.1 "${lab_q%/*}" "${lab_q#*/}" 2>/dev/null) in
                 *"rcode: NOERROR"*) break ;;
                 esac
             fi
-            lab_alive "$pid" || return 2
-            tries=$((tries + 1))
-            if [ $((tries % 10)) = 0 ] || [ -n "$bound" ]; then
-                [ "$(date +%s)" -lt "$deadline" ] || return 1
+            lab_alive "$lab_pid" || return 2
+            lab_tries=$((lab_tries + 1))
+            if [ $((lab_tries % 10)) = 0 ] || [ -n "$lab_bound" ]; then
+                [ "$(date +%s)" -lt "$lab_deadline" ] || return 1
             fi
             sleep 0.1
         done
@@ -216,10 +218,10 @@ lab_wait() { # PID PORT NAME/TYPE...
 # Returns 3 when it lost its port in a race (it is worth another try).
 lab_failed() { # NAME HOW LOG OUT
     lab_say "$1 $2"
-    for f in "$3" "$4"; do
-        [ -s "$f" ] || continue
-        printf -- '--- %s (last 20 lines)\n' "$f" >&2
-        tail -n 20 "$f" >&2
+    for lab_f in "$3" "$4"; do
+        [ -s "$lab_f" ] || continue
+        printf -- '--- %s (last 20 lines)\n' "$lab_f" >&2
+        tail -n 20 "$lab_f" >&2
     done
     cat "$3" "$4" 2>/dev/null | grep -q 'in use' && return 3
     return 1
@@ -227,18 +229,20 @@ lab_failed() { # NAME HOW LOG OUT
 
 # SIGTERM to each PID, up to LAB_STOP_SECONDS for all to exit, then
 # SIGKILL; the status of the last one, when it is a child, in lab_status.
+# (Callers pass PIDs unquoted: an empty one is no argument.)
+# shellcheck disable=SC2086
 lab_kill() { # PID...
     lab_status=""
-    for p in "$@"; do kill -TERM "$p" 2>/dev/null || true; done
-    n=$((${LAB_STOP_SECONDS:-5} * 20))
-    for p in "$@"; do
-        while lab_alive "$p" && [ "$n" -gt 0 ]; do
+    for lab_p in "$@"; do kill -TERM "$lab_p" 2>/dev/null || true; done
+    lab_n=$((${LAB_STOP_SECONDS:-5} * 20))
+    for lab_p in "$@"; do
+        while lab_alive "$lab_p" && [ "$lab_n" -gt 0 ]; do
             sleep 0.05
-            n=$((n - 1))
+            lab_n=$((lab_n - 1))
         done
-        ! lab_alive "$p" || kill -KILL "$p" 2>/dev/null || true
+        ! lab_alive "$lab_p" || kill -KILL "$lab_p" 2>/dev/null || true
         # The status of a child of this shell; 127 for another process.
-        wait "$p" 2>/dev/null && lab_status=0 || lab_status=$?
+        wait "$lab_p" 2>/dev/null && lab_status=0 || lab_status=$?
     done
 }
 
@@ -246,15 +250,15 @@ lab_nsd_start() {
     nsd -d -c "$LAB_DIR/nsd.conf" >"$LAB_DIR/nsd.out" 2>&1 &
     LAB_NSD_PID=$!
     set -- example./SOA sig./SOA deny.sig./SOA bad.sig./SOA
-    for z in $LAB_ZONE_FILES; do set -- "$@" "${z%%=*}/SOA"; done
+    for lab_z in $LAB_ZONE_FILES; do set -- "$@" "${lab_z%%=*}/SOA"; done
     lab_wait "$LAB_NSD_PID" "$LAB_NSD_PORT" "$@" && return 0
     case $? in
-    2) how="exited before answering" ;;
-    *) how="did not answer for its zones within ${LAB_START_SECONDS}s" ;;
+    2) lab_how="exited before answering" ;;
+    *) lab_how="did not answer for its zones within ${LAB_START_SECONDS}s" ;;
     esac
     lab_kill $LAB_NSD_PID
     LAB_NSD_PID=""
-    lab_failed nsd "$how (port $LAB_NSD_PORT)" "$LAB_DIR/nsd.log" "$LAB_DIR/nsd.out"
+    lab_failed nsd "$lab_how (port $LAB_NSD_PORT)" "$LAB_DIR/nsd.log" "$LAB_DIR/nsd.out"
 }
 
 # Starts Unbound with the current options (writing its configuration
@@ -281,13 +285,13 @@ lab_unbound_wait() {
     lab_wait "$LAB_UB_PID" "$LAB_PORT" ready.local.test./A && return 0
     if [ $? = 2 ]; then
         wait "$LAB_UB_PID" 2>/dev/null && LAB_UB_STATUS=0 || LAB_UB_STATUS=$?
-        how="exited with status $LAB_UB_STATUS before answering"
+        lab_how="exited with status $LAB_UB_STATUS before answering"
     else
-        how="did not answer within ${LAB_START_SECONDS}s"
+        lab_how="did not answer within ${LAB_START_SECONDS}s"
         lab_kill $LAB_UB_PID
     fi
     LAB_UB_PID=""
-    lab_failed unbound "$how (port $LAB_PORT)" "${LAB_LOGFILE:-$LAB_DIR/unbound.out}" \
+    lab_failed unbound "$lab_how (port $LAB_PORT)" "${LAB_LOGFILE:-$LAB_DIR/unbound.out}" \
         "$LAB_DIR/unbound.out"
 }
 
@@ -318,26 +322,26 @@ lab_start() { # DIR
     lab_pick=""
     [ -n "$LAB_PORT" ] && [ -n "$LAB_NSD_PORT" ] || lab_pick=yes
     lab_given_port=$LAB_PORT lab_given_nsd_port=$LAB_NSD_PORT
-    for attempt in 1 2 3; do
+    for lab_attempt in 1 2 3; do
         lab_ports=$(lab_free_ports)
         LAB_PORT=${lab_given_port:-${lab_ports% *}}
         LAB_NSD_PORT=${lab_given_nsd_port:-${lab_ports#* }}
         if [ "$LAB_PORT" = "$LAB_NSD_PORT" ]; then
             [ -n "$lab_given_port" ] && LAB_NSD_PORT=${lab_ports% *} || LAB_PORT=${lab_ports#* }
         fi
-        rc=0
+        lab_rc=0
         if [ "$LAB_ONLY" != unbound ]; then
-            lab_nsd_configure && lab_nsd_start || rc=$?
+            lab_nsd_configure && lab_nsd_start || lab_rc=$?
         fi
-        if [ "$rc" = 0 ] && [ "$LAB_ONLY" != nsd ]; then
-            lab_unbound_start || rc=$?
+        if [ "$lab_rc" = 0 ] && [ "$LAB_ONLY" != nsd ]; then
+            lab_unbound_start || lab_rc=$?
         fi
-        if [ "$rc" = 0 ]; then
+        if [ "$lab_rc" = 0 ]; then
             lab_write_env ready
             return 0
         fi
         lab_stop
-        [ "$rc" = 3 ] && [ -n "$lab_pick" ] && [ "$attempt" -lt 3 ] || break
+        [ "$lab_rc" = 3 ] && [ -n "$lab_pick" ] && [ "$lab_attempt" -lt 3 ] || break
         lab_say "a port was taken meanwhile; trying other ports"
     done
     lab_write_env failed
