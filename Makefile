@@ -100,7 +100,8 @@ ZONES_DIR := $(BUILD)/zones
 all: $(LIB) $(CONF_LIB) $(CORE_LIB) $(CLI)
 
 # The module, against Unbound's tree; then the CLI again, which names that
-# Unbound once its tree is configured (see UB_VERSION).
+# Unbound once its tree is configured (see UB_VERSION).  The rules that need
+# both name $(MODULE) before `all` for the same reason.
 module: $(MODULE)
 	@$(MAKE) --no-print-directory $(CLI)
 
@@ -211,7 +212,7 @@ $(DEPS_GROUPS:%=deps-%):
 PORT ?= 5300
 NSD_PORT ?=
 run: deps-build deps-module deps-integration
-	@$(MAKE) --no-print-directory all module zones
+	@$(MAKE) --no-print-directory module all zones
 	@IDNGUARD_ZONES=$(abspath $(ZONES_DIR)) sh scripts/run.sh $(UNBOUND) $(CURDIR)/$(MODULE) $(PORT) \
 	    $(NSD_PORT)
 
@@ -251,7 +252,7 @@ TEST_ENV = IDNA_TEST_FILE=$(IDNA_TEST) IDNA_PROPERTIES_CSV=$(IDNA_CSV) \
 	IDNGUARD_LAB=$(CURDIR)/scripts/lab.sh
 
 # `make install` into a staging directory puts every file where it belongs.
-check-install: all $(MODULE)
+check-install: $(MODULE) all
 	@rm -rf $(BUILD)/stage
 	@$(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/$(BUILD)/stage PREFIX=/usr >/dev/null
 	@for f in bin/idnguard lib/idnguard/idnguard.so lib/libidnguard.a include/idnguard.h \
@@ -270,7 +271,7 @@ include $(sort $(wildcard mk/*.mk))
 
 # The body of `make check` (without the packages): every step in
 # CHECK_EXTRA, then every suite, the summary line last.
-check-all: all $(MODULE) zones $(UB_ALT) $(SRC_STAMP) $(NORM_TEST) $(TEST_BIN) $(ITEST_BIN) \
+check-all: $(MODULE) all zones $(UB_ALT) $(SRC_STAMP) $(NORM_TEST) $(TEST_BIN) $(ITEST_BIN) \
 	check-tables clang-build check-install $(CHECK_EXTRA)
 	@$(TEST_ENV) sh tests/run.sh $(TEST_BIN) $(ITEST_BIN)
 
@@ -283,12 +284,12 @@ test: $(CLI) $(SRC_STAMP) $(NORM_TEST) $(TEST_BIN) check-diff
 	@$(TEST_ENV) CK_FORK=no sh tests/run.sh $(TEST_BIN)
 
 # Only the integration tests (quicker while working on the module).
-check-integration: all $(MODULE) zones $(UB_ALT) $(ITEST_BIN)
+check-integration: $(MODULE) all zones $(UB_ALT) $(ITEST_BIN)
 	@$(TEST_ENV) sh tests/run.sh $(ITEST_BIN)
 
 PREFIX ?= /usr/local
 DESTDIR ?=
-install: all $(MODULE)
+install: $(MODULE) all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/idnguard \
 	    $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/man/man1 \
 	    $(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(PREFIX)/share/doc/idnguard
