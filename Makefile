@@ -1,5 +1,20 @@
-# idnguard -- one GNU Makefile.  `make` builds the codec library and the CLI;
-# `make check` installs what the tests need (as root) and runs every test.
+# idnguard -- one GNU Makefile.
+#
+#   make            the codec, conf and core libraries and the CLI: no root, no network
+#   make module     Unbound from Debian's source package (fetched and built when
+#                   missing) and the module build/idnguard.so
+#   make deps       installs (as root, with apt-get) every package `make check`
+#                   needs; deps-GROUP one group of scripts/deps.sh.  No other rule
+#                   installs anything: the entry points below that need packages
+#                   list a deps target, and rules that build only check for them.
+#   make test       the fast offline inner loop: the unit suites and check-diff
+#   make check      deps, then everything: all suites, the integration tests against
+#                   real daemons, sanitizers, fuzzing smoke, tables, dist, install
+#   make check-integration  the integration suites only
+#   make run        deps, then the module in Unbound in front of NSD (scripts/run.sh)
+#   make clean      every product under build/, the Unbound build included; not the
+#                   source packages fetched into build/src (`make distclean` removes
+#                   those too, and the next build fetches them again)
 
 CC ?= cc
 CFLAGS ?= -O2 -g
@@ -83,8 +98,15 @@ TEST_COMMON := tests/common.c
 # valid for a week more.
 ZONES_DIR := $(BUILD)/zones
 
-.PHONY: all deps run demo check check-integration check-install test tables check-tables clang-build clean unbound install zones
-all: $(LIB) $(CONF_LIB) $(CORE_LIB) $(MODULE) $(CLI)
+.PHONY: all module deps run demo check check-all check-integration check-install test tables \
+	check-tables clang-build clean distclean unbound install zones
+all: $(LIB) $(CONF_LIB) $(CORE_LIB) $(CLI)
+
+# The module, against Unbound's tree; then the CLI again, which names that
+# Unbound once its tree is configured (see UB_VERSION).  The rules that need
+# both name $(MODULE) before `all` for the same reason.
+module: $(MODULE)
+	@$(MAKE) --no-print-directory $(CLI)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
@@ -103,23 +125,27 @@ $(CORE_LIB): $(CORE_SRC:%.c=$(BUILD)/%.o)
 	$(AR) rcs $@ $^
 
 # The version: one place, codec/idnguard.h.  The CLI also says which Unbound
-# the module is built against, when that tree is configured by then (`all`
-# builds the module first).
+# the module is built against, when that tree is configured by then; its
+# object is built again once the tree's config.h appears or changes.
 VERSION := $(shell sed -n 's/^\#define IDNG_VERSION "\(.*\)"/\1/p' codec/idnguard.h)
 UB_VERSION = $(shell sed -n 's/^\#define PACKAGE_VERSION "\(.*\)"/\1/p' $(UB_TREE)config.h 2>/dev/null)
 $(BUILD)/cli/idnguard.o: CPPFLAGS += -DIDNG_UNBOUND_VERSION='"$(UB_VERSION)"'
+$(BUILD)/cli/idnguard.o: $(wildcard $(UB_TREE)config.h)
 
 $(CLI): $(BUILD)/cli/idnguard.o $(CONF_LIB) $(CORE_LIB) $(LIB)
 	$(CC) $(CFLAGS) -o $@ $^
 
 TEST_LIBS = $(CONF_LIB) $(CORE_LIB) $(LIB)
+
+# Building Unbound only checks that its packages are there (make deps-module
+# installs them).
 $(SRC)/.unbound-stamp:
-	@sh scripts/deps.sh module
+	@sh scripts/deps.sh --check module
 	sh scripts/apt-source.sh $(SRC) unbound
 	@touch $@
 
 $(UB_PREFIX)/.built: $(SRC)/.unbound-stamp
-	@sh scripts/deps.sh module
+	@sh scripts/deps.sh --check module
 	cd $(UB_TREE) && ./configure $(UB_CONFIGURE) >configure.out 2>&1 \
 	    || { tail -20 configure.out; exit 1; }
 	$(MAKE) -C $(UB_TREE) -j2 >$(BUILD)/unbound-build.log 2>&1 \
@@ -143,7 +169,7 @@ unbound: $(UB_STAMP)
 UB_ALT_TREE := $(BUILD)/src-alt/unbound
 UB_ALT := $(UB_ALT_TREE)/unbound
 $(UB_ALT): $(SRC)/.unbound-stamp
-	@sh scripts/deps.sh module
+	@sh scripts/deps.sh --check module
 	rm -rf $(BUILD)/src-alt && mkdir -p $(BUILD)/src-alt
 	cd $(BUILD)/src-alt && dpkg-source --no-check -x $(firstword $(wildcard $(CURDIR)/$(SRC)/unbound_*.dsc)) unbound >/dev/null
 	cd $(UB_ALT_TREE) && ./configure $(UB_CONFIGURE) --enable-subnet >configure.out 2>&1 \
@@ -173,17 +199,25 @@ $(NORM_TEST): $(UCD)/NormalizationTest.txt.bz2
 	@mkdir -p $(@D)
 	bzcat $< > $@
 
+# The only rules that install packages (scripts/deps.sh: apt-get as root;
+# as another user it prints the apt-get line to run, and fails).  `make
+# deps` installs what `make check` needs; deps-GROUP one group.
+DEPS_GROUPS := build check module integration hardening bench
+.PHONY: $(DEPS_GROUPS:%=deps-%)
 deps:
 	@sh scripts/deps.sh check module integration hardening
+$(DEPS_GROUPS:%=deps-%):
+	@sh scripts/deps.sh $(@:deps-%=%)
 
 # The main job: Unbound with the module on 127.0.0.1:$(PORT) in front of NSD
-# serving the demo zones, in the foreground, query log in the terminal.
+# serving the demo zones (NSD on NSD_PORT, default the first free port from
+# PORT + 1000), query log in the terminal.  The packages first, then the build.
 PORT ?= 5300
 NSD_PORT ?=
-run:
-	@sh scripts/deps.sh build module integration
-	@$(MAKE) --no-print-directory all zones
-	@IDNGUARD_ZONES=$(abspath $(ZONES_DIR)) sh scripts/run.sh $(UNBOUND) $(CURDIR)/$(MODULE) $(PORT)
+run: deps-build deps-module deps-integration
+	@$(MAKE) --no-print-directory module all zones
+	@IDNGUARD_ZONES=$(abspath $(ZONES_DIR)) sh scripts/run.sh $(UNBOUND) $(CURDIR)/$(MODULE) $(PORT) \
+	    $(NSD_PORT)
 
 # What `make run` showed before the module existed: the codec on its own.
 demo: $(CLI)
@@ -217,17 +251,19 @@ clang-build:
 	    $(BUILD)/clang/libidngconf.a $(BUILD)/clang/libidngcore.a $(BUILD)/clang/idnguard >/dev/null
 	@echo "clang: codec and CLI build with -Werror"
 
+# Everything, on a fresh machine too: the packages first, then check-all.
 check: deps
-	@$(MAKE) --no-print-directory test
+	@$(MAKE) --no-print-directory check-all
 
 TEST_ENV = IDNA_TEST_FILE=$(IDNA_TEST) IDNA_PROPERTIES_CSV=$(IDNA_CSV) \
 	NORMALIZATION_TEST=$(NORM_TEST) IDNGUARD_BIN=$(CLI) \
 	IDNGUARD_UNBOUND=$(UNBOUND) IDNGUARD_MODULE=$(CURDIR)/$(MODULE) \
 	IDNGUARD_UNBOUND_ALT=$(CURDIR)/$(UB_ALT) \
-	IDNGUARD_ZONES=$(abspath $(ZONES_DIR)) IDNGUARD_TEMPLATES=$(CURDIR)/tests/integration
+	IDNGUARD_ZONES=$(abspath $(ZONES_DIR)) IDNGUARD_TEMPLATES=$(CURDIR)/tests/integration \
+	IDNGUARD_LAB=$(CURDIR)/scripts/lab.sh
 
 # `make install` into a staging directory puts every file where it belongs.
-check-install: all
+check-install: $(MODULE) all
 	@rm -rf $(BUILD)/stage
 	@$(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/$(BUILD)/stage PREFIX=/usr >/dev/null
 	@for f in bin/idnguard lib/idnguard/idnguard.so lib/libidnguard.a include/idnguard.h \
@@ -244,17 +280,27 @@ check-install: all
 CHECK_EXTRA ?=
 include $(sort $(wildcard mk/*.mk))
 
-test: all zones $(UB_ALT) $(SRC_STAMP) $(NORM_TEST) $(TEST_BIN) $(ITEST_BIN) check-tables clang-build check-install \
-	$(CHECK_EXTRA)
+# The body of `make check` (without the packages): every step in
+# CHECK_EXTRA, then every suite, the summary line last.
+check-all: $(MODULE) all zones $(UB_ALT) $(SRC_STAMP) $(NORM_TEST) $(TEST_BIN) $(ITEST_BIN) \
+	check-tables clang-build check-install $(CHECK_EXTRA)
 	@$(TEST_ENV) sh tests/run.sh $(TEST_BIN) $(ITEST_BIN)
 
+# The inner loop, offline once the test data is fetched: the unit suites
+# (codec, conf, core, CLI) and the differential test; no daemons, no
+# sanitizers, no fuzzing.  Without Check's fork per test (CK_FORK=no, as in
+# asan-check), which takes a third off: a failing check still fails its
+# suite, and a crash ends the binary without its summary, which fails too.
+test: $(CLI) $(SRC_STAMP) $(NORM_TEST) $(TEST_BIN) check-diff
+	@$(TEST_ENV) CK_FORK=no sh tests/run.sh $(TEST_BIN)
+
 # Only the integration tests (quicker while working on the module).
-check-integration: all zones $(UB_ALT) $(ITEST_BIN)
+check-integration: $(MODULE) all zones $(UB_ALT) $(ITEST_BIN)
 	@$(TEST_ENV) sh tests/run.sh $(ITEST_BIN)
 
 PREFIX ?= /usr/local
 DESTDIR ?=
-install: all
+install: $(MODULE) all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/idnguard \
 	    $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/man/man1 \
 	    $(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(PREFIX)/share/doc/idnguard
@@ -268,8 +314,16 @@ install: all
 	    LICENSE README.md \
 	    $(DESTDIR)$(PREFIX)/share/doc/idnguard/
 
+# Every product: all of $(BUILD) but the fetched sources in $(SRC), and in
+# Unbound's tree there what its own build made (so the next `make module`
+# builds Unbound again).  distclean: $(SRC) too (fetched again when needed).
 clean:
-	rm -rf $(BUILD)/codec $(BUILD)/core $(BUILD)/conf $(BUILD)/module $(BUILD)/cli $(BUILD)/tools $(BUILD)/tests \
-	    $(BUILD)/clang $(BUILD)/zones $(BUILD)/src-alt $(LIB) $(CONF_LIB) $(CORE_LIB) $(CLI)
+	@for d in $(SRC)/unbound-*/; do \
+	    [ ! -f "$$d/Makefile" ] || $(MAKE) -s -C "$$d" distclean >/dev/null 2>&1 || true; \
+	    rm -f "$$d/configure.out"; done
+	[ ! -d $(BUILD) ] || find $(BUILD) -mindepth 1 -maxdepth 1 ! -name $(notdir $(SRC)) -exec rm -rf {} +
+
+distclean:
+	rm -rf $(BUILD)
 
 -include $(shell find $(BUILD) -path $(SRC) -prune -o -type f -name '*.d' -print 2>/dev/null)

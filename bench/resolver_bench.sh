@@ -36,12 +36,10 @@ clients=${BENCH_CLIENTS:-8}
 outstanding=${BENCH_OUTSTANDING:-100}
 top=$(cd "$(dirname "$0")/.." && pwd)
 dir=$(mktemp -d "${TMPDIR:-/tmp}/idnguard-bench.XXXXXX")
-nsd_pid=""
-ub_pid=""
+. "$top/scripts/lab.sh"
 
 cleanup() {
-    [ -n "$ub_pid" ] && kill "$ub_pid" 2>/dev/null && wait "$ub_pid" 2>/dev/null
-    [ -n "$nsd_pid" ] && kill "$nsd_pid" 2>/dev/null && wait "$nsd_pid" 2>/dev/null
+    lab_stop
     rm -rf "$dir"
 }
 trap cleanup EXIT
@@ -54,53 +52,20 @@ done
 [ -f "$module" ] || { echo "resolver_bench: $module not built" >&2; exit 1; }
 mkdir -p "$out"
 
-in_use() {
-    ss -Hlnu "( sport = :$1 )" 2>/dev/null | grep -q . || ss -Hlnt "( sport = :$1 )" 2>/dev/null | grep -q .
-}
-free_port() {
-    p=$(( $1 + $$ % 500 ))
-    while in_use "$p"; do p=$((p + 1)); done
-    echo "$p"
-}
-nsd_port=$(free_port 21000)
-port=$(free_port 22000)
-[ "$port" != "$nsd_port" ] || port=$((port + 1))
-
 # ---- NSD: the integration zones plus the wildcard zone ----
-# The integration zones as prepared by tests/integration/prepare-zones.sh
-# (`make zones`), with the signed ones and sig.'s trust anchor.
-zones=${IDNGUARD_ZONES:-$top/build/zones}
-[ -f "$zones/sig.anchor" ] || { echo "resolver_bench: no prepared zones in $zones (make zones)" >&2; exit 1; }
-mkdir -p "$dir/zones"
-cp "$zones"/*.zone "$zones/sig.anchor" "$top"/bench/zones/bench.zone "$dir/zones/"
-fill() {
-    sed -e "s|@DIR@|$dir|g" -e "s|@ZONES@|$dir/zones|g" \
-        -e "s|@NSD_PORT@|$nsd_port|g" -e "s|@PORT@|$port|g" -e "s|@THREADS@|1|g" \
-        -e "s|@MODULE@|$module|g" -e "s|@LOGFILE@|$2|g" \
-        -e "s|@MODULES@|dynlib validator iterator|g" -e "s|@SERVER_EXTRA@||g" "$1"
-}
+# The lab (scripts/lab.sh) on free ports in $dir: NSD first, with the
+# integration zones as prepared by tests/integration/prepare-zones.sh
+# (`make zones`) and bench/zones/bench.zone; a fresh Unbound for each run.
 # NSD's response rate limiting (Debian builds it in, 200 answers a second
 # per client network by default) would drop most of the cache misses, which
-# all match the same wildcard: switch it off in this copy.
-fill "$top/tests/integration/nsd.conf.in" "" |
-    sed 's|^server:|server:\n    rrl-ratelimit: 0\n    rrl-whitelist-ratelimit: 0|' > "$dir/nsd.conf"
-cat >> "$dir/nsd.conf" <<EOF
-zone:
-    name: "bench."
-    zonefile: "bench.zone"
-EOF
-nsd -d -c "$dir/nsd.conf" >"$dir/nsd.out" 2>&1 &
-nsd_pid=$!
-tries=0
-until drill -Q -p "$nsd_port" @127.0.0.1 x.bench. A >/dev/null 2>&1; do
-    tries=$((tries + 1))
-    if [ "$tries" -gt 100 ] || ! kill -0 "$nsd_pid" 2>/dev/null; then
-        echo "resolver_bench: NSD did not come up" >&2
-        cat "$dir/nsd.log" "$dir/nsd.out" >&2 2>/dev/null || true
-        exit 1
-    fi
-    sleep 0.1
-done
+# all match the same wildcard: switched off here.
+printf 'server:\n    rrl-ratelimit: 0\n    rrl-whitelist-ratelimit: 0\n' > "$dir/nsd-extra"
+printf 'stub-zone:\n    name: "bench."\n    stub-addr: 127.0.0.1@@NSD_PORT@\n' > "$dir/unbound-extra"
+LAB_UNBOUND=$unbound LAB_MODULE=$module LAB_THREADS=1 LAB_NSD_EXTRA=$dir/nsd-extra \
+    LAB_UNBOUND_EXTRA=$dir/unbound-extra LAB_ZONE_FILES="bench.=$top/bench/zones/bench.zone" \
+    LAB_START_SECONDS=15 LAB_ONLY=nsd
+lab_start "$dir" || exit 1
+port=$LAB_PORT nsd_port=$LAB_NSD_PORT
 
 # ---- query files ----
 # Hits: 20 names, each class in proportion (13 ASCII, 6 IDN, 1 fake), all
@@ -145,26 +110,17 @@ printf 'idnguard:\n    log-queries: yes\n    log-file: "%s/idnguard-3.log"\n' "$
 { printf 'idnguard:\n    log-queries: no\n'
   awk 'BEGIN { for (i = 0; i < 100000; i++) printf "    deny: d%d.deny%d.example.\n", i, i % 97 }'
 } > "$dir/idng-5.conf"
-make_conf() { # N
-    fill "$top/tests/integration/unbound.conf.in" "$dir/unbound-$1.log" > "$dir/unbound-$1.conf"
-    case $1 in
-    1 | 4)
-        sed -i -e 's|module-config: "dynlib validator iterator"|module-config: "validator iterator"|' \
-            -e '/^dynlib:/d' -e '/dynlib-file:/d' "$dir/unbound-$1.conf"
-        ;;
-    esac
-    if [ "$1" = 4 ]; then
-        sed -i -e 's|^    verbosity: 1|    verbosity: 1\n    log-queries: yes\n    log-replies: yes|' \
-            "$dir/unbound-$1.conf"
-    fi
-    cat >> "$dir/unbound-$1.conf" <<EOF
-stub-zone:
-    name: "bench."
-    stub-addr: 127.0.0.1@$nsd_port
-EOF
+# Unbound's settings for configuration N: no module in 1 and 4, Unbound's
+# own query log in 4, a log file each.
+printf 'log-queries: yes\nlog-replies: yes\n' > "$dir/server-extra-4"
+lab_configure() { # N
+    LAB_LOGFILE=$dir/unbound-$1.log LAB_CONF=$dir/idng-$1.conf LAB_SERVER_EXTRA=""
+    LAB_MODULES="dynlib validator iterator"
+    case $1 in 1 | 4) LAB_MODULES="validator iterator" ;; esac
+    [ "$1" != 4 ] || LAB_SERVER_EXTRA=$dir/server-extra-4
 }
-for c in 1 2 3 4 5; do make_conf $c; done
-grep -q 'log-replies: yes' "$dir/unbound-4.conf" || { echo "resolver_bench: config 4 not set up" >&2; exit 1; }
+: > "$dir/idng-1.conf"
+: > "$dir/idng-4.conf"
 cfg_name() {
     case $1 in
     1) echo no-module ;; 2) echo module ;; 3) echo module-log ;; 4) echo unbound-log ;;
@@ -174,23 +130,12 @@ cfg_name() {
 
 start_unbound() { # N
     rm -f "$dir/unbound-$1.log" "$dir/idnguard-3.log"
-    IDNGUARD_CONF="$dir/idng-$1.conf" "$unbound" -d -c "$dir/unbound-$1.conf" >"$dir/unbound.out" 2>&1 &
-    ub_pid=$!
-    tries=0
-    until drill -Q -p "$port" @127.0.0.1 ready.local.test. A >/dev/null 2>&1; do
-        tries=$((tries + 1))
-        if [ "$tries" -gt 150 ] || ! kill -0 "$ub_pid" 2>/dev/null; then
-            echo "resolver_bench: Unbound (config $1) did not come up" >&2
-            cat "$dir/unbound.out" "$dir/unbound-$1.log" >&2 2>/dev/null || true
-            exit 1
-        fi
-        sleep 0.1
-    done
+    lab_configure "$1"
+    lab_unbound_start || { echo "resolver_bench: Unbound (config $1) did not come up" >&2; exit 1; }
+    ub_pid=$LAB_UB_PID
 }
 stop_unbound() {
-    kill "$ub_pid" 2>/dev/null || true
-    wait "$ub_pid" 2>/dev/null || true
-    ub_pid=""
+    lab_unbound_stop
 }
 rss_kb() {
     awk '/^VmRSS:/ {print $2}' "/proc/$1/status" 2>/dev/null || echo 0

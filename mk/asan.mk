@@ -47,8 +47,8 @@ ASAN_TEST_ENV = ASAN_OPTIONS=$(ASAN_COMMON_OPTS):detect_leaks=1:log_path=$(ASAN_
 # Everything instrumented.  The module is linked in a second pass, with the
 # shared ASan runtime that the daemon gets preloaded; the test binaries and
 # the CLI keep the static one.  Object files are shared by both passes.
-asan-build: $(UB_STAMP)
-	@sh scripts/deps.sh hardening check integration
+asan-build: deps-hardening deps-check deps-integration
+	@$(MAKE) --no-print-directory -s unbound
 	@$(ASAN_SUBMAKE) CFLAGS="$(ASAN_CFLAGS)" $(ASAN_BUILD)/libidnguard.a \
 	    $(ASAN_BUILD)/libidngconf.a $(ASAN_BUILD)/libidngcore.a $(ASAN_BUILD)/idnguard \
 	    $(ASAN_TEST_BIN) $(ASAN_ITEST_BIN) >$(ASAN_BUILD).build.log 2>&1 \

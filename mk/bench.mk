@@ -19,25 +19,25 @@ BENCH_CFLAGS = -std=c11 -Wall -Wextra -Werror -O2 -g -D_GNU_SOURCE -Icodec \
 .PHONY: bench bench-codec bench-resolver bench-report
 
 $(BENCH_BIN): bench/codec_bench.c $(LIB) codec/idnguard.h $(wildcard tests/codec/worst_case.h)
-	@sh scripts/deps.sh bench build
+	@sh scripts/deps.sh --check bench build
 	@mkdir -p $(@D)
 	$(CC) $(BENCH_CFLAGS) -rdynamic -o $@ bench/codec_bench.c $(LIB) \
 	    $(shell pkg-config --libs icu-uc libidn2)
 
-bench-codec: $(BENCH_BIN)
+bench-codec: deps-bench
+	@$(MAKE) --no-print-directory $(BENCH_BIN)
 	@mkdir -p $(BENCH_OUT)
 	$(BENCH_BIN) -o $(BENCH_OUT)/codec.csv -m $(BENCH_OUT)/codec.md \
 	    -d $(BENCH_OUT)/disagreements.tsv
 	@cat $(BENCH_OUT)/codec.md
 
-bench-resolver:
-	@sh scripts/deps.sh bench module integration
-	@$(MAKE) --no-print-directory unbound $(MODULE) zones
+bench-resolver: deps-bench deps-module deps-integration
+	@$(MAKE) --no-print-directory $(MODULE) zones
 	@mkdir -p $(BENCH_OUT)
 	IDNGUARD_ZONES=$(abspath $(ZONES_DIR)) sh bench/resolver_bench.sh $(UNBOUND) $(CURDIR)/$(MODULE) \
 	    $(BENCH_OUT)
 
-bench-report:
+bench-report: deps-bench
 	@sh bench/report.sh $(BENCH_OUT) $(UNBOUND)
 
 bench:

@@ -46,15 +46,8 @@ REPLAY_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_BUILD)/replay-obj/%.o)
 FUZZ_BINS := $(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz_%)
 REPLAY_BINS := $(FUZZ_NAMES:%=$(FUZZ_BUILD)/replay_%)
 
-.PHONY: fuzz fuzz-build fuzz-replay fuzz-replay-build fuzz-smoke fuzz-findings fuzz-deps
+.PHONY: fuzz fuzz-build fuzz-replay fuzz-replay-build fuzz-smoke fuzz-findings
 CHECK_EXTRA += fuzz-replay fuzz-smoke
-# The Makefile's `test:` line expands $(CHECK_EXTRA) when it is read, which is
-# before mk/*.mk are included, so the append alone does not reach it.  Name
-# the prerequisites directly too (harmless once the Makefile expands later).
-
-
-fuzz-deps:
-	@sh scripts/deps.sh hardening
 
 $(FUZZ_BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
@@ -76,7 +69,8 @@ $(FUZZ_BUILD)/replay_%: $(FUZZ_BUILD)/replay-obj/tests/fuzz/fuzz_%.o \
 	$(FUZZ_NAMES:%=$(FUZZ_BUILD)/replay-obj/tests/fuzz/fuzz_%.o) \
 	$(FUZZ_BUILD)/replay-obj/tests/fuzz/replay_main.o $(FUZZ_LIB_OBJ) $(REPLAY_LIB_OBJ)
 
-fuzz-build: fuzz-deps
+# libFuzzer comes with clang's runtime libraries (make deps-hardening).
+fuzz-build: deps-hardening
 	@$(MAKE) --no-print-directory $(FUZZ_BINS) >/dev/null
 
 fuzz-replay-build:

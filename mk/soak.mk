@@ -9,7 +9,7 @@ SOAK_SECONDS ?= 60
 SOAK_RELOADS ?= 4
 
 .PHONY: soak
-soak: all zones
-	@sh scripts/deps.sh hardening integration
+soak: deps-hardening deps-module deps-integration
+	@$(MAKE) --no-print-directory $(MODULE) zones
 	@SOAK_SECONDS=$(SOAK_SECONDS) SOAK_RELOADS=$(SOAK_RELOADS) IDNGUARD_ZONES=$(abspath $(ZONES_DIR)) \
 	    sh scripts/soak.sh $(UNBOUND) $(CURDIR)/$(MODULE)

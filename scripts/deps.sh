@@ -1,9 +1,13 @@
 #!/bin/sh
-# deps.sh GROUP...
+# deps.sh [--check] GROUP...
 #
-# Makes sure the Debian packages that a make target needs are installed.
-# As root it installs what is missing with apt-get; otherwise it prints the
-# exact apt-get line to run and fails.  Groups:
+# Makes sure the Debian packages of the groups are installed: `make deps`
+# and the deps-GROUP targets.  As root it installs what is missing with
+# apt-get (refreshing the package lists first unless they are less than an
+# hour old); otherwise it prints the exact apt-get line to run and fails.
+# With --check it never installs: it names what is missing and the make
+# target that installs it, and fails (the rules that build things use it).
+# Groups:
 #   build   compiler and make tools for the codec and the CLI
 #   check   the unit tests: Check, Unicode data, Python for the table
 #           generator, dpkg-dev for fetching source packages, clang
@@ -16,6 +20,11 @@
 #                gnuplot
 set -eu
 
+check_only=""
+if [ "${1:-}" = --check ]; then
+    check_only=yes
+    shift
+fi
 missing=""
 # need PACKAGE PROBE: PROBE is cmd:NAME (a command) or file:PATH.
 need() {
@@ -90,6 +99,11 @@ for group in "$@"; do
 done
 
 [ -z "$missing" ] && exit 0
+if [ -n "$check_only" ]; then
+    echo "idnguard needs these Debian packages:$missing" >&2
+    echo "install them with: make$(for g in "$@"; do printf ' deps-%s' "$g"; done) (as root)" >&2
+    exit 1
+fi
 if [ "$(id -u)" -ne 0 ]; then
     echo "idnguard needs these Debian packages:$missing" >&2
     echo "run as root:  apt-get update && apt-get install -y --no-install-recommends$missing" >&2
@@ -97,6 +111,9 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "deps.sh: installing$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
+# One refresh serves the several groups one make command may install.
+if [ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*_Packages*' -mmin -60 2>/dev/null | head -n 1)" ]; then
+    apt-get update -qq
+fi
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $missing >/dev/null

@@ -37,20 +37,15 @@ reloads=${SOAK_RELOADS:-4}
 clients=${SOAK_CLIENTS:-4}
 outstanding=${SOAK_OUTSTANDING:-20}
 dir=$(mktemp -d "${TMPDIR:-/tmp}/idnguard-soak.XXXXXX")
-nsd_pid=""
-ub_pid=""
 perf_pid=""
+. "$top/scripts/lab.sh"
 
 say() { printf 'soak: %s\n' "$*"; }
 die() { printf 'soak: %s\n' "$*" >&2; exit 1; }
 
 cleanup() {
-    for p in $perf_pid $ub_pid $nsd_pid; do
-        kill "$p" 2>/dev/null || true
-    done
-    for p in $perf_pid $ub_pid $nsd_pid; do
-        wait "$p" 2>/dev/null || true
-    done
+    [ -z "$perf_pid" ] || { kill "$perf_pid" 2>/dev/null; wait "$perf_pid" 2>/dev/null; } || true
+    lab_stop
     if [ "${SOAK_KEEP:-0}" = 1 ]; then
         say "kept $dir"
     else
@@ -61,49 +56,25 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 for cmd in valgrind dnsperf nsd drill; do
-    command -v "$cmd" >/dev/null 2>&1 || die "$cmd is missing (sh scripts/deps.sh hardening integration)"
+    command -v "$cmd" >/dev/null 2>&1 || die "$cmd is missing (make deps-hardening deps-integration, as root)"
 done
 [ -x "$unbound" ] || die "no daemon at $unbound"
 [ -f "$module" ] || die "no module at $module"
 
-# ---- ports and files ----
-
-in_use() {
-    ss -Hlnut "( sport = :$1 )" 2>/dev/null | grep -q .
-}
-pick_port() {
-    while :; do
-        p=$(( 20000 + $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % 40000 ))
-        in_use "$p" || { echo "$p"; return; }
-    done
-}
-port=$(pick_port)
-nsd_port=$(pick_port)
-[ "$port" != "$nsd_port" ] || nsd_port=$((port + 1))
-
-# The zones as prepared by tests/integration/prepare-zones.sh (`make
-# zones`): the integration zones, the signed ones and sig.'s trust anchor.
-zones=${IDNGUARD_ZONES:-$top/build/zones}
-[ -f "$zones/sig.anchor" ] || die "no prepared zones in $zones (make zones)"
-mkdir -p "$dir/zones"
-cp "$zones"/*.zone "$zones/sig.anchor" "$dir/zones/"
-cp "$top/tests/soak/soak.zone" "$dir/zones/"
-fill() {
-    sed -e "s|@DIR@|$dir|g" -e "s|@ZONES@|$dir/zones|g" \
-        -e "s|@NSD_PORT@|$nsd_port|g" -e "s|@PORT@|$port|g" -e "s|@THREADS@|2|g" \
-        -e "s|@MODULE@|$module|g" -e "s|@LOGFILE@|$dir/unbound.log|g" \
-        -e "s|@MODULES@|dynlib validator iterator|g" -e "s|@SERVER_EXTRA@||g" "$1"
-}
-fill "$top/tests/integration/nsd.conf.in" > "$dir/nsd.conf"
-printf 'zone:\n    name: "soak."\n    zonefile: "soak.zone"\n' >> "$dir/nsd.conf"
-# The integration template as it is: its verbosity 1 makes every worker
-# log "server stats for thread N: Q queries, H answers from cache, R
-# recursions" when it is deleted (at each reload and at shutdown), which is
-# exactly what the module's counters are compared with.
-# so-reuseport spreads dnsperf's clients over both threads.
-fill "$top/tests/integration/unbound.conf.in" \
-    | sed -e 's/^server:$/server:\n    so-reuseport: yes/' > "$dir/unbound.conf"
-cp "$top/tests/soak/idnguard-a.conf" "$dir/idnguard.conf"
+# ---- the lab's settings ----
+# The lab (scripts/lab.sh) on free ports in $dir: the integration zones
+# and tests/soak/soak.zone; the integration template of unbound.conf as it
+# is: its verbosity 1 makes every worker log "server stats for thread N: Q
+# queries, H answers from cache, R recursions" when it is deleted (at each
+# reload and at shutdown), which is exactly what the module's counters are
+# compared with.  so-reuseport spreads dnsperf's clients over both threads.
+printf 'so-reuseport: yes\n' > "$dir/server-extra"
+LAB_UNBOUND=$unbound LAB_MODULE=$module LAB_THREADS=2 LAB_SERVER_EXTRA=$dir/server-extra \
+    LAB_CONF=$top/tests/soak/idnguard-a.conf LAB_ZONE_FILES="soak.=$top/tests/soak/soak.zone" \
+    LAB_START_SECONDS=60 LAB_STOP_SECONDS=120 \
+    LAB_WRAP="valgrind --tool=memcheck --leak-check=full --show-leak-kinds=all \
+--errors-for-leak-kinds=definite,indirect,possible --keep-debuginfo=yes --num-callers=40 \
+--track-origins=no --log-file=$dir/valgrind.log"
 
 # ---- the query mix ----
 # dnsperf reads names in presentation format, but Debian's dnsperf 2.10
@@ -139,40 +110,15 @@ awk -v n="$names" 'BEGIN {
 }' > "$dir/queries.txt"
 
 # ---- daemons ----
-
-nsd -d -c "$dir/nsd.conf" >"$dir/nsd.out" 2>&1 &
-nsd_pid=$!
-tries=0
-until drill -Q -p "$nsd_port" @127.0.0.1 soak. SOA >/dev/null 2>&1; do
-    tries=$((tries + 1))
-    if [ "$tries" -gt 100 ] || ! kill -0 "$nsd_pid" 2>/dev/null; then
-        cat "$dir/nsd.log" "$dir/nsd.out" >&2 2>/dev/null || true
-        die "NSD did not come up"
-    fi
-    sleep 0.1
-done
-
-IDNGUARD_CONF="$dir/idnguard.conf" valgrind --tool=memcheck --leak-check=full \
-    --show-leak-kinds=all --errors-for-leak-kinds=definite,indirect,possible \
-    --keep-debuginfo=yes --num-callers=40 --track-origins=no \
-    --log-file="$dir/valgrind.log" "$unbound" -d -c "$dir/unbound.conf" \
-    >"$dir/unbound.out" 2>&1 &
-ub_pid=$!
-
-# Ready: it answers local data (valgrind makes start-up take seconds).
+# Ready: Unbound answers local data (valgrind makes start-up take seconds).
 wait_ready() {
-    tries=0
-    until drill -Q -p "$port" @127.0.0.1 ready.local.test. A >/dev/null 2>&1; do
-        tries=$((tries + 1))
-        if [ "$tries" -gt 600 ] || ! kill -0 "$ub_pid" 2>/dev/null; then
-            tail -20 "$dir/unbound.log" >&2 2>/dev/null || true
-            tail -20 "$dir/valgrind.log" >&2 2>/dev/null || true
-            die "Unbound did not come up ($1)"
-        fi
-        sleep 0.1
-    done
+    lab_unbound_wait || {
+        tail -20 "$dir/valgrind.log" >&2 2>/dev/null || true
+        die "Unbound did not come up ($1)"
+    }
 }
-wait_ready "start"
+lab_start "$dir" || { tail -20 "$dir/valgrind.log" >&2 2>/dev/null || true; die "the lab did not start"; }
+port=$LAB_PORT nsd_port=$LAB_NSD_PORT
 
 # dnsperf sends the raw octets: the module must log the raw UTF-8 name as
 # raw-8bit (and escape it as \195\188 in its line).
@@ -202,13 +148,13 @@ k=1
 while [ "$k" -le "$reloads" ]; do
     at=$(( seconds * k / (reloads + 1) ))
     while [ $(( $(date +%s) - start )) -lt "$at" ]; do
-        kill -0 "$ub_pid" 2>/dev/null || die "Unbound died during the soak"
+        lab_alive "$LAB_UB_PID" || die "Unbound died during the soak"
         sleep 0.2
     done
     if [ $((k % 2)) = 1 ]; then conf=b; else conf=a; fi
     cp "$top/tests/soak/idnguard-$conf.conf" "$dir/idnguard.conf.new"
     mv "$dir/idnguard.conf.new" "$dir/idnguard.conf"
-    kill -HUP "$ub_pid"
+    kill -HUP "$LAB_UB_PID"
     sleep 1
     wait_ready "reload $k"
     say "reload $k at ${at}s: idnguard-$conf.conf"
@@ -218,10 +164,8 @@ wait "$perf_pid" || { cat "$dir/dnsperf.out" >&2; perf_pid=""; die "dnsperf fail
 perf_pid=""
 # ---- shutdown: the last module deinit, valgrind's leak check ----
 
-kill -TERM "$ub_pid"
-status=0
-wait "$ub_pid" || status=$?
-ub_pid=""
+lab_unbound_stop
+status=$LAB_UB_STATUS
 
 # ---- the figures ----
 

@@ -78,7 +78,7 @@ static int path_in(char *out, const char *dir, const char *name)
     return n < 0 || n >= HARNESS_PATH_MAX;
 }
 
-/* ---- the registry: last-resort cleanup in the process that started a daemon ---- */
+/* ---- the registry: last-resort cleanup in the process that started a lab ---- */
 
 #define REG_MAX 64
 static struct {
@@ -86,13 +86,36 @@ static struct {
 } reg[REG_MAX];
 static int reg_hooked;
 
+/* Waits up to grace_ms for a child to exit; then SIGTERM, up to bound_ms
+ * more, and SIGKILL.  Reaped in the end. */
+static void end_child(pid_t pid, int grace_ms, int bound_ms)
+{
+    long long deadline = harness_now_ms() + grace_ms;
+    int st, termed = 0;
+
+    while (waitpid(pid, &st, WNOHANG) == 0) {
+        if (harness_now_ms() >= deadline) {
+            if (termed) {
+                kill(pid, SIGKILL);
+                waitpid(pid, &st, 0);
+                return;
+            }
+            kill(pid, SIGTERM);
+            termed = 1;
+            deadline = harness_now_ms() + bound_ms;
+        }
+        pause_ms(10);
+    }
+}
+
+/* A lab.sh still holding its daemons when this process exits: SIGTERM
+ * makes it stop them. */
 static void reg_atexit(void)
 {
-    int i, st;
+    int i;
     for (i = 0; i < REG_MAX; i++)
         if (reg[i].pid > 0 && reg[i].owner == getpid()) {
-            kill(reg[i].pid, SIGKILL);
-            waitpid(reg[i].pid, &st, 0);
+            end_child(reg[i].pid, 0, HARNESS_LAB_STOP_MS);
             reg[i].pid = 0;
         }
 }
@@ -197,39 +220,6 @@ void harness_tail(const char *path, char *out, size_t cap)
     free(s);
 }
 
-/* Replaces every "@KEY@" of pairs in text; malloc'd, NULL without memory. */
-static char *subst(const char *text, const char *const (*pairs)[2], size_t npairs)
-{
-    size_t cap = strlen(text) + 1, n = 0, i;
-    char *out = malloc(cap);
-
-    while (out && *text) {
-        const char *val = NULL;
-        size_t kl = 1, vl;
-        for (i = 0; i < npairs && *text == '@'; i++)
-            if (strncmp(text, pairs[i][0], strlen(pairs[i][0])) == 0) {
-                val = pairs[i][1];
-                kl = strlen(pairs[i][0]);
-                break;
-            }
-        vl = val ? strlen(val) : 1;
-        if (n + vl + 1 > cap) {
-            char *nb = realloc(out, cap = 2 * cap + vl);
-            if (!nb) {
-                free(out);
-                return NULL;
-            }
-            out = nb;
-        }
-        memcpy(out + n, val ? val : text, vl);
-        n += vl;
-        text += kl;
-    }
-    if (out)
-        out[n] = '\0';
-    return out;
-}
-
 static void remove_dir(const char *dir)
 {
     DIR *d;
@@ -252,68 +242,6 @@ static void remove_dir(const char *dir)
     rmdir(dir);
 }
 
-/* ---- ports ---- */
-
-static int bind_lo(int type, int port)
-{
-    struct sockaddr_in sa;
-    socklen_t sl = sizeof sa;
-    int fd = socket(AF_INET, type, 0);
-
-    if (fd < 0)
-        return -1;
-    memset(&sa, 0, sizeof sa);
-    sa.sin_family = AF_INET;
-    sa.sin_port = htons((uint16_t)port);
-    inet_pton(AF_INET, "127.0.0.1", &sa.sin_addr);
-    if (bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0
-        || getsockname(fd, (struct sockaddr *)&sa, &sl) != 0) {
-        close(fd);
-        return -1;
-    }
-    return fd;
-}
-
-static int port_of(int fd)
-{
-    struct sockaddr_in sa;
-    socklen_t sl = sizeof sa;
-    return getsockname(fd, (struct sockaddr *)&sa, &sl) == 0 ? ntohs(sa.sin_port) : -1;
-}
-
-/*
- * Two distinct ports free on 127.0.0.1 for both UDP and TCP: the kernel
- * picks a UDP port, and it is kept only if TCP can bind it too.  The
- * sockets are held until both are found so the two differ; a daemon that
- * loses the race for one after they are closed is started again.
- */
-static int pick_ports(int *a, int *b)
-{
-    int fds[4] = {-1, -1, -1, -1}, got = 0, tries, i;
-
-    for (tries = 0; tries < 50 && got < 2; tries++) {
-        int u = bind_lo(SOCK_DGRAM, 0), t;
-        if (u < 0)
-            continue;
-        t = bind_lo(SOCK_STREAM, port_of(u));
-        if (t < 0) {
-            close(u);
-            continue;
-        }
-        fds[2 * got] = u;
-        fds[2 * got + 1] = t;
-        got++;
-    }
-    if (got == 2) {
-        *a = port_of(fds[0]);
-        *b = port_of(fds[2]);
-    }
-    for (i = 0; i < 4; i++)
-        if (fds[i] >= 0)
-            close(fds[i]);
-    return got == 2 ? 0 : -1;
-}
-
 /* ---- processes ---- */
 
 static const char *env_or_null(const char *name)
@@ -322,100 +250,28 @@ static const char *env_or_null(const char *name)
     return v && v[0] ? v : NULL;
 }
 
-static int find_program(const char *name, char *out, size_t cap)
-{
-    const char *path = getenv("PATH");
-    char buf[4096];
-    char *save = NULL, *dir;
-    static const char *const extra[] = {"/usr/sbin", "/usr/local/sbin", "/sbin"};
-    size_t i;
-
-    snprintf(buf, sizeof buf, "%s", path ? path : "");
-    for (dir = strtok_r(buf, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
-        snprintf(out, cap, "%s/%s", dir, name);
-        if (access(out, X_OK) == 0)
-            return 0;
-    }
-    for (i = 0; i < sizeof extra / sizeof extra[0]; i++) {
-        snprintf(out, cap, "%s/%s", extra[i], name);
-        if (access(out, X_OK) == 0)
-            return 0;
-    }
-    return -1;
-}
-
 /*
- * For the daemon only (a sanitizer runtime must not reach NSD or the test
- * binaries): IDNGUARD_DAEMON_PRELOAD becomes its LD_PRELOAD, and
- * IDNGUARD_DAEMON_ASAN_OPTIONS / IDNGUARD_DAEMON_UBSAN_OPTIONS its
- * ASAN_OPTIONS / UBSAN_OPTIONS, each replacing what the tests inherited.
- * `make asan-check` and scripts/soak.sh set them.
+ * fork + execve of sh running scripts/lab.sh ($IDNGUARD_LAB) with args,
+ * stdout and stderr into out_path, stdin from /dev/null.  Everything the
+ * child needs is prepared before fork (tests may run threads).  The child
+ * stays in our process group, and so do the daemons it starts: Check kills
+ * a forked test's whole group when it ends.  A `lab.sh start --hold` gets
+ * SIGTERM if we die (it then stops its daemons).
  */
-static const char *const daemon_env[][2] = {
-    {"IDNGUARD_DAEMON_PRELOAD", "LD_PRELOAD"},
-    {"IDNGUARD_DAEMON_ASAN_OPTIONS", "ASAN_OPTIONS"},
-    {"IDNGUARD_DAEMON_UBSAN_OPTIONS", "UBSAN_OPTIONS"},
-};
-#define DAEMON_ENV_N (sizeof daemon_env / sizeof daemon_env[0])
-
-/* Is environ entry e the variable name (e begins with "name=")? */
-static int env_is(const char *e, const char *name)
+static pid_t spawn_lab(char *const args[], const char *out_path)
 {
-    size_t n = strlen(name);
-    return strncmp(e, name, n) == 0 && e[n] == '=';
-}
-
-/* environ with IDNGUARD_CONF=conf and the daemon_env variables (replacing
- * any): one malloc'd block, the array followed by the new strings (free it
- * whole); the other strings are borrowed from environ. */
-static char **env_with_conf(const char *conf)
-{
-    size_t n = 0, i, j, k = 0, room = strlen("IDNGUARD_CONF=") + strlen(conf) + 1;
-    char **e, *p;
-
-    while (environ[n])
-        n++;
-    for (j = 0; j < DAEMON_ENV_N; j++)
-        if (env_or_null(daemon_env[j][0]))
-            room += strlen(daemon_env[j][1]) + 1 + strlen(getenv(daemon_env[j][0])) + 1;
-    e = calloc(1, (n + 2 + DAEMON_ENV_N) * sizeof *e + room);
-    if (!e)
-        return NULL;
-    p = (char *)(e + n + 2 + DAEMON_ENV_N);
-    for (i = 0; i < n; i++) {
-        int drop = env_is(environ[i], "IDNGUARD_CONF");
-        for (j = 0; j < DAEMON_ENV_N; j++)
-            if (env_or_null(daemon_env[j][0]) && env_is(environ[i], daemon_env[j][1]))
-                drop = 1;
-        if (!drop)
-            e[k++] = environ[i];
-    }
-    e[k++] = p;
-    p += sprintf(p, "IDNGUARD_CONF=%s", conf) + 1;
-    for (j = 0; j < DAEMON_ENV_N; j++) {
-        const char *v = env_or_null(daemon_env[j][0]);
-        if (v) {
-            e[k++] = p;
-            p += sprintf(p, "%s=%s", daemon_env[j][1], v) + 1;
-        }
-    }
-    e[k] = NULL;
-    return e;
-}
-
-/*
- * fork + execve, stdout and stderr into out_path, stdin from /dev/null.
- * Everything the child needs is prepared before fork (tests may run
- * threads).  The child stays in our process group: Check kills a forked
- * test's whole group when it ends.
- */
-static pid_t spawn(const char *prog, char *const argv[], char *const envp[], const char *out_path)
-{
+    char *argv[32];
     int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     int nul = open("/dev/null", O_RDONLY);
     pid_t parent = getpid(), pid;
+    size_t n = 0;
 
-    if (out < 0 || nul < 0) {
+    argv[n++] = "sh";
+    argv[n++] = (char *)getenv("IDNGUARD_LAB");
+    while (*args && n < sizeof argv / sizeof argv[0] - 1)
+        argv[n++] = *args++;
+    argv[n] = NULL;
+    if (out < 0 || nul < 0 || !argv[1]) {
         if (out >= 0)
             close(out);
         if (nul >= 0)
@@ -427,8 +283,7 @@ static pid_t spawn(const char *prog, char *const argv[], char *const envp[], con
         sigset_t all;
         int fd;
 #ifdef __linux__
-        /* If the test runner dies without cleaning up, so does the daemon. */
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
         if (getppid() != parent)
             _exit(127);
 #endif
@@ -445,7 +300,7 @@ static pid_t spawn(const char *prog, char *const argv[], char *const envp[], con
         dup2(out, 2);
         for (fd = 3; fd < 1024; fd++)
             close(fd);
-        execve(prog, argv, envp);
+        execve("/bin/sh", argv, environ);
         _exit(127);
     }
     close(out);
@@ -455,37 +310,13 @@ static pid_t spawn(const char *prog, char *const argv[], char *const envp[], con
     return pid;
 }
 
-/* A daemon whose exit status has been collected already. */
-static void reaped(pid_t *pid)
+/* end_child on a lab.sh we ran.  Only the starter can wait. */
+static void stop_pid(pid_t *pid, pid_t owner, int grace_ms)
 {
-    reg_del(*pid);
-    *pid = 0;
-}
-
-/* SIGTERM, a bounded wait, then SIGKILL.  Only the starter can wait. */
-static void stop_pid(pid_t *pid, pid_t owner)
-{
-    long long deadline;
-    int st;
-
     if (*pid <= 0)
         return;
-    if (owner != getpid()) {
-        *pid = 0;
-        return;
-    }
-    if (waitpid(*pid, &st, WNOHANG) == 0) {
-        kill(*pid, SIGTERM);
-        deadline = harness_now_ms() + HARNESS_STOP_MS;
-        while (waitpid(*pid, &st, WNOHANG) == 0) {
-            if (harness_now_ms() >= deadline) {
-                kill(*pid, SIGKILL);
-                waitpid(*pid, &st, 0);
-                break;
-            }
-            pause_ms(10);
-        }
-    }
+    if (owner == getpid())
+        end_child(*pid, grace_ms, HARNESS_LAB_STOP_MS);
     reg_del(*pid);
     *pid = 0;
 }
@@ -496,13 +327,11 @@ int harness_alive(pid_t pid, pid_t owner)
     FILE *f;
     size_t n;
     char *rp;
-    int st;
 
+    (void)owner; /* the daemons are the children of lab.sh, never ours */
     if (pid <= 0)
         return 0;
-    if (owner == getpid())
-        return waitpid(pid, &st, WNOHANG) == 0;
-    /* Not our child: a dead one is a zombie until its parent reaps it. */
+    /* A dead one is a zombie until its parent reaps it. */
     snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
     f = fopen(path, "r");
     if (!f)
@@ -514,78 +343,24 @@ int harness_alive(pid_t pid, pid_t owner)
     return rp && rp[1] == ' ' && rp[2] != 'Z' && rp[2] != 'X';
 }
 
-/* Polls until the daemon answers qname/qtype with NOERROR. */
-static int wait_ready(pid_t pid, int port, const char *qname, uint16_t qtype, int *status)
-{
-    long long deadline = harness_now_ms() + HARNESS_START_MS;
+/* ---- start and stop: scripts/lab.sh ---- */
 
-    *status = -1;
-    while (harness_now_ms() < deadline) {
-        struct dnsq_result r;
-        if (waitpid(pid, status, WNOHANG) == pid)
-            return -2;
-        if (dnsq_query(port, qname, qtype, 0, 0, 250, &r) == 0 && !r.timed_out && r.rcode == 0)
-            return 0;
-        pause_ms(POLL_MS);
-    }
-    return -1;
-}
-
-/* ---- start and stop ---- */
-
-/* opts->server_extra as lines inside server: (4 spaces in front of each,
- * no final newline: the template's line has its own); malloc'd. */
-static char *server_lines(const char *extra)
-{
-    size_t n = 0, cap = 1;
-    const char *p;
-    char *out;
-
-    for (p = extra; *p; p++)
-        cap += *p == '\n' ? 5 : 1;
-    out = malloc(cap + 4);
-    if (!out)
-        return NULL;
-    for (p = extra; *p;) {
-        const char *nl = strchr(p, '\n');
-        size_t l = nl ? (size_t)(nl - p) : strlen(p);
-        if (n)
-            out[n++] = '\n';
-        memcpy(out + n, "    ", 4);
-        memcpy(out + n + 4, p, l);
-        n += 4 + l;
-        p += l + (nl ? 1 : 0);
-    }
-    out[n] = '\0';
-    return out;
-}
-
-/* Temporary directory, ports and the three configuration files. */
+/* Temporary directory, file names, and what lab.sh fills in and writes
+ * out: the idnguard.conf text and the extra server: lines. */
 static int prepare(struct harness *h, const char *conf_text, int threads,
                    const struct harness_opts *opts, char *err, size_t errlen)
 {
-    const char *tmpl = env_or_null("IDNGUARD_TEMPLATES"), *zones = env_or_null("IDNGUARD_ZONES"),
-               *module = env_or_null("IDNGUARD_MODULE"), *tmp = env_or_null("TMPDIR");
-    const char *modules = opts && opts->module_config ? opts->module_config
-                                                      : HARNESS_MODULES_DEFAULT;
-    char path[HARNESS_PATH_MAX + 32], sport[16], snsd[16], sthreads[16];
-    char *text, *out, *extra = NULL, *lines;
+    const char *tmp = env_or_null("TMPDIR");
 
     memset(h, 0, sizeof *h);
     h->owner = getpid();
-    h->threads = threads;
-    if (!tmpl || !zones || !module || !env_or_null("IDNGUARD_UNBOUND")) {
+    h->threads = threads > 0 ? threads : 1;
+    if (!env_or_null("IDNGUARD_LAB") || !env_or_null("IDNGUARD_TEMPLATES")
+        || !env_or_null("IDNGUARD_ZONES") || !env_or_null("IDNGUARD_MODULE")
+        || !env_or_null("IDNGUARD_UNBOUND")) {
         set_err(err, errlen,
-                "IDNGUARD_TEMPLATES, IDNGUARD_ZONES, IDNGUARD_MODULE and IDNGUARD_UNBOUND "
-                "must be set (run through make check-integration)");
-        return -1;
-    }
-    snprintf(path, sizeof path, "%s/sig.anchor", zones);
-    if (access(path, R_OK) != 0) {
-        set_err(err, errlen,
-                "%s is missing: IDNGUARD_ZONES must be the output of "
-                "tests/integration/prepare-zones.sh (make zones)",
-                path);
+                "IDNGUARD_LAB, IDNGUARD_TEMPLATES, IDNGUARD_ZONES, IDNGUARD_MODULE and "
+                "IDNGUARD_UNBOUND must be set (run through make check-integration)");
         return -1;
     }
     snprintf(h->dir, sizeof h->dir, "%s/idng-it.XXXXXX", tmp ? tmp : "/tmp");
@@ -594,174 +369,132 @@ static int prepare(struct harness *h, const char *conf_text, int threads,
         h->dir[0] = '\0';
         return -1;
     }
-    if (pick_ports(&h->port, &h->nsd_port) != 0) {
-        set_err(err, errlen, "no free loopback ports");
-        return -1;
-    }
     if (path_in(h->idng_conf, h->dir, "idnguard.conf")
         || path_in(h->ub_conf, h->dir, "unbound.conf") || path_in(h->ub_log, h->dir, "unbound.log")
         || path_in(h->ub_out, h->dir, "unbound.out") || path_in(h->nsd_conf, h->dir, "nsd.conf")
-        || path_in(h->nsd_log, h->dir, "nsd.log") || path_in(h->nsd_out, h->dir, "nsd.out")) {
+        || path_in(h->nsd_log, h->dir, "nsd.log") || path_in(h->nsd_out, h->dir, "nsd.out")
+        || path_in(h->lab_out, h->dir, "lab.out") || path_in(h->conf_in, h->dir, "idnguard.conf.in")
+        || path_in(h->extra_in, h->dir, "server-extra.in")) {
         set_err(err, errlen, "temporary directory name too long: %s", h->dir);
         return -1;
     }
     scopy(h->qlog, sizeof h->qlog, h->ub_log);
-    snprintf(sport, sizeof sport, "%d", h->port);
-    snprintf(snsd, sizeof snsd, "%d", h->nsd_port);
-    snprintf(sthreads, sizeof sthreads, "%d", threads > 0 ? threads : 1);
-    {
-        /* The last two only in the templates; the extra server: lines and
-         * the idnguard.conf get the others. */
-        const char *pairs[][2] = {
-            {"@DIR@", h->dir},        {"@ZONES@", zones},      {"@NSD_PORT@", snsd},
-            {"@PORT@", sport},        {"@THREADS@", sthreads}, {"@MODULE@", module},
-            {"@LOGFILE@", h->ub_log}, {"@MODULES@", modules},  {"@SERVER_EXTRA@", ""},
-        };
-        const char *const(*cpairs)[2] = (const char *const(*)[2])pairs;
-        size_t np = sizeof pairs / sizeof pairs[0];
-        const char *files[][2] = {{"nsd.conf.in", h->nsd_conf}, {"unbound.conf.in", h->ub_conf}};
-        size_t i;
-
-        lines = server_lines(opts && opts->server_extra ? opts->server_extra : "");
-        extra = lines ? subst(lines, cpairs, np - 2) : NULL;
-        free(lines);
-        if (!extra) {
-            set_err(err, errlen, "out of memory");
-            return -1;
-        }
-        pairs[np - 1][1] = extra;
-        for (i = 0; i < 2; i++) {
-            snprintf(path, sizeof path, "%s/%s", tmpl, files[i][0]);
-            text = harness_read_file(path, 0, NULL);
-            out = text ? subst(text, cpairs, np) : NULL;
-            free(text);
-            if (!out || write_file(files[i][1], out) != 0) {
-                free(out);
-                free(extra);
-                set_err(err, errlen, "cannot fill the template %s", path);
-                return -1;
-            }
-            free(out);
-        }
-        free(extra);
-        out = subst(conf_text, cpairs, np - 2);
-        if (!out || write_file(h->idng_conf, out) != 0) {
-            free(out);
-            set_err(err, errlen, "cannot write %s", h->idng_conf);
-            return -1;
-        }
-        free(out);
+    if (write_file(h->conf_in, conf_text) != 0
+        || write_file(h->extra_in, opts && opts->server_extra ? opts->server_extra : "") != 0) {
+        set_err(err, errlen, "cannot write into %s", h->dir);
+        return -1;
     }
     return 0;
 }
 
-static pid_t start_unbound(struct harness *h)
+/* The lab's KEY=VALUE file: -1 while there is none. */
+static int read_lab_env(struct harness *h, char *state, size_t cap, int *ub_status)
 {
-    const char *ub = getenv("IDNGUARD_UNBOUND");
-    char *argv[] = {(char *)ub, "-d", "-c", h->ub_conf, NULL};
-    char **envp = env_with_conf(h->idng_conf);
-    pid_t pid;
+    char path[HARNESS_PATH_MAX + 16], line[256];
+    FILE *f;
 
-    if (!envp)
+    snprintf(path, sizeof path, "%s/lab.env", h->dir);
+    f = fopen(path, "r");
+    if (!f)
         return -1;
-    pid = spawn(ub, argv, envp, h->ub_out);
-    free(envp);
-    return pid;
+    *ub_status = -1;
+    while (fgets(line, sizeof line, f)) {
+        char *v = strchr(line, '='), *nl = strchr(line, '\n');
+        if (!v)
+            continue;
+        *v++ = '\0';
+        if (nl)
+            *nl = '\0';
+        if (strcmp(line, "LAB_STATE") == 0)
+            scopy(state, cap, v);
+        else if (strcmp(line, "LAB_PORT") == 0)
+            h->port = atoi(v);
+        else if (strcmp(line, "LAB_NSD_PORT") == 0)
+            h->nsd_port = atoi(v);
+        else if (strcmp(line, "LAB_UB_PID") == 0)
+            h->ub_pid = (pid_t)atoi(v);
+        else if (strcmp(line, "LAB_NSD_PID") == 0)
+            h->nsd_pid = (pid_t)atoi(v);
+        else if (strcmp(line, "LAB_UB_STATUS") == 0 && *v)
+            *ub_status = atoi(v);
+    }
+    fclose(f);
+    return 0;
 }
 
-static pid_t start_nsd(struct harness *h)
+/*
+ * `lab.sh start DIR --hold ...`, then a bounded wait until it says the
+ * lab is ready (DIR/lab.env) or fails.  lab.sh bounds each daemon's start
+ * and tries other ports up to three times; this bound only catches a hung
+ * lab.sh.  Returns 0 when ready, 1 when it failed (*ub_status: Unbound's
+ * exit status as the shell gives it, when it exited; else -1), -1 on a
+ * local error; err says why.
+ */
+static int lab_start(struct harness *h, const char *only, const struct harness_opts *opts,
+                     int *ub_status, char *err, size_t errlen)
 {
-    char prog[HARNESS_PATH_MAX];
-    char *argv[] = {"nsd", "-d", "-c", h->nsd_conf, NULL};
+    char threads[16], secs[16], state[32] = "", tail[TAIL_MAX * 2];
+    char *args[24];
+    size_t n = 0;
+    long long deadline = harness_now_ms() + 6LL * HARNESS_START_MS + HARNESS_LAB_STOP_MS;
 
-    if (find_program("nsd", prog, sizeof prog) != 0)
+    *ub_status = -1;
+    snprintf(threads, sizeof threads, "%d", h->threads);
+    snprintf(secs, sizeof secs, "%d", (HARNESS_START_MS + 999) / 1000);
+    args[n++] = "start";
+    args[n++] = h->dir;
+    args[n++] = "--hold";
+    args[n++] = "--threads";
+    args[n++] = threads;
+    args[n++] = "--start-seconds";
+    args[n++] = secs;
+    args[n++] = "--conf";
+    args[n++] = h->conf_in;
+    args[n++] = "--server-extra";
+    args[n++] = h->extra_in;
+    args[n++] = "--modules";
+    args[n++] = (char *)(opts && opts->module_config ? opts->module_config
+                                                     : HARNESS_MODULES_DEFAULT);
+    if (only) {
+        args[n++] = "--only";
+        args[n++] = (char *)only;
+    }
+    args[n] = NULL;
+    h->lab_pid = spawn_lab(args, h->lab_out);
+    if (h->lab_pid <= 0) {
+        set_err(err, errlen, "cannot run sh %s", getenv("IDNGUARD_LAB"));
         return -1;
-    return spawn(prog, argv, environ, h->nsd_out);
+    }
+    for (;;) {
+        int st;
+        if (read_lab_env(h, state, sizeof state, ub_status) == 0)
+            break;
+        if (waitpid(h->lab_pid, &st, WNOHANG) == h->lab_pid) {
+            reg_del(h->lab_pid);
+            h->lab_pid = 0;
+            read_lab_env(h, state, sizeof state, ub_status);
+            break;
+        }
+        if (harness_now_ms() >= deadline)
+            break;
+        pause_ms(POLL_MS);
+    }
+    if (strcmp(state, "ready") == 0)
+        return 0;
+    harness_tail(h->lab_out, tail, sizeof tail);
+    set_err(err, errlen, "%s\n--- %s ---\n%s",
+            state[0] ? "the lab did not start" : "lab.sh hung or died", h->lab_out, tail);
+    return state[0] ? 1 : -1;
 }
-
-/* "what: exit status; tail of log and out" into err. */
-static void describe_failure(const char *what, int status, const char *log, const char *out,
-                             char *err, size_t errlen)
-{
-    char t1[TAIL_MAX], t2[TAIL_MAX / 2], st[64];
-
-    harness_tail(log, t1, sizeof t1);
-    harness_tail(out, t2, sizeof t2);
-    if (status == -1)
-        snprintf(st, sizeof st, "did not answer within %d ms", HARNESS_START_MS);
-    else if (WIFEXITED(status))
-        snprintf(st, sizeof st, "exited with status %d", WEXITSTATUS(status));
-    else
-        snprintf(st, sizeof st, "died of signal %d", WTERMSIG(status));
-    if (err && errlen)
-        snprintf(err, errlen, "%s %s\n--- log tail ---\n%s\n--- stderr ---\n%s", what, st, t1, t2);
-}
-
-/* A daemon that exited at once because its port was taken in the meantime. */
-static int lost_port_race(const char *log, const char *out)
-{
-    char t[TAIL_MAX * 2];
-    harness_tail(log, t, sizeof t);
-    if (strstr(t, "in use"))
-        return 1;
-    harness_tail(out, t, sizeof t);
-    return strstr(t, "in use") != NULL;
-}
-
-/* NSD answers for these before Unbound is started: the zones are loaded.
- * (NSD starts without a zone whose file is missing, and answers SERVFAIL
- * for it; the suites that use such a zone see that.) */
-static const char *const nsd_ready_names[] = {"example.", "sig.", "deny.sig.", "bad.sig."};
 
 int harness_start_ex(struct harness *h, const char *conf_text, int threads,
                      const struct harness_opts *opts, char *err, size_t errlen)
 {
-    int attempt, status, w = 0;
-    size_t z;
+    int ub_status;
 
-    for (attempt = 0; attempt < 3; attempt++) {
-        if (prepare(h, conf_text, threads, opts, err, errlen) != 0)
-            goto fail;
-        h->nsd_pid = start_nsd(h);
-        if (h->nsd_pid <= 0) {
-            set_err(err, errlen, "cannot start nsd (not installed?)");
-            goto fail;
-        }
-        for (z = 0; z < sizeof nsd_ready_names / sizeof nsd_ready_names[0]; z++)
-            if ((w = wait_ready(h->nsd_pid, h->nsd_port, nsd_ready_names[z], DNSQ_SOA, &status))
-                != 0)
-                break;
-        if (w == -2)
-            reaped(&h->nsd_pid);
-        if (w == -2 && lost_port_race(h->nsd_log, h->nsd_out)) {
-            harness_stop(h);
-            continue;
-        }
-        if (w != 0) {
-            describe_failure("nsd", status, h->nsd_log, h->nsd_out, err, errlen);
-            goto fail;
-        }
-        h->ub_pid = start_unbound(h);
-        if (h->ub_pid <= 0) {
-            set_err(err, errlen, "cannot start %s", getenv("IDNGUARD_UNBOUND"));
-            goto fail;
-        }
-        w = wait_ready(h->ub_pid, h->port, "ready.local.test.", DNSQ_A, &status);
-        if (w == -2)
-            reaped(&h->ub_pid);
-        if (w == -2 && lost_port_race(h->ub_log, h->ub_out)) {
-            harness_stop(h);
-            continue;
-        }
-        if (w != 0) {
-            describe_failure("unbound", status, h->ub_log, h->ub_out, err, errlen);
-            goto fail;
-        }
+    if (prepare(h, conf_text, threads, opts, err, errlen) == 0
+        && lab_start(h, NULL, opts, &ub_status, err, errlen) == 0)
         return 0;
-    }
-    set_err(err, errlen, "could not get free ports in three attempts");
-    return -1;
-fail:
     harness_stop(h);
     return -1;
 }
@@ -773,8 +506,19 @@ int harness_start(struct harness *h, const char *conf_text, int threads, char *e
 
 void harness_stop(struct harness *h)
 {
-    stop_pid(&h->ub_pid, h->owner);
-    stop_pid(&h->nsd_pid, h->owner);
+    if (h->owner == getpid() && h->lab_pid > 0) {
+        /* `lab.sh stop DIR` ends the daemons by PID; the holding lab.sh
+         * then exits by itself. */
+        char out[HARNESS_PATH_MAX + 16];
+        char *args[] = {"stop", h->dir, NULL};
+        pid_t stopper;
+
+        snprintf(out, sizeof out, "%s/lab-stop.out", h->dir);
+        stopper = spawn_lab(args, out);
+        stop_pid(&stopper, h->owner, HARNESS_LAB_STOP_MS);
+        stop_pid(&h->lab_pid, h->owner, 2000);
+    }
+    h->lab_pid = h->ub_pid = h->nsd_pid = 0;
     if (h->owner == getpid()) {
         remove_dir(h->dir);
         h->dir[0] = '\0';
@@ -808,41 +552,34 @@ int harness_run_failing(const char *conf_text, char *conf_path, size_t pathcap, 
                         char *log, size_t logcap)
 {
     struct harness h;
-    char err[512], t1[TAIL_MAX * 2], t2[TAIL_MAX];
-    long long deadline;
-    int rc = -1;
+    char err[TAIL_MAX * 3], t1[TAIL_MAX * 2], t2[TAIL_MAX];
+    int rc, ub_status;
 
     *status = -1;
     if (logcap)
         log[0] = '\0';
     if (prepare(&h, conf_text, 1, NULL, err, sizeof err) != 0) {
         snprintf(log, logcap, "%s", err);
-        remove_dir(h.dir);
+        harness_stop(&h);
         return -1;
     }
     snprintf(conf_path, pathcap, "%s", h.idng_conf);
-    h.ub_pid = start_unbound(&h);
-    if (h.ub_pid <= 0) {
-        remove_dir(h.dir);
+    rc = lab_start(&h, "unbound", NULL, &ub_status, err, sizeof err);
+    if (rc == 1 && ub_status >= 0) {
+        /* The shell's 128 + N is death by signal N. */
+        *status = ub_status > 128 && ub_status < 128 + 65 ? ub_status - 128 : ub_status << 8;
+        rc = 0;
+    } else if (rc == 0) {
+        rc = 1; /* it started after all */
+    } else {
+        snprintf(log, logcap, "%s", err);
+        harness_stop(&h);
         return -1;
-    }
-    deadline = harness_now_ms() + HARNESS_START_MS;
-    while (harness_now_ms() < deadline) {
-        if (waitpid(h.ub_pid, status, WNOHANG) == h.ub_pid) {
-            reaped(&h.ub_pid);
-            rc = 0;
-            break;
-        }
-        pause_ms(POLL_MS);
-    }
-    if (rc != 0) {
-        stop_pid(&h.ub_pid, h.owner);
-        rc = 1;
     }
     harness_tail(h.ub_log, t1, sizeof t1);
     harness_tail(h.ub_out, t2, sizeof t2);
     snprintf(log, logcap, "%s%s", t1, t2);
-    remove_dir(h.dir);
+    harness_stop(&h);
     return rc;
 }
 

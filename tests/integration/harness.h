@@ -2,8 +2,9 @@
  * \file
  * Integration test harness: NSD serving the zones and the Unbound daemon
  * built here, with the idnguard module, on free loopback ports in a
- * temporary directory; helpers to query them and to read the module's log
- * lines.
+ * temporary directory, started and stopped by scripts/lab.sh (the lab that
+ * `make run`, the soak and the resolver benchmark use too); helpers to
+ * query them and to read the module's log lines.
  *
  * The zones are those of tests/integration/zones as prepared by
  * tests/integration/prepare-zones.sh (`make zones`, into build/zones): the
@@ -15,23 +16,29 @@
  * only with CD), every other zone insecure.  harness_start_ex starts
  * variants of the daemon (another module-config, more server: lines).
  *
- * Environment (set by `make check-integration`): IDNGUARD_UNBOUND (daemon),
- * IDNGUARD_MODULE (the .so), IDNGUARD_ZONES (the prepared zones, build/zones),
- * IDNGUARD_TEMPLATES (nsd.conf.in, unbound.conf.in).  IDNGUARD_KEEP=1 keeps the temporary
- * directories for a post-mortem.  For the daemon alone (`make asan-check`,
- * scripts/soak.sh): IDNGUARD_DAEMON_PRELOAD becomes its LD_PRELOAD (a
- * sanitizer runtime for an instrumented module), IDNGUARD_DAEMON_ASAN_OPTIONS
- * and IDNGUARD_DAEMON_UBSAN_OPTIONS its ASAN_OPTIONS and UBSAN_OPTIONS.
+ * Environment (set by `make check-integration`): IDNGUARD_LAB
+ * (scripts/lab.sh), IDNGUARD_UNBOUND (daemon), IDNGUARD_MODULE (the .so),
+ * IDNGUARD_ZONES (the prepared zones, build/zones), IDNGUARD_TEMPLATES
+ * (nsd.conf.in, unbound.conf.in).  IDNGUARD_KEEP=1 keeps the temporary
+ * directories for a post-mortem.  For the daemon alone (`make asan-check`):
+ * IDNGUARD_DAEMON_PRELOAD becomes its LD_PRELOAD (a sanitizer runtime for
+ * an instrumented module), IDNGUARD_DAEMON_ASAN_OPTIONS and
+ * IDNGUARD_DAEMON_UBSAN_OPTIONS its ASAN_OPTIONS and UBSAN_OPTIONS (lab.sh
+ * does that).
  *
- * Lifetime and Check: a daemon is stopped only by the process that started
- * it.  The suites start a shared pair in an unchecked fixture (the runner
- * process, which outlives every forked test and always runs the teardown
- * when the setup succeeded); a setup that fails stops what it started
- * before it reports.  A daemon started inside a forked test stays in the
- * test's process group, which Check kills when the test ends however it
- * ends.  As a last resort every daemon dies with its parent
- * (PR_SET_PDEATHSIG) and an atexit handler in the starting process kills
- * what is left.  Every wait is bounded.
+ * Processes: `lab.sh start DIR --hold` writes the configurations, picks
+ * the ports, starts both daemons, polls them until they answer (bounded),
+ * writes ports and PIDs to DIR/lab.env, and stays the daemons' parent;
+ * `lab.sh stop DIR` stops them by PID.  Lifetime and Check: a lab is
+ * stopped only by the process that started it.  The suites start a shared
+ * pair in an unchecked fixture (the runner process, which outlives every
+ * forked test and always runs the teardown when the setup succeeded); a
+ * setup that fails stops what it started before it reports.  A lab started
+ * inside a forked test stays in the test's process group, which Check
+ * kills when the test ends however it ends.  As a last resort the holding
+ * lab.sh gets SIGTERM when its parent dies (PR_SET_PDEATHSIG), and stops
+ * its daemons, and an atexit handler in the starting process does the
+ * same.  Every wait is bounded.
  */
 #ifndef IDNG_TESTS_HARNESS_H
 #define IDNG_TESTS_HARNESS_H
@@ -51,6 +58,8 @@
 #define HARNESS_QUERY_MS 3000  /**< a query that should be answered */
 #define HARNESS_DROP_MS 700    /**< waited out to call a query dropped */
 #define HARNESS_LOG_MS 3000    /**< a log line that should appear */
+/** lab.sh stop: SIGTERM to exit, before SIGKILL, for each daemon in turn */
+#define HARNESS_LAB_STOP_MS (2 * HARNESS_STOP_MS + 2000)
 
 /** module-config when a test names none. */
 #define HARNESS_MODULES_DEFAULT "dynlib validator iterator"
@@ -81,12 +90,16 @@ struct harness {
     char nsd_conf[HARNESS_PATH_MAX];
     char nsd_log[HARNESS_PATH_MAX];
     char nsd_out[HARNESS_PATH_MAX];
+    char lab_out[HARNESS_PATH_MAX];  /**< lab.sh's messages */
+    char conf_in[HARNESS_PATH_MAX];  /**< idnguard.conf before lab.sh fills it in */
+    char extra_in[HARNESS_PATH_MAX]; /**< the extra server: lines, likewise */
     /** Where the module's query lines go: ub_log unless a test points it at
      *  the module's own log-file. */
     char qlog[HARNESS_PATH_MAX];
     int port, nsd_port;
-    pid_t ub_pid, nsd_pid;
-    pid_t owner; /**< the process that started them */
+    pid_t ub_pid, nsd_pid; /**< children of lab_pid */
+    pid_t lab_pid;         /**< the lab.sh holding them */
+    pid_t owner;           /**< the process that started lab_pid */
     int threads;
 };
 
@@ -137,7 +150,8 @@ void harness_setup_ex(struct harness *h, const char *conf_text, int threads,
 int harness_run_failing(const char *conf_text, char *conf_path, size_t pathcap, int *status,
                         char *log, size_t logcap);
 
-/** Is the daemon still running (also from a forked test)? */
+/** Is the daemon still running?  (owner: unused, as the daemons are
+ *  lab.sh's children.) */
 int harness_alive(pid_t pid, pid_t owner);
 
 /** Sends SIGHUP to Unbound (a reload: module deinit and init). */

@@ -55,7 +55,7 @@ fi
 fresh && exit 0
 
 for t in ldns-keygen ldns-signzone ldns-key2ds; do
-    command -v "$t" >/dev/null 2>&1 || die "$t is missing (sh scripts/deps.sh integration)"
+    command -v "$t" >/dev/null 2>&1 || die "$t is missing (make deps-integration, as root)"
 done
 for z in $signed; do
     [ -f "$src/$z" ] || die "$src/$z is missing"
