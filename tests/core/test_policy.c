@@ -512,6 +512,74 @@ START_TEST(test_response_scan)
 }
 END_TEST
 
+/* The policy unit owns the defaults and the per-class rules: a policy
+ * made without any settings file says what the documented defaults say. */
+START_TEST(test_policy_defaults_and_rules)
+{
+    struct idng_policy pol;
+    unsigned char explicit_action[IDNG_CLASS_COUNT] = {0};
+    enum idng_action a;
+    int cls;
+
+    idng_policy_init(&pol);
+    ck_assert_int_eq(pol.mode, IDNG_MODE_UTS46);
+    ck_assert_int_eq(pol.on_invalid, IDNG_ACT_REFUSE);
+    for (cls = 0; cls < IDNG_CLASS_COUNT; cls++) {
+        int configurable = idng_policy_class_configurable(cls);
+        ck_assert_int_eq(configurable,
+                         cls != IDNG_C_OK && cls != IDNG_C_NOSPACE && cls != IDNG_C_INVAL);
+        ck_assert_int_eq(pol.action[cls], !configurable            ? IDNG_ACT_PASS
+                                          : cls == IDNG_C_RAW_8BIT ? IDNG_ACT_NORMALIZE
+                                                                   : IDNG_ACT_REFUSE);
+        /* normalize only for raw-8bit; every other action anywhere */
+        ck_assert_int_eq(idng_policy_action_allowed(cls, IDNG_ACT_NORMALIZE),
+                         cls == IDNG_C_RAW_8BIT);
+        ck_assert(idng_policy_action_allowed(cls, IDNG_ACT_DROP));
+    }
+    ck_assert(!idng_policy_action_allowed(-1, IDNG_ACT_NORMALIZE));
+    ck_assert(!idng_policy_action_allowed(IDNG_C_RAW_8BIT, IDNG_ACTION_COUNT));
+    ck_assert(!idng_policy_class_configurable(-1));
+    ck_assert(!idng_policy_class_configurable(IDNG_CLASS_COUNT));
+
+    /* on-invalid changes every class not set explicitly, raw-8bit aside */
+    pol.on_invalid = IDNG_ACT_NXDOMAIN;
+    pol.action[IDNG_C_BIDI] = IDNG_ACT_LOG;
+    explicit_action[IDNG_C_BIDI] = 1;
+    idng_policy_resolve(&pol, explicit_action);
+    ck_assert_int_eq(pol.action[IDNG_C_BIDI], IDNG_ACT_LOG);
+    ck_assert_int_eq(pol.action[IDNG_C_CONTEXTJ], IDNG_ACT_NXDOMAIN);
+    ck_assert_int_eq(pol.action[IDNG_C_RAW_8BIT], IDNG_ACT_NORMALIZE);
+    ck_assert_int_eq(pol.action[IDNG_C_OK], IDNG_ACT_PASS);
+
+    /* action names are the settings values, both ways */
+    for (a = IDNG_ACT_PASS; a < IDNG_ACTION_COUNT; a++) {
+        enum idng_action back;
+        const char *name = idng_action_name(a);
+        ck_assert_ptr_nonnull(name);
+        ck_assert_int_eq(idng_action_lookup(name, strlen(name), &back), 0);
+        ck_assert_int_eq(back, a);
+    }
+    ck_assert_ptr_null(idng_action_name(IDNG_ACTION_COUNT));
+    ck_assert_int_eq(idng_action_lookup("Refuse", 6, &a), -1);
+    ck_assert_int_eq(idng_action_lookup("refusex", 7, &a), -1);
+
+    /* the lists are the policy's: a denied name is rejected with on-invalid */
+    {
+        static const uint8_t bad[] = "\003bad\007example\000";
+        static const uint8_t below[] = "\001x\003BAD\007example\000";
+        struct idng_verdict v;
+        ck_assert_int_eq(idng_nameset_add(&pol.deny, bad, sizeof bad - 1, NULL), 0);
+        idng_policy_judge(&pol, below, sizeof below - 1, &v);
+        ck_assert_int_eq(v.listed, IDNG_LISTED_DENY);
+        ck_assert_int_eq(v.action, IDNG_ACT_NXDOMAIN);
+    }
+    idng_policy_free(&pol);
+    ck_assert_int_eq(pol.deny.count, 0);
+    ck_assert_int_eq(pol.on_invalid, IDNG_ACT_REFUSE);
+    idng_policy_free(&pol); /* twice is fine */
+}
+END_TEST
+
 static Suite *policy_suite(void)
 {
     Suite *s = suite_create("policy");
@@ -525,6 +593,7 @@ static Suite *policy_suite(void)
     tcase_add_test(tc, test_fallback);
     tcase_add_test(tc, test_severity_order);
     tcase_add_test(tc, test_response_scan);
+    tcase_add_test(tc, test_policy_defaults_and_rules);
     tcase_add_loop_test(tc, test_judge_data, 0, 8);
     tcase_add_loop_test(tc, test_most_severe_property, 0, 10);
     suite_add_tcase(s, tc);

@@ -717,6 +717,45 @@ START_TEST(test_mem)
 }
 END_TEST
 
+/* The set on its own, without a settings file: add, find, listed. */
+START_TEST(test_set_api)
+{
+    static const uint8_t ex[] = "\007Example\003NET\000";
+    static const uint8_t ex_low[] = "\007example\003net\000";
+    static const uint8_t www[] = "\003www\007example\003net\000";
+    static const uint8_t other[] = "\007xample\003net\000";
+    static const uint8_t pointer[] = "\007example\300\014";
+    struct idng_nameset s;
+    size_t at = 99;
+
+    idng_nameset_init(&s);
+    ck_assert_uint_eq(idng_nameset_mem(&s), 0);
+    ck_assert_uint_eq(idng_nameset_find(&s, ex, sizeof ex - 1), IDNG_NAMESET_NONE);
+    ck_assert_int_eq(idng_nameset_add(&s, ex, sizeof ex - 1, &at), 0);
+    ck_assert_uint_eq(at, 0);
+    /* stored lowercase, found in any case, once */
+    ck_assert_int_eq(memcmp(s.names[0], ex_low, sizeof ex_low - 1), 0);
+    ck_assert_int_eq(idng_nameset_add(&s, ex_low, sizeof ex_low - 1, &at), 1);
+    ck_assert_uint_eq(at, 0);
+    ck_assert_uint_eq(s.count, 1);
+    ck_assert_uint_eq(idng_nameset_find(&s, ex_low, sizeof ex_low - 1), 0);
+    ck_assert_uint_eq(idng_nameset_find(&s, www, sizeof www - 1), IDNG_NAMESET_NONE);
+    /* listed: the name and everything below it, whole labels only */
+    ck_assert_int_eq(idng_nameset_listed(&s, www, sizeof www - 1), (int)(sizeof ex - 1));
+    ck_assert_int_eq(idng_nameset_listed(&s, ex, sizeof ex - 1), (int)(sizeof ex - 1));
+    ck_assert_int_eq(idng_nameset_listed(&s, other, sizeof other - 1), 0);
+    /* malformed names are never added nor listed */
+    ck_assert_int_eq(idng_nameset_add(&s, pointer, sizeof pointer - 1, NULL), -2);
+    ck_assert_int_eq(idng_nameset_listed(&s, pointer, sizeof pointer - 1), 0);
+    ck_assert_int_eq(idng_nameset_listed(&s, www, 5), 0); /* cut short */
+    ck_assert_uint_gt(idng_nameset_mem(&s), 0);
+    idng_nameset_free(&s);
+    ck_assert_uint_eq(s.count, 0);
+    ck_assert_uint_eq(idng_nameset_mem(&s), 0);
+    idng_nameset_free(&s);
+}
+END_TEST
+
 static Suite *nameset_suite(void)
 {
     Suite *s = suite_create("nameset");
@@ -726,6 +765,7 @@ static Suite *nameset_suite(void)
     tcase_add_test(tc, test_deep_names);
     tcase_add_loop_test(tc, test_round_trip_order, 0, 4);
     tcase_add_test(tc, test_mem);
+    tcase_add_test(tc, test_set_api);
     tcase_set_timeout(tc, 120); /* sanitizer builds are several times slower */
     suite_add_tcase(s, tc);
 
