@@ -74,7 +74,7 @@ LAB_UNBOUND=$unbound LAB_MODULE=$module LAB_THREADS=2 LAB_SERVER_EXTRA=$dir/serv
     LAB_START_SECONDS=60 LAB_STOP_SECONDS=120 \
     LAB_WRAP="valgrind --tool=memcheck --leak-check=full --show-leak-kinds=all \
 --errors-for-leak-kinds=definite,indirect,possible --keep-debuginfo=yes --num-callers=40 \
---track-origins=no --log-file=$dir/valgrind.log"
+--track-origins=no --fullpath-after=$top/ --log-file=$dir/valgrind.log"
 
 # ---- the query mix ----
 # dnsperf reads names in presentation format, but Debian's dnsperf 2.10
@@ -201,11 +201,13 @@ lines=$(grep -ac ' idnguard: 127\.0\.0\.1#' "$dir/unbound.log" || true)
 lines_cache=$(grep -ac ' idnguard: 127\.0\.0\.1#.* cache$' "$dir/unbound.log" || true)
 
 # Valgrind: errors, and leaks whose allocation stack passes through the
-# module's code (its own files, conf/ and the codec it links in).
+# module's code (module/, core/, conf/ and the codec it links in).  Frames
+# show paths relative to this tree (--fullpath-after), so the module's
+# module/unbound.c is told apart from Unbound's own daemon/unbound.c.
 vg="$dir/valgrind.log"
 vg_errors=$(sed -nE 's/.*ERROR SUMMARY: ([0-9]+) errors.*/\1/p' "$vg" | tail -1)
 : "${vg_errors:=unknown}"
-module_files='unbound\.c|idng_log\.c|idng_policy\.c|idng_stats\.c|idng_conf\.c|idna\.c|punycode\.c|unicode\.c|utf8\.c|status\.c|idnguard\.so'
+module_files='[( ](module|core|conf|codec)/[a-z_0-9]+\.[ch]:|idnguard\.so'
 leaks=$(awk -v re="$module_files" '
     /bytes in [0-9,]+ blocks are/ {
         if (rec != "") { flush() }
