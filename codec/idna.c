@@ -861,195 +861,298 @@ static idng_status map_label(const unsigned char *s, size_t len, uint32_t *u, si
     return st;
 }
 
-/* Shared driver of to-ASCII (to_unicode = 0) and to-Unicode. */
-static NOINLINE idng_status process(const char *in, size_t inlen, char *out, size_t *outlen,
-                           idng_mode mode, unsigned flags, idng_error *err, int to_unicode)
-{
-    const unsigned char *s = (const unsigned char *)in;
-    uint32_t work[WORK_MAX];
+/*
+ * One run of to-ASCII or to-Unicode over a name, in four steps:
+ * split_name cuts the input into labels, analyse_label maps and judges
+ * each one, apply_bidi applies the bidi rule of a Bidi domain name to
+ * every label, and emit_name writes the result.  idng_label_to_ascii
+ * runs the last three on its one label.
+ */
+struct run {
+    const char *in;
+    size_t inlen;
+    idng_mode mode;
+    unsigned flags;
+    int to_unicode;
+    int root;          /* the name ends with a full stop (the root label) */
+    size_t nlab, used; /* labels; code points of work in use */
     struct label_state labs[LABELS_MAX * 2];
-    struct sink k;
+    uint32_t work[WORK_MAX];
+};
+
+static void run_start(struct run *r, const char *in, size_t inlen, idng_mode mode,
+                      unsigned flags, int to_unicode)
+{
+    r->in = in;
+    r->inlen = inlen;
+    r->mode = mode;
+    r->flags = flags;
+    r->to_unicode = to_unicode;
+    r->root = 0;
+    r->nlab = 0;
+    r->used = 0;
+}
+
+static void add_label(struct run *r, size_t off, size_t len)
+{
+    struct label_state *l = &r->labs[r->nlab++];
+
+    memset(l, 0, sizeof *l);
+    l->off = off;
+    l->len = len;
+}
+
+/* Step 1: the labels, at every full stop, each valid UTF-8.  A bad label is
+ * reported up to the next U+002E after the bad octet. */
+static idng_status split_name(struct run *r, idng_error *err)
+{
+    const unsigned char *s = (const unsigned char *)r->in;
     struct idng_text_iter it;
-    size_t nlab = 0, used = 0, off, len, stop, i, dns_len = 0;
-    int strict = (flags & IDNG_F_STRICT) != 0, bidi_domain = 0, root = 0;
-    size_t first_err = (size_t)-1;
+    size_t off, len, stop;
 
-    k.out = out;
-    k.cap = *outlen;
-    k.len = 0;
-    if ((unsigned)mode > IDNG_MODE_UTS46)
-        return idng_fail(err, IDNG_E_INVAL, 0, 0, IDNG_NO_CODEPOINT);
-    if (inlen > IDNG_INPUT_MAX)
-        return idng_fail(err, IDNG_E_INPUT_TOO_LONG, 0, inlen, IDNG_NO_CODEPOINT);
-
-
-    /* Split into labels, validating UTF-8 on the way.  A bad label is
-     * reported up to the next U+002E after the bad octet. */
-    idng_text_start(&it, in, inlen, 0);
+    idng_text_start(&it, r->in, r->inlen, 0);
     while (idng_text_next(&it, &off, &len, &stop)) {
         size_t end = off + utf8_bad_at(s + off, len);
         if (end < off + len) {
-            while (end < inlen && s[end] != '.')
+            while (end < r->inlen && s[end] != '.')
                 end++;
             return idng_fail(err, IDNG_E_BAD_UTF8, off, end - off, IDNG_NO_CODEPOINT);
         }
-        if (nlab == sizeof labs / sizeof labs[0])
-            return idng_fail(err, IDNG_E_INPUT_TOO_LONG, off, inlen - off, IDNG_NO_CODEPOINT);
-        memset(&labs[nlab], 0, sizeof labs[nlab]);
-        labs[nlab].off = off;
-        labs[nlab].len = len;
-        nlab++;
+        if (r->nlab == sizeof r->labs / sizeof r->labs[0])
+            return idng_fail(err, IDNG_E_INPUT_TOO_LONG, off, r->inlen - off, IDNG_NO_CODEPOINT);
+        add_label(r, off, len);
     }
     /* A trailing empty label is the root (UTS #46 VerifyDnsLength excludes
      * it too).  "." alone is the root name in DNS, but an empty label to
      * strict UTS #46 processing. */
-    if (nlab > 1 && labs[nlab - 1].len == 0) {
-        root = 1;
-        nlab--;
-        if (nlab == 1 && labs[0].len == 0 && inlen == 1 && !strict)
-            nlab = 0;
+    if (r->nlab > 1 && r->labs[r->nlab - 1].len == 0) {
+        r->root = 1;
+        r->nlab--;
+        if (r->nlab == 1 && r->labs[0].len == 0 && r->inlen == 1 && !(r->flags & IDNG_F_STRICT))
+            r->nlab = 0;
     }
+    return IDNG_OK;
+}
 
-    for (i = 0; i < nlab; i++) {
-        struct label_state *l = &labs[i];
-        const char *p = in + l->off;
-        uint32_t *u = work + used;
-        size_t cap = WORK_MAX - used;
-        struct bidi bd;
+/* Step 2 for a label of plain ASCII: an xn-- label is validated, others
+ * only with IDNG_F_STRICT. */
+static idng_status analyse_ascii(struct run *r, struct label_state *l, const char *p,
+                                 uint32_t *u, size_t cap, struct bidi *bd, idng_error *err)
+{
+    size_t j;
 
-        bd.valid = 0;
-        l->st = IDNG_OK;
-        l->bad = IDNG_NO_CODEPOINT;
-        l->u_off = used;
-        if (l->len == 0) {
-            l->st = IDNG_E_EMPTY_LABEL;
-        } else if (!has_8bit(p, l->len)) {
-            if (idng_is_ace(p, l->len)) {
-                l->kind = K_ACE;
-                l->judged = 1;
-                if (cap < IDNG_LABEL_MAX)
-                    return idng_fail(err, IDNG_E_INPUT_TOO_LONG, l->off, l->len, IDNG_NO_CODEPOINT);
-                l->st = check_ace(p, l->len, mode, u, &l->n, &l->bad, &bd);
-            } else if (strict) {
-                size_t j;
-                l->kind = K_UNICODE;
-                l->judged = 1;
-                l->ascii_u = 1;
-                if (l->len > cap)
-                    return idng_fail(err, IDNG_E_INPUT_TOO_LONG, l->off, l->len, IDNG_NO_CODEPOINT);
-                for (j = 0; j < l->len; j++)
-                    u[j] = ascii_lower((unsigned char)p[j]);
-                l->n = l->len;
-                l->st = check_ulabel(u, l->n, mode, &l->bad, &bd);
-            } else {
-                l->kind = K_PLAIN;
-            }
-        } else {
-            size_t j;
-            int ascii = 1;
-            l->kind = K_UNICODE;
-            l->judged = 1;
-            l->st = map_label((const unsigned char *)p, l->len, u, &l->n, cap, &l->bad);
-            if (l->st == IDNG_E_INPUT_TOO_LONG)
-                return idng_fail(err, l->st, l->off, l->len, IDNG_NO_CODEPOINT);
-            for (j = 0; j < l->n && ascii; j++)
-                ascii = u[j] < 0x80;
-            l->ascii_u = ascii;
-            if (l->n == 0 && l->st == IDNG_OK) {
-                l->st = IDNG_E_EMPTY_LABEL;
-            } else if (ascii && idng_ace_prefix_cp(u, l->n)) {
-                /* Mapped into an A-label (fullwidth input, say): judge it as one. */
-                char a[IDNG_LABEL_MAX];
-                idng_status st2;
-                for (j = 0; j < l->n && j < sizeof a; j++)
-                    a[j] = (char)u[j];
-                st2 = l->n > IDNG_LABEL_MAX
-                          ? IDNG_E_LABEL_TOO_LONG
-                          : check_ace(a, l->n, mode, u, &l->n, &l->bad, &bd);
-                if (l->st == IDNG_OK)
-                    l->st = st2;
-                l->ascii_u = 0;
-            } else if (l->st == IDNG_OK && !ascii && idng_ace_prefix_cp(u, l->n)) {
-                /* A U-label may not itself begin with "xn--" in any mode: its
-                 * A-label would be "xn--xn--...", which no classifier accepts
-                 * (found by fuzzing, tests/fuzz regress classify F2). */
-                l->st = IDNG_E_XN_PREFIX;
-            } else if (l->st == IDNG_OK) {
-                l->st = check_ulabel(u, l->n, mode, &l->bad, &bd);
-            }
-        }
-        used += l->n;
-        if (l->judged && mode != IDNG_MODE_PUNYCODE && l->n > 0) {
-            if (!bd.valid)
-                bidi_scan(u, l->n, &bd);
-            l->rtl = bd.rtl;
-            bidi_domain |= l->rtl;
-            l->bidi = bd.st;
-            l->bidi_bad = bd.bad;
-        }
+    if (idng_is_ace(p, l->len)) {
+        l->kind = K_ACE;
+        l->judged = 1;
+        if (cap < IDNG_LABEL_MAX)
+            return idng_fail(err, IDNG_E_INPUT_TOO_LONG, l->off, l->len, IDNG_NO_CODEPOINT);
+        l->st = check_ace(p, l->len, r->mode, u, &l->n, &l->bad, bd);
+    } else if (r->flags & IDNG_F_STRICT) {
+        l->kind = K_UNICODE;
+        l->judged = 1;
+        l->ascii_u = 1;
+        if (l->len > cap)
+            return idng_fail(err, IDNG_E_INPUT_TOO_LONG, l->off, l->len, IDNG_NO_CODEPOINT);
+        for (j = 0; j < l->len; j++)
+            u[j] = ascii_lower((unsigned char)p[j]);
+        l->n = l->len;
+        l->st = check_ulabel(u, l->n, r->mode, &l->bad, bd);
+    } else {
+        l->kind = K_PLAIN;
     }
-    for (i = 0; i < nlab; i++) {
-        struct label_state *l = &labs[i];
+    return IDNG_OK;
+}
+
+/* Step 2 for a label with octets >= 0x80: mapped, normalized, judged. */
+static idng_status analyse_unicode(struct run *r, struct label_state *l, const char *p,
+                                   uint32_t *u, size_t cap, struct bidi *bd, idng_error *err)
+{
+    size_t j;
+    int ascii = 1;
+
+    l->kind = K_UNICODE;
+    l->judged = 1;
+    l->st = map_label((const unsigned char *)p, l->len, u, &l->n, cap, &l->bad);
+    if (l->st == IDNG_E_INPUT_TOO_LONG)
+        return idng_fail(err, l->st, l->off, l->len, IDNG_NO_CODEPOINT);
+    for (j = 0; j < l->n && ascii; j++)
+        ascii = u[j] < 0x80;
+    l->ascii_u = ascii;
+    if (l->n == 0 && l->st == IDNG_OK) {
+        l->st = IDNG_E_EMPTY_LABEL;
+    } else if (ascii && idng_ace_prefix_cp(u, l->n)) {
+        /* Mapped into an A-label (fullwidth input, say): judge it as one. */
+        char a[IDNG_LABEL_MAX];
+        idng_status st2;
+        for (j = 0; j < l->n && j < sizeof a; j++)
+            a[j] = (char)u[j];
+        st2 = l->n > IDNG_LABEL_MAX ? IDNG_E_LABEL_TOO_LONG
+                                    : check_ace(a, l->n, r->mode, u, &l->n, &l->bad, bd);
+        if (l->st == IDNG_OK)
+            l->st = st2;
+        l->ascii_u = 0;
+    } else if (l->st == IDNG_OK && !ascii && idng_ace_prefix_cp(u, l->n)) {
+        /* A U-label may not itself begin with "xn--" in any mode: its
+         * A-label would be "xn--xn--...", which no classifier accepts
+         * (found by fuzzing, tests/fuzz regress classify F2). */
+        l->st = IDNG_E_XN_PREFIX;
+    } else if (l->st == IDNG_OK) {
+        l->st = check_ulabel(u, l->n, r->mode, &l->bad, bd);
+    }
+    return IDNG_OK;
+}
+
+/* Step 2: one label, its U-label put in the work buffer; also whether it
+ * is RTL and what the bidi rule says of it.  Fails only when the work
+ * buffer is full. */
+static idng_status analyse_label(struct run *r, struct label_state *l, idng_error *err)
+{
+    const char *p = r->in + l->off;
+    uint32_t *u = r->work + r->used;
+    size_t cap = WORK_MAX - r->used;
+    struct bidi bd;
+    idng_status st = IDNG_OK;
+
+    bd.valid = 0;
+    l->st = IDNG_OK;
+    l->bad = IDNG_NO_CODEPOINT;
+    l->u_off = r->used;
+    if (l->len == 0)
+        l->st = IDNG_E_EMPTY_LABEL;
+    else if (!has_8bit(p, l->len))
+        st = analyse_ascii(r, l, p, u, cap, &bd, err);
+    else
+        st = analyse_unicode(r, l, p, u, cap, &bd, err);
+    if (st != IDNG_OK)
+        return st;
+    r->used += l->n;
+    if (l->judged && r->mode != IDNG_MODE_PUNYCODE && l->n > 0) {
+        if (!bd.valid)
+            bidi_scan(u, l->n, &bd);
+        l->rtl = bd.rtl;
+        l->bidi = bd.st;
+        l->bidi_bad = bd.bad;
+    }
+    return IDNG_OK;
+}
+
+/* Step 3: in a Bidi domain name (some label is RTL) every label obeys the
+ * bidi rule.  Returns the index of the first failing label, or nlab. */
+static size_t apply_bidi(struct run *r)
+{
+    size_t i, first = r->nlab;
+    int bidi_domain = 0;
+
+    for (i = 0; i < r->nlab; i++)
+        bidi_domain |= r->labs[i].rtl;
+    for (i = 0; i < r->nlab; i++) {
+        struct label_state *l = &r->labs[i];
         if (l->st == IDNG_OK && bidi_domain && l->bidi != IDNG_OK) {
             l->st = l->bidi;
             l->bad = l->bidi_bad;
         }
-        if (l->st != IDNG_OK && first_err == (size_t)-1)
-            first_err = i;
+        if (l->st != IDNG_OK && first == r->nlab)
+            first = i;
     }
-    if (first_err != (size_t)-1 && !(to_unicode && (flags & IDNG_F_KEEP_GOING))) {
-        struct label_state *l = &labs[first_err];
-        *outlen = 0;
-        return idng_fail(err, l->st, l->off, l->len, l->bad);
-    }
+    return first;
+}
 
-    for (i = 0; i < nlab; i++) {
-        struct label_state *l = &labs[i];
-        const char *p = in + l->off;
+/* Step 4, one label: as it was (a failed label kept by IDNG_F_KEEP_GOING,
+ * or one not judged), its A-label, or its U-label. */
+static idng_status emit_label(struct run *r, const struct label_state *l, struct sink *k)
+{
+    const char *p = r->in + l->off;
+
+    if (l->st != IDNG_OK) {
+        emit(k, p, l->len);
+    } else if (l->kind == K_PLAIN || (l->kind == K_ACE && !r->to_unicode)) {
+        emit_lower(k, p, l->len);
+    } else if (r->to_unicode || l->ascii_u) {
+        emit_utf8(k, r->work + l->u_off, l->n);
+    } else {
+        char a[IDNG_LABEL_MAX];
+        size_t alen = sizeof a - 4;
+        if (idng_punycode_encode(r->work + l->u_off, l->n, NULL, a + 4, &alen) != IDNG_OK)
+            return IDNG_E_LABEL_TOO_LONG;
+        memcpy(a, "xn--", 4);
+        emit(k, a, alen + 4);
+    }
+    return IDNG_OK;
+}
+
+/* Step 4: the name, checked against the DNS lengths when it is ASCII;
+ * first is the first failing label (nlab if none), whose error is
+ * returned after a complete output. */
+static idng_status emit_name(struct run *r, size_t first, char *out, size_t *outlen,
+                             idng_error *err)
+{
+    struct sink k;
+    size_t i, dns_len;
+
+    k.out = out;
+    k.cap = *outlen;
+    k.len = 0;
+    for (i = 0; i < r->nlab; i++) {
+        const struct label_state *l = &r->labs[i];
         size_t before = k.len;
         if (i > 0)
             emit_byte(&k, '.');
-        if (l->st != IDNG_OK) {
-            emit(&k, p, l->len); /* to-Unicode with IDNG_F_KEEP_GOING */
-        } else if (l->kind == K_PLAIN) {
-            emit_lower(&k, p, l->len);
-        } else if (l->kind == K_ACE && !to_unicode) {
-            emit_lower(&k, p, l->len);
-        } else if (to_unicode || l->ascii_u) {
-            emit_utf8(&k, work + l->u_off, l->n);
-        } else {
-            char a[IDNG_LABEL_MAX];
-            size_t alen = sizeof a - 4;
-            if (idng_punycode_encode(work + l->u_off, l->n, NULL, a + 4, &alen) != IDNG_OK) {
-                *outlen = 0;
-                return idng_fail(err, IDNG_E_LABEL_TOO_LONG, l->off, l->len, IDNG_NO_CODEPOINT);
-            }
-            memcpy(a, "xn--", 4);
-            emit(&k, a, alen + 4);
-        }
-        if (!to_unicode) {
-            size_t llen = k.len - before - (i > 0);
-            if (llen > IDNG_LABEL_MAX) {
-                *outlen = 0;
-                return idng_fail(err, IDNG_E_LABEL_TOO_LONG, l->off, l->len, IDNG_NO_CODEPOINT);
-            }
+        if (emit_label(r, l, &k) != IDNG_OK
+            || (!r->to_unicode && k.len - before - (i > 0) > IDNG_LABEL_MAX)) {
+            *outlen = 0;
+            return idng_fail(err, IDNG_E_LABEL_TOO_LONG, l->off, l->len, IDNG_NO_CODEPOINT);
         }
     }
     dns_len = k.len;
-    if (root)
+    if (r->root)
         emit_byte(&k, '.');
-    if (!to_unicode && (dns_len > IDNG_NAME_MAX || (nlab == 0 && !root))) {
+    if (!r->to_unicode && (dns_len > IDNG_NAME_MAX || (r->nlab == 0 && !r->root))) {
         *outlen = 0;
-        return idng_fail(err, nlab == 0 ? IDNG_E_EMPTY_LABEL : IDNG_E_NAME_TOO_LONG, 0, inlen,
-                    IDNG_NO_CODEPOINT);
+        return idng_fail(err, r->nlab == 0 ? IDNG_E_EMPTY_LABEL : IDNG_E_NAME_TOO_LONG, 0,
+                         r->inlen, IDNG_NO_CODEPOINT);
     }
     if (finish(&k, outlen) != IDNG_OK)
-        return idng_fail(err, IDNG_E_NOSPACE, 0, inlen, IDNG_NO_CODEPOINT);
-    if (first_err != (size_t)-1) {
-        struct label_state *l = &labs[first_err];
+        return idng_fail(err, IDNG_E_NOSPACE, 0, r->inlen, IDNG_NO_CODEPOINT);
+    if (first < r->nlab)
+        return idng_fail(err, r->labs[first].st, r->labs[first].off, r->labs[first].len,
+                         r->labs[first].bad);
+    return ok(err);
+}
+
+/* Steps 2-4 on the labels of r. */
+static idng_status convert(struct run *r, char *out, size_t *outlen, idng_error *err)
+{
+    size_t i, first;
+    idng_status st;
+
+    for (i = 0; i < r->nlab; i++)
+        if ((st = analyse_label(r, &r->labs[i], err)) != IDNG_OK)
+            return st;
+    first = apply_bidi(r);
+    if (first < r->nlab && !(r->to_unicode && (r->flags & IDNG_F_KEEP_GOING))) {
+        const struct label_state *l = &r->labs[first];
+        *outlen = 0;
         return idng_fail(err, l->st, l->off, l->len, l->bad);
     }
-    return ok(err);
+    return emit_name(r, first, out, outlen, err);
+}
+
+/* Shared driver of to-ASCII (to_unicode = 0) and to-Unicode. */
+static NOINLINE idng_status process(const char *in, size_t inlen, char *out, size_t *outlen,
+                                    idng_mode mode, unsigned flags, idng_error *err,
+                                    int to_unicode)
+{
+    struct run r;
+    idng_status st;
+
+    if ((unsigned)mode > IDNG_MODE_UTS46)
+        return idng_fail(err, IDNG_E_INVAL, 0, 0, IDNG_NO_CODEPOINT);
+    if (inlen > IDNG_INPUT_MAX)
+        return idng_fail(err, IDNG_E_INPUT_TOO_LONG, 0, inlen, IDNG_NO_CODEPOINT);
+    run_start(&r, in, inlen, mode, flags, to_unicode);
+    if ((st = split_name(&r, err)) != IDNG_OK)
+        return st;
+    return convert(&r, out, outlen, err);
 }
 
 #if defined(__SSE2__)
@@ -1153,6 +1256,7 @@ idng_status idng_label_to_ascii(const char *label, size_t len, char *out, size_t
     const unsigned char *s = (const unsigned char *)label;
     char buf[IDNG_LABEL_MAX + 1];
     size_t i, n = sizeof buf;
+    struct run r;
     idng_status st;
 
     if (len == 0)
@@ -1167,7 +1271,17 @@ idng_status idng_label_to_ascii(const char *label, size_t len, char *out, size_t
             return idng_fail(err, IDNG_E_DISALLOWED, 0, len, cp);
         }
     }
-    st = idng_to_ascii(label, len, buf, &n, mode, 0, err);
+    /* The label is converted as process() converts each label of a name,
+     * with no name around it to split. */
+    if ((unsigned)mode > IDNG_MODE_UTS46)
+        return idng_fail(err, IDNG_E_INVAL, 0, 0, IDNG_NO_CODEPOINT);
+    if (len > IDNG_INPUT_MAX)
+        return idng_fail(err, IDNG_E_INPUT_TOO_LONG, 0, len, IDNG_NO_CODEPOINT);
+    if (utf8_bad_at(s, len) < len)
+        return idng_fail(err, IDNG_E_BAD_UTF8, 0, len, IDNG_NO_CODEPOINT);
+    run_start(&r, label, len, mode, 0, 0);
+    add_label(&r, 0, len);
+    st = convert(&r, buf, &n, err);
     if (st == IDNG_E_NOSPACE || (st == IDNG_OK && n > IDNG_LABEL_MAX))
         return idng_fail(err, IDNG_E_LABEL_TOO_LONG, 0, len, IDNG_NO_CODEPOINT);
     if (st != IDNG_OK)
