@@ -234,14 +234,19 @@ static idng_status cp_status(const uint32_t *u, size_t n, size_t i, uint32_t w, 
 }
 
 /*
- * Everything but the bidi rule for a U-label: NFC, hyphens, leading mark,
- * and each code point's status under mode (IDNA2008 or UTS #46), checked
- * in that order.  One pass looks up each code point's property word once
- * and gathers everything: the NFC quick check (full normalization only
- * when it says Maybe), the first bad status, and, into bd when it is not
- * NULL, whether the label is RTL and what the bidi rule says.
+ * The codec's one validation of a U-label, whatever path it came by (an
+ * A-label decoded, a raw label mapped, an ASCII label judged strictly): no
+ * "xn--" prefix (in every mode); then, but in punycode mode, NFC, hyphens,
+ * leading mark, and each code point's status under mode (IDNA2008 or
+ * UTS #46: repertoire and the context rules), checked in that order.  One
+ * pass looks up each code point's property word once and gathers
+ * everything: the NFC quick check (full normalization only when it says
+ * Maybe), the first bad status, and into bd whether the label is RTL and
+ * what the bidi rule says of it (RFC 5893 section 2), for the caller to
+ * apply when the name is a Bidi domain name.  bd is filled (bd->valid)
+ * whenever that pass runs.
  */
-static idng_status check_ulabel(const uint32_t *u, size_t n, idng_mode mode, uint32_t *bad,
+static idng_status ulabel_check(const uint32_t *u, size_t n, idng_mode mode, uint32_t *bad,
                                 struct bidi *bd)
 {
     struct bidi_run br;
@@ -258,8 +263,11 @@ static idng_status check_ulabel(const uint32_t *u, size_t n, idng_mode mode, uin
     unsigned shift = idng_ut_shift, mask = (1u << shift) - 1;
 
     *bad = IDNG_NO_CODEPOINT;
-    if (bd)
-        bd->valid = 0;
+    bd->valid = 0;
+    /* Its A-label would be "xn--xn--...", which no classifier accepts
+     * (found by fuzzing, tests/fuzz regress classify F2). */
+    if (idng_ace_prefix_cp(u, n))
+        return IDNG_E_XN_PREFIX;
     if (mode == IDNG_MODE_PUNYCODE || n == 0)
         return IDNG_OK;
     for (i = 0; i < n; i++) {
@@ -270,22 +278,18 @@ static idng_status check_ulabel(const uint32_t *u, size_t n, idng_mode mode, uin
             bidi_start(&br, cls, cp);
         }
         bidi_step(&br, cls, cp);
-        /* NFC quick check (UAX #15 section 9), as idng_is_nfc does it. */
-        if (cp < 0x300) {
-            last_ccc = 0;
-        } else {
-            unsigned ccc = UP_CCC(w), qc = UP_NFCQC(w);
-            if ((ccc != 0 && last_ccc > ccc) || qc == QC_NO)
-                nfc_no = 1;
-            else if (qc == QC_MAYBE)
-                nfc_maybe = 1;
-            last_ccc = ccc;
+        switch (idng_nfc_qc_step(cp, w, &last_ccc)) {
+        case QC_NO:
+            nfc_no = 1;
+            break;
+        case QC_MAYBE:
+            nfc_maybe = 1;
+            break;
         }
         if (first == IDNG_OK && (first = cp_status(u, n, i, w, mode)) != IDNG_OK)
             first_bad = cp;
     }
-    if (bd)
-        bidi_finish(&br, u[n - 1], bd);
+    bidi_finish(&br, u[n - 1], bd);
     if (nfc_no || (nfc_maybe && !idng_is_nfc(u, n)))
         return IDNG_E_NOT_NFC;
     if (n >= 4 && u[2] == '-' && u[3] == '-')
@@ -301,8 +305,10 @@ static idng_status check_ulabel(const uint32_t *u, size_t n, idng_mode mode, uin
 }
 
 /*
- * Validates an xn-- label of plain ASCII (any case) under mode, all but the
- * bidi rule; u (capacity IDNG_LABEL_MAX) receives the U-label.
+ * Validates an xn-- label of plain ASCII (any case) under mode: what only
+ * an A-label can fail (length, Punycode, decoding to nothing or to ASCII,
+ * the round trip), then its U-label, which u (capacity IDNG_LABEL_MAX)
+ * receives, through ulabel_check; bd as there.
  */
 static idng_status check_ace(const char *label, size_t len, idng_mode mode, uint32_t *u,
                              size_t *n, uint32_t *bad, struct bidi *bd)
@@ -332,12 +338,10 @@ static idng_status check_ace(const char *label, size_t len, idng_mode mode, uint
         ascii = u[i] < 0x80;
     if (ascii)
         return IDNG_E_ASCII_ONLY;
-    if (idng_ace_prefix_cp(u, *n))
-        return IDNG_E_XN_PREFIX;
     if (idng_punycode_encode(u, *n, NULL, re, &relen) != IDNG_OK || relen != len - 4
         || memcmp(re, low + 4, relen) != 0)
         return IDNG_E_ROUNDTRIP;
-    return check_ulabel(u, *n, mode, bad, bd);
+    return ulabel_check(u, *n, mode, bad, bd);
 }
 
 struct span {
@@ -385,8 +389,6 @@ static idng_status check_labels(const struct span *labs, size_t nlab, idng_mode 
                 lst[i] = st;
                 lbad[i] = bad;
             } else if (mode != IDNG_MODE_PUNYCODE) {
-                if (!bd.valid)
-                    bidi_scan(u, n, &bd);
                 bidi_domain |= bd.rtl;
                 bst[i] = bd.st;
                 lbad[i] = bd.bad;
@@ -801,10 +803,8 @@ static size_t utf8_bad_at(const unsigned char *s, size_t n)
 static idng_status map_label(const unsigned char *s, size_t len, uint32_t *u, size_t *n,
                              size_t cap, uint32_t *bad)
 {
-    size_t pos = 0, count = 0, out = 0, i;
+    size_t pos = 0, count = 0, out = 0;
     idng_status st = IDNG_OK;
-    unsigned last_ccc = 0;
-    int nfc_yes = 1;
 
     if (cap > MAPPED_LABEL_MAX)
         cap = MAPPED_LABEL_MAX;
@@ -839,21 +839,8 @@ static idng_status map_label(const unsigned char *s, size_t len, uint32_t *u, si
         memcpy(u + out, seq, (size_t)m * sizeof *u);
         out += (size_t)m;
     }
-    /* NFC quick check (as in idng_is_nfc); normalize only when it fails. */
-    for (i = 0; i < out && nfc_yes; i++) {
-        uint32_t w;
-        unsigned ccc;
-        if (u[i] < 0x300) {
-            last_ccc = 0;
-            continue;
-        }
-        w = idng_uprops(u[i]);
-        ccc = UP_CCC(w);
-        if ((ccc != 0 && last_ccc > ccc) || UP_NFCQC(w) != QC_YES)
-            nfc_yes = 0;
-        last_ccc = ccc;
-    }
-    if (!nfc_yes || out > cap / NFC_DECOMP_MAX) {
+    /* Normalize only when the quick check does not say yes. */
+    if (idng_nfc_quick_check(u, out) != QC_YES || out > cap / NFC_DECOMP_MAX) {
         if (idng_nfc(u, &out, cap) != 0)
             return IDNG_E_INPUT_TOO_LONG;
     }
@@ -956,7 +943,7 @@ static idng_status analyse_ascii(struct run *r, struct label_state *l, const cha
         for (j = 0; j < l->len; j++)
             u[j] = ascii_lower((unsigned char)p[j]);
         l->n = l->len;
-        l->st = check_ulabel(u, l->n, r->mode, &l->bad, bd);
+        l->st = ulabel_check(u, l->n, r->mode, &l->bad, bd);
     } else {
         l->kind = K_PLAIN;
     }
@@ -991,13 +978,8 @@ static idng_status analyse_unicode(struct run *r, struct label_state *l, const c
         if (l->st == IDNG_OK)
             l->st = st2;
         l->ascii_u = 0;
-    } else if (l->st == IDNG_OK && !ascii && idng_ace_prefix_cp(u, l->n)) {
-        /* A U-label may not itself begin with "xn--" in any mode: its
-         * A-label would be "xn--xn--...", which no classifier accepts
-         * (found by fuzzing, tests/fuzz regress classify F2). */
-        l->st = IDNG_E_XN_PREFIX;
     } else if (l->st == IDNG_OK) {
-        l->st = check_ulabel(u, l->n, r->mode, &l->bad, bd);
+        l->st = ulabel_check(u, l->n, r->mode, &l->bad, bd);
     }
     return IDNG_OK;
 }
