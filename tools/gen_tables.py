@@ -459,7 +459,7 @@ def main():
             dec_cp.append(cp)
             dec_ref.append(intern(norm.decompose([cp], False)))
     comp = sorted(((a << 21 | b), c) for (a, b), c in norm.comp.items())
-    # The codec relies on these (codec/idna.c NFC_DECOMP_MAX, codec/unicode.c
+    # The codec relies on these (codec/uts46.c NFC_DECOMP_MAX, codec/unicode.c
     # composition shortcut): fail loudly if a new Unicode version breaks them.
     longest = max(len(norm.decompose([cp], False)) for cp in dec_cp)
     if longest > 4:
