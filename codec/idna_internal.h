@@ -173,8 +173,8 @@ static inline size_t idng_full_stop_at(const unsigned char *u, size_t len)
 {
     if (len == 0)
         return 0;
-    if (u[0] == '.')
-        return 1;
+    if (u[0] < 0x80)
+        return u[0] == '.';
     if (len >= 3
         && ((u[0] == 0xE3 && u[1] == 0x80 && u[2] == 0x82)     /* U+3002 */
             || (u[0] == 0xEF && u[1] == 0xBC && u[2] == 0x8E)  /* U+FF0E */
@@ -220,20 +220,13 @@ static inline size_t idng_text_scan(struct idng_text_iter *it, size_t i, size_t 
     uint32_t cp;
     size_t m;
 
-    while (i < it->len) {
-        if (it->s[i] < 0x80) {
-            if (it->s[i] == '.')
-                break;
+    while (i < it->len && idng_full_stop_at(it->s + i, it->len - i) == 0) {
+        if (it->s[i] < 0x80 || !(it->mode & IDNG_TEXT_UTF8) || it->bad_at < it->len)
             i++;
-        } else if (idng_full_stop_at(it->s + i, it->len - i) != 0) {
-            break;
-        } else if (!(it->mode & IDNG_TEXT_UTF8) || it->bad_at < it->len) {
-            i++;
-        } else if ((m = idng_utf8_decode(it->s + i, it->len - i, &cp)) != 0) {
+        else if ((m = idng_utf8_decode(it->s + i, it->len - i, &cp)) != 0)
             i += m;
-        } else {
+        else
             it->bad_at = i++;
-        }
     }
     *sep = idng_full_stop_at(it->s + i, it->len - i);
     return i;
