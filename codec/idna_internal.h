@@ -1,17 +1,68 @@
 /**
  * \file
  * Internal: what the codec's own files share and the public header does
- * not show.  The DNS-name unit's inline steps live here so that the fast
- * paths, which call them once per label, compile them into their loops.
+ * not show: small helpers; the DNS-name unit's inline steps (the "xn--"
+ * test, one step of a wire or text walk), here so that the fast paths,
+ * which take them once per label, compile them into their loops; the
+ * Bidi Rule's per-character steps, run inside the U-label validator's one
+ * pass; and the declarations that tie bidi.c, context.c, label.c, scan.c
+ * and uts46.c together.
  */
 #ifndef IDNG_IDNA_INTERNAL_H
 #define IDNG_IDNA_INTERNAL_H
 
 #include "idnguard.h"
+#include "unicode.h"
 
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define IDNG_NOINLINE __attribute__((noinline))
+#define IDNG_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define IDNG_NOINLINE
+#define IDNG_ALWAYS_INLINE inline
+#endif
+
+/* The SSE2 scans of scan.c, unless IDNG_NO_SIMD asks for their portable
+ * twins. */
+#if defined(__SSE2__) && !defined(IDNG_NO_SIMD)
+#define IDNG_SSE2 1
+#endif
+
+static inline unsigned char idng_ascii_lower(unsigned char c)
+{
+    return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;
+}
+
+/* Does s[0..n) hold an octet >= 0x80?  Eight octets at a time, the last
+ * word overlapping the one before, nothing read outside s. */
+static IDNG_ALWAYS_INLINE int idng_has_8bit(const char *s, size_t n)
+{
+    const uint64_t high = 0x8080808080808080u;
+    uint64_t acc = 0, v;
+    size_t off;
+
+    if (n >= 8) {
+        for (off = 0; off + 8 <= n; off += 8) {
+            memcpy(&v, s + off, 8);
+            acc |= v;
+        }
+        memcpy(&v, s + n - 8, 8);
+        return ((acc | v) & high) != 0;
+    }
+    if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, s, 4);
+        memcpy(&b, s + n - 4, 4);
+        return ((a | b) & 0x80808080u) != 0;
+    }
+    for (off = 0; off < n; off++)
+        acc |= (unsigned char)s[off];
+    return (acc & 0x80) != 0;
+}
 
 /* Fills err (when not NULL) with a status and where it was found; returns
  * the status. */
@@ -25,6 +76,11 @@ static inline idng_status idng_fail(idng_error *err, idng_status st, size_t off,
         err->codepoint = cp;
     }
     return st;
+}
+
+static inline idng_status idng_ok(idng_error *err)
+{
+    return idng_fail(err, IDNG_OK, 0, 0, IDNG_NO_CODEPOINT);
 }
 
 /* ---- The ACE prefix ---- */
@@ -50,13 +106,25 @@ static inline int idng_ace_prefix_cp(const uint32_t *u, size_t n)
 
 /* ---- Wire names ---- */
 
-/* One step of a wire walk: idng_wire_next is this, out of line. */
+/* Why the label whose length octet l is at it->pos cannot be taken. */
+static inline idng_wire_fault idng_wire_fault_at(const idng_wire_iter *it, size_t l)
+{
+    if (l > IDNG_LABEL_MAX)
+        return l >= 0xC0 ? IDNG_WIRE_POINTER : IDNG_WIRE_LABEL_TYPE;
+    if (it->pos + 1 + l > it->len)
+        return IDNG_WIRE_TRUNCATED;
+    if (it->pos + 1 + l + 1 > IDNG_WIRE_MAX)
+        return IDNG_WIRE_TOO_LONG;
+    return IDNG_WIRE_TOO_MANY; /* defence: 255 octets hold 127 labels */
+}
+
+/* One step of a wire walk: idng_wire_next is this, out of line.  A walk
+ * that has stopped stays where it stopped, so a further step finds the
+ * same end or the same fault again. */
 static inline int idng_wire_step(idng_wire_iter *it, const uint8_t **label, size_t *label_len)
 {
     size_t pos = it->pos, l;
 
-    if (it->fault != IDNG_WIRE_OK)
-        return IDNG_WIRE_BAD;
     if (pos >= it->len) {
         it->fault = IDNG_WIRE_NO_ROOT;
         return IDNG_WIRE_BAD;
@@ -64,16 +132,11 @@ static inline int idng_wire_step(idng_wire_iter *it, const uint8_t **label, size
     l = it->wire[pos];
     if (l == 0)
         return IDNG_WIRE_END;
-    if (l > IDNG_LABEL_MAX)
-        it->fault = l >= 0xC0 ? IDNG_WIRE_POINTER : IDNG_WIRE_LABEL_TYPE;
-    else if (pos + 1 + l > it->len)
-        it->fault = IDNG_WIRE_TRUNCATED;
-    else if (pos + 1 + l + 1 > IDNG_WIRE_MAX)
-        it->fault = IDNG_WIRE_TOO_LONG;
-    else if (it->labels == IDNG_LABELS_MAX) /* defence: 255 octets hold 127 labels */
-        it->fault = IDNG_WIRE_TOO_MANY;
-    if (it->fault != IDNG_WIRE_OK)
+    if (l > IDNG_LABEL_MAX || pos + 1 + l > it->len || pos + 1 + l + 1 > IDNG_WIRE_MAX
+        || it->labels == IDNG_LABELS_MAX) {
+        it->fault = idng_wire_fault_at(it, l);
         return IDNG_WIRE_BAD;
+    }
     *label = it->wire + pos + 1;
     *label_len = l;
     it->pos = pos + 1 + l;
@@ -105,27 +168,68 @@ static inline void idng_wire_start(idng_wire_iter *it, const uint8_t *wire, size
 
 /* ---- Text names ---- */
 
+/* idng_full_stop, inline for the text walk, which asks at every octet. */
+static inline size_t idng_full_stop_at(const unsigned char *u, size_t len)
+{
+    if (len == 0)
+        return 0;
+    if (u[0] < 0x80)
+        return u[0] == '.';
+    if (len >= 3
+        && ((u[0] == 0xE3 && u[1] == 0x80 && u[2] == 0x82)     /* U+3002 */
+            || (u[0] == 0xEF && u[1] == 0xBC && u[2] == 0x8E)  /* U+FF0E */
+            || (u[0] == 0xEF && u[1] == 0xBD && u[2] == 0xA1))) /* U+FF61 */
+        return 3;
+    return 0;
+}
+
 /*
  * A walk over the labels of a text name, split at every full stop
- * (idng_full_stop), or with dots_only at U+002E alone (the DNS text form,
- * where other octets >= 0x80 belong to the label).  Every label is
+ * (idng_full_stop), or with IDNG_TEXT_DOTS at U+002E alone (the DNS text
+ * form, where other octets >= 0x80 belong to the label).  Every label is
  * returned, empty ones included: a name that ends with a full stop ends
- * with an empty label, and an empty text is one empty label.
+ * with an empty label, and an empty text is one empty label.  With
+ * IDNG_TEXT_UTF8 the walk also decodes the UTF-8 between full stops, in
+ * the same pass, and bad_at is the offset of the first octet that does
+ * not begin a valid sequence (len when there is none).
  */
+enum { IDNG_TEXT_STOPS = 0, IDNG_TEXT_DOTS = 1, IDNG_TEXT_UTF8 = 2 };
+
 struct idng_text_iter {
     const unsigned char *s;
-    size_t len, pos;
-    int dots_only, done;
+    size_t len, pos, bad_at;
+    unsigned mode;
+    int done;
 };
 
 static inline void idng_text_start(struct idng_text_iter *it, const char *s, size_t len,
-                                   int dots_only)
+                                   unsigned mode)
 {
     it->s = (const unsigned char *)s;
     it->len = len;
     it->pos = 0;
-    it->dots_only = dots_only;
+    it->bad_at = len;
+    it->mode = mode;
     it->done = 0;
+}
+
+/* The end of the label that begins at i, between full stops; *sep gets
+ * the length of the full stop there (0 at the end of the text). */
+static inline size_t idng_text_scan(struct idng_text_iter *it, size_t i, size_t *sep)
+{
+    uint32_t cp;
+    size_t m;
+
+    while (i < it->len && idng_full_stop_at(it->s + i, it->len - i) == 0) {
+        if (it->s[i] < 0x80 || !(it->mode & IDNG_TEXT_UTF8) || it->bad_at < it->len)
+            i++;
+        else if ((m = idng_utf8_decode(it->s + i, it->len - i, &cp)) != 0)
+            i += m;
+        else
+            it->bad_at = i++;
+    }
+    *sep = idng_full_stop_at(it->s + i, it->len - i);
+    return i;
 }
 
 /* The next label, s[*off, *off + *len), and the length of the full stop
@@ -137,15 +241,12 @@ static inline int idng_text_next(struct idng_text_iter *it, size_t *off, size_t 
 
     if (it->done)
         return 0;
-    if (it->dots_only) {
+    if (it->mode & IDNG_TEXT_DOTS) {
         const void *dot = i < it->len ? memchr(it->s + i, '.', it->len - i) : NULL;
         i = dot ? (size_t)((const unsigned char *)dot - it->s) : it->len;
         sep = dot != NULL;
     } else {
-        for (; i < it->len; i++)
-            if ((it->s[i] == '.' || it->s[i] >= 0x80)
-                && (sep = idng_full_stop((const char *)it->s + i, it->len - i)) != 0)
-                break;
+        i = idng_text_scan(it, i, &sep);
     }
     *off = it->pos;
     *len = i - it->pos;
@@ -154,5 +255,97 @@ static inline int idng_text_next(struct idng_text_iter *it, size_t *off, size_t 
     it->done = sep == 0;
     return 1;
 }
+
+/* ---- The Bidi Rule (bidi.c) ---- */
+
+#define BIDI_BIT(c) (1u << (c))
+/* Classes an RTL label holds (RFC 5893 section 1.4). */
+#define BIDI_RTL (BIDI_BIT(BC_R) | BIDI_BIT(BC_AL) | BIDI_BIT(BC_AN))
+/* Classes allowed anywhere in a label of a Bidi domain name (rules 2 and 5). */
+#define BIDI_ANY                                                                   \
+    (BIDI_BIT(BC_EN) | BIDI_BIT(BC_ES) | BIDI_BIT(BC_CS) | BIDI_BIT(BC_ET) | BIDI_BIT(BC_ON) \
+     | BIDI_BIT(BC_BN) | BIDI_BIT(BC_NSM))
+
+/* What the bidi rule says about one label, and whether the label is RTL. */
+struct bidi {
+    int valid;        /* filled in by a pass over the whole label */
+    int rtl;          /* holds an R, AL or AN character */
+    idng_status st;   /* the Bidi Rule, RFC 5893 section 2 */
+    uint32_t bad;
+};
+
+/* The rule, one character at a time, so that it shares the pass over the
+ * label's properties with the other checks. */
+struct bidi_run {
+    unsigned allowed, last, seen;
+    int rtl;
+    idng_status st;
+    uint32_t bad;
+};
+
+static inline void idng_bidi_start(struct bidi_run *r, unsigned first, uint32_t cp)
+{
+    r->st = IDNG_OK;
+    r->bad = IDNG_NO_CODEPOINT;
+    r->last = BC_NSM;
+    r->seen = 0;
+    /* Rule 1: the first character is L, R or AL. */
+    if (first != BC_L && first != BC_R && first != BC_AL) {
+        r->st = IDNG_E_BIDI_1;
+        r->bad = cp;
+    }
+    r->rtl = first != BC_L;
+    r->allowed = BIDI_ANY | (r->rtl ? BIDI_RTL : BIDI_BIT(BC_L));
+}
+
+static inline void idng_bidi_step(struct bidi_run *r, unsigned cls, uint32_t cp)
+{
+    r->seen |= BIDI_BIT(cls);
+    if (r->st != IDNG_OK)
+        return;
+    if (!(r->allowed & BIDI_BIT(cls))) {
+        /* Rules 2 and 5. */
+        r->st = r->rtl ? IDNG_E_BIDI_2 : IDNG_E_BIDI_5;
+        r->bad = cp;
+        return;
+    }
+    if (cls != BC_NSM)
+        r->last = cls;
+}
+
+/* Ends a run: out gets whether the label is RTL and the verdict (rules 3,
+ * 4 and 6 need the whole label); last_cp is the label's last code point. */
+void idng_bidi_finish(struct bidi_run *r, uint32_t last_cp, struct bidi *out);
+/* Whether the label u[0..n) is RTL, and the bidi rule's verdict on it, in
+ * a pass of its own. */
+void idng_bidi_scan(const uint32_t *u, size_t n, struct bidi *out);
+
+/* ---- Contextual rules (context.c) ---- */
+
+/* RFC 5892 appendix A.1 and A.2 for the joiner u[i]: 1 if it may stand. */
+int idng_contextj_ok(const uint32_t *u, size_t n, size_t i);
+/* RFC 5892 appendix A.3-A.9 for the CONTEXTO code point u[i]. */
+int idng_contexto_ok(const uint32_t *u, size_t n, size_t i);
+
+/* ---- Labels (label.c) ---- */
+
+/* The one validator of a U-label u[0..n) under mode: *bad gets the code
+ * point to blame, bd the label's bidi verdict (see label.c). */
+idng_status idng_ulabel_check(const uint32_t *u, size_t n, idng_mode mode, uint32_t *bad,
+                              struct bidi *bd);
+/* An xn-- label of plain ASCII: u (IDNG_LABEL_MAX code points) and *n get
+ * its U-label; then as idng_ulabel_check. */
+idng_status idng_ace_check(const char *label, size_t len, idng_mode mode, uint32_t *u,
+                           size_t *n, uint32_t *bad, struct bidi *bd);
+/* The full paths of idng_name_check and idng_wire_check(_each). */
+idng_status idng_name_check_full(const char *name, size_t len, idng_mode mode, idng_error *err);
+idng_status idng_wire_check_full(const uint8_t *wire, size_t len, idng_mode mode,
+                                 idng_error *err, idng_error *each, size_t cap, size_t *count);
+
+/* ---- UTS #46 processing (uts46.c) ---- */
+
+/* The full path of idng_to_ascii (to_unicode = 0) and idng_to_unicode. */
+idng_status idng_uts46_process(const char *in, size_t inlen, char *out, size_t *outlen,
+                               idng_mode mode, unsigned flags, idng_error *err, int to_unicode);
 
 #endif /* IDNG_IDNA_INTERNAL_H */

@@ -488,11 +488,12 @@ void idng_wire_iter_init(idng_wire_iter *it, const uint8_t *wire, size_t len);
 int idng_wire_next(idng_wire_iter *it, const uint8_t **label, size_t *label_len);
 
 /**
- * The status of a walk that has stopped: IDNG_OK after IDNG_WIRE_END;
- * IDNG_E_NAME_TOO_LONG for IDNG_WIRE_TOO_LONG and IDNG_WIRE_TOO_MANY
- * (err: offset 0, the length the name would have reached); IDNG_E_INVAL
- * for the other faults (err: the offset of the faulty length octet, or of
- * the missing one, and length 0).
+ * The status of a walk that has stopped, as idng_wire_check reports it:
+ * IDNG_OK after IDNG_WIRE_END; IDNG_E_NAME_TOO_LONG for IDNG_WIRE_TOO_LONG
+ * and IDNG_WIRE_TOO_MANY (err: offset 0, and the length up to the end of
+ * the label that does not fit); IDNG_E_INVAL for the other faults (err:
+ * the offset of the faulty length octet, or of the missing one, and
+ * length 0).
  *
  * @param err: NULL, or filled with the details of a failure.
  */

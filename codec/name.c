@@ -18,18 +18,7 @@ int idng_is_ace(const char *label, size_t len)
 
 size_t idng_full_stop(const char *s, size_t len)
 {
-    const unsigned char *u = (const unsigned char *)s;
-
-    if (len == 0)
-        return 0;
-    if (u[0] == '.')
-        return 1;
-    if (len >= 3
-        && ((u[0] == 0xE3 && u[1] == 0x80 && u[2] == 0x82)     /* U+3002 */
-            || (u[0] == 0xEF && u[1] == 0xBC && u[2] == 0x8E)  /* U+FF0E */
-            || (u[0] == 0xEF && u[1] == 0xBD && u[2] == 0xA1))) /* U+FF61 */
-        return 3;
-    return 0;
+    return idng_full_stop_at((const unsigned char *)s, len);
 }
 
 /* ---- Wire names ---- */
@@ -112,7 +101,7 @@ idng_status idng_text_to_wire(const char *text, size_t len, uint8_t *out, size_t
     struct idng_text_iter it;
     size_t off, n, stop, o = 0, labels = 0, cap = *outlen;
 
-    idng_text_start(&it, text, len, 0);
+    idng_text_start(&it, text, len, IDNG_TEXT_STOPS);
     while (idng_text_next(&it, &off, &n, &stop)) {
         if (n == 0) {
             /* A full stop at the end is the root; alone, it is the root name. */

@@ -185,32 +185,31 @@ int idng_nfc(uint32_t *buf, size_t *len, size_t cap)
  * are at most 512 code points after mapping (an A-label decodes to <= 59). */
 #define NFC_CHECK_MAX 512
 
+unsigned idng_nfc_quick_check(const uint32_t *s, size_t len)
+{
+    unsigned last = 0, qc, result = QC_YES;
+    size_t i;
+
+    for (i = 0; i < len; i++) {
+        qc = idng_nfc_qc_step(s[i], s[i] < IDNG_UT_NFC_TRIVIAL_BELOW ? 0 : idng_uprops(s[i]), &last);
+        if (qc == QC_NO)
+            return QC_NO;
+        if (qc == QC_MAYBE)
+            result = QC_MAYBE;
+    }
+    return result;
+}
+
 int idng_is_nfc(const uint32_t *s, size_t len)
 {
     /* Full canonical decomposition grows a string at most IDNG_UT_DECOMP_MAX
      * times (fourfold in Unicode 15.0). */
     uint32_t tmp[IDNG_UT_DECOMP_MAX * NFC_CHECK_MAX + 16];
-    size_t i, n;
-    unsigned last = 0;
-    int maybe = 0;
+    size_t n;
+    unsigned qc = idng_nfc_quick_check(s, len);
 
-    for (i = 0; i < len; i++) {
-        uint32_t w;
-        if (s[i] < IDNG_UT_NFC_TRIVIAL_BELOW) {
-            last = 0;
-            continue;
-        }
-        w = idng_uprops(s[i]);
-        if (UP_CCC(w) != 0 && last > UP_CCC(w))
-            return 0;
-        if (UP_NFCQC(w) == QC_NO)
-            return 0;
-        if (UP_NFCQC(w) == QC_MAYBE)
-            maybe = 1;
-        last = UP_CCC(w);
-    }
-    if (!maybe)
-        return 1;
+    if (qc != QC_MAYBE)
+        return qc == QC_YES;
     /* Resolve MAYBE by normalizing; labels are bounded, so this is too. */
     if (len > NFC_CHECK_MAX)
         return 0;

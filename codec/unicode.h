@@ -34,6 +34,32 @@ int idng_u46_mapping(uint32_t cp, const uint32_t **seq);
  */
 int idng_nfc(uint32_t *buf, size_t *len, size_t cap);
 
+/**
+ * The NFC quick check (UAX #15 section 9), one code point at a time: cp,
+ * whose property word is w (not looked at below U+0300), follows a code
+ * point of combining class *last_ccc, which is updated.  Returns QC_YES,
+ * QC_NO (also for combining marks out of canonical order) or QC_MAYBE.
+ * Every quick check of the codec is made of this step.
+ */
+static inline unsigned idng_nfc_qc_step(uint32_t cp, uint32_t w, unsigned *last_ccc)
+{
+    unsigned ccc, qc;
+
+    if (cp < IDNG_UT_NFC_TRIVIAL_BELOW) {
+        *last_ccc = 0;
+        return QC_YES;
+    }
+    ccc = UP_CCC(w);
+    qc = UP_NFCQC(w);
+    if (ccc != 0 && *last_ccc > ccc)
+        qc = QC_NO;
+    *last_ccc = ccc;
+    return qc;
+}
+
+/** The NFC quick check of s[0..len): QC_YES, QC_NO or QC_MAYBE. */
+unsigned idng_nfc_quick_check(const uint32_t *s, size_t len);
+
 /** Is s[0..len) in NFC? (quick check, full normalization on MAYBE) */
 int idng_is_nfc(const uint32_t *s, size_t len);
 

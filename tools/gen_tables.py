@@ -615,7 +615,7 @@ def main():
     comp = sorted(((a << COMP_SHIFT | b), c) for (a, b), c in norm.comp.items())
     if max(max(a, b) for a, b in norm.comp) >> COMP_SHIFT:
         die("a composition pair does not fit %d-bit halves" % COMP_SHIFT)
-    # The codec relies on these (codec/idna.c NFC_DECOMP_MAX, codec/unicode.c
+    # The codec relies on these (codec/uts46.c NFC_DECOMP_MAX, codec/unicode.c
     # composition shortcut, the code points below which both skip lookups):
     # fail loudly if a new Unicode version breaks them.
     longest = max(len(norm.decompose([cp], False)) for cp in dec_cp)
