@@ -301,25 +301,67 @@ static int check_conf_file(const char *path, const char *user)
     return rc != 0 ? 2 : 0;
 }
 
+/*
+ * One line out per line in, streamed.  Input is read in blocks with
+ * read(2), and the output is flushed just before a read that may wait: so
+ * nothing is held back while the input has nothing more ready (a
+ * co-process that writes a line and waits for its answer gets it), and a
+ * fast pipe or file is not slowed by a flush per line.
+ */
 static int run_stdin(command_fn fn, const struct opts *o)
 {
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t got;
-    int failed = 0;
+    size_t cap = 1 << 16, have = 0, start = 0;
+    char *buf = malloc(cap);
+    int failed = 0, eof = 0;
 
-    while ((got = getline(&line, &cap, stdin)) >= 0) {
-        size_t len = (size_t)got;
-        if (len > 0 && line[len - 1] == '\n')
-            len--;
-        if (len > 0 && line[len - 1] == '\r')
-            len--;
-        failed |= fn(line, len, o);
-        /* One line out per line in, even when piped into a slow reader. */
-        if (fflush(stdout) != 0)
-            break;
+    if (buf == NULL) {
+        fprintf(stderr, "idnguard: out of memory\n");
+        return 2;
     }
-    free(line);
+    while (!eof || start < have) {
+        char *nl = memchr(buf + start, '\n', have - start);
+        size_t len;
+
+        if (nl == NULL && !eof) {
+            ssize_t got;
+            /* No whole line left: keep the partial one, then wait for more. */
+            memmove(buf, buf + start, have - start);
+            have -= start;
+            start = 0;
+            if (have == cap) {
+                char *bigger = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
+                if (bigger == NULL) {
+                    fprintf(stderr, "idnguard: out of memory for a %zu-octet line\n", have);
+                    failed = 2;
+                    break;
+                }
+                buf = bigger;
+                cap *= 2;
+            }
+            if (fflush(stdout) != 0) {
+                failed = 2;
+                break;
+            }
+            got = read(STDIN_FILENO, buf + have, cap - have);
+            if (got < 0 && errno == EINTR)
+                continue;
+            if (got < 0) {
+                fprintf(stderr, "idnguard: standard input: %s\n", strerror(errno));
+                failed = 2;
+                break;
+            }
+            if (got == 0)
+                eof = 1;
+            have += (size_t)got;
+            continue;
+        }
+        len = nl != NULL ? (size_t)(nl - (buf + start)) : have - start; /* last line, no newline */
+        if (len > 0 && buf[start + len - 1] == '\r')
+            len--;
+        failed |= fn(buf + start, len, o);
+        start = nl != NULL ? (size_t)(nl - buf) + 1 : have;
+    }
+    free(buf);
     return failed;
 }
 
@@ -449,6 +491,10 @@ int main(int argc, char **argv)
         if (failed == 1)
             return 1;
     } else if (i == argc) {
+        /* A file or pipe gets full buffers (run_stdin flushes before it
+         * waits for input); a terminal keeps stdio's line buffering. */
+        if (!isatty(STDOUT_FILENO))
+            setvbuf(stdout, NULL, _IOFBF, 1 << 16);
         failed = run_stdin(c->fn, &o);
     } else {
         for (; i < argc; i++)
