@@ -25,10 +25,11 @@ DEB_SUFFIX ?= +idnguard1
 DEB_OUT := $(BUILD)/deb
 DEB_WORK := $(BUILD)/deb-work
 DEB_ROOT := $(BUILD)/deb-root
-DEB_ARCH = $(shell dpkg --print-architecture)
-# Read when the sub-make below starts, after the source package is fetched.
-UB_DSC = $(call find_src,$(SRC)/unbound_*.dsc)
-UB_DEB_VERSION = $(shell sed -n 's/^Version: //p' $(UB_DSC))$(DEB_SUFFIX)
+DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null)
+# Read when the sub-make below starts, after the source package is fetched
+# (before that, in the first make of a fresh tree, there is no .dsc yet).
+UB_DSC := $(call find_src,$(SRC)/unbound_*.dsc)
+UB_DEB_VERSION := $(if $(UB_DSC),$(shell sed -n 's/^Version: //p' $(UB_DSC)))$(DEB_SUFFIX)
 # idnguard's own version, then the unbound it is built for (a native
 # version has no '-'): a rebuild for a new unbound sorts after the old one.
 IDNG_DEB_VERSION = $(VERSION)+unbound$(subst -,.,$(UB_DEB_VERSION))
@@ -42,9 +43,12 @@ IDNG_DEB_INPUTS = Makefile LICENSE README.md $(CODEC_SRC) $(wildcard codec/*.h) 
 # The package builds run as on Debian's build daemons: a clean environment,
 # the system's tools only (see scripts/deb-unbound.sh).
 DEB_ENV := env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=$(HOME) LC_ALL=C.UTF-8
-DEB_MAINT := idnguard authors <idnguard@example.org>
+# Who signs the changelog entries of both builds (DEB_MAINT_NAME=, DEB_MAINT_MAIL=).
+DEB_MAINT_NAME ?= idnguard authors
+DEB_MAINT_MAIL ?= idnguard@example.org
+DEB_MAINT = $(DEB_MAINT_NAME) <$(DEB_MAINT_MAIL)>
 
-.PHONY: deb deb-packages check-deb
+.PHONY: deb deb-packages check-deb deb-force
 deb: deps-deb deps-module
 	@$(MAKE) --no-print-directory $(SRC)/.unbound-stamp
 	@$(MAKE) --no-print-directory deb-packages
@@ -52,27 +56,26 @@ deb: deps-deb deps-module
 deb-packages: $(DEB_OUT)/lintian.txt
 	@echo "deb: $(UB_DEB) and $(IDNG_DEB) (lintian: $(DEB_OUT)/lintian.txt)"
 
-$(DEB_WORK)/unbound-$(UB_DEB_VERSION).stamp: $(UB_DSC) scripts/deb-unbound.sh
+# The unpacked, configured tree must be there too: idnguard is built against it.
+$(UB_DEB): $(UB_DSC) scripts/deb-unbound.sh \
+    $(if $(wildcard $(DEB_WORK)/unbound/b/unbound/config.h),,deb-force)
 	@sh scripts/deps.sh --check deb
-	@rm -f $(DEB_WORK)/unbound-*.stamp
 	@echo "deb: rebuilding Debian's unbound $(UB_DEB_VERSION) (log: $(DEB_WORK)/unbound-build.log)"
 	@rm -rf $(DEB_OUT)/other && mkdir -p $(DEB_OUT)/other && rm -f $(DEB_OUT)/unbound_*.deb
-	sh scripts/deb-unbound.sh $(UB_DSC) $(DEB_WORK) $(DEB_OUT)/other $(DEB_SUFFIX)
+	DEBFULLNAME='$(DEB_MAINT_NAME)' DEBEMAIL='$(DEB_MAINT_MAIL)' sh scripts/deb-unbound.sh $(UB_DSC) $(DEB_WORK) $(DEB_OUT)/other $(DEB_SUFFIX)
 	mv $(DEB_OUT)/other/unbound_$(UB_DEB_VERSION)_$(DEB_ARCH).deb $(DEB_OUT)/
 	@touch $@
 
-$(UB_DEB): $(DEB_WORK)/unbound-$(UB_DEB_VERSION).stamp
-
 # The build tree: the sources, packaging/debian as debian/, and a changelog
 # entry naming the unbound build (dpkg-buildpackage takes the version from it).
-$(IDNG_DEB): $(DEB_WORK)/unbound-$(UB_DEB_VERSION).stamp $(IDNG_DEB_INPUTS)
+$(IDNG_DEB): $(UB_DEB) $(IDNG_DEB_INPUTS)
 	@rm -rf $(DEB_WORK)/idnguard $(DEB_WORK)/idnguard_* $(DEB_OUT)/idnguard_*.deb \
 	    $(DEB_OUT)/other/idnguard-dbgsym_*
 	@mkdir -p $(DEB_WORK)/idnguard
 	@tar -cf - $(IDNG_DEB_FILES) | tar -xf - -C $(DEB_WORK)/idnguard
 	@rm -rf $(DEB_WORK)/idnguard/build
 	@cp -r packaging/debian $(DEB_WORK)/idnguard/debian
-	@printf 'idnguard (%s) %s; urgency=medium\n\n  * Built against unbound %s (%s).\n\n -- %s  %s\n' \
+	@printf 'idnguard (%s) %s; urgency=medium\n\n  * Built against unbound %s\n    (%s).\n\n -- %s  %s\n' \
 	    '$(IDNG_DEB_VERSION)' "$$(sed -n 's/^unbound ([^)]*) \([^;]*\);.*/\1/p;q' \
 	    $(DEB_WORK)/unbound/debian/changelog)" '$(UB_DEB_VERSION)' \
 	    "Debian's package rebuilt with --with-dynlibmodule" '$(DEB_MAINT)' "$$(date -R)" \
@@ -83,19 +86,22 @@ $(IDNG_DEB): $(DEB_WORK)/unbound-$(UB_DEB_VERSION).stamp $(IDNG_DEB_INPUTS)
 	    IDNGUARD_UNBOUND_VERSION=$(UB_DEB_VERSION) \
 	    dpkg-buildpackage -b -us -uc >../idnguard-build.log 2>&1 \
 	    || { tail -30 ../idnguard-build.log; exit 1; }
-	@mv $(DEB_WORK)/idnguard_$(IDNG_DEB_VERSION)_$(DEB_ARCH).deb $(DEB_OUT)/
+	@mv $(DEB_WORK)/idnguard_$(IDNG_DEB_VERSION)_$(DEB_ARCH).deb $(DEB_OUT)/ && touch $@
 	@mv $(DEB_WORK)/idnguard_$(IDNG_DEB_VERSION)_* $(DEB_WORK)/idnguard-dbgsym_* $(DEB_OUT)/other/ \
 	    2>/dev/null || true
 
-# Errors fail the build; warnings and the rest stay in the report (the
-# README lists the warnings that remain).
+# Errors fail the build, but one: Debian's own unbound package, as the
+# archive ships it, already has it (its Depends names lsb-base, obsolete in
+# bookworm), and the rebuild must not change Debian's packaging.  The
+# report keeps every line; the README lists what remains.
+DEB_LINTIAN_KNOWN := ^E: unbound: depends-on-obsolete-package Depends: lsb-base
 $(DEB_OUT)/lintian.txt: $(UB_DEB) $(IDNG_DEB)
 	@echo "deb: lintian"
-	@lintian --fail-on error --allow-root \
-	    $(DEB_OUT)/*.deb $(DEB_OUT)/other/*.deb >$@.new 2>&1 \
-	    || { cat $@.new; exit 1; }
+	@lintian --allow-root $(DEB_OUT)/*.deb $(DEB_OUT)/other/*.deb >$@.new 2>&1; \
+	    if grep '^E:' $@.new | grep -v '$(DEB_LINTIAN_KNOWN)' >&2; then \
+	        echo "lintian: errors above (report: $@.new)" >&2; exit 1; fi
 	@mv $@.new $@
-	@echo "lintian: $$(grep -c '^E:' $@ || true) errors, $$(grep -c '^W:' $@ || true) warnings"
+	@echo "lintian: $$(grep -c '^E:' $@ || true) error (Debian's own), $$(grep -c '^W:' $@ || true) warnings"
 
 # The packaged files, unpacked, never installed: installing would run the
 # maintainer scripts, and unbound's starts the system's service.  The
@@ -105,6 +111,11 @@ DEB_SUITES := $(BUILD)/tests/integration/test_policy $(BUILD)/tests/integration/
 	$(BUILD)/tests/integration/test_ops
 check-deb: deb $(UB_STAMP) zones $(DEB_SUITES) $(SRC_STAMP)
 	@$(MAKE) --no-print-directory deb-unpack
+	@$(MAKE) --no-print-directory deb-suites
+
+# The suites alone, on what deb-unpack left in $(DEB_ROOT).
+.PHONY: deb-suites
+deb-suites:
 	@$(TEST_ENV) IDNGUARD_UNBOUND=$(CURDIR)/$(DEB_ROOT)/usr/sbin/unbound \
 	    IDNGUARD_MODULE=$(CURDIR)/$(DEB_ROOT)/usr/lib/idnguard/idnguard.so \
 	    IDNGUARD_BIN=$(CURDIR)/$(DEB_ROOT)/usr/bin/idnguard IDNGUARD_UNBOUND_ALT=$(UNBOUND) \

@@ -44,8 +44,8 @@ sed -i -e 's/^\([[:space:]]*\)--with-pythonmodule \\$/&\n\1--with-dynlibmodule \
 
 version=$(dpkg-parsechangelog -S Version)
 dist=$(dpkg-parsechangelog -S Distribution)
-name=${DEBFULLNAME:-idnguard builder}
-mail=${DEBEMAIL:-idnguard@localhost}
+name=${DEBFULLNAME:-idnguard authors}
+mail=${DEBEMAIL:-idnguard@example.org}
 {
     printf 'unbound (%s%s) %s; urgency=medium\n\n' "$version" "$suffix" "$dist"
     printf '  * Local rebuild for idnguard: configure the daemon --with-dynlibmodule.\n'
@@ -60,7 +60,9 @@ mv debian/changelog.new debian/changelog
 # /usr/local) cannot end up linked into the package.
 cleanenv="env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=${HOME:-/root} LC_ALL=C.UTF-8"
 $cleanenv dpkg-checkbuilddeps
-$cleanenv DEB_BUILD_OPTIONS="nocheck parallel=2" dpkg-buildpackage -b -us -uc \
+# Debian's rules run make in b/unbound themselves, not through dh_auto_build,
+# so parallel=2 alone would leave them serial: -j2 hands make the jobs.
+$cleanenv DEB_BUILD_OPTIONS="nocheck parallel=2" dpkg-buildpackage -b -us -uc -j2 \
     >"$work/unbound-build.log" 2>&1 || {
     tail -30 "$work/unbound-build.log" >&2
     exit 1
