@@ -13,7 +13,9 @@
 #                    dpkg-deb -x, never installed, into $(DEB_ROOT); the
 #                    packaged daemon with the packaged module and CLI runs
 #                    three integration suites through scripts/lab.sh, the
-#                    suites' "other build" being the daemon built here
+#                    suites' "other build" being the daemon built here; and
+#                    unbound's AppArmor profile with idnguard's rules is
+#                    compiled by apparmor_parser (deb-apparmor)
 #
 # $(DEB_OUT) holds what to install: unbound and idnguard; Unbound's other
 # binary packages (libunbound8, unbound-anchor, ...) and the debug symbols
@@ -111,7 +113,53 @@ DEB_SUITES := $(BUILD)/tests/integration/test_policy $(BUILD)/tests/integration/
 	$(BUILD)/tests/integration/test_ops
 check-deb: deb $(UB_STAMP) zones $(DEB_SUITES) $(SRC_STAMP)
 	@$(MAKE) --no-print-directory deb-unpack
+	@$(MAKE) --no-print-directory deb-apparmor deb-systemd
 	@$(MAKE) --no-print-directory deb-suites
+
+# The drop-in, read with Debian's unbound.service by systemd-analyze verify
+# (no manager involved): its only complaints may be the unit's commands,
+# which are not installed here.  A misspelt key in a copy must be reported,
+# which shows that the drop-in directory is read.
+SD_TREE := $(BUILD)/deb-systemd
+SD_VERIFY = SYSTEMD_UNIT_PATH=$(CURDIR)/$(SD_TREE): systemd-analyze verify --man=no \
+	$(SD_TREE)/unbound.service 2>&1 | grep -v 'Command /[^ ]* is not executable'
+.PHONY: deb-systemd
+deb-systemd:
+	@rm -rf $(SD_TREE) && mkdir -p $(SD_TREE)
+	@cp -r $(DEB_ROOT)/lib/systemd/system/unbound.service \
+	    $(DEB_ROOT)/lib/systemd/system/unbound.service.d $(SD_TREE)/
+	@if $(SD_VERIFY); then echo "deb: systemd-analyze verify complains (above)" >&2; exit 1; fi
+	@printf '[Service]\nExecReloadd=/bin/true\n' >$(SD_TREE)/unbound.service.d/zz-bad.conf
+	@$(SD_VERIFY) | grep -q "Unknown key 'ExecReloadd'" \
+	    || { echo "deb: systemd-analyze does not read the drop-in directory" >&2; exit 1; }
+	@echo "deb: systemd-analyze verify reads unbound.service with idnguard's drop-in, no complaint"
+
+# The AppArmor rules, compiled (not loaded: -Q) as part of Debian's unbound
+# profile, both from the unpacked packages, by apparmor_parser from Debian's
+# apparmor package, which is downloaded and unpacked into $(SRC)/apparmor,
+# not installed (installing it would start its service).  A rule the parser
+# rejects fails; so must a deliberately broken copy of the file.
+AA_ROOT := $(SRC)/apparmor/root
+AA_TREE := $(BUILD)/deb-apparmor
+AA_PARSE = $(AA_ROOT)/sbin/apparmor_parser --config-file=/dev/null -Q -K \
+	--base=$(CURDIR)/$(AA_TREE) -I $(CURDIR)/$(AA_TREE) $(AA_TREE)/usr.sbin.unbound
+$(SRC)/apparmor/.stamp:
+	@rm -rf $(@D) && mkdir -p $(@D)
+	@cd $(@D) && apt-get -qq -o APT::Sandbox::User=root download apparmor
+	@dpkg-deb -x $(@D)/apparmor_*.deb $(AA_ROOT)
+	@touch $@
+
+.PHONY: deb-apparmor
+deb-apparmor: $(SRC)/apparmor/.stamp
+	@rm -rf $(AA_TREE) && mkdir -p $(AA_TREE)/local
+	@cp -r $(AA_ROOT)/etc/apparmor.d/abi $(AA_ROOT)/etc/apparmor.d/abstractions \
+	    $(AA_ROOT)/etc/apparmor.d/tunables $(AA_TREE)/
+	@cp $(DEB_ROOT)/etc/apparmor.d/usr.sbin.unbound $(AA_TREE)/
+	@cp $(DEB_ROOT)/etc/apparmor.d/local/usr.sbin.unbound $(AA_TREE)/local/
+	@$(AA_PARSE) >$(AA_TREE)/parser.log 2>&1 || { cat $(AA_TREE)/parser.log; exit 1; }
+	@echo '/usr/lib/idnguard/idnguard.so bogus,' >>$(AA_TREE)/local/usr.sbin.unbound
+	@if $(AA_PARSE) >/dev/null 2>&1; then echo "deb: apparmor_parser accepts anything" >&2; exit 1; fi
+	@echo "deb: unbound's AppArmor profile compiles with idnguard's rules"
 
 # The suites alone, on what deb-unpack left in $(DEB_ROOT).
 .PHONY: deb-suites

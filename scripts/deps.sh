@@ -20,7 +20,8 @@
 #                gnuplot
 #   deb     `make deb`: the Build-Depends of Debian's unbound source package
 #           (bookworm's list, checked again by dpkg-checkbuilddeps before the
-#           build), debhelper for the idnguard package, lintian
+#           build), debhelper for the idnguard package, lintian, and
+#           systemd-analyze (already there on a machine booted with systemd)
 set -eu
 
 check_only=""
@@ -117,6 +118,7 @@ for group in "$@"; do
         need libpython3-dev file:/usr/lib/x86_64-linux-gnu/pkgconfig/python3-embed.pc
         need swig cmd:swig
         need lintian cmd:lintian
+        need systemd cmd:systemd-analyze
         ;;
     *)
         echo "deps.sh: unknown group '$group'" >&2
