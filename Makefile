@@ -12,6 +12,8 @@
 #                   real daemons, sanitizers, fuzzing smoke, tables, dist, install
 #   make check-integration  the integration suites only
 #   make run        deps, then the module in Unbound in front of NSD (scripts/run.sh)
+#   make deb        Debian's unbound package rebuilt with dynlib, and an idnguard
+#                   package built against it, in build/deb/ (mk/deb.mk)
 #   make clean      every product under build/, the Unbound build included; not the
 #                   source packages fetched into build/src (`make distclean` removes
 #                   those too, and the next build fetches them again)
