@@ -12,6 +12,8 @@
 #                   real daemons, sanitizers, fuzzing smoke, tables, dist, install
 #   make check-integration  the integration suites only
 #   make run        deps, then the module in Unbound in front of NSD (scripts/run.sh)
+#   make deb        Debian's unbound package rebuilt with dynlib, and an idnguard
+#                   package built against it, in build/deb/ (mk/deb.mk)
 #   make clean      every product under build/, the Unbound build included; not the
 #                   source packages fetched into build/src (`make distclean` removes
 #                   those too, and the next build fetches them again)
@@ -62,6 +64,10 @@ MODULE := $(BUILD)/idnguard.so
 # into build/unbound/.  `make UNBOUND_SRC=/path/to/configured/unbound` builds
 # against your own tree instead (then load the module into that daemon).
 UNBOUND_SRC ?=
+# A tree configured out of its sources (Debian's rules configure the daemon
+# in b/unbound): UNBOUND_SRC names the build directory (config.h), and
+# UNBOUND_INC=-I/path/to/sources adds the headers (`make deb` does this).
+UNBOUND_INC ?=
 UB_PREFIX := $(CURDIR)/$(BUILD)/unbound
 ifeq ($(UNBOUND_SRC),)
 UB_TREE = $(call find_src,$(SRC)/unbound-*/)
@@ -133,7 +139,7 @@ $(BUILD)/cli/idnguard.o: CPPFLAGS += -DIDNG_UNBOUND_VERSION='"$(UB_VERSION)"'
 $(BUILD)/cli/idnguard.o: $(wildcard $(UB_TREE)config.h)
 
 $(CLI): $(BUILD)/cli/idnguard.o $(CONF_LIB) $(CORE_LIB) $(LIB)
-	$(CC) $(CFLAGS) -o $@ $^
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^
 
 TEST_LIBS = $(CONF_LIB) $(CORE_LIB) $(LIB)
 
@@ -155,9 +161,9 @@ $(UB_PREFIX)/.built: $(SRC)/.unbound-stamp
 
 # Unbound's headers trip some of our warnings; they are not ours to fix.
 MODULE_CFLAGS = -std=c11 -Wall -Wextra -Werror -Wno-unused-parameter -Wno-sign-compare \
-	-fvisibility=hidden -fPIC -D_GNU_SOURCE -I$(UB_TREE) -Icodec -Icore -Iconf
+	-fvisibility=hidden -fPIC -D_GNU_SOURCE -I$(UB_TREE) $(UNBOUND_INC) -Icodec -Icore -Iconf
 $(MODULE): module/unbound.c $(CONF_LIB) $(CORE_LIB) $(LIB) $(UB_STAMP)
-	$(CC) $(MODULE_CFLAGS) $(CFLAGS) -shared -o $@ module/unbound.c \
+	$(CC) $(MODULE_CFLAGS) $(CFLAGS) $(LDFLAGS) -shared -o $@ module/unbound.c \
 	    $(CONF_LIB) $(CORE_LIB) $(LIB) -lpthread
 
 unbound: $(UB_STAMP)
@@ -202,10 +208,10 @@ $(NORM_TEST): $(UCD)/NormalizationTest.txt.bz2
 # The only rules that install packages (scripts/deps.sh: apt-get as root;
 # as another user it prints the apt-get line to run, and fails).  `make
 # deps` installs what `make check` needs; deps-GROUP one group.
-DEPS_GROUPS := build check module integration hardening bench
+DEPS_GROUPS := build check module integration hardening bench deb
 .PHONY: $(DEPS_GROUPS:%=deps-%)
 deps:
-	@sh scripts/deps.sh check module integration hardening
+	@sh scripts/deps.sh check module integration hardening deb
 $(DEPS_GROUPS:%=deps-%):
 	@sh scripts/deps.sh $(@:deps-%=%)
 

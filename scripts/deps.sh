@@ -18,6 +18,10 @@
 #   hardening    libFuzzer and sanitizer runtimes, valgrind, dnsperf
 #   bench        ICU and libidn2 (the peers), the Public Suffix List, dnsperf,
 #                gnuplot
+#   deb     `make deb`: the Build-Depends of Debian's unbound source package
+#           (bookworm's list, checked again by dpkg-checkbuilddeps before the
+#           build), debhelper for the idnguard package, lintian, and
+#           systemd-analyze (already there on a machine booted with systemd)
 set -eu
 
 check_only=""
@@ -90,6 +94,31 @@ for group in "$@"; do
         need dnsperf cmd:dnsperf
         need gnuplot-nox cmd:gnuplot
         need valgrind cmd:valgrind
+        ;;
+    deb)
+        need debhelper cmd:dh
+        need dh-apparmor cmd:dh_apparmor
+        need dh-python cmd:dh_python3
+        need fakeroot cmd:fakeroot
+        need dpkg-dev cmd:dpkg-buildpackage
+        need autoconf cmd:autoconf
+        need libtool cmd:libtoolize
+        need bison cmd:bison
+        need flex cmd:flex
+        need pkg-config cmd:pkg-config
+        need libevent-dev file:/usr/include/event2/event.h
+        need libexpat1-dev file:/usr/include/expat.h
+        need libssl-dev file:/usr/include/openssl/ssl.h
+        need nettle-dev file:/usr/include/nettle/sha2.h
+        need libnghttp2-dev file:/usr/include/nghttp2/nghttp2.h
+        need libprotobuf-c-dev file:/usr/include/protobuf-c/protobuf-c.h
+        need protobuf-c-compiler cmd:protoc-c
+        need libsystemd-dev file:/usr/include/systemd/sd-daemon.h
+        need python3-dev cmd:python3-config
+        need libpython3-dev file:/usr/lib/x86_64-linux-gnu/pkgconfig/python3-embed.pc
+        need swig cmd:swig
+        need lintian cmd:lintian
+        need systemd cmd:systemd-analyze
         ;;
     *)
         echo "deps.sh: unknown group '$group'" >&2
