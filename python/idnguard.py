@@ -79,18 +79,20 @@ def _report(text, warning):
 
 def init_standard(id, env):
     global _glue, _h, _vsize, _ede, _stats_every, _stats_next
+    # Unbound's python module ignores what init returns; only an exception
+    # stops the daemon from starting, so a bad settings file raises.
     try:
         _glue = _glue or _load_glue()
     except OSError as e:
         log_err("idnguard: cannot load %s: %s" % (os.path.join(_HERE, _LIB_NAME), e))
-        return False
+        raise
     path = _glue.idng_py_conf_path()
     err = ctypes.create_string_buffer(8192)
     kept = ctypes.c_int(0)
     h = _glue.idng_py_open(path, ctypes.byref(kept), err, len(err))
     if not h:
         _report(err.value.decode("utf-8", "replace"), False)
-        return False
+        raise RuntimeError("idnguard: settings not loaded (see the lines above)")
     if kept.value:
         _report(err.value.decode("utf-8", "replace"), False)
         log_err("idnguard: keeping previous settings")
@@ -102,6 +104,7 @@ def init_standard(id, env):
     _stats_every = _glue.idng_py_stats_interval(h)
     _stats_next = time.monotonic() + _stats_every if _stats_every else 0.0
     register_inplace_cb_reply_local(_cb_local, env, id)
+    register_inplace_cb_reply_servfail(_cb_servfail, env, id)
     cache_log = os.environ.get("IDNGUARD_LOG_CACHE_HITS", "").lower() in ("1", "yes", "true")
     if cache_log:
         register_inplace_cb_reply_cache(_cb_cache, env, id)
@@ -162,9 +165,12 @@ def _cb_reply(path):
     def cb(qinfo, qstate, rep, rcode, edns, opt_list_out, region, **kwargs):
         if not _h or qinfo is None:
             return True
+        if path == P_SERVFAIL and qstate is not None:
+            return True  # the module's own answer: logged at moddone
         repinfo = kwargs.get("repinfo")
         start = kwargs.get("start_time") or 0.0
-        if rep is not None:
+        # On a cache hit the rcode passed is the query's own RCODE bits.
+        if rep is not None and (path == P_CACHE or rcode == 0):
             rcode = rep.flags & 0xF
         elif path == P_CACHE:
             rcode = 0
@@ -179,6 +185,7 @@ def _cb_reply(path):
 
 _cb_local = _cb_reply(P_LOCAL)
 _cb_cache = _cb_reply(P_CACHE)
+_cb_servfail = _cb_reply(P_SERVFAIL)  # answered by the worker: a bogus cache entry
 
 
 # ---- answers ----
@@ -292,6 +299,8 @@ def _moddone(qstate, id, qdata):
         if found == 1 and not _glue.idng_py_interesting(v):
             v = qdata["v"] = sv
         rcode = msg.rep.flags & 0xF
+        if msg.rep.security in (1, 4) and not qstate.query_flags & QF_BIT_CD:
+            rcode = RCODE_SERVFAIL  # bogus: the mesh answers SERVFAIL (without CD)
     else:
         rcode = qstate.return_rcode
     qstate.ext_state[id] = MODULE_FINISHED
