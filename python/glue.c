@@ -24,6 +24,7 @@
 #include "idng_stats.h"
 #include "idnguard.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -32,9 +33,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define EXPORT __attribute__((visibility("default")))
+/** The unbound label of idnguard_info: Unbound's python API does not say
+ *  which daemon runs it. */
+#define IDNG_PY_UNBOUND "python-module"
 
 /** What the script may count (idng_py_count). */
 enum idng_py_counter {
@@ -49,7 +54,17 @@ struct idng_py {
     struct idng_conf conf;
     FILE *logf; /* NULL: lines go back to the script, for Unbound's log */
     pthread_mutex_t log_lock;
+    time_t log_checked; /* when the log file's path was last looked at */
+    /* The stats timer: replaces the stats file every stats-interval
+     * seconds, whether queries come or not (the summary line is the
+     * script's, in Unbound's log, which C here cannot reach). */
+    pthread_t stats_thread;
+    int stats_running, stats_stop;
+    pthread_mutex_t stats_lock;
+    pthread_cond_t stats_cond;
 };
+
+static size_t write_stats_file(struct idng_py *h, char *err, size_t errlen);
 
 static struct {
     atomic_ullong answers[IDNG_VERDICT_COUNT][IDNG_ACTION_COUNT][IDNG_PATH_COUNT];
@@ -105,6 +120,29 @@ static FILE *open_log(const char *path, char *err, size_t errlen)
     return f;
 }
 
+static void *stats_main(void *arg)
+{
+    struct idng_py *h = arg;
+    struct timespec until;
+    char err[512];
+
+    pthread_mutex_lock(&h->stats_lock);
+    clock_gettime(CLOCK_REALTIME, &until);
+    while (!h->stats_stop) {
+        until.tv_sec += (time_t)h->conf.stats_interval;
+        while (!h->stats_stop
+               && pthread_cond_timedwait(&h->stats_cond, &h->stats_lock, &until) != ETIMEDOUT)
+            ;
+        if (h->stats_stop)
+            break;
+        pthread_mutex_unlock(&h->stats_lock);
+        write_stats_file(h, err, sizeof err);
+        pthread_mutex_lock(&h->stats_lock);
+    }
+    pthread_mutex_unlock(&h->stats_lock);
+    return NULL;
+}
+
 /** The settings file to read: $IDNGUARD_CONF, else the default path. */
 EXPORT const char *idng_py_conf_path(void) { return idng_conf_path(); }
 
@@ -155,6 +193,11 @@ EXPORT void *idng_py_open(const char *path, int *kept_previous, char *err, size_
         kept.have = 0;
     }
     pthread_mutex_init(&h->log_lock, NULL);
+    pthread_mutex_init(&h->stats_lock, NULL);
+    pthread_cond_init(&h->stats_cond, NULL);
+    if (h->conf.stats_interval && h->conf.stats_file
+        && pthread_create(&h->stats_thread, NULL, stats_main, h) == 0)
+        h->stats_running = 1;
     return h;
 }
 
@@ -165,6 +208,15 @@ EXPORT void idng_py_close(void *hp)
 
     if (!h)
         return;
+    if (h->stats_running) {
+        pthread_mutex_lock(&h->stats_lock);
+        h->stats_stop = 1;
+        pthread_cond_signal(&h->stats_cond);
+        pthread_mutex_unlock(&h->stats_lock);
+        pthread_join(h->stats_thread, NULL);
+    }
+    pthread_cond_destroy(&h->stats_cond);
+    pthread_mutex_destroy(&h->stats_lock);
     if (h->logf)
         fclose(h->logf);
     pthread_mutex_destroy(&h->log_lock);
@@ -173,6 +225,12 @@ EXPORT void idng_py_close(void *hp)
     kept.conf = h->conf;
     kept.have = 1;
     free(h);
+}
+
+/** Reloads that kept the previous settings, so far. */
+EXPORT unsigned long long idng_py_reload_failures(void)
+{
+    return (unsigned long long)atomic_load(&counters.reload_failures);
 }
 
 /** The mode's name, for the load line ("uts46"). */
@@ -295,6 +353,45 @@ EXPORT void idng_py_count(int which)
     }
 }
 
+/* The client's address cut to its /24 (IPv4) or /48 (IPv6) network, as
+ * the dynlib module logs it with anonymize-clients. */
+static const char *anonymize(const char *text, char *buf, size_t cap)
+{
+    struct in_addr a4;
+    struct in6_addr a6;
+
+    if (inet_pton(AF_INET, text, &a4) == 1) {
+        a4.s_addr &= htonl(0xFFFFFF00u);
+        return inet_ntop(AF_INET, &a4, buf, (socklen_t)cap) ? buf : "-";
+    }
+    if (inet_pton(AF_INET6, text, &a6) == 1) {
+        memset(a6.s6_addr + 6, 0, 10);
+        return inet_ntop(AF_INET6, &a6, buf, (socklen_t)cap) ? buf : "-";
+    }
+    return "-";
+}
+
+/* Log rotation without a reload: at most once a second the path is looked
+ * at; moved away or removed, it is opened anew (log_lock held). */
+static void follow_rotation(struct idng_py *h)
+{
+    struct stat path_st, fd_st;
+    time_t now = time(NULL);
+    char err[512];
+    FILE *f;
+
+    if (now == h->log_checked)
+        return;
+    h->log_checked = now;
+    if (stat(h->conf.log_file, &path_st) == 0 && fstat(fileno(h->logf), &fd_st) == 0
+        && path_st.st_dev == fd_st.st_dev && path_st.st_ino == fd_st.st_ino)
+        return;
+    if (!(f = open_log(h->conf.log_file, err, sizeof err)))
+        return; /* still writing to the old file; tried again in a second */
+    fclose(h->logf);
+    h->logf = f;
+}
+
 /**
  * One client answered (or dropped, rcode -1): counted, and its query-log
  * line when the settings want it (log-queries, log-rejected, the log
@@ -317,7 +414,7 @@ EXPORT size_t idng_py_log(void *hp, const void *v, const char *client, unsigned 
     const struct idng_verdict *x = v;
     struct idng_logrec r;
     struct timespec now;
-    char line[IDNG_LOG_LINE_MAX];
+    char line[IDNG_LOG_LINE_MAX], anon[INET6_ADDRSTRLEN];
     int interesting;
     unsigned row;
     size_t n;
@@ -346,6 +443,8 @@ EXPORT size_t idng_py_log(void *hp, const void *v, const char *client, unsigned 
     r.time_sec = now.tv_sec;
     r.time_usec = now.tv_nsec / 1000;
     r.client = client && client[0] ? client : NULL;
+    if (r.client && h->conf.anonymize_clients)
+        r.client = anonymize(r.client, anon, sizeof anon);
     r.port = port;
     r.qname = qname;
     r.qname_len = qname_len;
@@ -378,6 +477,7 @@ EXPORT size_t idng_py_log(void *hp, const void *v, const char *client, unsigned 
                                                                     : IDNG_LOGFMT_TEXT,
                         1, line, sizeof line);
     pthread_mutex_lock(&h->log_lock);
+    follow_rotation(h);
     if (fwrite(line, 1, n, h->logf) != n || fputc('\n', h->logf) == EOF || fflush(h->logf) != 0) {
         clearerr(h->logf);
         atomic_fetch_add(&counters.log_errors, 1);
@@ -391,24 +491,37 @@ EXPORT size_t idng_py_log(void *hp, const void *v, const char *client, unsigned 
  * and, with `stats-file:`, the Prometheus text written beside that file
  * and renamed over it.  err gets a problem writing the file ("" if none).
  */
-EXPORT size_t idng_py_stats(void *hp, const char *when, const char *unbound_version, char *out,
-                            size_t cap, char *err, size_t errlen)
+EXPORT size_t idng_py_stats(void *hp, const char *when, char *out, size_t cap, char *err,
+                            size_t errlen)
 {
-    static char text[128 * 1024];
-    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
     struct idng_py *h = hp;
     struct idng_stats st;
-    char tmp[4200];
-    size_t n, len;
-    FILE *f;
 
     err[0] = '\0';
     snapshot(&st);
-    len = idng_stats_line(&st, when, out, cap);
+    write_stats_file(h, err, errlen);
+    return idng_stats_line(&st, when, out, cap);
+}
+
+/* The Prometheus text file, written beside stats-file and renamed over it,
+ * so a reader never sees half a file. */
+static size_t write_stats_file(struct idng_py *h, char *err, size_t errlen)
+{
+    static char text[128 * 1024];
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    struct idng_stats st;
+    char tmp[4200];
+    size_t n;
+    FILE *f;
+
+    err[0] = '\0';
     if (!h->conf.stats_file)
-        return len;
+        return 0;
+    snapshot(&st);
     pthread_mutex_lock(&lock);
-    n = idng_stats_prometheus(&st, unbound_version, h->conf.policy.mode, text, sizeof text);
+    /* The stock daemon this runs in is Debian's 1.17.1 (unboundmodule
+     * tells no version; the info metric names it). */
+    n = idng_stats_prometheus(&st, IDNG_PY_UNBOUND, h->conf.policy.mode, text, sizeof text);
     if (n >= sizeof text
         || snprintf(tmp, sizeof tmp, "%s.tmp", h->conf.stats_file) >= (int)sizeof tmp) {
         snprintf(err, errlen, "stats-file: too much to write");
@@ -421,7 +534,7 @@ EXPORT size_t idng_py_stats(void *hp, const char *when, const char *unbound_vers
         }
     }
     pthread_mutex_unlock(&lock);
-    return len;
+    return n;
 }
 
 /* At exit the kept settings go, so no leak checker sees them. */

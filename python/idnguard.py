@@ -63,7 +63,8 @@ def _load_glue():
         "idng_py_log": (sz, [vp, vp, cp, ctypes.c_uint, u8p, sz, ctypes.c_uint, ctypes.c_uint,
                              ctypes.c_int, ctypes.c_int, ctypes.c_int, u8p, sz, cp,
                              ctypes.c_longlong, cp, sz]),
-        "idng_py_stats": (sz, [vp, cp, cp, cp, sz, cp, sz]),
+        "idng_py_stats": (sz, [vp, cp, cp, sz, cp, sz]),
+        "idng_py_reload_failures": (ctypes.c_ulonglong, []),
     }
     for name, (res, args) in sigs.items():
         f = getattr(lib, name)
@@ -95,7 +96,8 @@ def init_standard(id, env):
         raise RuntimeError("idnguard: settings not loaded (see the lines above)")
     if kept.value:
         _report(err.value.decode("utf-8", "replace"), False)
-        log_err("idnguard: keeping previous settings")
+        log_err("idnguard: keeping previous settings (reload failures: %d)"
+                % _glue.idng_py_reload_failures())
     elif err.value:
         _report(err.value.decode("utf-8", "replace"), True)
     _h = h
@@ -118,7 +120,7 @@ def init_standard(id, env):
 def _stats(when):
     line = ctypes.create_string_buffer(LINE_MAX)
     err = ctypes.create_string_buffer(1024)
-    _glue.idng_py_stats(_h, when.encode(), b"1.17.1", line, len(line), err, len(err))
+    _glue.idng_py_stats(_h, when.encode(), line, len(line), err, len(err))
     log_info(line.value.decode("utf-8", "replace"))
     if err.value:
         log_err("idnguard: " + err.value.decode("utf-8", "replace"))
