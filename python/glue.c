@@ -101,8 +101,13 @@ static FILE *open_log(const char *path, char *err, size_t errlen)
 {
     struct stat st;
     FILE *f;
-    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0640);
+    int fd;
 
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s: log-file: not a regular file", path);
+        return NULL;
+    }
+    fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0640);
     if (fd < 0) {
         snprintf(err, errlen, "%s: log-file: %s", path, strerror(errno));
         return NULL;
