@@ -342,6 +342,22 @@ install: $(MODULE) $(GLUE) all
 	    LICENSE README.md \
 	    $(DESTDIR)$(PREFIX)/share/doc/idnguard/
 
+# The stock-package path alone (README "The stock package"): the CLI, the
+# python module's script and its glue library, the man pages and examples;
+# no Unbound tree needed.
+.PHONY: install-python
+install-python: $(GLUE) all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/idnguard \
+	    $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5 \
+	    $(DESTDIR)$(PREFIX)/share/doc/idnguard
+	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/idnguard
+	install -m 644 $(PYSCRIPT) $(DESTDIR)$(PREFIX)/lib/idnguard/idnguard.py
+	install -m 755 $(GLUE) $(DESTDIR)$(PREFIX)/lib/idnguard/libidnguard-glue.so
+	install -m 644 man/idnguard.1 $(DESTDIR)$(PREFIX)/share/man/man1/idnguard.1
+	install -m 644 man/idnguard.conf.5 $(DESTDIR)$(PREFIX)/share/man/man5/idnguard.conf.5
+	install -m 644 conf/idnguard.conf.example conf/unbound.conf.example conf/logrotate.example \
+	    LICENSE README.md $(DESTDIR)$(PREFIX)/share/doc/idnguard/
+
 # Every product: all of $(BUILD) but the fetched sources in $(SRC), and in
 # Unbound's tree there what its own build made (so the next `make module`
 # builds Unbound again).  distclean: $(SRC) too (fetched again when needed).
