@@ -116,7 +116,8 @@ while [ "$round" -le "$repeat" ]; do
                 -q "$outstanding" -t 5 > "$dir/dnsperf.out" 2>&1 || true
             rss=$(awk '/^VmRSS:/ {print $2}' "/proc/$ub_pid/status" 2>/dev/null || echo 0)
             lab_unbound_stop
-            lines=$(wc -l < "$dir/idnguard.log" 2>/dev/null || echo 0)
+            lines=0
+            [ ! -f "$dir/idnguard.log" ] || lines=$(wc -l < "$dir/idnguard.log")
             awk -v wl="$wl" -v c="$c" -v name="$(cfg_name "$c")" -v r="$round" -v rss="$rss" \
                 -v lines="$lines" '
                 /Queries completed:/ { done = $3 }

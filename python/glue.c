@@ -149,10 +149,16 @@ static void *stats_main(void *arg)
 }
 
 /** The settings file to read: $IDNGUARD_CONF, else the default path. */
-EXPORT const char *idng_py_conf_path(void) { return idng_conf_path(); }
+EXPORT const char *idng_py_conf_path(void)
+{
+    return idng_conf_path();
+}
 
 /** The version of idnguard and of its Unicode tables, "0.2.0 15.0.0". */
-EXPORT const char *idng_py_version(void) { return IDNG_VERSION " " IDNG_UNICODE_VERSION; }
+EXPORT const char *idng_py_version(void)
+{
+    return IDNG_VERSION " " IDNG_UNICODE_VERSION;
+}
 
 /**
  * Loads the settings file at path and opens its log file.  On failure, a
@@ -239,16 +245,28 @@ EXPORT unsigned long long idng_py_reload_failures(void)
 }
 
 /** The mode's name, for the load line ("uts46"). */
-EXPORT const char *idng_py_mode(void *hp) { return idng_mode_name(((struct idng_py *)hp)->conf.policy.mode); }
+EXPORT const char *idng_py_mode(void *hp)
+{
+    return idng_mode_name(((struct idng_py *)hp)->conf.policy.mode);
+}
 
 /** Is `ede: yes` set? */
-EXPORT int idng_py_ede_enabled(void *hp) { return ((struct idng_py *)hp)->conf.ede; }
+EXPORT int idng_py_ede_enabled(void *hp)
+{
+    return ((struct idng_py *)hp)->conf.ede;
+}
 
 /** Seconds between stats lines (`stats-interval`; 0: at shutdown only). */
-EXPORT unsigned idng_py_stats_interval(void *hp) { return ((struct idng_py *)hp)->conf.stats_interval; }
+EXPORT unsigned idng_py_stats_interval(void *hp)
+{
+    return ((struct idng_py *)hp)->conf.stats_interval;
+}
 
 /** Octets a verdict block needs. */
-EXPORT size_t idng_py_verdict_size(void) { return sizeof(struct idng_verdict); }
+EXPORT size_t idng_py_verdict_size(void)
+{
+    return sizeof(struct idng_verdict);
+}
 
 /**
  * Judges a client's query name (data 0: idng_policy_judge) or a name from
@@ -269,7 +287,10 @@ EXPORT int idng_py_judge(void *hp, const uint8_t *wire, size_t len, int data, vo
 }
 
 /** The action of a verdict block. */
-EXPORT int idng_py_action(const void *v) { return (int)((const struct idng_verdict *)v)->action; }
+EXPORT int idng_py_action(const void *v)
+{
+    return (int)((const struct idng_verdict *)v)->action;
+}
 
 /** Sets a verdict block's action (a fallback the script had to take). */
 EXPORT void idng_py_set_action(void *v, int action)
@@ -350,11 +371,20 @@ EXPORT size_t idng_py_ede_text(const void *v, char *out, size_t cap)
 EXPORT void idng_py_count(int which)
 {
     switch (which) {
-    case IDNG_PY_NORMALIZED: atomic_fetch_add(&counters.normalized, 1); break;
-    case IDNG_PY_ANSWERS_REJECTED: atomic_fetch_add(&counters.answers_rejected, 1); break;
-    case IDNG_PY_UNCACHED: atomic_fetch_add(&counters.uncached, 1); break;
-    case IDNG_PY_INTERNAL: atomic_fetch_add(&counters.internal, 1); break;
-    default: break;
+    case IDNG_PY_NORMALIZED:
+        atomic_fetch_add(&counters.normalized, 1);
+        break;
+    case IDNG_PY_ANSWERS_REJECTED:
+        atomic_fetch_add(&counters.answers_rejected, 1);
+        break;
+    case IDNG_PY_UNCACHED:
+        atomic_fetch_add(&counters.uncached, 1);
+        break;
+    case IDNG_PY_INTERNAL:
+        atomic_fetch_add(&counters.internal, 1);
+        break;
+    default:
+        break;
     }
 }
 
@@ -478,9 +508,9 @@ EXPORT size_t idng_py_log(void *hp, const void *v, const char *client, unsigned 
         n = (size_t)snprintf(out, cap, "%s%s", json ? "" : "idnguard: ", line);
         return n < cap ? n : cap - 1;
     }
-    n = idng_log_format(&r, h->conf.log_format == IDNG_LOGFMT_JSON ? IDNG_LOGFMT_JSON
-                                                                    : IDNG_LOGFMT_TEXT,
-                        1, line, sizeof line);
+    n = idng_log_format(
+        &r, h->conf.log_format == IDNG_LOGFMT_JSON ? IDNG_LOGFMT_JSON : IDNG_LOGFMT_TEXT, 1, line,
+        sizeof line);
     pthread_mutex_lock(&h->log_lock);
     follow_rotation(h);
     if (fwrite(line, 1, n, h->logf) != n || fputc('\n', h->logf) == EOF || fflush(h->logf) != 0) {
