@@ -55,6 +55,10 @@ CORE_SRC := $(wildcard core/*.c)
 CORE_LIB := $(BUILD)/libidngcore.a
 CLI := $(BUILD)/idnguard
 MODULE := $(BUILD)/idnguard.so
+# The python module for Debian's stock unbound package (python/): the script,
+# and the C it calls with ctypes (codec, core and conf behind a flat ABI).
+GLUE := $(BUILD)/libidnguard-glue.so
+PYSCRIPT := python/idnguard.py
 
 # Unbound, the module's host.  Its module API is not installed anywhere, and
 # struct layouts change between versions and configure options, so the module
@@ -104,6 +108,7 @@ TEST_COMMON := tests/common.c
 # valid for a week more.
 ZONES_DIR := $(BUILD)/zones
 
+.PHONY: glue stock
 .PHONY: all module deps run demo check check-all check-integration check-install test tables \
 	check-tables clang-build clean distclean unbound install zones
 all: $(LIB) $(CONF_LIB) $(CORE_LIB) $(CLI)
@@ -168,6 +173,26 @@ $(MODULE): module/unbound.c $(CONF_LIB) $(CORE_LIB) $(LIB) $(UB_STAMP)
 
 unbound: $(UB_STAMP)
 
+# The glue library: no Unbound headers, so it needs no Unbound tree.
+$(GLUE): python/glue.c $(CONF_LIB) $(CORE_LIB) $(LIB)
+	$(CC) $(CPPFLAGS) $(STD_CFLAGS) $(CFLAGS) -shared -o $@ python/glue.c \
+	    $(CONF_LIB) $(CORE_LIB) $(LIB) -lpthread
+# The script beside the library it loads, as `make install` puts them.
+$(BUILD)/idnguard.py: $(PYSCRIPT)
+	@mkdir -p $(@D)
+	cp $< $@
+glue: $(GLUE) $(BUILD)/idnguard.py
+
+# Debian's stock daemon and python3-unbound, unpacked (never installed: no
+# maintainer script, no service) into build/stock for the python flavour
+# of the integration tests and the benchmark.
+STOCK_DIR := $(BUILD)/stock
+STOCK_UNBOUND := $(STOCK_DIR)/usr/sbin/unbound
+$(STOCK_UNBOUND):
+	@sh scripts/deps.sh --check stock
+	sh scripts/stock-unbound.sh $(STOCK_DIR)
+stock: $(STOCK_UNBOUND)
+
 # A second Unbound of the same version, configured differently
 # (--enable-subnet), from the same Debian source package: the test that the
 # module refuses to load into a daemon it was not built for runs it.  Only
@@ -208,10 +233,10 @@ $(NORM_TEST): $(UCD)/NormalizationTest.txt.bz2
 # The only rules that install packages (scripts/deps.sh: apt-get as root;
 # as another user it prints the apt-get line to run, and fails).  `make
 # deps` installs what `make check` needs; deps-GROUP one group.
-DEPS_GROUPS := build check module integration hardening bench deb
+DEPS_GROUPS := build check module integration hardening bench deb stock
 .PHONY: $(DEPS_GROUPS:%=deps-%)
 deps:
-	@sh scripts/deps.sh check module integration hardening deb
+	@sh scripts/deps.sh check module integration hardening deb stock
 $(DEPS_GROUPS:%=deps-%):
 	@sh scripts/deps.sh $(@:deps-%=%)
 
@@ -269,10 +294,11 @@ TEST_ENV = IDNA_TEST_FILE=$(IDNA_TEST) IDNA_PROPERTIES_CSV=$(IDNA_CSV) \
 	IDNGUARD_LAB=$(CURDIR)/scripts/lab.sh
 
 # `make install` into a staging directory puts every file where it belongs.
-check-install: $(MODULE) all
+check-install: $(MODULE) $(GLUE) all
 	@rm -rf $(BUILD)/stage
 	@$(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/$(BUILD)/stage PREFIX=/usr >/dev/null
-	@for f in bin/idnguard lib/idnguard/idnguard.so lib/libidnguard.a include/idnguard.h \
+	@for f in bin/idnguard lib/idnguard/idnguard.so lib/idnguard/idnguard.py \
+	    lib/idnguard/libidnguard-glue.so lib/libidnguard.a include/idnguard.h \
 	    share/man/man1/idnguard.1 share/man/man5/idnguard.conf.5 \
 	    share/doc/idnguard/idnguard.conf.example share/doc/idnguard/unbound.conf.example \
 	    share/doc/idnguard/logrotate.example share/doc/idnguard/LICENSE; do \
@@ -306,12 +332,14 @@ check-integration: $(MODULE) all zones $(UB_ALT) $(ITEST_BIN)
 
 PREFIX ?= /usr/local
 DESTDIR ?=
-install: $(MODULE) all
+install: $(MODULE) $(GLUE) all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/idnguard \
 	    $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/man/man1 \
 	    $(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(PREFIX)/share/doc/idnguard
 	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/idnguard
 	install -m 755 $(MODULE) $(DESTDIR)$(PREFIX)/lib/idnguard/idnguard.so
+	install -m 644 $(PYSCRIPT) $(DESTDIR)$(PREFIX)/lib/idnguard/idnguard.py
+	install -m 755 $(GLUE) $(DESTDIR)$(PREFIX)/lib/idnguard/libidnguard-glue.so
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libidnguard.a
 	install -m 644 codec/idnguard.h $(DESTDIR)$(PREFIX)/include/idnguard.h
 	install -m 644 man/idnguard.1 $(DESTDIR)$(PREFIX)/share/man/man1/idnguard.1
@@ -319,6 +347,22 @@ install: $(MODULE) all
 	install -m 644 conf/idnguard.conf.example conf/unbound.conf.example conf/logrotate.example \
 	    LICENSE README.md \
 	    $(DESTDIR)$(PREFIX)/share/doc/idnguard/
+
+# The stock-package path alone (README "The stock package"): the CLI, the
+# python module's script and its glue library, the man pages and examples;
+# no Unbound tree needed.
+.PHONY: install-python
+install-python: $(GLUE) all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/idnguard \
+	    $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5 \
+	    $(DESTDIR)$(PREFIX)/share/doc/idnguard
+	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/idnguard
+	install -m 644 $(PYSCRIPT) $(DESTDIR)$(PREFIX)/lib/idnguard/idnguard.py
+	install -m 755 $(GLUE) $(DESTDIR)$(PREFIX)/lib/idnguard/libidnguard-glue.so
+	install -m 644 man/idnguard.1 $(DESTDIR)$(PREFIX)/share/man/man1/idnguard.1
+	install -m 644 man/idnguard.conf.5 $(DESTDIR)$(PREFIX)/share/man/man5/idnguard.conf.5
+	install -m 644 conf/idnguard.conf.example conf/unbound.conf.example conf/logrotate.example \
+	    LICENSE README.md $(DESTDIR)$(PREFIX)/share/doc/idnguard/
 
 # Every product: all of $(BUILD) but the fetched sources in $(SRC), and in
 # Unbound's tree there what its own build made (so the next `make module`

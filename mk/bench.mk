@@ -44,3 +44,13 @@ bench:
 	@$(MAKE) --no-print-directory bench-codec
 	@$(MAKE) --no-print-directory bench-resolver
 	@$(MAKE) --no-print-directory bench-report
+
+# The python module on Debian's stock unbound against the stock daemon alone
+# and against the dynlib module, one interleaved run (bench/python_bench.sh):
+# bench/results/python.md.
+.PHONY: bench-python
+bench-python: deps-bench deps-stock deps-module deps-integration
+	@$(MAKE) --no-print-directory $(MODULE) $(GLUE) $(BUILD)/idnguard.py $(STOCK_UNBOUND) zones
+	@mkdir -p $(BENCH_OUT)
+	IDNGUARD_ZONES=$(abspath $(ZONES_DIR)) sh bench/python_bench.sh $(CURDIR)/$(STOCK_UNBOUND) \
+	    $(CURDIR)/$(BUILD)/idnguard.py $(UNBOUND) $(CURDIR)/$(MODULE) $(BENCH_OUT)

@@ -16,6 +16,9 @@
 #   module  building Unbound from Debian's source package, and the module
 #   integration  NSD, drill and ldns for the integration tests and make run
 #   hardening    libFuzzer and sanitizer runtimes, valgrind, dnsperf
+#   stock   the python module on Debian's stock unbound: what its daemon links
+#           (it is unpacked, not installed: scripts/stock-unbound.sh), ctypes'
+#           libffi, dpkg for unpacking
 #   bench        ICU and libidn2 (the peers), the Public Suffix List, dnsperf,
 #                gnuplot
 #   deb     `make deb`: the Build-Depends of Debian's unbound source package
@@ -34,6 +37,7 @@ missing=""
 need() {
     case $2 in
     cmd:*) command -v "${2#cmd:}" >/dev/null 2>&1 && return 0 ;;
+    pkg:*) dpkg-query -W -f='${Status}' "${2#pkg:}" 2>/dev/null | grep -q ' installed$' && return 0 ;;
     file:*) [ -e "${2#file:}" ] && return 0 ;;
     esac
     case " $missing " in *" $1 "*) ;; *) missing="$missing $1" ;; esac
@@ -86,6 +90,14 @@ for group in "$@"; do
         need libclang-rt-14-dev file:/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a
         need valgrind cmd:valgrind
         need dnsperf cmd:dnsperf
+        ;;
+    stock)
+        need dpkg cmd:dpkg
+        need python3 cmd:python3
+        for p in libpython3.11 libevent-2.1-7 libnghttp2-14 libprotobuf-c1 libssl3 libsystemd0 \
+            libffi8; do
+            need "$p" "pkg:$p"
+        done
         ;;
     bench)
         need libicu-dev file:/usr/include/unicode/uidna.h

@@ -48,10 +48,21 @@
 #   --wrap CMD          a command in front of Unbound, split at blanks, e.g.
 #                       valgrind and its options [LAB_WRAP]
 #   --only nsd|unbound  start one daemon only [LAB_ONLY]
+#   --flavour dynlib|python  which idnguard module Unbound runs [LAB_FLAVOUR;
+#                       $IDNGUARD_FLAVOUR, else dynlib].  python: Debian's stock
+#                       daemon [LAB_UNBOUND; $IDNGUARD_STOCK_UNBOUND, else
+#                       build/stock/usr/sbin/unbound, unpacked by
+#                       scripts/stock-unbound.sh] with Unbound's python module
+#                       in place of dynlib in module-config and the script
+#                       [LAB_PYSCRIPT; $IDNGUARD_PYSCRIPT, else build/idnguard.py];
+#                       the daemon's PYTHONPATH [LAB_PYTHONPATH;
+#                       $IDNGUARD_PYTHONPATH, else the stock tree's
+#                       usr/lib/python3/dist-packages] is where its embedded
+#                       interpreter finds unboundmodule.py
 #   --start-seconds N   how long each daemon gets to answer [LAB_START_SECONDS; 10]
 #   --stop-seconds N    how long SIGTERM gets before SIGKILL [LAB_STOP_SECONDS; 5]
 # In the templates, in --conf and in --server-extra, @DIR@, @ZONES@,
-# @PORT@, @NSD_PORT@, @THREADS@, @MODULE@ and @LOGFILE@ are filled in.
+# @PORT@, @NSD_PORT@, @THREADS@, @MODULE@, @PYSCRIPT@ and @LOGFILE@ are filled in.
 # For Unbound only, IDNGUARD_DAEMON_PRELOAD becomes its LD_PRELOAD and
 # IDNGUARD_DAEMON_ASAN_OPTIONS, IDNGUARD_DAEMON_UBSAN_OPTIONS its
 # ASAN_OPTIONS and UBSAN_OPTIONS (`make asan-check`).
@@ -75,12 +86,21 @@ lab_say() { printf 'lab: %s\n' "$*" >&2; }
 # Defaults for every option the caller did not set.
 lab_defaults() { # DIR
     LAB_DIR=$(cd "$1" && pwd)
+    : "${LAB_FLAVOUR:=${IDNGUARD_FLAVOUR:-dynlib}}"
+    if [ "$LAB_FLAVOUR" = python ]; then
+        : "${LAB_UNBOUND:=${IDNGUARD_STOCK_UNBOUND:-$lab_top/build/stock/usr/sbin/unbound}}"
+        : "${LAB_PYTHONPATH:=${IDNGUARD_PYTHONPATH:-$(dirname "$(dirname "$LAB_UNBOUND")")/lib/python3/dist-packages}}"
+    fi
     : "${LAB_UNBOUND:=${IDNGUARD_UNBOUND:-$lab_top/build/unbound/sbin/unbound}}"
+    : "${LAB_PYSCRIPT:=${IDNGUARD_PYSCRIPT:-$lab_top/build/idnguard.py}}" "${LAB_PYTHONPATH:=}"
     : "${LAB_MODULE:=${IDNGUARD_MODULE:-$lab_top/build/idnguard.so}}"
     : "${LAB_ZONES:=${IDNGUARD_ZONES:-$lab_top/build/zones}}"
     : "${LAB_TEMPLATES:=${IDNGUARD_TEMPLATES:-$lab_top/tests/integration}}"
     : "${LAB_PORT:=}" "${LAB_NSD_PORT:=}" "${LAB_THREADS:=1}"
     : "${LAB_MODULES:=dynlib validator iterator}"
+    # The python flavour runs the same set-ups with the python module
+    # where the dynlib module would be.
+    [ "$LAB_FLAVOUR" != python ] || LAB_MODULES=$(echo "$LAB_MODULES" | sed 's/dynlib/python/g')
     : "${LAB_CONF:=$lab_top/conf/idnguard.conf.example}"
     : "${LAB_SERVER_EXTRA:=}" "${LAB_UNBOUND_EXTRA:=}" "${LAB_NSD_EXTRA:=}"
     : "${LAB_ZONE_FILES:=}" "${LAB_TEST_ZONES:=yes}" "${LAB_WRAP:=}" "${LAB_ONLY:=}"
@@ -120,10 +140,11 @@ lab_free_ports() {
 lab_fill() { # TEMPLATE [inner]
     LAB_V_DIR=$LAB_DIR LAB_V_ZONES=$lab_zones LAB_V_NSD_PORT=$LAB_NSD_PORT LAB_V_PORT=$LAB_PORT \
     LAB_V_THREADS=$LAB_THREADS LAB_V_MODULE=$LAB_MODULE LAB_V_LOGFILE=$LAB_LOGFILE \
+    LAB_V_PYSCRIPT=$LAB_PYSCRIPT \
     LAB_V_MODULES=$LAB_MODULES LAB_V_SERVER_EXTRA=${lab_server_extra:-} \
     awk -v inner="${2:-}" '
         BEGIN {
-            n = split("DIR ZONES NSD_PORT PORT THREADS MODULE LOGFILE", k, " ")
+            n = split("DIR ZONES NSD_PORT PORT THREADS MODULE PYSCRIPT LOGFILE", k, " ")
             if (inner == "") { k[++n] = "MODULES"; k[++n] = "SERVER_EXTRA" }
             for (i = 1; i <= n; i++) v["@" k[i] "@"] = ENVIRON["LAB_V_" k[i]]
         }
@@ -269,6 +290,7 @@ lab_unbound_start() {
     # shellcheck disable=SC2086
     [ -z "$LAB_WRAP" ] || set -- $LAB_WRAP "$@"
     set -- IDNGUARD_CONF="$LAB_DIR/idnguard.conf" "$@"
+    [ -z "$LAB_PYTHONPATH" ] || set -- PYTHONPATH="$LAB_PYTHONPATH" "$@"
     [ -z "${IDNGUARD_DAEMON_PRELOAD:-}" ] || set -- LD_PRELOAD="$IDNGUARD_DAEMON_PRELOAD" "$@"
     [ -z "${IDNGUARD_DAEMON_ASAN_OPTIONS:-}" ] ||
         set -- ASAN_OPTIONS="$IDNGUARD_DAEMON_ASAN_OPTIONS" "$@"
@@ -408,6 +430,7 @@ lab_main() {
         --logfile) LAB_LOGFILE=$2 ;;
         --wrap) LAB_WRAP=$2 ;;
         --only) LAB_ONLY=$2 ;;
+        --flavour) LAB_FLAVOUR=$2 ;;
         --start-seconds) LAB_START_SECONDS=$2 ;;
         --stop-seconds) LAB_STOP_SECONDS=$2 ;;
         *) lab_usage ;;

@@ -853,3 +853,78 @@ void hx_expect_data(const struct dnsq_result *r, const struct qline *q, const ch
                   "%s: line says %s %s %s %s ede=%d; expected NOERROR %s %s %s: %s", qname_log,
                   q->rcode, q->verdict, q->action, q->path, q->ede, verdict, action, path, q->raw);
 }
+
+/* ---- the two flavours ---- */
+
+int harness_python(void)
+{
+    const char *f = getenv("IDNGUARD_FLAVOUR");
+    return f && strcmp(f, "python") == 0;
+}
+
+void py_does(const char *why)
+{
+    if (harness_python())
+        printf("python flavour: %s\n", why);
+}
+
+void hx_expect_dropped(const struct dnsq_result *r, const struct qline *q, const char *qname_log,
+                       const char *verdict)
+{
+    const char *rc = PY("DROPPED", "REFUSED");
+
+    if (harness_python())
+        ck_assert_msg(!r->timed_out && r->rcode == 5 && r->ancount == 0 && r->ede_code == -1,
+                      "%s under drop (python: REFUSED without EDE): %s%s EDE %d", qname_log,
+                      dnsq_rcode_name(r->rcode), r->timed_out ? " (timed out)" : "", r->ede_code);
+    else
+        ck_assert_msg(r->timed_out, "%s under drop: got a reply, %s", qname_log,
+                      dnsq_rcode_name(r->rcode));
+    ck_assert_msg(strcmp(q->qname, qname_log) == 0 && strcmp(q->rcode, rc) == 0
+                      && strcmp(q->verdict, verdict) == 0 && strcmp(q->action, "drop") == 0
+                      && strcmp(q->path, "policy") == 0 && q->ede == -1,
+                  "%s under drop: line %s; expected %s %s drop policy", qname_log, q->raw, rc,
+                  verdict);
+}
+
+void hx_expect_normalized(const struct harness *h, const struct dnsq_result *r,
+                          const struct qline *q, const char *qname_log, uint16_t qtype,
+                          const char *cname, const char *rest, const char *verdict)
+{
+    char want[2048], target[1100];
+    const char *t = strstr(cname, " CNAME ");
+    struct dnsq_result r2;
+    struct qline q2;
+
+    if (!harness_python()) {
+        snprintf(want, sizeof want, "%s | %s", cname, rest);
+        hx_expect_data(r, q, qname_log, want, verdict, "normalize", "resolved");
+        return;
+    }
+    hx_expect_data(r, q, qname_log, cname, verdict, "normalize", "policy");
+    ck_assert_msg(t != NULL, "bad expectation %s", cname);
+    scopy(target, sizeof target, t + strlen(" CNAME "));
+    ck_assert_msg(strcmp(q->target, target) == 0, "%s: line's target=%s, expected %s: %s",
+                  qname_log, q->target, target, q->raw);
+    /* The client follows the CNAME. */
+    hx_query(h, target, qtype, 0, HARNESS_QUERY_MS, &r2, &q2);
+    dnsq_answer_summary(&r2, want, sizeof want);
+    ck_assert_msg(r2.rcode == 0 && strcmp(want, rest) == 0,
+                  "%s: following the CNAME: %s [%s], expected [%s]", target,
+                  dnsq_rcode_name(r2.rcode), want, rest);
+}
+
+int py_follow_normalize(const struct harness *h, uint16_t qtype, unsigned flags, int timeout_ms,
+                        struct dnsq_result *r, struct qline *q, char *qname_log, size_t cap)
+{
+    char target[1100];
+
+    if (!harness_python() || r->timed_out || r->rcode != 0 || !q->target[0]
+        || strcmp(q->action, "normalize") != 0 || strcmp(q->path, "policy") != 0)
+        return 0;
+    scopy(target, sizeof target, q->target);
+    hx_query(h, target, qtype, flags, timeout_ms, r, q);
+    if (qname_log)
+        scopy(qname_log, cap, target);
+    return 1;
+}

@@ -263,6 +263,57 @@ void hx_expect_policy(const struct dnsq_result *r, const struct qline *q, const 
 void hx_expect_data(const struct dnsq_result *r, const struct qline *q, const char *qname_log,
                     const char *summary, const char *verdict, const char *action, const char *path);
 
+/* ---- the two flavours: one table of expectations ---- */
+
+/**
+ * The flavour of the lab ($IDNGUARD_FLAVOUR, scripts/lab.sh --flavour):
+ * 0 for the dynlib module in the Unbound built here, 1 for the python
+ * module (python/idnguard.py) in Debian's stock daemon.  The integration
+ * suites run under both (`make check-integration`, `make check-python`)
+ * from the same expectations: where the python module does something
+ * else, the expectation says what, on the spot, with PY(dynlib, python),
+ * PY_DOES (a comment-like string naming the difference, printed once per
+ * test so the run lists them) or the helpers below.  README.md's
+ * answer-path table has the reasons.
+ */
+int harness_python(void);
+#define PY(dyn, py) (harness_python() ? (py) : (dyn))
+/** Notes, under the python flavour, that the test's expectations are the
+ *  python module's (why: a short reason), on stdout. */
+void py_does(const char *why);
+
+/**
+ * A query the policy drops.  dynlib: no reply, and a DROPPED line (verdict
+ * exact, action drop, path policy).  PY: Unbound's python API cannot drop
+ * (module_qstate.is_drop is not wrapped): REFUSED without EDE, and the line
+ * says REFUSED with action drop, path policy.
+ */
+void hx_expect_dropped(const struct dnsq_result *r, const struct qline *q, const char *qname_log,
+                       const char *verdict);
+
+/**
+ * A raw name normalized.  cname is the answer's CNAME ("raw. CNAME
+ * xn--....") and rest the A-label name's answer after it.  dynlib: cname
+ * then rest, path resolved (or cache when allow_cache).  PY: there are no
+ * sub-queries from python: the answer is the CNAME alone (path policy,
+ * target= in the line), and the client that follows it (queried here, with
+ * qtype) gets rest.
+ */
+void hx_expect_normalized(const struct harness *h, const struct dnsq_result *r,
+                          const struct qline *q, const char *qname_log, uint16_t qtype,
+                          const char *cname, const char *rest, const char *verdict);
+
+/**
+ * PY: a raw name is judged in its A-label form only once the client asks
+ * for that name.  When the reply in r and q is normalize's CNAME (NOERROR,
+ * action normalize, path policy, a target), queries the target as a client
+ * following it would (qtype, flags, timeout_ms) into r and q, and puts the
+ * target into qname_log (cap octets).  @return 1 when it followed; 0 under
+ * dynlib and for any other reply.
+ */
+int py_follow_normalize(const struct harness *h, uint16_t qtype, unsigned flags, int timeout_ms,
+                        struct dnsq_result *r, struct qline *q, char *qname_log, size_t cap);
+
 /** A monotonic clock in milliseconds. */
 long long harness_now_ms(void);
 

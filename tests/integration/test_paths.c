@@ -15,6 +15,7 @@
 
 #include <check.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static struct harness H;
@@ -48,6 +49,41 @@ START_TEST(test_cache_hit_logged)
                           == 0,
                       "Unicode form \"%s\" on the %s line", q.unicode, path[i]);
     }
+}
+END_TEST
+
+/* Cache-hit lines cost the python module a python callback on every
+ * hit, so they are opt-in there (IDNGUARD_LOG_CACHE_HITS=yes, which
+ * check-python sets for the other suites): without it, PY: a cache hit is
+ * answered and not logged; the dynlib module always logs it. */
+static char saved_cache_env[16];
+static void setup_cache_log_default(void)
+{
+    const char *v = getenv("IDNGUARD_LOG_CACHE_HITS");
+    snprintf(saved_cache_env, sizeof saved_cache_env, "%s", v ? v : "");
+    unsetenv("IDNGUARD_LOG_CACHE_HITS");
+    harness_setup(&H, "idnguard:\n", 1);
+}
+static void teardown_cache_log_default(void)
+{
+    harness_stop(&H);
+    if (saved_cache_env[0])
+        setenv("IDNGUARD_LOG_CACHE_HITS", saved_cache_env, 1);
+}
+
+START_TEST(test_cache_hit_log_default)
+{
+    struct dnsq_result r;
+    struct qline q;
+    char line[4096];
+    int got;
+
+    hx_query(&H, "www.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_data(&r, &q, "www.example.", "www.example. A 192.0.2.1", "ok", "pass", "resolved");
+    got = harness_query(&H, "www.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, line, sizeof line);
+    ck_assert_msg(got >= 0 && !r.timed_out && r.rcode == 0, "second query: %s", line);
+    py_does("cache hits are not logged without IDNGUARD_LOG_CACHE_HITS=yes");
+    ck_assert_msg(got == PY(1, 0), "cache hit %s: %s", PY("not logged", "logged"), line);
 }
 END_TEST
 
@@ -169,6 +205,10 @@ static Suite *paths_suite(void)
     suite_add_tcase(s, tc);
 
     /* A fresh daemon: what is cached must come from these tests only. */
+    tc = harness_tcase("cache-log-default", setup_cache_log_default, teardown_cache_log_default);
+    tcase_add_test(tc, test_cache_hit_log_default);
+    suite_add_tcase(s, tc);
+
     tc = harness_tcase("chains", setup, teardown);
     tcase_add_test(tc, test_chain_alias_refused);
     tcase_add_test(tc, test_chain_two_steps_refused);

@@ -1,0 +1,581 @@
+/**
+ * \file
+ * The flat C interface of the idnguard python module (python/idnguard.py)
+ * for Debian's stock Unbound, built as build/libidnguard-glue.so and called
+ * with ctypes.  No Unbound headers and no knowledge of Unbound's
+ * structures: the script hands over names as wire octets and numbers, and
+ * gets back actions, texts and log lines.  Everything that decides
+ * (settings, judging, the response scan, EDE texts, log lines, counters)
+ * is the same C as the dynlib module's: conf/, core/, codec/.
+ *
+ * Conventions: 1 = yes/ok, 0 = no; every output buffer comes with its
+ * capacity and is NUL-terminated; a verdict is an opaque block of
+ * idng_py_verdict_size() octets owned by the caller (the script keeps one
+ * per query in its qdata).  ctypes releases the GIL around each call, so
+ * the counters are atomic and the log file has a mutex.
+ *
+ * Lifetime: ctypes never unloads a library, so the counters and the last
+ * good settings live as long as the daemon, across reloads (Unbound's
+ * python module deinit and init again on SIGHUP).
+ */
+#include "idng_conf.h"
+#include "idng_log.h"
+#include "idng_policy.h"
+#include "idng_stats.h"
+#include "idnguard.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define EXPORT __attribute__((visibility("default")))
+/** The unbound label of idnguard_info: Unbound's python API does not say
+ *  which daemon runs it. */
+#define IDNG_PY_UNBOUND "python-module"
+
+/** What the script may count (idng_py_count). */
+enum idng_py_counter {
+    IDNG_PY_NORMALIZED,
+    IDNG_PY_ANSWERS_REJECTED,
+    IDNG_PY_UNCACHED,
+    IDNG_PY_INTERNAL
+};
+
+/** Settings and the module's own log file. */
+struct idng_py {
+    struct idng_conf conf;
+    FILE *logf; /* NULL: lines go back to the script, for Unbound's log */
+    pthread_mutex_t log_lock;
+    time_t log_checked; /* when the log file's path was last looked at */
+    /* The stats timer: replaces the stats file every stats-interval
+     * seconds, whether queries come or not (the summary line is the
+     * script's, in Unbound's log, which C here cannot reach). */
+    pthread_t stats_thread;
+    int stats_running, stats_stop;
+    pthread_mutex_t stats_lock;
+    pthread_cond_t stats_cond;
+};
+
+static size_t write_stats_file(struct idng_py *h, char *err, size_t errlen);
+
+static struct {
+    atomic_ullong answers[IDNG_VERDICT_COUNT][IDNG_ACTION_COUNT][IDNG_PATH_COUNT];
+    atomic_ullong normalized, answers_rejected, uncached, stripped, internal;
+    atomic_ullong reload_failures, log_errors;
+} counters;
+
+/* The settings of the last handle closed, for a reload whose file does not
+ * load: the resolver goes on with them (as the dynlib module does). */
+static struct {
+    int have;
+    struct idng_conf conf;
+} kept;
+
+static void snapshot(struct idng_stats *st)
+{
+    unsigned r, a, p;
+
+    for (r = 0; r < IDNG_VERDICT_COUNT; r++)
+        for (a = 0; a < IDNG_ACTION_COUNT; a++)
+            for (p = 0; p < IDNG_PATH_COUNT; p++)
+                st->answers[r][a][p] = atomic_load(&counters.answers[r][a][p]);
+    st->normalized = atomic_load(&counters.normalized);
+    st->answers_rejected = atomic_load(&counters.answers_rejected);
+    st->uncached = atomic_load(&counters.uncached);
+    st->stripped = atomic_load(&counters.stripped);
+    st->internal = atomic_load(&counters.internal);
+    st->reload_failures = atomic_load(&counters.reload_failures);
+    st->log_errors = atomic_load(&counters.log_errors);
+}
+
+/* Appending, never blocking the daemon: only a regular file. */
+static FILE *open_log(const char *path, char *err, size_t errlen)
+{
+    struct stat st;
+    FILE *f;
+    int fd;
+
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s: log-file: not a regular file", path);
+        return NULL;
+    }
+    fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0640);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: log-file: %s", path, strerror(errno));
+        return NULL;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s: log-file: not a regular file", path);
+        close(fd);
+        return NULL;
+    }
+    if (fcntl(fd, F_SETFL, O_APPEND) != 0 || !(f = fdopen(fd, "a"))) {
+        snprintf(err, errlen, "%s: log-file: %s", path, strerror(errno));
+        close(fd);
+        return NULL;
+    }
+    return f;
+}
+
+static void *stats_main(void *arg)
+{
+    struct idng_py *h = arg;
+    struct timespec until;
+    char err[512];
+
+    pthread_mutex_lock(&h->stats_lock);
+    clock_gettime(CLOCK_REALTIME, &until);
+    while (!h->stats_stop) {
+        until.tv_sec += (time_t)h->conf.stats_interval;
+        while (!h->stats_stop
+               && pthread_cond_timedwait(&h->stats_cond, &h->stats_lock, &until) != ETIMEDOUT)
+            ;
+        if (h->stats_stop)
+            break;
+        pthread_mutex_unlock(&h->stats_lock);
+        write_stats_file(h, err, sizeof err);
+        pthread_mutex_lock(&h->stats_lock);
+    }
+    pthread_mutex_unlock(&h->stats_lock);
+    return NULL;
+}
+
+/** The settings file to read: $IDNGUARD_CONF, else the default path. */
+EXPORT const char *idng_py_conf_path(void)
+{
+    return idng_conf_path();
+}
+
+/** The version of idnguard and of its Unicode tables, "0.2.0 15.0.0". */
+EXPORT const char *idng_py_version(void)
+{
+    return IDNG_VERSION " " IDNG_UNICODE_VERSION;
+}
+
+/**
+ * Loads the settings file at path and opens its log file.  On failure, a
+ * handle on the settings of the last handle closed when there are any (a
+ * reload: *kept_previous is set to 1 and reload-failures counted), else
+ * NULL.  err gets the problems, one a line ("file:line: message"); on
+ * success, the warnings ("" when none).
+ */
+EXPORT void *idng_py_open(const char *path, int *kept_previous, char *err, size_t errlen)
+{
+    struct idng_py *h = calloc(1, sizeof *h);
+    int loaded;
+
+    *kept_previous = 0;
+    if (!h) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    idng_conf_init(&h->conf);
+    loaded = idng_conf_load(&h->conf, path, err, errlen) == 0;
+    if (loaded && h->conf.log_file) {
+        size_t n = strlen(err);
+        if (!(h->logf = open_log(h->conf.log_file, err + n, errlen - n))) {
+            idng_conf_free(&h->conf);
+            loaded = 0;
+        }
+    }
+    if (!loaded) {
+        if (!kept.have) {
+            free(h);
+            return NULL;
+        }
+        h->conf = kept.conf;
+        kept.have = 0;
+        *kept_previous = 1;
+        atomic_fetch_add(&counters.reload_failures, 1);
+        if (h->conf.log_file) {
+            char e2[512];
+            h->logf = open_log(h->conf.log_file, e2, sizeof e2);
+        }
+    } else if (kept.have) {
+        idng_conf_free(&kept.conf);
+        kept.have = 0;
+    }
+    pthread_mutex_init(&h->log_lock, NULL);
+    pthread_mutex_init(&h->stats_lock, NULL);
+    pthread_cond_init(&h->stats_cond, NULL);
+    if (h->conf.stats_interval && h->conf.stats_file
+        && pthread_create(&h->stats_thread, NULL, stats_main, h) == 0)
+        h->stats_running = 1;
+    return h;
+}
+
+/** Closes a handle; its settings are kept for a reload that fails. */
+EXPORT void idng_py_close(void *hp)
+{
+    struct idng_py *h = hp;
+
+    if (!h)
+        return;
+    if (h->stats_running) {
+        pthread_mutex_lock(&h->stats_lock);
+        h->stats_stop = 1;
+        pthread_cond_signal(&h->stats_cond);
+        pthread_mutex_unlock(&h->stats_lock);
+        pthread_join(h->stats_thread, NULL);
+    }
+    pthread_cond_destroy(&h->stats_cond);
+    pthread_mutex_destroy(&h->stats_lock);
+    if (h->logf)
+        fclose(h->logf);
+    pthread_mutex_destroy(&h->log_lock);
+    if (kept.have)
+        idng_conf_free(&kept.conf);
+    kept.conf = h->conf;
+    kept.have = 1;
+    free(h);
+}
+
+/** Reloads that kept the previous settings, so far. */
+EXPORT unsigned long long idng_py_reload_failures(void)
+{
+    return (unsigned long long)atomic_load(&counters.reload_failures);
+}
+
+/** The mode's name, for the load line ("uts46"). */
+EXPORT const char *idng_py_mode(void *hp)
+{
+    return idng_mode_name(((struct idng_py *)hp)->conf.policy.mode);
+}
+
+/** Is `ede: yes` set? */
+EXPORT int idng_py_ede_enabled(void *hp)
+{
+    return ((struct idng_py *)hp)->conf.ede;
+}
+
+/** Seconds between stats lines (`stats-interval`; 0: at shutdown only). */
+EXPORT unsigned idng_py_stats_interval(void *hp)
+{
+    return ((struct idng_py *)hp)->conf.stats_interval;
+}
+
+/** Octets a verdict block needs. */
+EXPORT size_t idng_py_verdict_size(void)
+{
+    return sizeof(struct idng_verdict);
+}
+
+/**
+ * Judges a client's query name (data 0: idng_policy_judge) or a name from
+ * an answer (data 1: idng_policy_judge_data) into the verdict block v.
+ * @return the action (enum idng_action: 0 pass, 1 log, 2 refuse,
+ *   3 nxdomain, 4 drop, 5 normalize).
+ */
+EXPORT int idng_py_judge(void *hp, const uint8_t *wire, size_t len, int data, void *v)
+{
+    struct idng_py *h = hp;
+    struct idng_verdict *out = v;
+
+    if (data)
+        idng_policy_judge_data(&h->conf.policy, wire, len, out);
+    else
+        idng_policy_judge(&h->conf.policy, wire, len, out);
+    return (int)out->action;
+}
+
+/** The action of a verdict block. */
+EXPORT int idng_py_action(const void *v)
+{
+    return (int)((const struct idng_verdict *)v)->action;
+}
+
+/** Sets a verdict block's action (a fallback the script had to take). */
+EXPORT void idng_py_set_action(void *v, int action)
+{
+    if (action >= 0 && action < IDNG_ACTION_COUNT)
+        ((struct idng_verdict *)v)->action = (enum idng_action)action;
+}
+
+/** Is the verdict not plain ok (a class, or a list decided)? */
+EXPORT int idng_py_interesting(const void *v)
+{
+    const struct idng_verdict *x = v;
+    return x->err.status != IDNG_OK || x->listed != IDNG_LISTED_NONE;
+}
+
+/**
+ * The A-label form of a raw name (idng_policy_normalize).  out must hold
+ * 255 octets.  @return its length, or 0 when the name cannot be converted;
+ * then v's action becomes the fallback (idng_policy_fallback).
+ */
+EXPORT size_t idng_py_normalize(void *hp, const uint8_t *wire, size_t len, uint8_t *out, void *v)
+{
+    struct idng_py *h = hp;
+    size_t n = 255;
+    idng_error e;
+    idng_status st = idng_policy_normalize(&h->conf.policy, wire, len, out, &n, &e);
+
+    if (st == IDNG_OK)
+        return n;
+    ((struct idng_verdict *)v)->action = idng_policy_fallback(&h->conf.policy, st);
+    return 0;
+}
+
+/**
+ * The response scan (idng_policy.h) over a response flattened by the
+ * script into records: kind (1 octet: 0 the name the response is for,
+ * 1 an answer owner, 2 an authority owner, 3 an additional owner, 4 a
+ * CNAME/DNAME target), RR type (2 octets, network order), name length
+ * (1 octet), the uncompressed wire name.  Nothing is stripped (the python
+ * module cannot remove one RRset from an answer): every rejected name
+ * counts.  A truncated record ends the scan.
+ * @return 0 pass, 1 log, 2 reject; v gets the most severe verdict.
+ */
+EXPORT int idng_py_scan(void *hp, const uint8_t *buf, size_t len, void *v)
+{
+    struct idng_py *h = hp;
+    struct idng_scan s;
+    size_t i = 0;
+
+    idng_scan_init(&s);
+    while (i + 4 <= len) {
+        unsigned kind = buf[i];
+        uint16_t type = (uint16_t)(buf[i + 1] << 8 | buf[i + 2]);
+        size_t n = buf[i + 3];
+        const uint8_t *name = buf + i + 4;
+
+        if (i + 4 + n > len)
+            break;
+        if (kind == 0)
+            idng_scan_name(&h->conf.policy, &s, name, n);
+        else if (kind == 4)
+            idng_scan_target(&h->conf.policy, &s, name, n, IDNG_STRIP_NONE);
+        else if (kind <= 3)
+            idng_scan_owner(&h->conf.policy, &s, (enum idng_section)(kind - 1), type, name, n,
+                            IDNG_STRIP_NONE);
+        i += 4 + n;
+    }
+    return (int)idng_scan_result(&s, (struct idng_verdict *)v);
+}
+
+/** EDE text of a rejected verdict (idng_policy_ede_text); its length. */
+EXPORT size_t idng_py_ede_text(const void *v, char *out, size_t cap)
+{
+    return idng_policy_ede_text((const struct idng_verdict *)v, out, cap);
+}
+
+/** Counts one event of the script's (enum idng_py_counter). */
+EXPORT void idng_py_count(int which)
+{
+    switch (which) {
+    case IDNG_PY_NORMALIZED:
+        atomic_fetch_add(&counters.normalized, 1);
+        break;
+    case IDNG_PY_ANSWERS_REJECTED:
+        atomic_fetch_add(&counters.answers_rejected, 1);
+        break;
+    case IDNG_PY_UNCACHED:
+        atomic_fetch_add(&counters.uncached, 1);
+        break;
+    case IDNG_PY_INTERNAL:
+        atomic_fetch_add(&counters.internal, 1);
+        break;
+    default:
+        break;
+    }
+}
+
+/* The client's address cut to its /24 (IPv4) or /48 (IPv6) network, as
+ * the dynlib module logs it with anonymize-clients. */
+static const char *anonymize(const char *text, char *buf, size_t cap)
+{
+    struct in_addr a4;
+    struct in6_addr a6;
+
+    if (inet_pton(AF_INET, text, &a4) == 1) {
+        a4.s_addr &= htonl(0xFFFFFF00u);
+        return inet_ntop(AF_INET, &a4, buf, (socklen_t)cap) ? buf : "-";
+    }
+    if (inet_pton(AF_INET6, text, &a6) == 1) {
+        memset(a6.s6_addr + 6, 0, 10);
+        return inet_ntop(AF_INET6, &a6, buf, (socklen_t)cap) ? buf : "-";
+    }
+    return "-";
+}
+
+/* Log rotation without a reload: at most once a second the path is looked
+ * at; moved away or removed, it is opened anew (log_lock held). */
+static void follow_rotation(struct idng_py *h)
+{
+    struct stat path_st, fd_st;
+    time_t now = time(NULL);
+    char err[512];
+    FILE *f;
+
+    if (now == h->log_checked)
+        return;
+    h->log_checked = now;
+    if (stat(h->conf.log_file, &path_st) == 0 && fstat(fileno(h->logf), &fd_st) == 0
+        && path_st.st_dev == fd_st.st_dev && path_st.st_ino == fd_st.st_ino)
+        return;
+    if (!(f = open_log(h->conf.log_file, err, sizeof err)))
+        return; /* still writing to the old file; tried again in a second */
+    fclose(h->logf);
+    h->logf = f;
+}
+
+/**
+ * One client answered (or dropped, rcode -1): counted, and its query-log
+ * line when the settings want it (log-queries, log-rejected, the log
+ * action), formatted by idng_log_format exactly as the dynlib module does.
+ * v NULL: answered without the module (cache, local data): the name is
+ * judged here and its action is pass, or log.  path: enum idng_path
+ * (0 resolved, 1 cache, 2 local, 3 servfail, 4 policy).  client NULL or ""
+ * when unknown; elapsed_us < 0 when unknown; target NULL when none.
+ * @return the length of a line the script must write to Unbound's log
+ *   (out, "idnguard: ..." for text, the object alone for JSON); 0 when
+ *   there is none (not logged, or written to the module's own log-file).
+ */
+EXPORT size_t idng_py_log(void *hp, const void *v, const char *client, unsigned port,
+                          const uint8_t *qname, size_t qname_len, unsigned qtype, unsigned qclass,
+                          int rcode, int ede, int path, const uint8_t *target, size_t target_len,
+                          const char *transport, long long elapsed_us, char *out, size_t cap)
+{
+    struct idng_py *h = hp;
+    struct idng_verdict judged;
+    const struct idng_verdict *x = v;
+    struct idng_logrec r;
+    struct timespec now;
+    char line[IDNG_LOG_LINE_MAX], anon[INET6_ADDRSTRLEN];
+    int interesting;
+    unsigned row;
+    size_t n;
+
+    if (cap)
+        out[0] = '\0';
+    if (path < 0 || path >= IDNG_PATH_COUNT)
+        return 0;
+    if (!x) {
+        idng_policy_judge(&h->conf.policy, qname, qname_len, &judged);
+        if (judged.action != IDNG_ACT_LOG)
+            judged.action = IDNG_ACT_PASS;
+        x = &judged;
+    }
+    interesting = x->err.status != IDNG_OK || x->listed != IDNG_LISTED_NONE;
+    row = x->listed == IDNG_LISTED_ALLOW  ? IDNG_VERDICT_ALLOW
+          : x->listed == IDNG_LISTED_DENY ? IDNG_VERDICT_DENY
+                                          : (unsigned)idng_status_class(x->err.status);
+    if (row < IDNG_VERDICT_COUNT && (unsigned)x->action < IDNG_ACTION_COUNT)
+        atomic_fetch_add(&counters.answers[row][x->action][path], 1);
+    if (!h->conf.log_queries && !(h->conf.log_rejected && idng_action_rejects(x->action))
+        && !(interesting && x->action == IDNG_ACT_LOG))
+        return 0;
+    memset(&r, 0, sizeof r);
+    clock_gettime(CLOCK_REALTIME, &now);
+    r.time_sec = now.tv_sec;
+    r.time_usec = now.tv_nsec / 1000;
+    r.client = client && client[0] ? client : NULL;
+    if (r.client && h->conf.anonymize_clients)
+        r.client = anonymize(r.client, anon, sizeof anon);
+    r.port = port;
+    r.qname = qname;
+    r.qname_len = qname_len;
+    r.qtype = (uint16_t)qtype;
+    r.qclass = (uint16_t)qclass;
+    r.rcode = rcode;
+    r.verdict = idng_verdict_name(x);
+    if (x->err.label_len > 0) {
+        r.label = (const char *)x->label;
+        r.label_len = x->err.label_len;
+    }
+    r.action = idng_action_name(x->action);
+    r.path = idng_path_name((enum idng_path)path);
+    r.mode = h->conf.policy.mode;
+    r.ede = ede;
+    r.target = target;
+    r.target_len = target ? target_len : 0;
+    r.transport = transport && transport[0] ? transport : NULL;
+    if (elapsed_us >= 0) {
+        r.has_elapsed = 1;
+        r.elapsed_us = elapsed_us;
+    }
+    if (!h->logf) {
+        int json = h->conf.log_format == IDNG_LOGFMT_JSON;
+        idng_log_format(&r, json ? IDNG_LOGFMT_JSON : IDNG_LOGFMT_TEXT, 0, line, sizeof line);
+        n = (size_t)snprintf(out, cap, "%s%s", json ? "" : "idnguard: ", line);
+        return n < cap ? n : cap - 1;
+    }
+    n = idng_log_format(
+        &r, h->conf.log_format == IDNG_LOGFMT_JSON ? IDNG_LOGFMT_JSON : IDNG_LOGFMT_TEXT, 1, line,
+        sizeof line);
+    pthread_mutex_lock(&h->log_lock);
+    follow_rotation(h);
+    if (fwrite(line, 1, n, h->logf) != n || fputc('\n', h->logf) == EOF || fflush(h->logf) != 0) {
+        clearerr(h->logf);
+        atomic_fetch_add(&counters.log_errors, 1);
+    }
+    pthread_mutex_unlock(&h->log_lock);
+    return 0;
+}
+
+/**
+ * The counters outward: the summary line into out (for Unbound's log),
+ * and, with `stats-file:`, the Prometheus text written beside that file
+ * and renamed over it.  err gets a problem writing the file ("" if none).
+ */
+EXPORT size_t idng_py_stats(void *hp, const char *when, char *out, size_t cap, char *err,
+                            size_t errlen)
+{
+    struct idng_py *h = hp;
+    struct idng_stats st;
+
+    err[0] = '\0';
+    snapshot(&st);
+    write_stats_file(h, err, errlen);
+    return idng_stats_line(&st, when, out, cap);
+}
+
+/* The Prometheus text file, written beside stats-file and renamed over it,
+ * so a reader never sees half a file. */
+static size_t write_stats_file(struct idng_py *h, char *err, size_t errlen)
+{
+    static char text[128 * 1024];
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    struct idng_stats st;
+    char tmp[4200];
+    size_t n;
+    FILE *f;
+
+    err[0] = '\0';
+    if (!h->conf.stats_file)
+        return 0;
+    snapshot(&st);
+    pthread_mutex_lock(&lock);
+    /* The stock daemon this runs in is Debian's 1.17.1 (unboundmodule
+     * tells no version; the info metric names it). */
+    n = idng_stats_prometheus(&st, IDNG_PY_UNBOUND, h->conf.policy.mode, text, sizeof text);
+    if (n >= sizeof text
+        || snprintf(tmp, sizeof tmp, "%s.tmp", h->conf.stats_file) >= (int)sizeof tmp) {
+        snprintf(err, errlen, "stats-file: too much to write");
+    } else {
+        f = fopen(tmp, "w");
+        if (!f || fwrite(text, 1, n, f) != n || fclose(f) != 0
+            || rename(tmp, h->conf.stats_file) != 0) {
+            snprintf(err, errlen, "%s: stats-file: %s", h->conf.stats_file, strerror(errno));
+            unlink(tmp);
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    return n;
+}
+
+/* At exit the kept settings go, so no leak checker sees them. */
+__attribute__((destructor)) static void drop_kept(void)
+{
+    if (kept.have)
+        idng_conf_free(&kept.conf);
+    kept.have = 0;
+}
