@@ -887,7 +887,7 @@ END_TEST
 START_TEST(test_coprocess)
 {
     static const char *const in[] = {"xn--bcher-kva.de\n", "xn--a.de\n", "example.com\n"};
-    static const char *const want[] = {"b\xc3\xbc" "cher.de\n", "ERROR ",
+    static const char *const want[] = {"bücher.de\n", "ERROR ",
                                        "example.com\n"};
     const char *bin = cli_path();
     int to[2], from[2], k;
