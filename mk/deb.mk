@@ -145,7 +145,7 @@ AA_PARSE = $(AA_ROOT)/sbin/apparmor_parser --config-file=/dev/null -Q -K \
 	--base=$(CURDIR)/$(AA_TREE) -I $(CURDIR)/$(AA_TREE) $(AA_TREE)/usr.sbin.unbound
 $(SRC)/apparmor/.stamp:
 	@rm -rf $(@D) && mkdir -p $(@D)
-	@cd $(@D) && apt-get -qq -o APT::Sandbox::User=root download apparmor
+	@sh scripts/apt-source.sh --binary $(@D) apparmor
 	@dpkg-deb -x $(@D)/apparmor_*.deb $(AA_ROOT)
 	@touch $@
 

@@ -4,10 +4,9 @@
 # Unpacks Debian's own binary packages `unbound` and `python3-unbound` (the
 # stock daemon with its python module, and unboundmodule.py) into DESTDIR,
 # for the python flavour of the integration tests and the benchmark: the
-# stock-package path without installing the package.  `apt-get download`
-# fetches the .deb files through the machine's own apt sources (the
-# package lists are refreshed first when there are none, as root), and
-# `dpkg -x` unpacks them: no maintainer script runs, so no `unbound` user,
+# stock-package path without installing the package.  scripts/apt-source.sh
+# --binary fetches the .deb files through a private copy of the machine's
+# own apt sources, and `dpkg -x` unpacks them: no maintainer script runs, so no `unbound` user,
 # no /etc/unbound, no service is started or enabled, and nothing outside
 # DESTDIR changes.  The shared libraries the daemon links are ordinary
 # packages (`make deps-stock`).  Does nothing when DESTDIR/usr/sbin/unbound
@@ -19,17 +18,9 @@ dest=$1
 [ -x "$dest/usr/sbin/unbound" ] && [ -f "$dest/usr/lib/python3/dist-packages/unboundmodule.py" ] && exit 0
 mkdir -p "$dest/.debs"
 dest=$(cd "$dest" && pwd)
+rm -f "$dest"/.debs/*.deb
+sh "$(dirname "$0")/apt-source.sh" --binary "$dest/.debs" unbound python3-unbound
 cd "$dest/.debs"
-rm -f ./*.deb
-if ! apt-get -qq -o APT::Sandbox::User=root download unbound python3-unbound 2>/dev/null; then
-    if [ "$(id -u)" -eq 0 ]; then
-        apt-get update -qq
-        apt-get -qq -o APT::Sandbox::User=root download unbound python3-unbound
-    else
-        echo "$0: apt-get download unbound python3-unbound failed (refresh the package lists as root)" >&2
-        exit 1
-    fi
-fi
 for d in ./unbound_*.deb ./python3-unbound_*.deb; do
     dpkg -x "$d" "$dest"
 done
