@@ -144,7 +144,7 @@ $(BUILD)/cli/idnguard.o: CPPFLAGS += -DIDNG_UNBOUND_VERSION='"$(UB_VERSION)"'
 $(BUILD)/cli/idnguard.o: $(wildcard $(UB_TREE)config.h)
 
 $(CLI): $(BUILD)/cli/idnguard.o $(CONF_LIB) $(CORE_LIB) $(LIB)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lpthread
 
 TEST_LIBS = $(CONF_LIB) $(CORE_LIB) $(LIB)
 
