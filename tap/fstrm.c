@@ -214,20 +214,17 @@ idng_tap_status idng_fstrm_conn_step(idng_fstrm_conn *c, const idng_fstrm_frame 
     }
     switch (c->state) {
     case IDNG_FSTRM_WAIT_READY:
-        if (f->control != IDNG_FSTRM_READY)
+    case IDNG_FSTRM_WAIT_START: {
+        /* READY offers content types, START names the one that follows. */
+        int ready = c->state == IDNG_FSTRM_WAIT_READY;
+        if (f->control != (ready ? IDNG_FSTRM_READY : IDNG_FSTRM_START))
             return fail(c, IDNG_TAP_E_FSTRM_ORDER);
         if (!is_dnstap(f))
             return fail(c, IDNG_TAP_E_FSTRM_CTYPE);
-        *reply = IDNG_FSTRM_ACCEPT;
-        c->state = IDNG_FSTRM_WAIT_START;
+        *reply = ready ? IDNG_FSTRM_ACCEPT : 0;
+        c->state = ready ? IDNG_FSTRM_WAIT_START : IDNG_FSTRM_IN_DATA;
         return IDNG_TAP_OK;
-    case IDNG_FSTRM_WAIT_START:
-        if (f->control != IDNG_FSTRM_START)
-            return fail(c, IDNG_TAP_E_FSTRM_ORDER);
-        if (!is_dnstap(f))
-            return fail(c, IDNG_TAP_E_FSTRM_CTYPE);
-        c->state = IDNG_FSTRM_IN_DATA;
-        return IDNG_TAP_OK;
+    }
     default: /* IDNG_FSTRM_IN_DATA */
         if (f->control != IDNG_FSTRM_STOP)
             return fail(c, IDNG_TAP_E_FSTRM_ORDER);
