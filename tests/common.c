@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 size_t t_utf8_to_cps(const char *s, uint32_t *out, size_t cap)
@@ -129,4 +130,38 @@ void t_random_wire(uint8_t *w, size_t len, const char *alphabet, size_t alen, un
         if (rnd() % nul_in == 0 && pos < len)
             w[pos++] = 0;
     }
+}
+
+char *t_slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t cap = 0, n = 0, r;
+
+    if (!f)
+        return NULL;
+    do {
+        if (n == cap) {
+            cap = cap ? 2 * cap : 4096;
+            buf = realloc(buf, cap + 1);
+            ck_assert(buf != NULL);
+        }
+        r = fread(buf + n, 1, cap - n, f);
+        n += r;
+    } while (r > 0);
+    ck_assert_msg(!ferror(f), "cannot read %s", path);
+    fclose(f);
+    buf[n] = '\0';
+    if (len)
+        *len = n;
+    return buf;
+}
+
+void t_sleep_ms(unsigned ms)
+{
+    struct timespec ts;
+
+    ts.tv_sec = ms / 1000;
+    ts.tv_nsec = (long)(ms % 1000) * 1000000L;
+    nanosleep(&ts, NULL);
 }

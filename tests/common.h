@@ -50,6 +50,16 @@ void t_tmpdir_make(char *dir, size_t cap, const char *prefix);
 void t_tmpdir_remove(const char *dir);
 
 /**
+ * A whole file, NUL-terminated and malloc'd (also /proc files, whose size
+ * is not known ahead); its length into *len when len is not NULL.  NULL
+ * when the file cannot be opened; a read error fails the test.
+ */
+char *t_slurp(const char *path, size_t *len);
+
+/** Sleeps ms milliseconds (for the bounded polls of the suites). */
+void t_sleep_ms(unsigned ms);
+
+/**
  * Fills w[0..len) with a wire-format name that may lie: length octets that
  * are mostly plausible, sometimes past 63 or past the end; label octets
  * drawn from alphabet (alen octets) one time in keep_in... else random; a

@@ -34,27 +34,9 @@ static const char *data_dir(void)
 /* Reads a whole file; fails the test when it cannot. */
 static char *slurp(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    size_t cap = 0, n = 0;
+    char *buf = t_slurp(path, len);
 
-    ck_assert_msg(f != NULL, "cannot open %s: %s", path, strerror(errno));
-    for (;;) {
-        size_t r;
-        if (n == cap) {
-            cap = cap ? 2 * cap : 4096;
-            buf = realloc(buf, cap + 1);
-            ck_assert(buf != NULL);
-        }
-        r = fread(buf + n, 1, cap - n, f);
-        n += r;
-        if (r == 0)
-            break;
-    }
-    ck_assert_msg(!ferror(f), "cannot read %s", path);
-    fclose(f);
-    buf[n] = '\0';
-    *len = n;
+    ck_assert_msg(buf != NULL, "cannot open %s: %s", path, strerror(errno));
     return buf;
 }
 

@@ -31,46 +31,18 @@ static void path_in(char *out, size_t cap, const char *name)
     snprintf(out, cap, "%s/%s", dir, name);
 }
 
-static void sleep_ms(unsigned ms)
-{
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
-
-/* The file's contents (NUL-terminated, malloc'd), or NULL when missing. */
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf;
-    long n;
-
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    rewind(f);
-    buf = malloc((size_t)n + 1);
-    ck_assert_ptr_nonnull(buf);
-    ck_assert_uint_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
-    buf[n] = '\0';
-    fclose(f);
-    if (len)
-        *len = (size_t)n;
-    return buf;
-}
-
 /* Waits (bounded) until the file holds needle; returns whether it did. */
 static int wait_for(const char *path, const char *needle)
 {
     unsigned waited;
 
     for (waited = 0; waited < POLL_MS; waited += 20) {
-        char *s = slurp(path, NULL);
+        char *s = t_slurp(path, NULL);
         int found = s && strstr(s, needle);
         free(s);
         if (found)
             return 1;
-        sleep_ms(20);
+        t_sleep_ms(20);
     }
     return 0;
 }
@@ -98,10 +70,10 @@ START_TEST(test_lines_in_order_and_close_loses_nothing)
         /* The writer drains a full buffer before the next fills up, unless
          * the machine stalls it: then the line is dropped and counted. */
         while (put(lf, line) != 0)
-            sleep_ms(1);
+            t_sleep_ms(1);
     }
     idng_logfile_close(lf);
-    s = slurp(path, &len);
+    s = t_slurp(path, &len);
     ck_assert_ptr_nonnull(s);
     {
         const char *p = s;
@@ -130,7 +102,7 @@ START_TEST(test_timer_flushes_without_close)
     ck_assert_int_eq(put(lf, "by flush"), 0);
     idng_logfile_flush(lf);
     {
-        char *s = slurp(path, NULL);
+        char *s = t_slurp(path, NULL);
         ck_assert_str_eq(s, "by the timer\nby flush\n");
         free(s);
     }
@@ -233,15 +205,15 @@ START_TEST(test_rotation_is_followed)
         char *s;
         put(lf, "after");
         idng_logfile_flush(lf);
-        s = slurp(path, NULL);
+        s = t_slurp(path, NULL);
         found = s && strstr(s, "after\n") != NULL;
         free(s);
-        sleep_ms(50);
+        t_sleep_ms(50);
     }
     ck_assert_msg(found, "the rotated log was not opened anew");
     idng_logfile_close(lf);
     {
-        char *s = slurp(moved, NULL);
+        char *s = t_slurp(moved, NULL);
         ck_assert_ptr_nonnull(s);
         ck_assert(strncmp(s, "before\n", 7) == 0);
         free(s);
@@ -296,7 +268,7 @@ static void *writer(void *arg)
     for (i = 0; i < PER_WRITER; i++) {
         snprintf(line, sizeof line, "w%u %05u %s", id, i, "padding-padding-padding");
         while (idng_logfile_write(shared_lf, line, strlen(line)) != 0)
-            sleep_ms(1);
+            t_sleep_ms(1);
     }
     return NULL;
 }
@@ -316,7 +288,7 @@ START_TEST(test_concurrent_writers)
     for (i = 0; i < WRITERS; i++)
         pthread_join(t[i], NULL);
     idng_logfile_close(shared_lf);
-    s = slurp(path, NULL);
+    s = t_slurp(path, NULL);
     ck_assert_ptr_nonnull(s);
     for (p = s; *p;) {
         char *nl = strchr(p, '\n');
@@ -342,7 +314,7 @@ START_TEST(test_file_replace)
     path_in(path, sizeof path, "stats.prom");
     ck_assert_int_eq(idng_file_replace(path, BYTES("first\n"), err, sizeof err), 0);
     ck_assert_int_eq(idng_file_replace(path, BYTES("second\n"), err, sizeof err), 0);
-    s = slurp(path, NULL);
+    s = t_slurp(path, NULL);
     ck_assert_str_eq(s, "second\n");
     free(s);
     /* No temporary file is left behind. */
@@ -370,7 +342,7 @@ START_TEST(test_ticker)
     idng_ticker_stop(&t); /* never started: nothing to do */
     ck_assert_int_eq(idng_ticker_start(&t, 1, tick, NULL), 0);
     for (waited = 0; waited < POLL_MS && atomic_load(&ticks) == 0; waited += 20)
-        sleep_ms(20);
+        t_sleep_ms(20);
     ck_assert_uint_ge(atomic_load(&ticks), 1);
     idng_ticker_stop(&t);
     ck_assert_int_eq(t.running, 0);
