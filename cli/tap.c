@@ -148,26 +148,100 @@ static struct pending ring[TAP_PENDING];
 static unsigned ring_head, ring_count;
 static int32_t buckets[TAP_BUCKETS];
 
+/*
+ * The table's hash is keyed (SipHash-1-3, Aumasson and Bernstein's
+ * construction with one compression and three finalization rounds) with a
+ * secret drawn at start: the query names, ids and ports come from clients,
+ * and an unkeyed hash would let one craft queries that all land in one
+ * chain, making every lookup walk the whole table.
+ */
+static uint64_t sip_k0, sip_k1;
+
+#define ROTL(x, b) (uint64_t)(((x) << (b)) | ((x) >> (64 - (b))))
+#define SIPROUND                                                                             \
+    do {                                                                                     \
+        v0 += v1;                                                                            \
+        v1 = ROTL(v1, 13);                                                                   \
+        v1 ^= v0;                                                                            \
+        v0 = ROTL(v0, 32);                                                                   \
+        v2 += v3;                                                                            \
+        v3 = ROTL(v3, 16);                                                                   \
+        v3 ^= v2;                                                                            \
+        v0 += v3;                                                                            \
+        v3 = ROTL(v3, 21);                                                                   \
+        v3 ^= v0;                                                                            \
+        v2 += v1;                                                                            \
+        v1 = ROTL(v1, 17);                                                                   \
+        v1 ^= v2;                                                                            \
+        v2 = ROTL(v2, 32);                                                                   \
+    } while (0)
+
+static uint64_t siphash13(const uint8_t *in, size_t len)
+{
+    uint64_t v0 = sip_k0 ^ 0x736f6d6570736575ULL, v1 = sip_k1 ^ 0x646f72616e646f6dULL;
+    uint64_t v2 = sip_k0 ^ 0x6c7967656e657261ULL, v3 = sip_k1 ^ 0x7465646279746573ULL;
+    uint64_t m, b = (uint64_t)len << 56;
+    size_t i, end = len - len % 8;
+    int k;
+
+    for (i = 0; i < end; i += 8) {
+        for (m = 0, k = 7; k >= 0; k--)
+            m = m << 8 | in[i + (size_t)k];
+        v3 ^= m;
+        SIPROUND;
+        v0 ^= m;
+    }
+    for (k = 0; i + (size_t)k < len; k++)
+        b |= (uint64_t)in[i + (size_t)k] << (8 * k);
+    v3 ^= b;
+    SIPROUND;
+    v0 ^= b;
+    v2 ^= 0xff;
+    SIPROUND;
+    SIPROUND;
+    SIPROUND;
+    return v0 ^ v1 ^ v2 ^ v3;
+}
+#undef SIPROUND
+#undef ROTL
+
+static void seed_hash(void)
+{
+    uint64_t k[2] = {0, 0};
+    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+
+    if (fd < 0 || read(fd, k, sizeof k) != (ssize_t)sizeof k) {
+        /* No randomness: the time and pid still differ between runs. */
+        k[0] = (uint64_t)wall_ns();
+        k[1] = (uint64_t)getpid() * 0x9E3779B97F4A7C15ULL;
+    }
+    if (fd >= 0)
+        close(fd);
+    sip_k0 = k[0];
+    sip_k1 = k[1];
+}
+
 static uint32_t key_hash(const struct key *k)
 {
-    /* FNV-1a over the fields that differ between queries. */
-    uint32_t h = 2166136261u;
-    const uint8_t *p;
-    size_t i;
+    uint8_t b[sizeof *k];
+    size_t n = 0;
 
-#define MIX(b) (h = (h ^ (uint8_t)(b)) * 16777619u)
-    MIX(k->proto);
-    MIX(k->port);
-    MIX(k->port >> 8);
-    MIX(k->id);
-    MIX(k->id >> 8);
-    MIX(k->qtype);
-    for (p = k->addr, i = 0; i < k->alen; i++)
-        MIX(p[i]);
-    for (i = 0; i < k->qlen; i++)
-        MIX(k->qname[i]);
-#undef MIX
-    return h;
+    b[n++] = k->proto;
+    b[n++] = k->alen;
+    memcpy(b + n, k->addr, k->alen);
+    n += k->alen;
+    b[n++] = (uint8_t)(k->port >> 8);
+    b[n++] = (uint8_t)k->port;
+    b[n++] = (uint8_t)(k->id >> 8);
+    b[n++] = (uint8_t)k->id;
+    b[n++] = (uint8_t)(k->qtype >> 8);
+    b[n++] = (uint8_t)k->qtype;
+    b[n++] = (uint8_t)(k->qclass >> 8);
+    b[n++] = (uint8_t)k->qclass;
+    b[n++] = k->qlen;
+    memcpy(b + n, k->qname, k->qlen);
+    n += k->qlen;
+    return (uint32_t)siphash13(b, n);
 }
 
 static int key_eq(const struct key *a, const struct key *b)
@@ -939,6 +1013,7 @@ int idng_tap_main(int argc, char **argv)
     }
     for (i = 0; i < TAP_BUCKETS; i++)
         buckets[i] = -1;
+    seed_hash();
     t.stream_ns = t.file ? 0 : wall_ns();
     t.next_stats_ns = t.stream_ns + (long long)t.stats_interval * NS;
     rc = t.file ? read_file(&t) : serve_socket(&t);
