@@ -75,7 +75,7 @@
 static struct {
     unsigned long long frames, messages, lines, unanswered, unmatched;
     unsigned long long malformed_frames, malformed_messages, malformed_dns, connections;
-    unsigned long long refused_conns, other_messages;
+    unsigned long long closed_conns, other_messages;
     unsigned long long verdicts[IDNG_VERDICT_COUNT][IDNG_ACTION_COUNT];
 } count;
 
@@ -97,7 +97,9 @@ struct tap {
     const char *stats_file; /* --stats-file, else the settings' */
     unsigned stats_interval;
     struct idng_logfile *out;
-    long long stream_ns;    /* the clock pending queries expire by */
+    /* The clock pending queries expire by: with -r the latest message time
+     * seen (the capture's own time), with -u CLOCK_MONOTONIC. */
+    long long clock_ns;
     long long next_stats_ns;
     unsigned errors_shown;
 };
@@ -121,6 +123,13 @@ static long long wall_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
+    return (long long)ts.tv_sec * NS + ts.tv_nsec;
+}
+
+static long long mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
     return (long long)ts.tv_sec * NS + ts.tv_nsec;
 }
 
@@ -274,11 +283,10 @@ static struct pending *find_pending(const struct key *k, uint32_t hash)
 
 /* ---- lines ---- */
 
-static const char *transport_name(const idng_dnstap *d)
+/* The transport of a key's proto (dnstap's SocketProtocol; 0 unknown). */
+static const char *transport_name(unsigned proto)
 {
-    if (!(d->present & IDNG_DT_HAS_PROTOCOL))
-        return NULL;
-    switch (d->protocol) {
+    switch (proto) {
     case IDNG_DT_UDP:
         return "udp";
     case IDNG_DT_TCP:
@@ -361,7 +369,7 @@ static void expire_one(struct tap *t, struct pending *p)
     s.qname = p->k.qname;
     s.qname_len = p->k.qlen;
     s.has_question = 1;
-    s.transport = NULL;
+    s.transport = transport_name(p->k.proto);
     s.rcode = -2;
     s.ede = -1;
     s.t_ns = p->t_ns;
@@ -376,7 +384,7 @@ static void expire(struct tap *t, int all)
     while (ring_count > 0) {
         struct pending *p = &ring[ring_head];
         if (p->live) {
-            if (!all && p->expire > t->stream_ns)
+            if (!all && p->expire > t->clock_ns)
                 break;
             unlink_pending((int32_t)ring_head);
             expire_one(t, p);
@@ -406,11 +414,27 @@ static int make_key(const idng_dnstap *d, const idng_dnsmsg *m, struct key *k)
     return 1;
 }
 
+/* A dnstap time in ns; 0 (unknown) when out of range: far enough below
+ * INT64_MAX that adding a wait of an hour cannot overflow. */
+#define TIME_MAX_SEC (INT64_MAX / NS - 7200)
 static long long time_of(uint64_t sec, uint32_t nsec)
 {
-    if (sec > (uint64_t)(INT64_MAX / NS - 1))
+    if (sec > (uint64_t)TIME_MAX_SEC)
         return 0;
     return (long long)sec * NS + (nsec < NS ? nsec : 0);
+}
+
+/* With -r, the capture's clock moves with its messages, but never by more
+ * than an hour at once: one message dated far in the future must not
+ * expire every query that waits. */
+static void advance_clock(struct tap *t, long long msg_ns)
+{
+    if (!t->file || msg_ns <= t->clock_ns)
+        return;
+    if (t->clock_ns == 0 || msg_ns - t->clock_ns <= 3600 * NS) {
+        t->clock_ns = msg_ns;
+        expire(t, 0); /* before this message is matched */
+    }
 }
 
 static void on_query(struct tap *t, const idng_dnstap *d, const idng_dnsmsg *m)
@@ -422,8 +446,10 @@ static void on_query(struct tap *t, const idng_dnstap *d, const idng_dnsmsg *m)
 
     if (!make_key(d, m, &k))
         return; /* no question: nothing to match its response by; the response says it */
-    if (t->file && qt > t->stream_ns)
-        t->stream_ns = qt;
+    advance_clock(t, qt);
+    h = key_hash(&k);
+    if (find_pending(&k, h))
+        return; /* the same query again (a retransmission): the first one waits */
     if (ring_count == TAP_PENDING) {
         /* Full: the oldest goes out now, as unanswered. */
         struct pending *o = &ring[ring_head];
@@ -434,13 +460,12 @@ static void on_query(struct tap *t, const idng_dnstap *d, const idng_dnsmsg *m)
         ring_head = (ring_head + 1) % TAP_PENDING;
         ring_count--;
     }
-    h = key_hash(&k);
     p = &ring[(ring_head + ring_count) % TAP_PENDING];
     p->k = k;
     p->hash = h;
     p->live = 1;
-    p->t_ns = qt ? qt : t->stream_ns;
-    p->expire = t->stream_ns + (long long)t->wait_s * NS;
+    p->t_ns = qt ? qt : wall_ns();
+    p->expire = t->clock_ns + (long long)t->wait_s * NS;
     p->next = buckets[h % TAP_BUCKETS];
     buckets[h % TAP_BUCKETS] = (int32_t)(p - ring);
     ring_count++;
@@ -454,15 +479,14 @@ static void on_response(struct tap *t, const idng_dnstap *d, const idng_dnsmsg *
     long long rt = (d->present & IDNG_DT_HAS_RTIME_SEC) ? time_of(d->rtime_sec, d->rtime_nsec) : 0;
     long long qt = (d->present & IDNG_DT_HAS_QTIME_SEC) ? time_of(d->qtime_sec, d->qtime_nsec) : 0;
 
-    if (t->file && rt > t->stream_ns)
-        t->stream_ns = rt;
+    advance_clock(t, rt);
     s.has_question = make_key(d, m, &k);
     if (s.has_question)
         p = find_pending(&k, key_hash(&k));
     s.k = &k;
     s.qname = m->has_question ? m->qname : NULL;
     s.qname_len = m->has_question ? m->qname_len : 0;
-    s.transport = transport_name(d);
+    s.transport = transport_name(k.proto);
     s.rcode = m->rcode;
     s.ede = m->has_ede ? m->ede_code : -1;
     s.elapsed_ns = -1;
@@ -530,8 +554,17 @@ struct conn {
     idng_fstrm_conn fs;
     uint8_t *buf;
     size_t len;
+    long long opened_ns, last_ns; /* CLOCK_MONOTONIC: accepted, last octet */
     char name[32];
 };
+
+/* A writer must finish the handshake within this, and may not stop inside
+ * a frame for longer; an idle writer between frames may stay. */
+#define TAP_HANDSHAKE_S 10
+#define TAP_STALL_S 30
+/* Connections accepted per poll round, so a flood of them cannot keep the
+ * loop from the writers already there. */
+#define TAP_ACCEPTS 8
 
 /*
  * Takes every whole frame at the start of c->buf.  Returns 0 to go on, 1
@@ -567,16 +600,18 @@ static int take_frames(struct tap *t, struct conn *c)
             uint8_t out[IDNG_FSTRM_ENCODED_MAX];
             size_t outlen = sizeof out;
             const char *ct = reply == IDNG_FSTRM_ACCEPT ? IDNG_DNSTAP_CTYPE : NULL;
+            ssize_t sent = -1;
+            errno = 0;
             if (idng_fstrm_encode_control(reply, (const uint8_t *)ct, ct ? strlen(ct) : 0, out,
-                                          &outlen) != IDNG_TAP_OK
-                || send(c->fd, out, outlen, MSG_NOSIGNAL | MSG_DONTWAIT) != (ssize_t)outlen) {
-                /* A writer that closes right after STOP (Unbound at
-                 * shutdown) does not wait for FINISH: that is no error. */
-                if (reply != IDNG_FSTRM_FINISH) {
-                    report(t, "%s: cannot answer the handshake: %s", c->name, strerror(errno));
-                    ret = -1;
-                    break;
-                }
+                                          &outlen) == IDNG_TAP_OK)
+                sent = send(c->fd, out, outlen, MSG_NOSIGNAL | MSG_DONTWAIT);
+            /* A writer that closes right after STOP (Unbound at shutdown)
+             * does not wait for FINISH: that is no error. */
+            if (sent != (ssize_t)outlen && reply != IDNG_FSTRM_FINISH) {
+                report(t, "%s: cannot answer the handshake: %s", c->name,
+                       sent >= 0 ? "short write" : strerror(errno));
+                ret = -1;
+                break;
             }
         }
         if (f.kind == IDNG_FSTRM_DATA)
@@ -632,7 +667,8 @@ static int read_file(struct tap *t)
         }
         c.len += (size_t)n;
         ret = take_frames(t, &c);
-        if (c.fs.state != IDNG_FSTRM_WAIT_START)
+        if (c.fs.state == IDNG_FSTRM_IN_DATA || c.fs.state == IDNG_FSTRM_DONE
+            || c.fs.data_frames > 0)
             started = 1;
         if (!started && ret < 0) {
             fprintf(stderr, "idnguard tap: %s: not a Frame Streams file of dnstap\n", t->file);
@@ -652,38 +688,66 @@ static int read_file(struct tap *t)
     return ret;
 }
 
-static int listen_on(const char *path)
+/* Is a reader listening at path (another tap)? */
+static int in_use(const struct sockaddr_un *sa)
+{
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0), live;
+
+    if (fd < 0)
+        return 0;
+    live = connect(fd, (const struct sockaddr *)sa, sizeof *sa) == 0;
+    close(fd);
+    return live;
+}
+
+/*
+ * Creates the listening socket.  Its mode is 0660 from the start (umask
+ * around bind, no chmod by path, which a swapped path could redirect): the
+ * resolver's user must be able to connect, nobody else should, since a
+ * writer can put lines of its choosing into the log.  A socket file left
+ * by an earlier run is replaced; one that a reader still listens on is
+ * not.  *ino gets the socket's inode, so that exit removes only its own.
+ */
+static int listen_on(const char *path, ino_t *ino)
 {
     struct sockaddr_un sa;
     struct stat st;
-    int fd;
+    mode_t old;
+    int fd, ok;
 
     if (strlen(path) >= sizeof sa.sun_path) {
         fprintf(stderr, "idnguard tap: %s: socket path too long (at most %zu octets)\n", path,
                 sizeof sa.sun_path - 1);
         return -1;
     }
+    memset(&sa, 0, sizeof sa);
+    sa.sun_family = AF_UNIX;
+    memcpy(sa.sun_path, path, strlen(path) + 1);
     if (lstat(path, &st) == 0) {
         if (!S_ISSOCK(st.st_mode)) {
             fprintf(stderr, "idnguard tap: %s: exists and is not a socket\n", path);
             return -1;
         }
-        unlink(path); /* a stale socket of an earlier run */
+        if (in_use(&sa)) {
+            fprintf(stderr, "idnguard tap: %s: another reader listens there\n", path);
+            return -1;
+        }
+        unlink(path); /* stale: left by an earlier run */
     }
-    memset(&sa, 0, sizeof sa);
-    sa.sun_family = AF_UNIX;
-    memcpy(sa.sun_path, path, strlen(path) + 1);
     fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-    if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(fd, 16) != 0) {
-        fprintf(stderr, "idnguard tap: %s: %s\n", path, strerror(errno));
-        if (fd >= 0)
-            close(fd);
+    if (fd < 0) {
+        fprintf(stderr, "idnguard tap: socket: %s\n", strerror(errno));
         return -1;
     }
-    /* The resolver's user must be able to connect; nobody else should
-     * (a writer could put lines of its choosing into the log). */
-    if (chmod(path, 0660) != 0)
-        fprintf(stderr, "idnguard tap: %s: chmod: %s\n", path, strerror(errno));
+    old = umask(0117);
+    ok = bind(fd, (struct sockaddr *)&sa, sizeof sa) == 0;
+    umask(old);
+    if (!ok || listen(fd, 16) != 0 || fstat(fd, &st) != 0) {
+        fprintf(stderr, "idnguard tap: %s: %s\n", path, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    *ino = lstat(path, &st) == 0 ? st.st_ino : 0;
     return fd;
 }
 
@@ -698,11 +762,49 @@ static void close_conn(struct conn *c)
 
 static void write_stats(struct tap *t);
 
+#define IDNG_STR2(x) #x
+#define IDNG_STR(x) IDNG_STR2(x)
+
+static int timed_out(const struct conn *c, long long now)
+{
+    if (c->fs.state != IDNG_FSTRM_IN_DATA)
+        return now - c->opened_ns > TAP_HANDSHAKE_S * NS;
+    return c->len > 0 && now - c->last_ns > TAP_STALL_S * NS;
+}
+
+/*
+ * A slot for a new writer.  When all are taken, one is closed for it: a
+ * writer that has not finished its handshake, else the one silent the
+ * longest (a resolver whose connection it was connects again; an
+ * attacker cannot hold every slot against it).
+ */
+static int free_slot(struct tap *t, struct conn *conns)
+{
+    int i, pick = -1;
+
+    for (i = 0; i < TAP_CONNS; i++) {
+        if (conns[i].fd < 0)
+            return i;
+        if (pick < 0 || (conns[i].fs.state != IDNG_FSTRM_IN_DATA
+                         && conns[pick].fs.state == IDNG_FSTRM_IN_DATA)
+            || ((conns[i].fs.state != IDNG_FSTRM_IN_DATA)
+                    == (conns[pick].fs.state != IDNG_FSTRM_IN_DATA)
+                && conns[i].last_ns < conns[pick].last_ns))
+            pick = i;
+    }
+    report(t, "%s: %d writers: %s closed for a new one", t->sock, TAP_CONNS, conns[pick].name);
+    count.closed_conns++;
+    close_conn(&conns[pick]);
+    return pick;
+}
+
 static int serve_socket(struct tap *t)
 {
     static struct conn conns[TAP_CONNS];
     struct pollfd pfd[TAP_CONNS + 1];
-    int lfd = listen_on(t->sock), i, serial = 0;
+    struct stat st;
+    ino_t ino = 0;
+    int lfd = listen_on(t->sock, &ino), i, serial = 0;
 
     if (lfd < 0)
         return 2;
@@ -724,21 +826,21 @@ static int serve_socket(struct tap *t)
             fprintf(stderr, "idnguard tap: poll: %s\n", strerror(errno));
             break;
         }
+        t->clock_ns = mono_ns();
         if (r > 0 && (pfd[0].revents & POLLIN)) {
-            int cfd;
-            while ((cfd = accept(lfd, NULL, NULL)) >= 0) {
+            int cfd, k;
+            for (k = 0; k < TAP_ACCEPTS && (cfd = accept(lfd, NULL, NULL)) >= 0; k++) {
                 fcntl(cfd, F_SETFD, FD_CLOEXEC);
                 fcntl(cfd, F_SETFL, O_NONBLOCK);
-                for (i = 0; i < TAP_CONNS && conns[i].fd >= 0; i++)
-                    ;
-                if (i == TAP_CONNS || !(conns[i].buf = malloc(CONN_BUF))) {
-                    count.refused_conns++;
-                    report(t, "%s: connection refused: %d writers already", t->sock, TAP_CONNS);
+                i = free_slot(t, conns);
+                if (!conns[i].buf && !(conns[i].buf = malloc(CONN_BUF))) {
+                    report(t, "%s: out of memory for a writer", t->sock);
                     close(cfd);
                     continue;
                 }
                 conns[i].fd = cfd;
                 conns[i].len = 0;
+                conns[i].opened_ns = conns[i].last_ns = t->clock_ns;
                 snprintf(conns[i].name, sizeof conns[i].name, "connection %d", ++serial);
                 idng_fstrm_conn_init(&conns[i].fs, IDNG_FSTRM_BIDIRECTIONAL);
                 count.connections++;
@@ -762,11 +864,20 @@ static int serve_socket(struct tap *t)
                 continue;
             }
             c->len += (size_t)got;
+            c->last_ns = t->clock_ns;
             if (take_frames(t, c) != 0)
                 close_conn(c);
         }
+        for (i = 0; i < TAP_CONNS; i++)
+            if (conns[i].fd >= 0 && timed_out(&conns[i], t->clock_ns)) {
+                report(t, "%s: %s", conns[i].name,
+                       conns[i].fs.state != IDNG_FSTRM_IN_DATA
+                           ? "no handshake within " IDNG_STR(TAP_HANDSHAKE_S) " s: closed"
+                           : "stopped inside a frame for " IDNG_STR(TAP_STALL_S) " s: closed");
+                count.closed_conns++;
+                close_conn(&conns[i]);
+            }
         now = wall_ns();
-        t->stream_ns = now;
         expire(t, 0);
         if (t->stats_file && t->stats_interval && now >= t->next_stats_ns) {
             write_stats(t);
@@ -777,7 +888,9 @@ static int serve_socket(struct tap *t)
         if (conns[i].fd >= 0)
             close_conn(&conns[i]);
     close(lfd);
-    unlink(t->sock);
+    /* Only our own socket: another tap may have replaced a path we left. */
+    if (ino && lstat(t->sock, &st) == 0 && st.st_ino == ino)
+        unlink(t->sock);
     return 0;
 }
 
@@ -826,6 +939,9 @@ static void write_stats(struct tap *t)
             {"malformed_dns", "dnstap messages whose DNS message is malformed.",
              count.malformed_dns},
             {"connections", "Writer connections accepted.", count.connections},
+            {"closed", "Writer connections the tap closed: no handshake in time, stopped "
+                       "inside a frame, or the oldest when all slots were taken.",
+             count.closed_conns},
         };
         size_t i;
         for (i = 0; i < sizeof rows / sizeof rows[0]; i++)
@@ -850,10 +966,10 @@ static void summary(struct tap *t)
     fprintf(stderr,
             "idnguard tap: frames=%llu messages=%llu lines=%llu unanswered=%llu unmatched=%llu "
             "dropped=%llu malformed_frames=%llu malformed_messages=%llu malformed_dns=%llu "
-            "connections=%llu\n",
+            "connections=%llu closed=%llu\n",
             count.frames, count.messages, count.lines, count.unanswered, count.unmatched,
             idng_logfile_dropped(t->out) + idng_logfile_errors(t->out), count.malformed_frames,
-            count.malformed_messages, count.malformed_dns, count.connections);
+            count.malformed_messages, count.malformed_dns, count.connections, count.closed_conns);
 }
 
 /* ---- the command ---- */
@@ -902,6 +1018,7 @@ int idng_tap_main(int argc, char **argv)
     struct tap t;
     const char *conf_path = NULL, *fmt = NULL;
     int i, rc, have_interval = 0;
+    unsigned long long lost;
     struct idng_logfile_opts o = {0};
     char err[8192];
 
@@ -1014,17 +1131,19 @@ int idng_tap_main(int argc, char **argv)
     for (i = 0; i < TAP_BUCKETS; i++)
         buckets[i] = -1;
     seed_hash();
-    t.stream_ns = t.file ? 0 : wall_ns();
-    t.next_stats_ns = t.stream_ns + (long long)t.stats_interval * NS;
+    t.clock_ns = t.file ? 0 : mono_ns();
+    t.next_stats_ns = wall_ns() + (long long)t.stats_interval * NS;
     rc = t.file ? read_file(&t) : serve_socket(&t);
     expire(&t, 1);
     idng_logfile_flush(t.out); /* every line written: the counters are final */
+    lost = idng_logfile_dropped(t.out) + idng_logfile_errors(t.out);
     if (t.stats_file)
         write_stats(&t);
     summary(&t);
     idng_logfile_close(t.out);
     idng_conf_free(&t.conf);
-    if (rc == 0 && t.file && (count.malformed_frames || count.malformed_messages))
+    /* A file read with something lost or broken does not exit 0. */
+    if (rc == 0 && t.file && (count.malformed_frames || count.malformed_messages || lost))
         rc = 1;
     return rc;
 }

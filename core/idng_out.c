@@ -38,6 +38,7 @@ struct idng_logfile {
     /* the writer thread's own */
     time_t checked;
     int reopen_failed;
+    int mid_line; /* a failed write left part of a line in the file */
     void (*warn)(void *, const char *);
     void *warn_arg;
     atomic_ullong *errors_ext;
@@ -103,6 +104,7 @@ static void follow_rotation(struct idng_logfile *lf)
     close(lf->fd);
     lf->fd = fd;
     lf->reopen_failed = 0;
+    lf->mid_line = 0;
 }
 
 static void count_lost(struct idng_logfile *lf, const char *p, size_t n)
@@ -119,20 +121,44 @@ static void count_lost(struct idng_logfile *lf, const char *p, size_t n)
         atomic_fetch_add(lf->errors_ext, lines);
 }
 
-/* Writes whole lines; what a failing write leaves is lost and counted. */
-static void write_out(struct idng_logfile *lf, const char *p, size_t n)
+/* write(2) until done or failed; returns the octets written. */
+static size_t write_some(int fd, const char *p, size_t n)
 {
-    follow_rotation(lf);
-    while (n > 0) {
-        ssize_t w = write(lf->fd, p, n);
+    size_t done = 0;
+
+    while (done < n) {
+        ssize_t w = write(fd, p + done, n - done);
         if (w < 0 && errno == EINTR)
             continue;
-        if (w <= 0) {
+        if (w <= 0)
+            break;
+        done += (size_t)w;
+    }
+    return done;
+}
+
+/*
+ * Writes whole lines; what a failing write leaves is lost and counted.  A
+ * write that fails after part of a line (a full disk, a file size limit)
+ * leaves that part in the file: the next write begins with a newline, so
+ * the next line is never glued to it.
+ */
+static void write_out(struct idng_logfile *lf, const char *p, size_t n)
+{
+    size_t done;
+
+    follow_rotation(lf);
+    if (lf->mid_line) {
+        if (write_some(lf->fd, "\n", 1) != 1) {
             count_lost(lf, p, n);
             return;
         }
-        p += w;
-        n -= (size_t)w;
+        lf->mid_line = 0;
+    }
+    done = write_some(lf->fd, p, n);
+    if (done < n) {
+        count_lost(lf, p + done, n - done);
+        lf->mid_line = done > 0 && p[done - 1] != '\n';
     }
 }
 
@@ -327,21 +353,28 @@ void idng_logfile_close(struct idng_logfile *lf)
 int idng_file_replace(const char *path, const char *text, size_t len, char *err, size_t errlen)
 {
     char tmp[4200];
-    FILE *f;
+    int fd, ok, e;
 
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
+    if (snprintf(tmp, sizeof tmp, "%s.XXXXXX", path) >= (int)sizeof tmp) {
         snprintf(err, errlen, "%.200s...: name too long", path);
         return -1;
     }
-    f = fopen(tmp, "w");
-    if (!f || fwrite(text, 1, len, f) != len || fclose(f) != 0 || rename(tmp, path) != 0) {
-        int e = errno;
-        snprintf(err, errlen, "%s: %s", path, strerror(e));
-        if (f)
-            unlink(tmp);
+    /* A fresh name of our own (O_EXCL: never a file or link put there),
+     * readable by a collector running as another user. */
+    fd = mkstemp(tmp);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
         return -1;
     }
-    return 0;
+    ok = fchmod(fd, 0644) == 0 && write_some(fd, text, len) == len;
+    e = errno;
+    ok = close(fd) == 0 && ok;
+    if (ok && rename(tmp, path) == 0)
+        return 0;
+    e = ok ? errno : e;
+    snprintf(err, errlen, "%s: %s", path, strerror(e));
+    unlink(tmp);
+    return -1;
 }
 
 static void *ticker_main(void *arg)

@@ -17,7 +17,9 @@
  *
  * Lines are never split or interleaved: a buffer holds whole lines only,
  * and is written with write(2) in O_APPEND mode; a line longer than a
- * buffer is dropped.  The writer thread writes the filled buffer when it
+ * buffer is dropped.  A write that fails halfway (a full disk) leaves part
+ * of a line; the next write starts with a newline, so no line is glued
+ * to it.  The writer thread writes the filled buffer when it
  * is full, when its oldest line is flush_ms old, and at close.  So a
  * crash of the process loses at most the lines of its last flush_ms
  * milliseconds (at most two buffers' worth); idng_logfile_close loses
@@ -105,9 +107,10 @@ unsigned long long idng_logfile_errors(const struct idng_logfile *lf);
 void idng_logfile_close(struct idng_logfile *lf);
 
 /**
- * Replaces the file at path with text, atomically: written to "PATH.tmp"
- * and renamed over path, so a reader (node_exporter's textfile collector)
- * never sees half a file.
+ * Replaces the file at path with text, atomically: written to a new file
+ * beside it ("PATH.XXXXXX", created exclusively, mode 0644) and renamed
+ * over path, so a reader (node_exporter's textfile collector) never sees
+ * half a file, and a link planted in the directory is never followed.
  * @return 0, or -1 with err set ("PATH: reason").
  */
 int idng_file_replace(const char *path, const char *text, size_t len, char *err, size_t errlen);

@@ -307,10 +307,55 @@ START_TEST(test_file_pairs_and_lonely_messages)
                      "pass - proto=udp");
     /* Unanswered at the end of the file: no rcode, no transport. */
     ck_assert_str_eq(line_at(r.out, 3, line, sizeof line),
-                     "2026-11-18T11:06:44.123456Z 127.0.0.1#40004 lost.example. A IN - ok pass -");
+                     "2026-11-18T11:06:44.123456Z 127.0.0.1#40004 lost.example. A IN - ok pass - "
+                     "proto=udp");
     ck_assert_msg(strstr(r.err, "frames=6 messages=6 lines=4 unanswered=1 unmatched=1 dropped=0 "
                                 "malformed_frames=0 malformed_messages=0 malformed_dns=0"),
                   "%s", r.err);
+    run_free(&r);
+}
+END_TEST
+
+/* --wait holds with -r too, by the capture's own clock: a response ten
+ * minutes late does not match its query. */
+START_TEST(test_file_wait_by_capture_clock)
+{
+    char path[600], line[2048];
+    uint8_t w[256];
+    size_t wl = wire_of("late.example", w);
+    struct run r;
+    FILE *f = capture(path, sizeof path, "late.fstrm");
+    const char *args[] = {"-r", path, "--wait", "5", NULL};
+    struct tb dns, msg, fr;
+    struct dtm m;
+
+    pair(f, 1, 5353, w, wl, 0, -1, 1, 0); /* the query at ...41.123456 */
+    memset(&m, 0, sizeof m);
+    m.type = CR;
+    m.proto = 1;
+    m.addr[0] = 127;
+    m.addr[3] = 1;
+    m.alen = 4;
+    m.port = 5353;
+    m.rsec = 1795000001 + 600;
+    m.dns = &dns;
+    dns_msg(&dns, 1, 1, 0, w, wl, 1, -1);
+    dnstap_msg(&msg, &m);
+    fr.n = 0;
+    frame(&fr, &msg);
+    fwrite(fr.b, 1, fr.n, f);
+    put_control(f, 3, 0);
+    fclose(f);
+    run_tap(args, &r);
+    ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+    ck_assert_uint_eq(count_lines(r.out), 2);
+    /* The query's wait ended when the late response moved the clock. */
+    ck_assert_str_eq(line_at(r.out, 0, line, sizeof line),
+                     "2026-11-18T11:06:41.123456Z 127.0.0.1#5353 late.example. A IN - ok pass - "
+                     "proto=udp");
+    ck_assert_str_eq(line_at(r.out, 1, line, sizeof line),
+                     "2026-11-18T11:16:41.000000Z 127.0.0.1#5353 late.example. A IN NOERROR ok "
+                     "pass - proto=udp");
     run_free(&r);
 }
 END_TEST
@@ -725,6 +770,43 @@ START_TEST(test_socket_writers_reconnects_and_broken_ones)
 }
 END_TEST
 
+/* Every slot held by writers that never speak: a real one still gets in
+ * (the silent ones make room), and a second tap on the same path is
+ * refused, leaving the first one's socket alone. */
+START_TEST(test_socket_slots_and_second_reader)
+{
+    struct tap_proc t;
+    char out[600], *err, *s;
+    int idle[64], w, i;
+    struct run r;
+    const char *second[] = {"-u", NULL, NULL};
+
+    path_in(out, sizeof out, "slots.log");
+    tap_start(&t, out, NULL);
+    for (i = 0; i < 64; i++)
+        idle[i] = connect_to(t.sock);
+    t_sleep_ms(300); /* let the tap take them all */
+    w = writer_open(t.sock);
+    writer_pairs(w, 7, 3);
+    writer_close(w);
+    ck_assert_msg(wait_lines(out, 3), "the writer's lines did not come");
+    second[1] = t.sock;
+    run_tap(second, &r);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "another reader listens there"), "%s", r.err);
+    run_free(&r);
+    ck_assert_int_eq(tap_stop(&t, &err), 0);
+    for (i = 0; i < 64; i++)
+        close(idle[i]);
+    ck_assert_msg(strstr(err, "writers: connection 1 closed for a new one"), "%s", err);
+    /* 64 silent, the writer, and the second tap's probe of the path. */
+    ck_assert_msg(strstr(err, "connections=66 closed=1"), "%s", err);
+    s = t_slurp(out, NULL);
+    ck_assert_uint_eq(count_lines(s), 3);
+    free(s);
+}
+END_TEST
+
 /* Output nobody reads: the tap goes on reading, drops lines and counts
  * them; its memory stays bounded. */
 START_TEST(test_socket_stalled_output_drops)
@@ -789,11 +871,13 @@ static Suite *tap_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_file_pairs_and_lonely_messages);
+    tcase_add_test(tc, test_file_wait_by_capture_clock);
     tcase_add_test(tc, test_file_hostile_names_are_escaped);
     tcase_add_test(tc, test_file_settings_and_json);
     tcase_add_test(tc, test_file_malformed_input);
     tcase_add_test(tc, test_usage_errors);
     tcase_add_test(tc, test_socket_writers_reconnects_and_broken_ones);
+    tcase_add_test(tc, test_socket_slots_and_second_reader);
     tcase_add_test(tc, test_socket_stalled_output_drops);
     suite_add_tcase(s, tc);
     return s;

@@ -9,13 +9,17 @@
 #include "common.h"
 #include "idng_out.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -273,6 +277,57 @@ static void *writer(void *arg)
     return NULL;
 }
 
+/* A file size limit cuts a write inside a line; once there is room again
+ * the next lines start on a line of their own, never glued to the cut one. */
+START_TEST(test_cut_line_is_not_glued)
+{
+    char path[600], *s, *p;
+    pid_t pid;
+    int st;
+
+    path_in(path, sizeof path, "cut.log");
+    pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        struct idng_logfile_opts o = {.flush_ms = 0};
+        struct rlimit rl;
+        struct idng_logfile *lf;
+        char err[256], line[64];
+        int i;
+
+        signal(SIGXFSZ, SIG_IGN);
+        getrlimit(RLIMIT_FSIZE, &rl);
+        rl.rlim_cur = 100;
+        if (setrlimit(RLIMIT_FSIZE, &rl) != 0 || !(lf = idng_logfile_open(path, &o, err, sizeof err)))
+            _exit(10);
+        for (i = 0; i < 10; i++) {
+            snprintf(line, sizeof line, "before-%02d-padding-padding", i); /* 25 octets */
+            idng_logfile_write(lf, line, strlen(line));
+        }
+        idng_logfile_flush(lf);
+        if (idng_logfile_errors(lf) == 0)
+            _exit(11);
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_FSIZE, &rl);
+        idng_logfile_write(lf, "after-1", 7);
+        idng_logfile_write(lf, "after-2", 7);
+        idng_logfile_close(lf);
+        _exit(0);
+    }
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child status %d", st);
+    s = t_slurp(path, NULL);
+    ck_assert_ptr_nonnull(s);
+    /* Whole lines, then at most one cut line, then the two after. */
+    p = strstr(s, "after-1\nafter-2\n");
+    ck_assert_msg(p != NULL && p[16] == '\0', "%s", s);
+    ck_assert_msg(p == s || p[-1] == '\n', "a line glued to the cut one: %s", s);
+    ck_assert_msg(strncmp(s, "before-00-padding-padding\nbefore-01-padding-padding\n", 52) == 0,
+                  "%s", s);
+    free(s);
+}
+END_TEST
+
 START_TEST(test_concurrent_writers)
 {
     char path[600], err[256], *s, *p;
@@ -317,9 +372,30 @@ START_TEST(test_file_replace)
     s = t_slurp(path, NULL);
     ck_assert_str_eq(s, "second\n");
     free(s);
-    /* No temporary file is left behind. */
-    strcat(path, ".tmp");
-    ck_assert_int_ne(access(path, F_OK), 0);
+    /* Readable by a collector; no temporary file left behind. */
+    {
+        struct stat st;
+        DIR *d = opendir(dir);
+        struct dirent *e;
+        int n = 0;
+        ck_assert_int_eq(stat(path, &st), 0);
+        ck_assert_uint_eq(st.st_mode & 0777, 0644);
+        ck_assert_ptr_nonnull(d);
+        while ((e = readdir(d)) != NULL)
+            n += e->d_name[0] != '.';
+        closedir(d);
+        ck_assert_int_eq(n, 1);
+    }
+    /* A link planted where a fixed temporary name would be is not followed. */
+    {
+        char link[700], victim[600];
+        path_in(victim, sizeof victim, "victim");
+        snprintf(link, sizeof link, "%s.tmp", path);
+        ck_assert_int_eq(symlink(victim, link), 0);
+        ck_assert_int_eq(idng_file_replace(path, BYTES("third\n"), err, sizeof err), 0);
+        ck_assert_int_ne(access(victim, F_OK), 0);
+        unlink(link);
+    }
     path_in(path, sizeof path, "missing/stats.prom");
     ck_assert_int_eq(idng_file_replace(path, BYTES("x"), err, sizeof err), -1);
     ck_assert_msg(strstr(err, path) && strstr(err, "No such file"), "%s", err);
@@ -362,6 +438,7 @@ static Suite *out_suite(void)
     tcase_add_test(tc, test_stalled_output_drops_and_counts);
     tcase_add_test(tc, test_rotation_is_followed);
     tcase_add_test(tc, test_refused_and_failing_files);
+    tcase_add_test(tc, test_cut_line_is_not_glued);
     tcase_add_test(tc, test_concurrent_writers);
     tcase_add_test(tc, test_file_replace);
     tcase_add_test(tc, test_ticker);
