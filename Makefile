@@ -80,9 +80,15 @@ else
 UB_TREE = $(UNBOUND_SRC)/
 UB_STAMP :=
 endif
-UB_CONFIGURE := --with-dynlibmodule --with-libevent --disable-flto --disable-rpath \
+# --enable-dnstap: the resolver logs its client messages over dnstap, for
+# `idnguard tap` and its tests (tests/integration/test_tap.c, tests/tap).
+UB_CONFIGURE := --with-dynlibmodule --with-libevent --enable-dnstap --disable-flto --disable-rpath \
 	--prefix=$(UB_PREFIX) --with-username= --with-chroot-dir= \
 	--with-pidfile=$(UB_PREFIX)/unbound.pid --with-rootkey-file=$(UB_PREFIX)/root.key
+# The options Unbound was configured with, rewritten only when they change
+# (GNU make looks at its time again after the recipe): a change configures
+# and builds both Unbound trees again.
+UB_OPTIONS := $(BUILD)/unbound.options
 # The daemon that loads the module in `make run` and the tests: the one
 # built here, or with UNBOUND_SRC= the one built in that tree (the module
 # refuses to load into any other); UNBOUND= names another explicitly.
@@ -155,8 +161,16 @@ $(SRC)/.unbound-stamp:
 	sh scripts/apt-source.sh $(SRC) unbound
 	@touch $@
 
-$(UB_PREFIX)/.built: $(SRC)/.unbound-stamp
+$(UB_OPTIONS): FORCE
+	@mkdir -p $(@D)
+	@echo '$(UB_CONFIGURE)' | cmp -s - $@ 2>/dev/null || echo '$(UB_CONFIGURE)' >$@
+FORCE:
+.PHONY: FORCE
+
+# A tree built before with other options is cleaned first.
+$(UB_PREFIX)/.built: $(SRC)/.unbound-stamp $(UB_OPTIONS)
 	@sh scripts/deps.sh --check module
+	[ ! -f $(UB_TREE)Makefile ] || $(MAKE) -s -C $(UB_TREE) clean >/dev/null 2>&1 || true
 	cd $(UB_TREE) && ./configure $(UB_CONFIGURE) >configure.out 2>&1 \
 	    || { tail -20 configure.out; exit 1; }
 	$(MAKE) -C $(UB_TREE) -j2 >$(BUILD)/unbound-build.log 2>&1 \
@@ -199,7 +213,7 @@ stock: $(STOCK_UNBOUND)
 # the daemon binary is built, in its own tree.
 UB_ALT_TREE := $(BUILD)/src-alt/unbound
 UB_ALT := $(UB_ALT_TREE)/unbound
-$(UB_ALT): $(SRC)/.unbound-stamp
+$(UB_ALT): $(SRC)/.unbound-stamp $(UB_OPTIONS)
 	@sh scripts/deps.sh --check module
 	rm -rf $(BUILD)/src-alt && mkdir -p $(BUILD)/src-alt
 	cd $(BUILD)/src-alt && dpkg-source --no-check -x $(firstword $(wildcard $(CURDIR)/$(SRC)/unbound_*.dsc)) unbound >/dev/null

@@ -13,7 +13,8 @@
 #           generator, dpkg-dev for fetching source packages, clang
 #   tables  the table generator: Python and its inputs, the UCD
 #           (unicode-data) and UTS #46's data (unicode-idna)
-#   module  building Unbound from Debian's source package, and the module
+#   module  building Unbound from Debian's source package (with dnstap: fstrm,
+#           protobuf-c), and the module
 #   integration  NSD, drill and ldns for the integration tests and make run
 #   hardening    libFuzzer and sanitizer runtimes, valgrind, dnsperf
 #   stock   the python module on Debian's stock unbound: what its daemon links
@@ -78,6 +79,9 @@ for group in "$@"; do
         need bison cmd:bison
         need flex cmd:flex
         need ca-certificates file:/etc/ssl/certs
+        need libfstrm-dev file:/usr/include/fstrm.h
+        need libprotobuf-c-dev file:/usr/include/protobuf-c/protobuf-c.h
+        need protobuf-c-compiler cmd:protoc-c
         ;;
     integration)
         need nsd cmd:nsd
