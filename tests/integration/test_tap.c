@@ -136,6 +136,24 @@ static int reap(pid_t pid, int bound_ms, int *status)
     return 0;
 }
 
+/* Waits (bounded) until the tap says it listens; 0 at once when it exits
+ * first. */
+static int tap_wait_listening(struct tap *t, char *line, size_t cap)
+{
+    long long deadline = harness_now_ms() + HARNESS_START_MS;
+    int st;
+
+    do {
+        if (harness_wait_line(t->err, 0, "idnguard tap: listening on ", 100, line, cap))
+            return 1;
+        if (waitpid(t->pid, &st, WNOHANG) == t->pid) {
+            t->pid = 0;
+            return 0;
+        }
+    } while (harness_now_ms() < deadline);
+    return 0;
+}
+
 /* Its own directory, the settings file, and `tap -u SOCK -w OUT --conf
  * CONF --wait 1`, waited for (bounded) until it says it listens. */
 static void tap_start(struct tap *t, const char *conf_text)
@@ -155,14 +173,10 @@ static void tap_start(struct tap *t, const char *conf_text)
         t->owner = getpid();
         t->pid = tap_spawn(t, args);
     }
-    if (!harness_wait_line(t->err, 0, "idnguard tap: listening on ", HARNESS_START_MS, line,
-                           sizeof line)) {
+    if (!tap_wait_listening(t, line, sizeof line)) {
         char tail[2000];
-        int st;
         harness_tail(t->err, tail, sizeof tail);
-        kill(t->pid, SIGTERM);
-        reap(t->pid, HARNESS_STOP_MS, &st);
-        t->pid = 0;
+        tap_stop(t);
         ck_abort_msg("idnguard tap -u %s did not say it listens: %s", t->sock, tail);
     }
 }
@@ -533,12 +547,10 @@ START_TEST(test_socket_path)
     close(fd);
     {
         char *args[] = {"-u", t.sock, "-w", t.out, "--conf", t.conf, NULL};
-        long from = harness_file_size(t.err);
         char line[LINE_CAP];
         t.pid = tap_spawn(&t, args);
-        ck_assert_msg(
-            harness_wait_line(t.err, from, "listening on", HARNESS_START_MS, line, sizeof line),
-            "the tap did not take over a stale socket");
+        ck_assert_msg(tap_wait_listening(&t, line, sizeof line),
+                      "the tap did not take over a stale socket");
         tap_stop(&t);
     }
     /* a regular file */
