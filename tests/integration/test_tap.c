@@ -136,6 +136,19 @@ static int reap(pid_t pid, int bound_ms, int *status)
     return 0;
 }
 
+/* SIGTERM, a bounded wait; the wait status.  Safe when it is not running. */
+static int tap_stop(struct tap *t)
+{
+    int st = -1;
+
+    if (t->pid > 0 && t->owner == getpid()) {
+        kill(t->pid, SIGTERM);
+        reap(t->pid, HARNESS_STOP_MS, &st);
+    }
+    t->pid = 0;
+    return st;
+}
+
 /* Waits (bounded) until the tap says it listens; 0 at once when it exits
  * first. */
 static int tap_wait_listening(struct tap *t, char *line, size_t cap)
@@ -179,19 +192,6 @@ static void tap_start(struct tap *t, const char *conf_text)
         tap_stop(t);
         ck_abort_msg("idnguard tap -u %s did not say it listens: %s", t->sock, tail);
     }
-}
-
-/* SIGTERM, a bounded wait; the wait status.  Safe when it is not running. */
-static int tap_stop(struct tap *t)
-{
-    int st = -1;
-
-    if (t->pid > 0 && t->owner == getpid()) {
-        kill(t->pid, SIGTERM);
-        reap(t->pid, HARNESS_STOP_MS, &st);
-    }
-    t->pid = 0;
-    return st;
 }
 
 static void tap_cleanup(struct tap *t)
