@@ -21,7 +21,7 @@
 CC ?= cc
 CFLAGS ?= -O2 -g
 STD_CFLAGS := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -fvisibility=hidden -fPIC
-CPPFLAGS += -Icodec -Icore -Iconf -D_POSIX_C_SOURCE=200809L -MMD -MP
+CPPFLAGS += -Icodec -Icore -Iconf -Itap -D_POSIX_C_SOURCE=200809L -MMD -MP
 PYTHON ?= python3
 
 BUILD := build
@@ -53,6 +53,10 @@ CONF_LIB := $(BUILD)/libidngconf.a
 # module/unbound.c is the Unbound glue, built only into the .so.
 CORE_SRC := $(wildcard core/*.c)
 CORE_LIB := $(BUILD)/libidngcore.a
+# tap/: the pure decoders under `idnguard tap` (Frame Streams, the Dnstap
+# protobuf message, DNS messages): libc and the codec's header only.
+TAP_SRC := $(wildcard tap/*.c)
+TAP_LIB := $(BUILD)/libidngtap.a
 CLI := $(BUILD)/idnguard
 MODULE := $(BUILD)/idnguard.so
 # The python module for Debian's stock unbound package (python/): the script,
@@ -100,7 +104,8 @@ endif
 
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
-TEST_SRC := $(wildcard tests/codec/test_*.c tests/conf/test_*.c tests/core/test_*.c tests/cli/test_*.c)
+TEST_SRC := $(wildcard tests/codec/test_*.c tests/conf/test_*.c tests/core/test_*.c tests/cli/test_*.c \
+	tests/tap/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 # Integration tests: the real daemon with the module, NSD, an ldns client.
 ITEST_SRC := $(wildcard tests/integration/test_*.c)
@@ -117,7 +122,7 @@ ZONES_DIR := $(BUILD)/zones
 .PHONY: glue stock
 .PHONY: all module deps run demo check check-all check-integration check-install test tables \
 	check-tables clang-build clean distclean unbound install zones
-all: $(LIB) $(CONF_LIB) $(CORE_LIB) $(CLI)
+all: $(LIB) $(CONF_LIB) $(CORE_LIB) $(TAP_LIB) $(CLI)
 
 # The module, against Unbound's tree; then the CLI again, which names that
 # Unbound once its tree is configured (see UB_VERSION).  The rules that need
@@ -141,6 +146,10 @@ $(CORE_LIB): $(CORE_SRC:%.c=$(BUILD)/%.o)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
+$(TAP_LIB): $(TAP_SRC:%.c=$(BUILD)/%.o)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
 # The version: one place, codec/idnguard.h.  The CLI also says which Unbound
 # the module is built against, when that tree is configured by then; its
 # object is built again once the tree's config.h appears or changes.
@@ -149,10 +158,10 @@ UB_VERSION = $(shell sed -n 's/^\#define PACKAGE_VERSION "\(.*\)"/\1/p' $(UB_TRE
 $(BUILD)/cli/idnguard.o: CPPFLAGS += -DIDNG_UNBOUND_VERSION='"$(UB_VERSION)"'
 $(BUILD)/cli/idnguard.o: $(wildcard $(UB_TREE)config.h)
 
-$(CLI): $(BUILD)/cli/idnguard.o $(CONF_LIB) $(CORE_LIB) $(LIB)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^
+$(CLI): $(BUILD)/cli/idnguard.o $(BUILD)/cli/tap.o $(CONF_LIB) $(CORE_LIB) $(TAP_LIB) $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lpthread
 
-TEST_LIBS = $(CONF_LIB) $(CORE_LIB) $(LIB)
+TEST_LIBS = $(CONF_LIB) $(CORE_LIB) $(TAP_LIB) $(LIB)
 
 # Building Unbound only checks that its packages are there (make deps-module
 # installs them).
@@ -232,9 +241,12 @@ $(BUILD)/tests/integration/%: tests/integration/%.c $(ITEST_COMMON) $(TEST_COMMO
 	$(CC) $(CPPFLAGS) -Itests -Itests/integration $(STD_CFLAGS) $(CFLAGS) $(CHECK_CFLAGS) \
 	    -o $@ $< $(ITEST_COMMON) $(TEST_COMMON) $(TEST_LIBS) -lldns $(CHECK_LIBS)
 
+# TEST_EXTRA_LIBS: what one suite links besides (the tap's ldns oracle).
+$(BUILD)/tests/tap/test_dnsmsg_ldns: TEST_EXTRA_LIBS = -lldns
 $(BUILD)/tests/%: tests/%.c $(TEST_COMMON) $(TEST_LIBS)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Itests $(STD_CFLAGS) $(CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(TEST_COMMON) $(TEST_LIBS) $(CHECK_LIBS)
+	$(CC) $(CPPFLAGS) -Itests $(STD_CFLAGS) $(CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(TEST_COMMON) \
+	    $(TEST_LIBS) $(TEST_EXTRA_LIBS) $(CHECK_LIBS)
 
 $(SRC_STAMP):
 	sh scripts/apt-source.sh $(SRC) icu libidn2
@@ -293,7 +305,8 @@ check-tables:
 # The codec and CLI must also build warning-free with clang.
 clang-build:
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)/clang CC=clang $(BUILD)/clang/libidnguard.a \
-	    $(BUILD)/clang/libidngconf.a $(BUILD)/clang/libidngcore.a $(BUILD)/clang/idnguard >/dev/null
+	    $(BUILD)/clang/libidngconf.a $(BUILD)/clang/libidngcore.a $(BUILD)/clang/libidngtap.a \
+	    $(BUILD)/clang/idnguard >/dev/null
 	@echo "clang: codec and CLI build with -Werror"
 
 # Everything, on a fresh machine too: the packages first, then check-all.
@@ -305,7 +318,8 @@ TEST_ENV = IDNA_TEST_FILE=$(IDNA_TEST) IDNA_PROPERTIES_CSV=$(IDNA_CSV) \
 	IDNGUARD_UNBOUND=$(UNBOUND) IDNGUARD_MODULE=$(CURDIR)/$(MODULE) \
 	IDNGUARD_UNBOUND_ALT=$(CURDIR)/$(UB_ALT) \
 	IDNGUARD_ZONES=$(abspath $(ZONES_DIR)) IDNGUARD_TEMPLATES=$(CURDIR)/tests/integration \
-	IDNGUARD_LAB=$(CURDIR)/scripts/lab.sh
+	IDNGUARD_LAB=$(CURDIR)/scripts/lab.sh \
+	IDNGUARD_DNSTAP_PROTO=$(wildcard $(UB_TREE)dnstap/dnstap.proto)
 
 # `make install` into a staging directory puts every file where it belongs.
 check-install: $(MODULE) $(GLUE) all

@@ -8,6 +8,7 @@
  *   idnguard to-unicode [--mode=M] [--strict] [NAME...]
  *   idnguard check [--mode=M] [NAME...]
  *   idnguard check-conf [FILE]
+ *   idnguard tap (-u SOCKET | -r FILE) [...]  dnstap in, query-log lines out (tap.c)
  *
  * Without operands each command reads standard input, one item a line, and
  * writes exactly one line per input line.  Exit status: 0 when every item
@@ -16,6 +17,7 @@
  */
 #include "idng_conf.h"
 #include "idnguard.h"
+#include "tap.h"
 
 #include <stdio.h>
 #include <errno.h>
@@ -56,6 +58,9 @@ static void usage(FILE *f)
           "                               user exists; else the user running it)\n"
           "  stats FILE                   the module's stats-file (Prometheus text), as a\n"
           "                               table: answers by verdict, action and path\n"
+          "  tap (-u SOCKET | -r FILE) [OPTIONS]\n"
+          "                               a resolver's dnstap as the module's query-log\n"
+          "                               lines (idnguard tap --help)\n"
           "\n"
           "options:\n"
           "  --mode=punycode|idna2008|uts46   validation of xn-- labels (default uts46)\n"
@@ -460,6 +465,8 @@ int main(int argc, char **argv)
 #endif
         return fflush(stdout) == 0 ? 0 : 2;
     }
+    if (strcmp(argv[1], "tap") == 0)
+        return idng_tap_main(argc, argv);
     for (k = 0; k < sizeof cmds / sizeof cmds[0]; k++)
         if (strcmp(argv[1], cmds[k].name) == 0)
             c = &cmds[k];

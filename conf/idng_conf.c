@@ -1178,3 +1178,9 @@ int idng_conf_write(const struct idng_conf *c, FILE *f)
     return ferror(f) ? -1 : 0;
 }
 
+
+int idng_conf_logs(const struct idng_conf *c, const struct idng_verdict *v)
+{
+    return c->log_queries || (c->log_rejected && idng_action_rejects(v->action))
+           || (idng_verdict_interesting(v) && v->action == IDNG_ACT_LOG);
+}

@@ -152,6 +152,13 @@ int idng_conf_check_file(struct idng_conf *c, const char *path, unsigned flags, 
 const char *idng_conf_path(void);
 
 /**
+ * Does a client answered with verdict v get a query-log line under c?
+ * log-queries (every client), log-rejected (clients refused, NXDOMAINed or
+ * dropped), and the log action (a verdict that is not plain ok).
+ */
+int idng_conf_logs(const struct idng_conf *c, const struct idng_verdict *v);
+
+/**
  * Writes the effective settings in the file's own syntax: the clause
  * header, then every key, one per line, in schema order; `on-invalid` and
  * each `on-<class>` explicitly; allow/deny names in text form with a

@@ -8,7 +8,9 @@
  * level.
  */
 #include "idng_log.h"
+#include "idng_policy.h"
 
+#include <arpa/inet.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -421,4 +423,29 @@ size_t idng_log_format(const struct idng_logrec *r, enum idng_logfmt fmt, int wi
     else
         format_text(&w, r, time_s, unicode, type, cls, rcode);
     return w.b.len;
+}
+
+void idng_logrec_verdict(struct idng_logrec *r, const struct idng_verdict *v, idng_mode mode)
+{
+    r->verdict = idng_verdict_name(v);
+    r->label = v->err.label_len > 0 ? (const char *)v->label : NULL;
+    r->label_len = v->err.label_len;
+    r->action = idng_action_name(v->action);
+    r->mode = mode;
+}
+
+const char *idng_log_client(const void *addr, size_t len, int anonymize, char *buf, size_t cap)
+{
+    unsigned char a[16];
+
+    if (cap)
+        buf[0] = '\0';
+    if ((len != 4 && len != 16) || cap == 0)
+        return NULL;
+    memcpy(a, addr, len);
+    if (anonymize && len == 4)
+        a[3] = 0;
+    else if (anonymize)
+        memset(a + 6, 0, 10);
+    return inet_ntop(len == 4 ? AF_INET : AF_INET6, a, buf, (socklen_t)cap) ? buf : NULL;
 }

@@ -155,6 +155,25 @@ struct idng_logrec {
 size_t idng_log_format(const struct idng_logrec *r, enum idng_logfmt fmt, int with_time,
                        char *out, size_t cap);
 
+struct idng_verdict;
+
+/** Buffer size for idng_log_client (INET6_ADDRSTRLEN). */
+#define IDNG_LOG_CLIENT_MAX 46
+
+/**
+ * A client address as the log shows it: len 4 is IPv4, 16 is IPv6 (network
+ * order, as in a sockaddr or a dnstap message).  With anonymize, cut to
+ * its /24 (IPv4) or /48 (IPv6) network, as Pi-hole and AdGuard Home offer.
+ * @return buf, or NULL (and buf "") for any other length.
+ */
+const char *idng_log_client(const void *addr, size_t len, int anonymize, char *buf, size_t cap);
+
+/**
+ * Fills r's verdict, label, action and mode from a policy verdict
+ * (idng_policy.h): the fields every producer of a line sets alike.
+ */
+void idng_logrec_verdict(struct idng_logrec *r, const struct idng_verdict *v, idng_mode mode);
+
 /**
  * Mnemonic of an RR type as Unbound prints it ("A", "AAAA", "NSAP-PTR",
  * "ANY"), else "TYPE123" (RFC 3597 section 5) written into buf.

@@ -372,3 +372,8 @@ size_t idng_policy_ede_text(const struct idng_verdict *v, char *out, size_t cap)
     out[n] = '\0';
     return n;
 }
+
+int idng_verdict_interesting(const struct idng_verdict *v)
+{
+    return v->err.status != IDNG_OK || v->listed != IDNG_LISTED_NONE;
+}

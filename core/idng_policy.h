@@ -179,6 +179,9 @@ enum idng_action idng_policy_fallback(const struct idng_policy *p, idng_status s
 /** "ok", the class name, "allow" or "deny". */
 const char *idng_verdict_name(const struct idng_verdict *v);
 
+/** Is v more than plain ok: an error class, or a list decided? */
+int idng_verdict_interesting(const struct idng_verdict *v);
+
 /**
  * Converts a wire name with raw UTF-8 labels into its A-label wire form:
  * idng_wire_to_ascii under p->mode (raw labels through UTS #46 ToASCII one

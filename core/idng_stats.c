@@ -37,6 +37,40 @@ const char *idng_verdict_row_name(unsigned row)
     return idng_class_name((idng_class)row);
 }
 
+void idng_counters_snapshot(const struct idng_counters *c, struct idng_stats *st)
+{
+    unsigned r, a, p;
+
+    for (r = 0; r < IDNG_VERDICT_COUNT; r++)
+        for (a = 0; a < IDNG_ACTION_COUNT; a++)
+            for (p = 0; p < IDNG_PATH_COUNT; p++)
+                st->answers[r][a][p] = atomic_load(&c->answers[r][a][p]);
+    st->normalized = atomic_load(&c->normalized);
+    st->answers_rejected = atomic_load(&c->answers_rejected);
+    st->uncached = atomic_load(&c->uncached);
+    st->stripped = atomic_load(&c->stripped);
+    st->internal = atomic_load(&c->internal);
+    st->reload_failures = atomic_load(&c->reload_failures);
+    st->log_errors = atomic_load(&c->log_errors);
+}
+
+unsigned idng_verdict_row(const struct idng_verdict *v)
+{
+    return v->listed == IDNG_LISTED_ALLOW  ? IDNG_VERDICT_ALLOW
+           : v->listed == IDNG_LISTED_DENY ? IDNG_VERDICT_DENY
+                                           : (unsigned)idng_status_class(v->err.status);
+}
+
+void idng_counters_answer(struct idng_counters *c, const struct idng_verdict *v,
+                          enum idng_path path)
+{
+    unsigned row = idng_verdict_row(v);
+
+    if (row < IDNG_VERDICT_COUNT && (unsigned)v->action < IDNG_ACTION_COUNT
+        && (unsigned)path < IDNG_PATH_COUNT)
+        atomic_fetch_add(&c->answers[row][v->action][path], 1);
+}
+
 /* Output that counts what does not fit. */
 struct out {
     char *p;

@@ -28,6 +28,7 @@
 #include "idng_policy.h"
 #include "idnguard.h"
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -63,6 +64,24 @@ struct idng_stats {
     uint64_t normalized, answers_rejected, uncached, stripped, internal;
     uint64_t reload_failures, log_errors;
 };
+
+/** The counters themselves, counted by every thread at once. */
+struct idng_counters {
+    atomic_ullong answers[IDNG_VERDICT_COUNT][IDNG_ACTION_COUNT][IDNG_PATH_COUNT];
+    atomic_ullong normalized, answers_rejected, uncached, stripped, internal;
+    atomic_ullong reload_failures, log_errors;
+};
+
+/** Reads every counter of c into st (each one atomically). */
+void idng_counters_snapshot(const struct idng_counters *c, struct idng_stats *st);
+
+/** The verdict row of v: its class, or IDNG_VERDICT_ALLOW / _DENY when a
+ *  list decided. */
+unsigned idng_verdict_row(const struct idng_verdict *v);
+
+/** Counts one client answer: answers[row of v][v's action][path]. */
+void idng_counters_answer(struct idng_counters *c, const struct idng_verdict *v,
+                          enum idng_path path);
 
 /** Name of a verdict row ("ok", "contextj", "allow", "deny"); NULL out of range. */
 const char *idng_verdict_row_name(unsigned row);

@@ -16,7 +16,7 @@
 # the library code.
 
 FUZZ_NAMES := punycode_decode punycode_encode label_check to_ascii to_unicode \
-	conf_parse classify log_escape
+	conf_parse classify log_escape fstrm dnstap dnsmsg
 FUZZ_TARGETS ?= $(FUZZ_NAMES)
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 10
@@ -40,7 +40,7 @@ REPLAY_SAN = $(eval REPLAY_SAN := $(shell printf 'int main(void){return 0;}' | \
 REPLAY_CFLAGS = $(STD_CFLAGS) -g -O1 $(REPLAY_SAN)
 FUZZ_INC := -Itests/fuzz
 
-FUZZ_LIB_SRC := $(CODEC_SRC) $(CONF_SRC) $(CORE_SRC)
+FUZZ_LIB_SRC := $(CODEC_SRC) $(CONF_SRC) $(CORE_SRC) $(TAP_SRC)
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_BUILD)/obj/%.o)
 REPLAY_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_BUILD)/replay-obj/%.o)
 FUZZ_BINS := $(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz_%)

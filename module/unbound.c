@@ -39,21 +39,17 @@
 #include "util/regional.h"
 
 #include "idng_log.h"
+#include "idng_out.h"
 #include "idng_policy.h"
 #include "idng_stats.h"
 #include "idng_conf.h"
 #include "idnguard.h"
 
 #include <dlfcn.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/time.h>
-#include <time.h>
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -61,16 +57,10 @@
 /** Module-wide state, in dynlibmod_env.dyn_env. */
 struct idng_env {
     struct idng_conf conf;
-    FILE *logf;                 /* NULL: Unbound's own log */
-    pthread_mutex_t log_lock;   /* logf, and the two below */
-    time_t log_checked;         /* when the log file's path was last looked at */
-    int log_reopen_failed;      /* the last reopen failed (said once, retried) */
-    /* The stats timer: a thread that logs the counters and replaces the
-     * stats file every stats_interval seconds. */
-    pthread_t stats_thread;
-    int stats_running, stats_stop;
-    pthread_mutex_t stats_lock;
-    pthread_cond_t stats_cond;
+    struct idng_logfile *logf;  /* NULL: Unbound's own log */
+    /* The stats timer: logs the counters and replaces the stats file
+     * every stats_interval seconds. */
+    struct idng_ticker stats;
     /* Arguments of the reply callback, one per answer path. */
     struct reply_path {
         struct idng_env *ie;
@@ -141,28 +131,7 @@ static struct {
 
 /* The counters (idng_stats.h), cumulative since the daemon started: in the
  * pinned module they outlive reloads too.  Atomic: every worker counts. */
-static struct {
-    atomic_ullong answers[IDNG_VERDICT_COUNT][IDNG_ACTION_COUNT][IDNG_PATH_COUNT];
-    atomic_ullong normalized, answers_rejected, uncached, stripped, internal;
-    atomic_ullong reload_failures, log_errors;
-} counters;
-
-static void snapshot(struct idng_stats *st)
-{
-    unsigned r, a, p;
-
-    for (r = 0; r < IDNG_VERDICT_COUNT; r++)
-        for (a = 0; a < IDNG_ACTION_COUNT; a++)
-            for (p = 0; p < IDNG_PATH_COUNT; p++)
-                st->answers[r][a][p] = atomic_load(&counters.answers[r][a][p]);
-    st->normalized = atomic_load(&counters.normalized);
-    st->answers_rejected = atomic_load(&counters.answers_rejected);
-    st->uncached = atomic_load(&counters.uncached);
-    st->stripped = atomic_load(&counters.stripped);
-    st->internal = atomic_load(&counters.internal);
-    st->reload_failures = atomic_load(&counters.reload_failures);
-    st->log_errors = atomic_load(&counters.log_errors);
-}
+static struct idng_counters counters;
 
 static struct idng_env *env_of(struct module_env *env, int id)
 {
@@ -172,44 +141,8 @@ static struct idng_env *env_of(struct module_env *env, int id)
 
 /* ---- logging ---- */
 
-static FILE *open_log(const char *path, char *err, size_t errlen);
-
-/*
- * Log rotation without a reload: at most once a second, the path is looked
- * at, and when it no longer names the file written to (moved away or
- * removed, as logrotate does), it is opened anew.  copytruncate needs
- * nothing: the file is written in append mode.  Called with log_lock held.
- */
-static void follow_rotation(struct idng_env *ie)
+static void write_line(struct idng_env *ie, const char *line, size_t len)
 {
-    struct stat path_st, fd_st;
-    time_t now = time(NULL);
-    char err[512];
-    FILE *f;
-
-    if (now == ie->log_checked)
-        return;
-    ie->log_checked = now;
-    if (stat(ie->conf.log_file, &path_st) == 0 && fstat(fileno(ie->logf), &fd_st) == 0
-        && path_st.st_dev == fd_st.st_dev && path_st.st_ino == fd_st.st_ino)
-        return;
-    f = open_log(ie->conf.log_file, err, sizeof err);
-    if (!f) {
-        if (!ie->log_reopen_failed)
-            log_err("idnguard: reopening the rotated log: %s (still writing to the old file)",
-                    err);
-        ie->log_reopen_failed = 1;
-        return;
-    }
-    fclose(ie->logf);
-    ie->logf = f;
-    ie->log_reopen_failed = 0;
-}
-
-static void write_line(struct idng_env *ie, const char *line)
-{
-    int ok;
-
     if (!ie->logf) {
         /* Through Unbound's log (or syslog), after Unbound's own "info: "
          * a text line is "idnguard: ..." and a JSON line is the object
@@ -220,14 +153,8 @@ static void write_line(struct idng_env *ie, const char *line)
             log_info("idnguard: %s", line);
         return;
     }
-    pthread_mutex_lock(&ie->log_lock);
-    follow_rotation(ie);
-    ok = fputs(line, ie->logf) >= 0 && fputc('\n', ie->logf) != EOF && fflush(ie->logf) == 0;
-    if (!ok) {
-        clearerr(ie->logf);
-        atomic_fetch_add(&counters.log_errors, 1);
-    }
-    pthread_mutex_unlock(&ie->log_lock);
+    if (idng_logfile_write(ie->logf, line, len) != 0)
+        atomic_fetch_add(&counters.log_errors, 1); /* dropped: the disk is behind */
 }
 
 /* The client's address as text; with anonymize, cut to its /24 (IPv4) or
@@ -242,17 +169,13 @@ static void format_client(struct comm_reply *rep, int anonymize, char *buf, size
         return;
     a = &rep->client_addr;
     if (a->ss_family == AF_INET) {
-        struct in_addr in = ((struct sockaddr_in *)a)->sin_addr;
-        if (anonymize)
-            in.s_addr &= htonl(0xFFFFFF00u);
-        inet_ntop(AF_INET, &in, buf, (socklen_t)cap);
-        *port = ntohs(((struct sockaddr_in *)a)->sin_port);
+        const struct sockaddr_in *in = (const struct sockaddr_in *)a;
+        idng_log_client(&in->sin_addr, 4, anonymize, buf, cap);
+        *port = ntohs(in->sin_port);
     } else if (a->ss_family == AF_INET6) {
-        struct in6_addr in6 = ((struct sockaddr_in6 *)a)->sin6_addr;
-        if (anonymize)
-            memset(in6.s6_addr + 6, 0, 10);
-        inet_ntop(AF_INET6, &in6, buf, (socklen_t)cap);
-        *port = ntohs(((struct sockaddr_in6 *)a)->sin6_port);
+        const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)a;
+        idng_log_client(&in6->sin6_addr, 16, anonymize, buf, cap);
+        *port = ntohs(in6->sin6_port);
     }
 }
 
@@ -291,18 +214,10 @@ static void idng_log_query(struct idng_env *ie, struct query_info *qinfo, struct
     struct timeval tv;
     char line[IDNG_LOG_LINE_MAX], client[INET6_ADDRSTRLEN];
     unsigned port;
-    int interesting = v->err.status != IDNG_OK || v->listed != IDNG_LISTED_NONE;
+    size_t n;
 
-    {
-        unsigned row = v->listed == IDNG_LISTED_ALLOW  ? IDNG_VERDICT_ALLOW
-                       : v->listed == IDNG_LISTED_DENY ? IDNG_VERDICT_DENY
-                                                       : (unsigned)idng_status_class(v->err.status);
-        if (row < IDNG_VERDICT_COUNT && (unsigned)v->action < IDNG_ACTION_COUNT
-            && (unsigned)path < IDNG_PATH_COUNT)
-            atomic_fetch_add(&counters.answers[row][v->action][path], 1);
-    }
-    if (!ie->conf.log_queries && !(ie->conf.log_rejected && idng_action_rejects(v->action))
-        && !(interesting && v->action == IDNG_ACT_LOG))
+    idng_counters_answer(&counters, v, path);
+    if (!idng_conf_logs(&ie->conf, v))
         return;
     memset(&r, 0, sizeof r);
     gettimeofday(&tv, NULL);
@@ -318,14 +233,8 @@ static void idng_log_query(struct idng_env *ie, struct query_info *qinfo, struct
         r.qclass = qinfo->qclass;
     }
     r.rcode = rcode;
-    r.verdict = idng_verdict_name(v);
-    if (v->err.label_len > 0) {
-        r.label = (const char *)v->label;
-        r.label_len = v->err.label_len;
-    }
-    r.action = idng_action_name(v->action);
+    idng_logrec_verdict(&r, v, ie->conf.policy.mode);
     r.path = idng_path_name(path);
-    r.mode = ie->conf.policy.mode;
     r.ede = ede;
     r.transport = transport_of(repinfo);
     if (x && x->target) {
@@ -337,9 +246,10 @@ static void idng_log_query(struct idng_env *ie, struct query_info *qinfo, struct
         r.elapsed_us = ((long long)tv.tv_sec - x->start->tv_sec) * 1000000LL
                        + ((long long)tv.tv_usec - x->start->tv_usec);
     }
-    idng_log_format(&r, ie->conf.log_format == IDNG_LOGFMT_JSON ? IDNG_LOGFMT_JSON : IDNG_LOGFMT_TEXT,
-                    ie->logf != NULL, line, sizeof line);
-    write_line(ie, line);
+    n = idng_log_format(&r, ie->conf.log_format == IDNG_LOGFMT_JSON ? IDNG_LOGFMT_JSON
+                                                                     : IDNG_LOGFMT_TEXT,
+                        ie->logf != NULL, line, sizeof line);
+    write_line(ie, line, n);
 }
 
 /*
@@ -351,74 +261,24 @@ static void emit_stats(struct idng_env *ie, const char *when)
 {
     static char text[128 * 1024]; /* one writer at a time: the stats thread, or deinit */
     struct idng_stats st;
-    char line[IDNG_LOG_LINE_MAX], tmp[4200];
+    char line[IDNG_LOG_LINE_MAX], err[4300];
     size_t n;
-    FILE *f;
 
-    snapshot(&st);
+    idng_counters_snapshot(&counters, &st);
     idng_stats_line(&st, when, line, sizeof line);
     log_info("%s", line);
     if (!ie->conf.stats_file)
         return;
     n = idng_stats_prometheus(&st, PACKAGE_VERSION, ie->conf.policy.mode, text, sizeof text);
-    if (n >= sizeof text || snprintf(tmp, sizeof tmp, "%s.tmp", ie->conf.stats_file) >= (int)sizeof tmp) {
+    if (n >= sizeof text)
         log_err("idnguard: stats-file: too much to write");
-        return;
-    }
-    f = fopen(tmp, "w");
-    if (!f || fwrite(text, 1, n, f) != n || fclose(f) != 0 || rename(tmp, ie->conf.stats_file) != 0) {
-        log_err("idnguard: %s: stats-file: %s", ie->conf.stats_file, strerror(errno));
-        if (f)
-            unlink(tmp);
-    }
+    else if (idng_file_replace(ie->conf.stats_file, text, n, err, sizeof err) != 0)
+        log_err("idnguard: stats-file: %s", err);
 }
 
-static void *stats_main(void *arg)
+static void stats_tick(void *arg)
 {
-    struct idng_env *ie = (struct idng_env *)arg;
-    struct timespec until;
-
-    pthread_mutex_lock(&ie->stats_lock);
-    clock_gettime(CLOCK_REALTIME, &until);
-    while (!ie->stats_stop) {
-        until.tv_sec += (time_t)ie->conf.stats_interval;
-        while (!ie->stats_stop
-               && pthread_cond_timedwait(&ie->stats_cond, &ie->stats_lock, &until) != ETIMEDOUT)
-            ;
-        if (ie->stats_stop)
-            break;
-        pthread_mutex_unlock(&ie->stats_lock);
-        emit_stats(ie, "interval");
-        pthread_mutex_lock(&ie->stats_lock);
-    }
-    pthread_mutex_unlock(&ie->stats_lock);
-    return NULL;
-}
-
-static void stats_start(struct idng_env *ie)
-{
-    pthread_mutex_init(&ie->stats_lock, NULL);
-    pthread_cond_init(&ie->stats_cond, NULL);
-    if (ie->conf.stats_interval == 0)
-        return;
-    if (pthread_create(&ie->stats_thread, NULL, stats_main, ie) == 0)
-        ie->stats_running = 1;
-    else
-        log_err("idnguard: cannot start the stats timer; counters only at shutdown");
-}
-
-static void stats_stop(struct idng_env *ie)
-{
-    if (ie->stats_running) {
-        pthread_mutex_lock(&ie->stats_lock);
-        ie->stats_stop = 1;
-        pthread_cond_signal(&ie->stats_cond);
-        pthread_mutex_unlock(&ie->stats_lock);
-        pthread_join(ie->stats_thread, NULL);
-        ie->stats_running = 0;
-    }
-    pthread_cond_destroy(&ie->stats_cond);
-    pthread_mutex_destroy(&ie->stats_lock);
+    emit_stats((struct idng_env *)arg, "interval");
 }
 
 /* ---- judging responses ---- */
@@ -964,39 +824,6 @@ static int cb_query_response(struct module_qstate *qstate, struct dns_msg *respo
     return 1;
 }
 
-/*
- * Opens the module's own log file for appending, without ever blocking the
- * daemon: a FIFO with no reader, a device or anything but a regular file is
- * refused.
- */
-static FILE *open_log(const char *path, char *err, size_t errlen)
-{
-    struct stat st;
-    FILE *f;
-    int fd;
-
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        snprintf(err, errlen, "%s: log-file: not a regular file", path);
-        return NULL;
-    }
-    fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0640);
-    if (fd < 0) {
-        snprintf(err, errlen, "%s: log-file: %s", path, strerror(errno));
-        return NULL;
-    }
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        snprintf(err, errlen, "%s: log-file: not a regular file", path);
-        close(fd);
-        return NULL;
-    }
-    if (fcntl(fd, F_SETFL, O_APPEND) != 0 || !(f = fdopen(fd, "a"))) {
-        snprintf(err, errlen, "%s: log-file: %s", path, strerror(errno));
-        close(fd);
-        return NULL;
-    }
-    return f;
-}
-
 static void pin_module(void)
 {
     Dl_info info;
@@ -1038,6 +865,23 @@ static void log_report(const char *text, int warning)
     }
 }
 
+static void warn_log(void *arg, const char *msg)
+{
+    (void)arg;
+    log_err("idnguard: %s", msg);
+}
+
+/* The module's own log file (idng_out.h): workers never wait on its disk. */
+static struct idng_logfile *open_logfile(const char *path, char *err, size_t errlen)
+{
+    struct idng_logfile_opts o = {0};
+
+    o.flush_ms = IDNG_LOG_FLUSH_MS;
+    o.warn = warn_log;
+    o.errors = &counters.log_errors;
+    return idng_logfile_open(path, &o, err, errlen);
+}
+
 static int load_settings(struct idng_env *ie, const char *path)
 {
     static char err[8192]; /* init and deinit only: one at a time */
@@ -1048,7 +892,7 @@ static int load_settings(struct idng_env *ie, const char *path)
     if (loaded && err[0])
         log_report(err, 1);
     if (loaded && ie->conf.log_file
-        && !(ie->logf = open_log(ie->conf.log_file, err, sizeof err))) {
+        && !(ie->logf = open_logfile(ie->conf.log_file, err, sizeof err))) {
         idng_conf_free(&ie->conf);
         loaded = 0;
     }
@@ -1064,7 +908,7 @@ static int load_settings(struct idng_env *ie, const char *path)
     kept.have = 0;
     log_err("idnguard: keeping previous settings (reload failures: %llu)",
             (unsigned long long)atomic_load(&counters.reload_failures));
-    if (ie->conf.log_file && !(ie->logf = open_log(ie->conf.log_file, err, sizeof err)))
+    if (ie->conf.log_file && !(ie->logf = open_logfile(ie->conf.log_file, err, sizeof err)))
         log_err("idnguard: %s; query lines go to unbound's log", err);
     return 0;
 }
@@ -1214,8 +1058,9 @@ static int idng_mod_init(struct module_env *env, int id)
         free(ie);
         return 0;
     }
-    pthread_mutex_init(&ie->log_lock, NULL);
-    stats_start(ie);
+    if (ie->conf.stats_interval
+        && idng_ticker_start(&ie->stats, ie->conf.stats_interval, stats_tick, ie) != 0)
+        log_err("idnguard: cannot start the stats timer; counters only at shutdown");
     de->dyn_env = ie;
     {
         static const struct {
@@ -1259,11 +1104,9 @@ static void idng_mod_deinit(struct module_env *env, int id)
     for (i = 0; i < 4; i++)
         de->inplace_cb_delete_wrapped(env, ie->paths[i].type, id);
     de->inplace_cb_delete_wrapped(env, inplace_cb_query_response, id);
-    stats_stop(ie);
+    idng_ticker_stop(&ie->stats);
     emit_stats(ie, "shutdown");
-    if (ie->logf)
-        fclose(ie->logf);
-    pthread_mutex_destroy(&ie->log_lock);
+    idng_logfile_close(ie->logf);
     drop_kept();
     if (kept.pinned) {
         kept.conf = ie->conf; /* for a reload that cannot load its file */

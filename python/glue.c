@@ -20,21 +20,17 @@
  */
 #include "idng_conf.h"
 #include "idng_log.h"
+#include "idng_out.h"
 #include "idng_policy.h"
 #include "idng_stats.h"
 #include "idnguard.h"
 
 #include <arpa/inet.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdatomic.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #define EXPORT __attribute__((visibility("default")))
 /** The unbound label of idnguard_info: Unbound's python API does not say
@@ -52,25 +48,16 @@ enum idng_py_counter {
 /** Settings and the module's own log file. */
 struct idng_py {
     struct idng_conf conf;
-    FILE *logf; /* NULL: lines go back to the script, for Unbound's log */
-    pthread_mutex_t log_lock;
-    time_t log_checked; /* when the log file's path was last looked at */
+    struct idng_logfile *logf; /* NULL: lines go back to the script, for Unbound's log */
     /* The stats timer: replaces the stats file every stats-interval
      * seconds, whether queries come or not (the summary line is the
      * script's, in Unbound's log, which C here cannot reach). */
-    pthread_t stats_thread;
-    int stats_running, stats_stop;
-    pthread_mutex_t stats_lock;
-    pthread_cond_t stats_cond;
+    struct idng_ticker stats;
 };
 
 static size_t write_stats_file(struct idng_py *h, char *err, size_t errlen);
 
-static struct {
-    atomic_ullong answers[IDNG_VERDICT_COUNT][IDNG_ACTION_COUNT][IDNG_PATH_COUNT];
-    atomic_ullong normalized, answers_rejected, uncached, stripped, internal;
-    atomic_ullong reload_failures, log_errors;
-} counters;
+static struct idng_counters counters;
 
 /* The settings of the last handle closed, for a reload whose file does not
  * load: the resolver goes on with them (as the dynlib module does). */
@@ -79,73 +66,21 @@ static struct {
     struct idng_conf conf;
 } kept;
 
-static void snapshot(struct idng_stats *st)
+static void stats_tick(void *arg)
 {
-    unsigned r, a, p;
-
-    for (r = 0; r < IDNG_VERDICT_COUNT; r++)
-        for (a = 0; a < IDNG_ACTION_COUNT; a++)
-            for (p = 0; p < IDNG_PATH_COUNT; p++)
-                st->answers[r][a][p] = atomic_load(&counters.answers[r][a][p]);
-    st->normalized = atomic_load(&counters.normalized);
-    st->answers_rejected = atomic_load(&counters.answers_rejected);
-    st->uncached = atomic_load(&counters.uncached);
-    st->stripped = atomic_load(&counters.stripped);
-    st->internal = atomic_load(&counters.internal);
-    st->reload_failures = atomic_load(&counters.reload_failures);
-    st->log_errors = atomic_load(&counters.log_errors);
-}
-
-/* Appending, never blocking the daemon: only a regular file. */
-static FILE *open_log(const char *path, char *err, size_t errlen)
-{
-    struct stat st;
-    FILE *f;
-    int fd;
-
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        snprintf(err, errlen, "%s: log-file: not a regular file", path);
-        return NULL;
-    }
-    fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0640);
-    if (fd < 0) {
-        snprintf(err, errlen, "%s: log-file: %s", path, strerror(errno));
-        return NULL;
-    }
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        snprintf(err, errlen, "%s: log-file: not a regular file", path);
-        close(fd);
-        return NULL;
-    }
-    if (fcntl(fd, F_SETFL, O_APPEND) != 0 || !(f = fdopen(fd, "a"))) {
-        snprintf(err, errlen, "%s: log-file: %s", path, strerror(errno));
-        close(fd);
-        return NULL;
-    }
-    return f;
-}
-
-static void *stats_main(void *arg)
-{
-    struct idng_py *h = arg;
-    struct timespec until;
     char err[512];
 
-    pthread_mutex_lock(&h->stats_lock);
-    clock_gettime(CLOCK_REALTIME, &until);
-    while (!h->stats_stop) {
-        until.tv_sec += (time_t)h->conf.stats_interval;
-        while (!h->stats_stop
-               && pthread_cond_timedwait(&h->stats_cond, &h->stats_lock, &until) != ETIMEDOUT)
-            ;
-        if (h->stats_stop)
-            break;
-        pthread_mutex_unlock(&h->stats_lock);
-        write_stats_file(h, err, sizeof err);
-        pthread_mutex_lock(&h->stats_lock);
-    }
-    pthread_mutex_unlock(&h->stats_lock);
-    return NULL;
+    write_stats_file(arg, err, sizeof err);
+}
+
+/* The module's own log file (idng_out.h); a line lost counts as a log error. */
+static struct idng_logfile *open_logfile(const char *path, char *err, size_t errlen)
+{
+    struct idng_logfile_opts o = {0};
+
+    o.flush_ms = IDNG_LOG_FLUSH_MS;
+    o.errors = &counters.log_errors;
+    return idng_logfile_open(path, &o, err, errlen);
 }
 
 /** The settings file to read: $IDNGUARD_CONF, else the default path. */
@@ -181,7 +116,7 @@ EXPORT void *idng_py_open(const char *path, int *kept_previous, char *err, size_
     loaded = idng_conf_load(&h->conf, path, err, errlen) == 0;
     if (loaded && h->conf.log_file) {
         size_t n = strlen(err);
-        if (!(h->logf = open_log(h->conf.log_file, err + n, errlen - n))) {
+        if (!(h->logf = open_logfile(h->conf.log_file, err + n, errlen - n))) {
             idng_conf_free(&h->conf);
             loaded = 0;
         }
@@ -197,18 +132,14 @@ EXPORT void *idng_py_open(const char *path, int *kept_previous, char *err, size_
         atomic_fetch_add(&counters.reload_failures, 1);
         if (h->conf.log_file) {
             char e2[512];
-            h->logf = open_log(h->conf.log_file, e2, sizeof e2);
+            h->logf = open_logfile(h->conf.log_file, e2, sizeof e2);
         }
     } else if (kept.have) {
         idng_conf_free(&kept.conf);
         kept.have = 0;
     }
-    pthread_mutex_init(&h->log_lock, NULL);
-    pthread_mutex_init(&h->stats_lock, NULL);
-    pthread_cond_init(&h->stats_cond, NULL);
-    if (h->conf.stats_interval && h->conf.stats_file
-        && pthread_create(&h->stats_thread, NULL, stats_main, h) == 0)
-        h->stats_running = 1;
+    if (h->conf.stats_interval && h->conf.stats_file)
+        idng_ticker_start(&h->stats, h->conf.stats_interval, stats_tick, h);
     return h;
 }
 
@@ -219,18 +150,8 @@ EXPORT void idng_py_close(void *hp)
 
     if (!h)
         return;
-    if (h->stats_running) {
-        pthread_mutex_lock(&h->stats_lock);
-        h->stats_stop = 1;
-        pthread_cond_signal(&h->stats_cond);
-        pthread_mutex_unlock(&h->stats_lock);
-        pthread_join(h->stats_thread, NULL);
-    }
-    pthread_cond_destroy(&h->stats_cond);
-    pthread_mutex_destroy(&h->stats_lock);
-    if (h->logf)
-        fclose(h->logf);
-    pthread_mutex_destroy(&h->log_lock);
+    idng_ticker_stop(&h->stats);
+    idng_logfile_close(h->logf);
     if (kept.have)
         idng_conf_free(&kept.conf);
     kept.conf = h->conf;
@@ -302,8 +223,7 @@ EXPORT void idng_py_set_action(void *v, int action)
 /** Is the verdict not plain ok (a class, or a list decided)? */
 EXPORT int idng_py_interesting(const void *v)
 {
-    const struct idng_verdict *x = v;
-    return x->err.status != IDNG_OK || x->listed != IDNG_LISTED_NONE;
+    return idng_verdict_interesting(v);
 }
 
 /**
@@ -392,39 +312,13 @@ EXPORT void idng_py_count(int which)
  * the dynlib module logs it with anonymize-clients. */
 static const char *anonymize(const char *text, char *buf, size_t cap)
 {
-    struct in_addr a4;
-    struct in6_addr a6;
+    struct in6_addr a;
 
-    if (inet_pton(AF_INET, text, &a4) == 1) {
-        a4.s_addr &= htonl(0xFFFFFF00u);
-        return inet_ntop(AF_INET, &a4, buf, (socklen_t)cap) ? buf : "-";
-    }
-    if (inet_pton(AF_INET6, text, &a6) == 1) {
-        memset(a6.s6_addr + 6, 0, 10);
-        return inet_ntop(AF_INET6, &a6, buf, (socklen_t)cap) ? buf : "-";
-    }
+    if (inet_pton(AF_INET, text, &a) == 1)
+        return idng_log_client(&a, 4, 1, buf, cap) ? buf : "-";
+    if (inet_pton(AF_INET6, text, &a) == 1)
+        return idng_log_client(&a, 16, 1, buf, cap) ? buf : "-";
     return "-";
-}
-
-/* Log rotation without a reload: at most once a second the path is looked
- * at; moved away or removed, it is opened anew (log_lock held). */
-static void follow_rotation(struct idng_py *h)
-{
-    struct stat path_st, fd_st;
-    time_t now = time(NULL);
-    char err[512];
-    FILE *f;
-
-    if (now == h->log_checked)
-        return;
-    h->log_checked = now;
-    if (stat(h->conf.log_file, &path_st) == 0 && fstat(fileno(h->logf), &fd_st) == 0
-        && path_st.st_dev == fd_st.st_dev && path_st.st_ino == fd_st.st_ino)
-        return;
-    if (!(f = open_log(h->conf.log_file, err, sizeof err)))
-        return; /* still writing to the old file; tried again in a second */
-    fclose(h->logf);
-    h->logf = f;
 }
 
 /**
@@ -450,8 +344,6 @@ EXPORT size_t idng_py_log(void *hp, const void *v, const char *client, unsigned 
     struct idng_logrec r;
     struct timespec now;
     char line[IDNG_LOG_LINE_MAX], anon[INET6_ADDRSTRLEN];
-    int interesting;
-    unsigned row;
     size_t n;
 
     if (cap)
@@ -464,14 +356,8 @@ EXPORT size_t idng_py_log(void *hp, const void *v, const char *client, unsigned 
             judged.action = IDNG_ACT_PASS;
         x = &judged;
     }
-    interesting = x->err.status != IDNG_OK || x->listed != IDNG_LISTED_NONE;
-    row = x->listed == IDNG_LISTED_ALLOW  ? IDNG_VERDICT_ALLOW
-          : x->listed == IDNG_LISTED_DENY ? IDNG_VERDICT_DENY
-                                          : (unsigned)idng_status_class(x->err.status);
-    if (row < IDNG_VERDICT_COUNT && (unsigned)x->action < IDNG_ACTION_COUNT)
-        atomic_fetch_add(&counters.answers[row][x->action][path], 1);
-    if (!h->conf.log_queries && !(h->conf.log_rejected && idng_action_rejects(x->action))
-        && !(interesting && x->action == IDNG_ACT_LOG))
+    idng_counters_answer(&counters, x, (enum idng_path)path);
+    if (!idng_conf_logs(&h->conf, x))
         return 0;
     memset(&r, 0, sizeof r);
     clock_gettime(CLOCK_REALTIME, &now);
@@ -486,14 +372,8 @@ EXPORT size_t idng_py_log(void *hp, const void *v, const char *client, unsigned 
     r.qtype = (uint16_t)qtype;
     r.qclass = (uint16_t)qclass;
     r.rcode = rcode;
-    r.verdict = idng_verdict_name(x);
-    if (x->err.label_len > 0) {
-        r.label = (const char *)x->label;
-        r.label_len = x->err.label_len;
-    }
-    r.action = idng_action_name(x->action);
+    idng_logrec_verdict(&r, x, h->conf.policy.mode);
     r.path = idng_path_name((enum idng_path)path);
-    r.mode = h->conf.policy.mode;
     r.ede = ede;
     r.target = target;
     r.target_len = target ? target_len : 0;
@@ -511,13 +391,8 @@ EXPORT size_t idng_py_log(void *hp, const void *v, const char *client, unsigned 
     n = idng_log_format(
         &r, h->conf.log_format == IDNG_LOGFMT_JSON ? IDNG_LOGFMT_JSON : IDNG_LOGFMT_TEXT, 1, line,
         sizeof line);
-    pthread_mutex_lock(&h->log_lock);
-    follow_rotation(h);
-    if (fwrite(line, 1, n, h->logf) != n || fputc('\n', h->logf) == EOF || fflush(h->logf) != 0) {
-        clearerr(h->logf);
-        atomic_fetch_add(&counters.log_errors, 1);
-    }
-    pthread_mutex_unlock(&h->log_lock);
+    if (idng_logfile_write(h->logf, line, n) != 0)
+        atomic_fetch_add(&counters.log_errors, 1); /* dropped: the disk is behind */
     return 0;
 }
 
@@ -533,7 +408,7 @@ EXPORT size_t idng_py_stats(void *hp, const char *when, char *out, size_t cap, c
     struct idng_stats st;
 
     err[0] = '\0';
-    snapshot(&st);
+    idng_counters_snapshot(&counters, &st);
     write_stats_file(h, err, errlen);
     return idng_stats_line(&st, when, out, cap);
 }
@@ -545,29 +420,21 @@ static size_t write_stats_file(struct idng_py *h, char *err, size_t errlen)
     static char text[128 * 1024];
     static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
     struct idng_stats st;
-    char tmp[4200];
+    char why[4300];
     size_t n;
-    FILE *f;
 
     err[0] = '\0';
     if (!h->conf.stats_file)
         return 0;
-    snapshot(&st);
+    idng_counters_snapshot(&counters, &st);
     pthread_mutex_lock(&lock);
     /* The stock daemon this runs in is Debian's 1.17.1 (unboundmodule
      * tells no version; the info metric names it). */
     n = idng_stats_prometheus(&st, IDNG_PY_UNBOUND, h->conf.policy.mode, text, sizeof text);
-    if (n >= sizeof text
-        || snprintf(tmp, sizeof tmp, "%s.tmp", h->conf.stats_file) >= (int)sizeof tmp) {
+    if (n >= sizeof text)
         snprintf(err, errlen, "stats-file: too much to write");
-    } else {
-        f = fopen(tmp, "w");
-        if (!f || fwrite(text, 1, n, f) != n || fclose(f) != 0
-            || rename(tmp, h->conf.stats_file) != 0) {
-            snprintf(err, errlen, "%s: stats-file: %s", h->conf.stats_file, strerror(errno));
-            unlink(tmp);
-        }
-    }
+    else if (idng_file_replace(h->conf.stats_file, text, n, why, sizeof why) != 0)
+        snprintf(err, errlen, "stats-file: %s", why);
     pthread_mutex_unlock(&lock);
     return n;
 }

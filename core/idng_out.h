@@ -1,0 +1,139 @@
+/**
+ * \file
+ * Where log lines and counters go: the query-log file, the stats file, and
+ * the timer that writes the stats.  One home for what the dynlib module,
+ * the python glue and `idnguard tap` all do with files.  No Unbound
+ * headers; POSIX threads.
+ *
+ * The log file (struct idng_logfile) never makes its caller wait on the
+ * disk.  A caller (a resolver worker, the tap's decoder) copies its line
+ * into a buffer under a mutex and goes on; a writer thread of the log
+ * file's own moves full buffers to the file.  There are two buffers: the
+ * one being filled and the one being written.  When the disk is slower
+ * than the lines come, the filling buffer fills up while the other is
+ * still being written, and the next lines are dropped and counted
+ * (idng_logfile_dropped), never queued without bound: memory is two
+ * buffers, whatever happens to the disk.
+ *
+ * Lines are never split or interleaved: a buffer holds whole lines only,
+ * and is written with write(2) in O_APPEND mode; a line longer than a
+ * buffer is dropped.  The writer thread writes the filled buffer when it
+ * is full, when its oldest line is flush_ms old, and at close.  So a
+ * crash of the process loses at most the lines of its last flush_ms
+ * milliseconds (at most two buffers' worth); idng_logfile_close loses
+ * nothing.
+ *
+ * Rotation: before a write, at most once a second, the writer looks at
+ * the path; when it names another file than the one open (logrotate moved
+ * it away or removed it) the path is opened anew.  copytruncate needs
+ * nothing (append mode).
+ *
+ * Only a regular file is opened by path: a FIFO with no reader, a device
+ * or a socket would block or misbehave.  idng_logfile_fdopen takes an
+ * open descriptor of any kind (the tap's standard output) and never
+ * reopens it.
+ */
+#ifndef IDNG_OUT_H
+#define IDNG_OUT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct idng_logfile;
+
+/** How a log file behaves. */
+struct idng_logfile_opts {
+    size_t buffer;        /**< octets per buffer (two are kept); 0: 256 KiB */
+    unsigned flush_ms;    /**< a line waits at most this long (about); 0: written
+                               as soon as the writer thread wakes */
+    /** Called from the writer thread with a one-line message when the
+     *  rotated file cannot be opened anew (writing goes on to the old
+     *  one), once until it succeeds again; NULL: not told. */
+    void (*warn)(void *arg, const char *msg);
+    void *warn_arg;
+    /** Counts every line lost to a write error (disk full, I/O error);
+     *  NULL: idng_logfile_errors only. */
+    atomic_ullong *errors;
+};
+
+/** The query log's flush interval in the module, the python glue and the
+ *  tap: a crash loses at most this many milliseconds of lines. */
+#define IDNG_LOG_FLUSH_MS 250
+
+/** Default octets per buffer. */
+#define IDNG_LOGFILE_BUFFER (256 * 1024)
+
+/**
+ * Opens path for appending (created 0640 if missing; only a regular file)
+ * and starts its writer thread.
+ * @param o: NULL for the defaults.
+ * @param err, errlen: on failure, "PATH: log-file: reason".
+ * @return the log file, or NULL.
+ */
+struct idng_logfile *idng_logfile_open(const char *path, const struct idng_logfile_opts *o,
+                                       char *err, size_t errlen);
+
+/**
+ * The same on an open descriptor, which becomes the log file's (closed by
+ * idng_logfile_close unless it is 0, 1 or 2); never reopened.  A blocking
+ * descriptor blocks the writer thread only.
+ */
+struct idng_logfile *idng_logfile_fdopen(int fd, const struct idng_logfile_opts *o, char *err,
+                                         size_t errlen);
+
+/**
+ * Queues one line (len octets, no newline; one is added).  Thread-safe,
+ * never waits for the disk.
+ * @return 0 when queued; -1 when dropped (both buffers busy, or a line
+ *   longer than a buffer), counted by idng_logfile_dropped.
+ */
+int idng_logfile_write(struct idng_logfile *lf, const char *line, size_t len);
+
+/** Writes every queued line now and waits until it is written. */
+void idng_logfile_flush(struct idng_logfile *lf);
+
+/** Lines dropped so far; lines lost to write errors so far. */
+unsigned long long idng_logfile_dropped(const struct idng_logfile *lf);
+unsigned long long idng_logfile_errors(const struct idng_logfile *lf);
+
+/** Writes every queued line, stops the writer thread, closes; NULL is a no-op. */
+void idng_logfile_close(struct idng_logfile *lf);
+
+/**
+ * Replaces the file at path with text, atomically: written to "PATH.tmp"
+ * and renamed over path, so a reader (node_exporter's textfile collector)
+ * never sees half a file.
+ * @return 0, or -1 with err set ("PATH: reason").
+ */
+int idng_file_replace(const char *path, const char *text, size_t len, char *err, size_t errlen);
+
+/**
+ * A timer thread: calls fn(arg) every seconds seconds (wall clock, not
+ * drifting with fn's own time) until stopped.
+ */
+struct idng_ticker {
+    void (*fn)(void *arg);
+    void *arg;
+    unsigned seconds;
+    int running, stop;
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+};
+
+/** Starts t (seconds > 0).  @return 0, or -1 when no thread could be made. */
+int idng_ticker_start(struct idng_ticker *t, unsigned seconds, void (*fn)(void *), void *arg);
+
+/** Stops a started ticker and waits for it; a call in progress finishes first.
+ *  A ticker that was never started, or whose start failed, is a no-op. */
+void idng_ticker_stop(struct idng_ticker *t);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* IDNG_OUT_H */
