@@ -259,10 +259,10 @@ $(NORM_TEST): $(UCD)/NormalizationTest.txt.bz2
 # The only rules that install packages (scripts/deps.sh: apt-get as root;
 # as another user it prints the apt-get line to run, and fails).  `make
 # deps` installs what `make check` needs; deps-GROUP one group.
-DEPS_GROUPS := build check module integration hardening bench deb stock
+DEPS_GROUPS := build check module integration hardening bench deb stock tap
 .PHONY: $(DEPS_GROUPS:%=deps-%)
 deps:
-	@sh scripts/deps.sh check module integration hardening deb stock
+	@sh scripts/deps.sh check module integration hardening deb stock tap
 $(DEPS_GROUPS:%=deps-%):
 	@sh scripts/deps.sh $(@:deps-%=%)
 
@@ -319,7 +319,8 @@ TEST_ENV = IDNA_TEST_FILE=$(IDNA_TEST) IDNA_PROPERTIES_CSV=$(IDNA_CSV) \
 	IDNGUARD_UNBOUND_ALT=$(CURDIR)/$(UB_ALT) \
 	IDNGUARD_ZONES=$(abspath $(ZONES_DIR)) IDNGUARD_TEMPLATES=$(CURDIR)/tests/integration \
 	IDNGUARD_LAB=$(CURDIR)/scripts/lab.sh \
-	IDNGUARD_DNSTAP_PROTO=$(wildcard $(UB_TREE)dnstap/dnstap.proto)
+	IDNGUARD_DNSTAP_PROTO=$(wildcard $(UB_TREE)dnstap/dnstap.proto) \
+	IDNGUARD_STOCK_UNBOUND=$(CURDIR)/$(STOCK_UNBOUND) IDNGUARD_DNSDIST=$(CURDIR)/$(DNSDIST)
 
 # `make install` into a staging directory puts every file where it belongs.
 check-install: $(MODULE) $(GLUE) all
@@ -342,7 +343,7 @@ include $(sort $(wildcard mk/*.mk))
 
 # The body of `make check` (without the packages): every step in
 # CHECK_EXTRA, then every suite, the summary line last.
-check-all: $(MODULE) all zones $(UB_ALT) $(SRC_STAMP) $(NORM_TEST) $(TEST_BIN) $(ITEST_BIN) \
+check-all: $(MODULE) all zones $(UB_ALT) $(STOCK_UNBOUND) $(DNSDIST) $(SRC_STAMP) $(NORM_TEST) $(TEST_BIN) $(ITEST_BIN) \
 	check-tables clang-build check-install $(CHECK_EXTRA)
 	@$(TEST_ENV) sh tests/run.sh $(TEST_BIN) $(ITEST_BIN)
 
@@ -355,7 +356,7 @@ test: $(CLI) $(SRC_STAMP) $(NORM_TEST) $(TEST_BIN) check-diff
 	@$(TEST_ENV) CK_FORK=no sh tests/run.sh $(TEST_BIN)
 
 # Only the integration tests (quicker while working on the module).
-check-integration: $(MODULE) all zones $(UB_ALT) $(ITEST_BIN)
+check-integration: $(MODULE) all zones $(UB_ALT) $(STOCK_UNBOUND) $(DNSDIST) $(ITEST_BIN)
 	@$(TEST_ENV) sh tests/run.sh $(ITEST_BIN)
 
 PREFIX ?= /usr/local

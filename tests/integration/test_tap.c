@@ -38,6 +38,8 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -74,25 +76,16 @@ static int put_file(const char *path, const char *text)
     return f && fclose(f) == 0 && ok ? 0 : -1;
 }
 
-/* `idnguard tap ARGS...` with stdout to /dev/null and stderr into t->err;
- * the child stays in our process group (Check ends a forked test's whole
- * group) and gets SIGTERM if we die first. */
-static pid_t tap_spawn(struct tap *t, char *const args[])
+/* argv (argv[0] the program) with stdin and stdout on /dev/null and
+ * stderr into err_path; the child stays in our process group (Check ends a
+ * forked test's whole group) and gets SIGTERM if we die first. */
+static pid_t spawn(char *const argv[], const char *err_path)
 {
-    char *argv[24];
-    const char *bin = getenv("IDNGUARD_BIN");
-    int err = open(t->err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     int nul = open("/dev/null", O_RDWR);
     pid_t parent = getpid(), pid;
-    size_t n = 0;
 
-    ck_assert_msg(bin && bin[0], "IDNGUARD_BIN is not set (run through make check-integration)");
-    ck_assert_msg(err >= 0 && nul >= 0, "cannot open %s", t->err);
-    argv[n++] = (char *)bin;
-    argv[n++] = "tap";
-    while (*args && n < sizeof argv / sizeof argv[0] - 1)
-        argv[n++] = *args++;
-    argv[n] = NULL;
+    ck_assert_msg(err >= 0 && nul >= 0, "cannot open %s", err_path);
     pid = fork();
     if (pid == 0) {
         int fd;
@@ -110,13 +103,29 @@ static pid_t tap_spawn(struct tap *t, char *const args[])
         dup2(err, 2);
         for (fd = 3; fd < 1024; fd++)
             close(fd);
-        execve(bin, argv, environ);
+        execve(argv[0], argv, environ);
         _exit(127);
     }
     close(err);
     close(nul);
     ck_assert_msg(pid > 0, "fork: %s", strerror(errno));
     return pid;
+}
+
+/* `idnguard tap ARGS...`, its stderr into t->err. */
+static pid_t tap_spawn(struct tap *t, char *const args[])
+{
+    char *argv[24];
+    const char *bin = getenv("IDNGUARD_BIN");
+    size_t n = 0;
+
+    ck_assert_msg(bin && bin[0], "IDNGUARD_BIN is not set (run through make check-integration)");
+    argv[n++] = (char *)bin;
+    argv[n++] = "tap";
+    while (*args && n < sizeof argv / sizeof argv[0] - 1)
+        argv[n++] = *args++;
+    argv[n] = NULL;
+    return spawn(argv, t->err);
 }
 
 /* Waits for a child to exit, bounded; *status its wait status.  0 when it
@@ -568,6 +577,160 @@ START_TEST(test_socket_path)
 }
 END_TEST
 
+/* ---- dnsdist: another producer ---- */
+
+static pid_t dnsdist_pid;
+static char dnsdist_dir[HARNESS_PATH_MAX];
+static int dnsdist_port;
+
+/* A loopback port that is free for both UDP and TCP now (dnsdist binds
+ * both; one taken meanwhile makes it exit, and setup tries again). */
+static int free_port(void)
+{
+    struct sockaddr_in sa;
+    socklen_t len = sizeof sa;
+    int u = socket(AF_INET, SOCK_DGRAM, 0), t = socket(AF_INET, SOCK_STREAM, 0), port = -1;
+
+    memset(&sa, 0, sizeof sa);
+    sa.sin_family = AF_INET;
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (u >= 0 && t >= 0 && bind(u, (struct sockaddr *)&sa, sizeof sa) == 0
+        && getsockname(u, (struct sockaddr *)&sa, &len) == 0
+        && bind(t, (struct sockaddr *)&sa, sizeof sa) == 0)
+        port = ntohs(sa.sin_port);
+    if (u >= 0)
+        close(u);
+    if (t >= 0)
+        close(t);
+    return port;
+}
+
+/* dnsdist on a free port in front of the lab's Unbound, its client
+ * queries and responses going to the tap; 0 once it answers (bounded),
+ * -1 when it exited first. */
+static int dnsdist_start(const char *bin)
+{
+    char conf[HARNESS_PATH_MAX + 32], err[HARNESS_PATH_MAX + 32], text[2 * HARNESS_PATH_MAX];
+    long long deadline;
+    struct dnsq_result r;
+    int st;
+
+    dnsdist_port = free_port();
+    ck_assert_msg(dnsdist_port > 0, "no free port");
+    snprintf(conf, sizeof conf, "%s/dnsdist.conf", dnsdist_dir);
+    snprintf(err, sizeof err, "%s/dnsdist.out", dnsdist_dir);
+    /* No security polling (it would ask a name server outside); the
+     * health checks ask the lab's local data. */
+    snprintf(text, sizeof text,
+             "setSecurityPollSuffix(\"\")\n"
+             "setLocal(\"127.0.0.1:%d\")\n"
+             "newServer({address=\"127.0.0.1:%d\", checkName=\"ready.local.test.\"})\n"
+             "local tap = newFrameStreamUnixLogger(\"%s\")\n"
+             "addAction(AllRule(), DnstapLogAction(\"dnsdist\", tap))\n"
+             "addResponseAction(AllRule(), DnstapLogResponseAction(\"dnsdist\", tap))\n",
+             dnsdist_port, H.port, T.sock);
+    ck_assert_msg(put_file(conf, text) == 0, "cannot write %s", conf);
+    {
+        char *argv[] = {(char *)bin, "--supervised", "--disable-syslog", "-C", conf, NULL};
+        dnsdist_pid = spawn(argv, err);
+    }
+    deadline = harness_now_ms() + HARNESS_START_MS;
+    while (harness_now_ms() < deadline) {
+        if (waitpid(dnsdist_pid, &st, WNOHANG) == dnsdist_pid) {
+            dnsdist_pid = 0;
+            return -1;
+        }
+        if (dnsq_query_ex(dnsdist_port, "ready.local.test", DNSQ_A, 0, 200, &r) == 0 && !r.timed_out
+            && r.rcode == 0)
+            return 0;
+        pause_ms(50);
+    }
+    {
+        char tail[2000];
+        harness_tail(err, tail, sizeof tail);
+        ck_abort_msg("dnsdist did not answer on port %d within %d ms: %s", dnsdist_port,
+                     HARNESS_START_MS, tail);
+    }
+    return -1;
+}
+
+static void setup_dnsdist(void)
+{
+    const char *bin = getenv("IDNGUARD_DNSDIST");
+    int tries;
+
+    ck_assert_msg(bin && access(bin, X_OK) == 0,
+                  "IDNGUARD_DNSDIST (Debian's dnsdist, unpacked by scripts/dnsdist.sh) is not set "
+                  "or not there: run through make check-integration");
+    tap_start(&T, "idnguard:\n");
+    harness_setup(&H, "idnguard:\n", 1);
+    t_tmpdir_make(dnsdist_dir, sizeof dnsdist_dir, "idng-dnsdist");
+    for (tries = 0; tries < 3; tries++)
+        if (dnsdist_start(bin) == 0)
+            return;
+    ck_abort_msg("dnsdist exited before it answered, three times (a port taken meanwhile?)");
+}
+
+static void teardown_dnsdist(void)
+{
+    int st;
+
+    if (dnsdist_pid > 0) {
+        kill(dnsdist_pid, SIGTERM);
+        reap(dnsdist_pid, HARNESS_STOP_MS, &st);
+        dnsdist_pid = 0;
+    }
+    if (dnsdist_dir[0] && !(getenv("IDNGUARD_KEEP") && atoi(getenv("IDNGUARD_KEEP"))))
+        t_tmpdir_remove(dnsdist_dir);
+    dnsdist_dir[0] = '\0';
+    teardown_dynlib();
+}
+
+static const struct {
+    const char *qname;
+    unsigned flags;
+    const char *logged, *rcode, *verdict, *action;
+} via_dnsdist[] = {
+    {"xn--bcher-kva.example", 0, "xn--bcher-kva.example.", "NOERROR", "ok", "pass"},
+    {"xn--ab-m1t.example", HQ_TCP, "xn--ab-m1t.example.", "REFUSED", "contextj:xn--ab-m1t",
+     "refuse"},
+    {"b\\195\\188cher.example", 0, "b\\195\\188cher.example.", "NOERROR",
+     "raw-8bit:b\\195\\188cher", "normalize"},
+    {"a\\010b.example", HQ_TCP, "a\\010b.example.", "NXDOMAIN", "ok", "pass"},
+};
+#define NVIA ((int)(sizeof via_dnsdist / sizeof via_dnsdist[0]))
+
+/* dnsdist's dnstap gives the same lines: the client is dnsdist's client,
+ * the rcode and EDE what the lab's resolver answered through it.  Its
+ * Frame Streams writer sends at least once a second. */
+START_TEST(test_dnsdist_producer)
+{
+    struct dnsq_result r;
+    struct qline tap;
+    long from = harness_file_size(T.out);
+
+    ck_assert_msg(dnsq_query_ex(dnsdist_port, via_dnsdist[_i].qname, DNSQ_A, via_dnsdist[_i].flags,
+                                HARNESS_QUERY_MS, &r)
+                          == 0
+                      && !r.timed_out,
+                  "%s: no answer through dnsdist", via_dnsdist[_i].qname);
+    tap_line(&T, from, r.local_port, HARNESS_LOG_MS + 2000, &tap);
+    ck_assert_msg(strcmp(tap.qname, via_dnsdist[_i].logged) == 0 && strcmp(tap.qtype, "A") == 0
+                      && strcmp(tap.rcode, via_dnsdist[_i].rcode) == 0
+                      && strcmp(tap.rcode, dnsq_rcode_name(r.rcode)) == 0
+                      && strcmp(tap.verdict, via_dnsdist[_i].verdict) == 0
+                      && strcmp(tap.action, via_dnsdist[_i].action) == 0,
+                  "%s: tap line %s; expected %s %s %s %s (answered %s)", via_dnsdist[_i].qname,
+                  tap.raw, via_dnsdist[_i].logged, via_dnsdist[_i].rcode, via_dnsdist[_i].verdict,
+                  via_dnsdist[_i].action, dnsq_rcode_name(r.rcode));
+    ck_assert_msg(tap.ede == r.ede_code, "ede=%d, the answer's EDE %d: %s", tap.ede, r.ede_code,
+                  tap.raw);
+    ck_assert_msg(strcmp(tap.proto, via_dnsdist[_i].flags & HQ_TCP ? "tcp" : "udp") == 0
+                      && tap.ms[0],
+                  "proto=%s ms=%s: %s", tap.proto, tap.ms, tap.raw);
+}
+END_TEST
+
 static Suite *tap_suite(void)
 {
     Suite *s = suite_create("integration-tap");
@@ -581,6 +744,10 @@ static Suite *tap_suite(void)
 
     tc = harness_tcase("stock", setup_stock, teardown_dynlib);
     tcase_add_loop_test(tc, test_stock_producer, 0, NSTOCK);
+    suite_add_tcase(s, tc);
+
+    tc = harness_tcase("dnsdist", setup_dnsdist, teardown_dnsdist);
+    tcase_add_loop_test(tc, test_dnsdist_producer, 0, NVIA);
     suite_add_tcase(s, tc);
 
     tc = harness_tcase("restart", NULL, NULL);

@@ -259,16 +259,16 @@ def check_text_vs_capture(rep, name, pairs, lines):
         except (ValueError, IndexError) as e:
             rep.check(False, name + ".text line parses", "%s: %s" % (e, line))
             continue
-        seen.setdefault((t["client"], t["port"], t["proto"]), []).append(t)
+        seen.setdefault((t["client"], t["port"]), []).append(t)
     rep.check(len(lines) == len(pairs), name + ".text: one line per client query",
               "%d lines, %d queries" % (len(lines), len(pairs)))
     for q, r in pairs:
         what = "%s.text %s#%d %s %s" % (name, q["client"], q["port"], q["proto"], q["qname"])
-        got = seen.get((q["client"], q["port"], q["proto"]), [])
+        got = seen.get((q["client"], q["port"]), [])
         if not rep.check(len(got) == 1, what, "%d lines for it" % len(got)):
             continue
         t = got[0]
-        want = {"time": q["time"], "qname": q["qname"], "qtype": q["qtype"],
+        want = {"time": q["time"], "proto": q["proto"], "qname": q["qname"], "qtype": q["qtype"],
                 "qclass": q["qclass"], "rcode": r["rcode"] if r else "-",
                 "ede": r["ede"] if r else None, "path": "-", "ms": None}
         if r:
@@ -292,7 +292,7 @@ def check_text_vs_module(rep, name, lines, module_lines):
             t = parse_text(line)
         except (ValueError, IndexError):
             continue  # reported by check_text_vs_capture
-        tap[(t["client"], t["port"], t["proto"])] = t
+        tap[(t["client"], t["port"])] = t
     keys = ("client", "port", "qname", "unicode", "qtype", "qclass", "rcode", "verdict", "action",
             "ede", "proto")
     for line in module_lines:
@@ -300,7 +300,7 @@ def check_text_vs_module(rep, name, lines, module_lines):
         if mod["rcode"] == "DROPPED":
             mod["rcode"] = "-"  # the tap saw no response
         what = "%s.text vs module %s#%s %s" % (name, mod["client"], mod["port"], mod["qname"])
-        t = tap.get((mod["client"], mod["port"], mod["proto"]))
+        t = tap.get((mod["client"], mod["port"]))
         if not rep.check(t is not None, what, "no tap line"):
             continue
         diff = ["%s: tap %s, module %s" % (k, t[k], mod[k]) for k in keys if t[k] != mod[k]]
