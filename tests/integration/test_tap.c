@@ -318,7 +318,7 @@ static const struct {
 #define NSAME ((int)(sizeof same / sizeof same[0]))
 
 /* The fields the tap and the module must agree on. */
-static void expect_same(const struct qline *tap, const struct qline *mod)
+static void expect_same(const struct qline *tap, const struct qline *mod, unsigned flags)
 {
 #define SAME_STR(f)                                                                                \
     ck_assert_msg(strcmp(tap->f, mod->f) == 0,                                                     \
@@ -331,11 +331,20 @@ static void expect_same(const struct qline *tap, const struct qline *mod)
     SAME_STR(qclass);
     SAME_STR(verdict);
     SAME_STR(action);
-    SAME_STR(proto);
+    /* PY: no proto= in the python module's lines (the transport is not in
+     * Unbound's python API); the callers check the tap's against the query. */
+    if (!harness_python())
+        SAME_STR(proto);
 #undef SAME_STR
     ck_assert_msg(tap->port == mod->port, "port: tap %u, module %u", tap->port, mod->port);
-    ck_assert_msg(tap->ede == mod->ede, "ede: tap %d, module %d\n  tap:    %s\n  module: %s",
-                  tap->ede, mod->ede, tap->raw, mod->raw);
+    /* PY: the python module's ede=15 says it attached the EDE, not that
+     * the client got it (test_guard.c): without EDNS the client, and so
+     * the tap, saw none. */
+    if (harness_python() && (flags & HQ_NOEDNS) && mod->ede == 15 && tap->ede == -1)
+        py_does("ede=15 in the module's line means attached; the tap's, received");
+    else
+        ck_assert_msg(tap->ede == mod->ede, "ede: tap %d, module %d\n  tap:    %s\n  module: %s",
+                      tap->ede, mod->ede, tap->raw, mod->raw);
     /* The module writes DROPPED where the tap saw no response. */
     ck_assert_msg(strcmp(tap->rcode, strcmp(mod->rcode, "DROPPED") == 0 ? "-" : mod->rcode) == 0,
                   "rcode: tap %s, module %s\n  tap:    %s\n  module: %s", tap->rcode, mod->rcode,
@@ -348,9 +357,21 @@ START_TEST(test_same_as_module)
     struct qline mod, tap;
     long from = harness_file_size(T.out);
 
-    hx_query(&H, same[_i].qname, same[_i].qtype, same[_i].flags, HARNESS_QUERY_MS, &r, &mod);
-    tap_line(&T, from, r.local_port, HARNESS_LOG_MS, &tap);
-    expect_same(&tap, &mod);
+    if (harness_python() && (same[_i].flags & HQ_CHAOS)) {
+        /* PY: CHAOS queries are answered and not logged (test_guard.c,
+         * test_chaos_query_named): the tap's line alone. */
+        py_does("CHAOS queries are not logged: the tap's line is checked alone");
+        ck_assert_msg(dnsq_query_ex(H.port, same[_i].qname, same[_i].qtype, same[_i].flags,
+                                    HARNESS_QUERY_MS, &r)
+                              == 0
+                          && !r.timed_out,
+                      "%s: no answer", same[_i].qname);
+        tap_line(&T, from, r.local_port, HARNESS_LOG_MS, &tap);
+    } else {
+        hx_query(&H, same[_i].qname, same[_i].qtype, same[_i].flags, HARNESS_QUERY_MS, &r, &mod);
+        tap_line(&T, from, r.local_port, HARNESS_LOG_MS, &tap);
+        expect_same(&tap, &mod, same[_i].flags);
+    }
     ck_assert_msg(
         strcmp(tap.rcode, same[_i].rcode) == 0 && strcmp(tap.verdict, same[_i].verdict) == 0
             && strcmp(tap.action, same[_i].action) == 0,
@@ -377,8 +398,9 @@ START_TEST(test_dropped)
              &mod);
     hx_expect_dropped(&r, &mod, "xn--example-.example.", "ascii-only:xn--example-");
     tap_line(&T, from, r.local_port, HARNESS_LOG_MS + 1000 * TAP_WAIT_S, &tap);
-    expect_same(&tap, &mod);
-    ck_assert_msg(strcmp(tap.rcode, PY("-", "REFUSED")) == 0, "rcode %s: %s", tap.rcode, tap.raw);
+    expect_same(&tap, &mod, 0);
+    ck_assert_msg(strcmp(tap.rcode, PY("-", "REFUSED")) == 0 && strcmp(tap.proto, "udp") == 0,
+                  "rcode %s proto=%s: %s", tap.rcode, tap.proto, tap.raw);
     ck_assert_msg((tap.ms[0] == '\0') == !harness_python(), "ms=%s: %s", tap.ms, tap.raw);
 }
 END_TEST
@@ -405,7 +427,7 @@ START_TEST(test_output_rotated)
         pause_ms(200);
     }
     tap_line(&T, 0, r.local_port, HARNESS_LOG_MS, &tap);
-    expect_same(&tap, &mod);
+    expect_same(&tap, &mod, 0);
 }
 END_TEST
 
