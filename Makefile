@@ -216,6 +216,17 @@ $(STOCK_UNBOUND):
 	sh scripts/stock-unbound.sh $(STOCK_DIR)
 stock: $(STOCK_UNBOUND)
 
+# Debian's dnsdist, unpacked the same way into build/dnsdist
+# (scripts/dnsdist.sh): the second dnstap producer of the tap's integration
+# test (tests/integration/test_tap.c, mk/tap.mk).
+DNSDIST_DIR := $(BUILD)/dnsdist
+DNSDIST := $(DNSDIST_DIR)/usr/bin/dnsdist
+$(DNSDIST):
+	@sh scripts/deps.sh --check tap
+	sh scripts/dnsdist.sh $(DNSDIST_DIR)
+.PHONY: dnsdist
+dnsdist: $(DNSDIST)
+
 # A second Unbound of the same version, configured differently
 # (--enable-subnet), from the same Debian source package: the test that the
 # module refuses to load into a daemon it was not built for runs it.  Only

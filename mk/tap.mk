@@ -10,16 +10,7 @@
 #                           then `python3 tests/tap/golden.py --write` and a
 #                           review line by line before committing
 
-# Debian's dnsdist, unpacked into build/dnsdist (scripts/dnsdist.sh): the
-# second dnstap producer of test_tap.c.
-DNSDIST_DIR := $(BUILD)/dnsdist
-DNSDIST := $(DNSDIST_DIR)/usr/bin/dnsdist
-$(DNSDIST):
-	@sh scripts/deps.sh --check tap
-	sh scripts/dnsdist.sh $(DNSDIST_DIR)
-
-.PHONY: check-tap-golden tap-golden dnsdist
-dnsdist: $(DNSDIST)
+.PHONY: check-tap-golden tap-golden
 
 check-tap-golden: $(CLI)
 	@sh scripts/deps.sh --check tap
