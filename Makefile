@@ -84,9 +84,15 @@ else
 UB_TREE = $(UNBOUND_SRC)/
 UB_STAMP :=
 endif
-UB_CONFIGURE := --with-dynlibmodule --with-libevent --disable-flto --disable-rpath \
+# --enable-dnstap: the resolver logs its client messages over dnstap, for
+# `idnguard tap` and its tests (tests/integration/test_tap.c, tests/tap).
+UB_CONFIGURE := --with-dynlibmodule --with-libevent --enable-dnstap --disable-flto --disable-rpath \
 	--prefix=$(UB_PREFIX) --with-username= --with-chroot-dir= \
 	--with-pidfile=$(UB_PREFIX)/unbound.pid --with-rootkey-file=$(UB_PREFIX)/root.key
+# The options Unbound was configured with, rewritten only when they change
+# (GNU make looks at its time again after the recipe): a change configures
+# and builds both Unbound trees again.
+UB_OPTIONS := $(BUILD)/unbound.options
 # The daemon that loads the module in `make run` and the tests: the one
 # built here, or with UNBOUND_SRC= the one built in that tree (the module
 # refuses to load into any other); UNBOUND= names another explicitly.
@@ -164,8 +170,16 @@ $(SRC)/.unbound-stamp:
 	sh scripts/apt-source.sh $(SRC) unbound
 	@touch $@
 
-$(UB_PREFIX)/.built: $(SRC)/.unbound-stamp
+$(UB_OPTIONS): FORCE
+	@mkdir -p $(@D)
+	@echo '$(UB_CONFIGURE)' | cmp -s - $@ 2>/dev/null || echo '$(UB_CONFIGURE)' >$@
+FORCE:
+.PHONY: FORCE
+
+# A tree built before with other options is cleaned first.
+$(UB_PREFIX)/.built: $(SRC)/.unbound-stamp $(UB_OPTIONS)
 	@sh scripts/deps.sh --check module
+	[ ! -f $(UB_TREE)Makefile ] || $(MAKE) -s -C $(UB_TREE) clean >/dev/null 2>&1 || true
 	cd $(UB_TREE) && ./configure $(UB_CONFIGURE) >configure.out 2>&1 \
 	    || { tail -20 configure.out; exit 1; }
 	$(MAKE) -C $(UB_TREE) -j2 >$(BUILD)/unbound-build.log 2>&1 \
@@ -202,13 +216,24 @@ $(STOCK_UNBOUND):
 	sh scripts/stock-unbound.sh $(STOCK_DIR)
 stock: $(STOCK_UNBOUND)
 
+# Debian's dnsdist, unpacked the same way into build/dnsdist
+# (scripts/dnsdist.sh): the second dnstap producer of the tap's integration
+# test (tests/integration/test_tap.c, mk/tap.mk).
+DNSDIST_DIR := $(BUILD)/dnsdist
+DNSDIST := $(DNSDIST_DIR)/usr/bin/dnsdist
+$(DNSDIST):
+	@sh scripts/deps.sh --check tap
+	sh scripts/dnsdist.sh $(DNSDIST_DIR)
+.PHONY: dnsdist
+dnsdist: $(DNSDIST)
+
 # A second Unbound of the same version, configured differently
 # (--enable-subnet), from the same Debian source package: the test that the
 # module refuses to load into a daemon it was not built for runs it.  Only
 # the daemon binary is built, in its own tree.
 UB_ALT_TREE := $(BUILD)/src-alt/unbound
 UB_ALT := $(UB_ALT_TREE)/unbound
-$(UB_ALT): $(SRC)/.unbound-stamp
+$(UB_ALT): $(SRC)/.unbound-stamp $(UB_OPTIONS)
 	@sh scripts/deps.sh --check module
 	rm -rf $(BUILD)/src-alt && mkdir -p $(BUILD)/src-alt
 	cd $(BUILD)/src-alt && dpkg-source --no-check -x $(firstword $(wildcard $(CURDIR)/$(SRC)/unbound_*.dsc)) unbound >/dev/null
@@ -245,10 +270,10 @@ $(NORM_TEST): $(UCD)/NormalizationTest.txt.bz2
 # The only rules that install packages (scripts/deps.sh: apt-get as root;
 # as another user it prints the apt-get line to run, and fails).  `make
 # deps` installs what `make check` needs; deps-GROUP one group.
-DEPS_GROUPS := build check module integration hardening bench deb stock
+DEPS_GROUPS := build check module integration hardening bench deb stock tap
 .PHONY: $(DEPS_GROUPS:%=deps-%)
 deps:
-	@sh scripts/deps.sh check module integration hardening deb stock
+	@sh scripts/deps.sh check module integration hardening deb stock tap
 $(DEPS_GROUPS:%=deps-%):
 	@sh scripts/deps.sh $(@:deps-%=%)
 
@@ -305,7 +330,8 @@ TEST_ENV = IDNA_TEST_FILE=$(IDNA_TEST) IDNA_PROPERTIES_CSV=$(IDNA_CSV) \
 	IDNGUARD_UNBOUND_ALT=$(CURDIR)/$(UB_ALT) \
 	IDNGUARD_ZONES=$(abspath $(ZONES_DIR)) IDNGUARD_TEMPLATES=$(CURDIR)/tests/integration \
 	IDNGUARD_LAB=$(CURDIR)/scripts/lab.sh \
-	IDNGUARD_DNSTAP_PROTO=$(wildcard $(UB_TREE)dnstap/dnstap.proto)
+	IDNGUARD_DNSTAP_PROTO=$(wildcard $(UB_TREE)dnstap/dnstap.proto) \
+	IDNGUARD_STOCK_UNBOUND=$(CURDIR)/$(STOCK_UNBOUND) IDNGUARD_DNSDIST=$(CURDIR)/$(DNSDIST)
 
 # `make install` into a staging directory puts every file where it belongs.
 check-install: $(MODULE) $(GLUE) all
@@ -328,7 +354,7 @@ include $(sort $(wildcard mk/*.mk))
 
 # The body of `make check` (without the packages): every step in
 # CHECK_EXTRA, then every suite, the summary line last.
-check-all: $(MODULE) all zones $(UB_ALT) $(SRC_STAMP) $(NORM_TEST) $(TEST_BIN) $(ITEST_BIN) \
+check-all: $(MODULE) all zones $(UB_ALT) $(STOCK_UNBOUND) $(DNSDIST) $(SRC_STAMP) $(NORM_TEST) $(TEST_BIN) $(ITEST_BIN) \
 	check-tables clang-build check-install $(CHECK_EXTRA)
 	@$(TEST_ENV) sh tests/run.sh $(TEST_BIN) $(ITEST_BIN)
 
@@ -341,7 +367,7 @@ test: $(CLI) $(SRC_STAMP) $(NORM_TEST) $(TEST_BIN) check-diff
 	@$(TEST_ENV) CK_FORK=no sh tests/run.sh $(TEST_BIN)
 
 # Only the integration tests (quicker while working on the module).
-check-integration: $(MODULE) all zones $(UB_ALT) $(ITEST_BIN)
+check-integration: $(MODULE) all zones $(UB_ALT) $(STOCK_UNBOUND) $(DNSDIST) $(ITEST_BIN)
 	@$(TEST_ENV) sh tests/run.sh $(ITEST_BIN)
 
 PREFIX ?= /usr/local

@@ -12,10 +12,11 @@
 #   make check-python      these suites only (part of `make check`)
 
 .PHONY: check-python
-check-python: $(MODULE) $(GLUE) $(BUILD)/idnguard.py $(STOCK_UNBOUND) all zones $(UB_ALT) $(ITEST_BIN)
+check-python: $(MODULE) $(GLUE) $(BUILD)/idnguard.py $(STOCK_UNBOUND) $(DNSDIST) all zones $(UB_ALT) \
+	$(ITEST_BIN)
 	@echo "== python module on Debian's stock unbound ($(STOCK_UNBOUND))"
 	@$(TEST_ENV) IDNGUARD_FLAVOUR=python IDNGUARD_LOG_CACHE_HITS=yes \
-	    IDNGUARD_STOCK_UNBOUND=$(CURDIR)/$(STOCK_UNBOUND) IDNGUARD_PYSCRIPT=$(CURDIR)/$(BUILD)/idnguard.py \
+	    IDNGUARD_PYSCRIPT=$(CURDIR)/$(BUILD)/idnguard.py \
 	    sh tests/run.sh $(ITEST_BIN)
 
 CHECK_EXTRA += check-python

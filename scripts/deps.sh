@@ -13,12 +13,16 @@
 #           generator, dpkg-dev for fetching source packages, clang
 #   tables  the table generator: Python and its inputs, the UCD
 #           (unicode-data) and UTS #46's data (unicode-idna)
-#   module  building Unbound from Debian's source package, and the module
+#   module  building Unbound from Debian's source package (with dnstap: fstrm,
+#           protobuf-c), and the module
 #   integration  NSD, drill and ldns for the integration tests and make run
 #   hardening    libFuzzer and sanitizer runtimes, valgrind, dnsperf
 #   stock   the python module on Debian's stock unbound: what its daemon links
 #           (it is unpacked, not installed: scripts/stock-unbound.sh), ctypes'
 #           libffi, dpkg for unpacking
+#   tap     the tap's tests: fstrm_capture and dnstap-ldns (golden captures and
+#           their independent reading), what Debian's dnsdist links (it is
+#           unpacked, not installed: scripts/dnsdist.sh)
 #   bench        ICU and libidn2 (the peers), the Public Suffix List, dnsperf,
 #                gnuplot
 #   deb     `make deb`: the Build-Depends of Debian's unbound source package
@@ -78,6 +82,9 @@ for group in "$@"; do
         need bison cmd:bison
         need flex cmd:flex
         need ca-certificates file:/etc/ssl/certs
+        need libfstrm-dev file:/usr/include/fstrm.h
+        need libprotobuf-c-dev file:/usr/include/protobuf-c/protobuf-c.h
+        need protobuf-c-compiler cmd:protoc-c
         ;;
     integration)
         need nsd cmd:nsd
@@ -96,6 +103,16 @@ for group in "$@"; do
         need python3 cmd:python3
         for p in libpython3.11 libevent-2.1-7 libnghttp2-14 libprotobuf-c1 libssl3 libsystemd0 \
             libffi8; do
+            need "$p" "pkg:$p"
+        done
+        ;;
+    tap)
+        need fstrm-bin cmd:fstrm_capture
+        need dnstap-ldns cmd:dnstap-ldns
+        need python3 cmd:python3
+        need dpkg cmd:dpkg
+        for p in libcap2 libcdb1 libedit2 libfstrm0 libh2o-evloop0.13 liblmdb0 libluajit2-5.1-2 \
+            libnghttp2-14 libre2-9 libsnmp40 libsodium23 libssl3 libsystemd0; do
             need "$p" "pkg:$p"
         done
         ;;

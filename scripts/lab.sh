@@ -48,7 +48,7 @@
 #   --wrap CMD          a command in front of Unbound, split at blanks, e.g.
 #                       valgrind and its options [LAB_WRAP]
 #   --only nsd|unbound  start one daemon only [LAB_ONLY]
-#   --flavour dynlib|python  which idnguard module Unbound runs [LAB_FLAVOUR;
+#   --flavour dynlib|python|stock  which idnguard module Unbound runs [LAB_FLAVOUR;
 #                       $IDNGUARD_FLAVOUR, else dynlib].  python: Debian's stock
 #                       daemon [LAB_UNBOUND; $IDNGUARD_STOCK_UNBOUND, else
 #                       build/stock/usr/sbin/unbound, unpacked by
@@ -58,7 +58,15 @@
 #                       the daemon's PYTHONPATH [LAB_PYTHONPATH;
 #                       $IDNGUARD_PYTHONPATH, else the stock tree's
 #                       usr/lib/python3/dist-packages] is where its embedded
-#                       interpreter finds unboundmodule.py
+#                       interpreter finds unboundmodule.py.  stock: the same
+#                       stock daemon with no idnguard module at all (dynlib
+#                       and python left out of module-config): a resolver
+#                       as Debian ships it, for `idnguard tap` to watch
+#   --dnstap SOCKET     Unbound sends its client queries and responses over
+#                       dnstap (bidirectional Frame Streams) to the Unix
+#                       socket SOCKET, @DIR@ filled in [LAB_DNSTAP; none]:
+#                       a dnstap: clause at the end of unbound.conf, after
+#                       --unbound-extra
 #   --start-seconds N   how long each daemon gets to answer [LAB_START_SECONDS; 10]
 #   --stop-seconds N    how long SIGTERM gets before SIGKILL [LAB_STOP_SECONDS; 5]
 # In the templates, in --conf and in --server-extra, @DIR@, @ZONES@,
@@ -87,7 +95,7 @@ lab_say() { printf 'lab: %s\n' "$*" >&2; }
 lab_defaults() { # DIR
     LAB_DIR=$(cd "$1" && pwd)
     : "${LAB_FLAVOUR:=${IDNGUARD_FLAVOUR:-dynlib}}"
-    if [ "$LAB_FLAVOUR" = python ]; then
+    if [ "$LAB_FLAVOUR" = python ] || [ "$LAB_FLAVOUR" = stock ]; then
         : "${LAB_UNBOUND:=${IDNGUARD_STOCK_UNBOUND:-$lab_top/build/stock/usr/sbin/unbound}}"
         : "${LAB_PYTHONPATH:=${IDNGUARD_PYTHONPATH:-$(dirname "$(dirname "$LAB_UNBOUND")")/lib/python3/dist-packages}}"
     fi
@@ -101,9 +109,14 @@ lab_defaults() { # DIR
     # The python flavour runs the same set-ups with the python module
     # where the dynlib module would be.
     [ "$LAB_FLAVOUR" != python ] || LAB_MODULES=$(echo "$LAB_MODULES" | sed 's/dynlib/python/g')
+    # The stock flavour runs them with neither.
+    [ "$LAB_FLAVOUR" != stock ] ||
+        LAB_MODULES=$(echo "$LAB_MODULES" | sed -e 's/dynlib//g' -e 's/python//g' -e 's/  */ /g' \
+            -e 's/^ //' -e 's/ $//')
     : "${LAB_CONF:=$lab_top/conf/idnguard.conf.example}"
     : "${LAB_SERVER_EXTRA:=}" "${LAB_UNBOUND_EXTRA:=}" "${LAB_NSD_EXTRA:=}"
     : "${LAB_ZONE_FILES:=}" "${LAB_TEST_ZONES:=yes}" "${LAB_WRAP:=}" "${LAB_ONLY:=}"
+    : "${LAB_DNSTAP:=}"
     LAB_LOGFILE=${LAB_LOGFILE-$LAB_DIR/unbound.log}
     : "${LAB_START_SECONDS:=10}" "${LAB_STOP_SECONDS:=5}"
     LAB_NSD_PID="" LAB_UB_PID="" LAB_UB_STATUS=""
@@ -195,8 +208,33 @@ lab_unbound_configure() {
     fi
     { lab_fill "$LAB_TEMPLATES/unbound.conf.in"
       [ -z "$LAB_UNBOUND_EXTRA" ] || lab_fill "$LAB_UNBOUND_EXTRA" inner
+      [ -z "$LAB_DNSTAP" ] || lab_dnstap_clause
     } >"$LAB_DIR/unbound.conf" || return 1
     lab_fill "$LAB_CONF" inner >"$LAB_DIR/idnguard.conf"
+}
+
+# The dnstap: clause, last in unbound.conf: a clause ends the one before
+# it, so anywhere inside the template it would take the server: lines
+# that follow it.  Client messages only, both directions of each query,
+# the bidirectional handshake (what `idnguard tap -u` and fstrm_capture
+# speak).
+lab_dnstap_clause() {
+    lab_sock=$LAB_DNSTAP
+    case $lab_sock in @DIR@*) lab_sock=$LAB_DIR${lab_sock#@DIR@} ;; esac
+    cat <<EOF
+dnstap:
+    dnstap-enable: yes
+    dnstap-socket-path: "$lab_sock"
+    dnstap-bidirectional: yes
+    dnstap-send-identity: yes
+    dnstap-send-version: yes
+    dnstap-identity: "idnguard-lab"
+    dnstap-version: "lab-$LAB_FLAVOUR"
+    dnstap-log-client-query-messages: yes
+    dnstap-log-client-response-messages: yes
+    dnstap-log-resolver-query-messages: no
+    dnstap-log-resolver-response-messages: no
+EOF
 }
 
 # ---- processes ----
@@ -431,6 +469,7 @@ lab_main() {
         --wrap) LAB_WRAP=$2 ;;
         --only) LAB_ONLY=$2 ;;
         --flavour) LAB_FLAVOUR=$2 ;;
+        --dnstap) LAB_DNSTAP=$2 ;;
         --start-seconds) LAB_START_SECONDS=$2 ;;
         --stop-seconds) LAB_STOP_SECONDS=$2 ;;
         *) lab_usage ;;

@@ -455,6 +455,14 @@ static int lab_start(struct harness *h, const char *only, const struct harness_o
     args[n++] = "--modules";
     args[n++] = (char *)(opts && opts->module_config ? opts->module_config
                                                      : HARNESS_MODULES_DEFAULT);
+    if (opts && opts->flavour) {
+        args[n++] = "--flavour";
+        args[n++] = (char *)opts->flavour;
+    }
+    if (opts && opts->dnstap_socket) {
+        args[n++] = "--dnstap";
+        args[n++] = (char *)opts->dnstap_socket;
+    }
     if (only) {
         args[n++] = "--only";
         args[n++] = (char *)only;

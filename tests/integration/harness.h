@@ -78,6 +78,14 @@ struct harness_opts {
      *  "minimal-responses: no\n".  "@DIR@", "@ZONES@", "@PORT@" and
      *  "@NSD_PORT@" in them are filled in as in the templates. */
     const char *server_extra;
+    /** The lab's flavour (scripts/lab.sh --flavour) when not
+     *  $IDNGUARD_FLAVOUR's: "stock" is Debian's stock daemon with no
+     *  idnguard module (so nothing is logged: ask it with dnsq_query_ex). */
+    const char *flavour;
+    /** A Unix socket path: Unbound sends its client queries and responses
+     *  there over dnstap (lab.sh --dnstap; a bidirectional Frame Streams
+     *  reader such as `idnguard tap -u` listens on it). */
+    const char *dnstap_socket;
 };
 
 /** One NSD and one Unbound with the module. */

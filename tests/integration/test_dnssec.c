@@ -91,7 +91,7 @@ static void expect_bogus(const struct dnsq_result *r, const struct qline *q, con
 
 static void setup_guard(void)
 {
-    static const struct harness_opts opts = {NULL, NULL}; /* the defaults: validating */
+    static const struct harness_opts opts = {.module_config = NULL}; /* the defaults: validating */
 
     harness_setup_ex(&H, "idnguard:\ndeny: deny.sig.\nallow: www.deny.sig.\n", 1, &opts);
 }
@@ -134,7 +134,7 @@ END_TEST
 
 static void setup_plain(void)
 {
-    static const struct harness_opts opts = {HARNESS_MODULES_DEFAULT, ""};
+    static const struct harness_opts opts = {.module_config = HARNESS_MODULES_DEFAULT, .server_extra = ""};
 
     harness_setup_ex(&H, "idnguard:\n", 1, &opts);
 }
@@ -310,7 +310,8 @@ END_TEST
 
 static void setup_no_validator(void)
 {
-    static const struct harness_opts opts = {"dynlib iterator", "minimal-responses: no\n"};
+    static const struct harness_opts opts = {.module_config = "dynlib iterator",
+                                             .server_extra = "minimal-responses: no\n"};
 
     harness_setup_ex(&H, "idnguard:\n", 1, &opts);
 }

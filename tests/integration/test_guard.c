@@ -51,14 +51,15 @@ static void setup_relaxed(void)
 static void setup_iterator_expired(void)
 {
     static const struct harness_opts o = {
-        "dynlib iterator",
-        "serve-expired: yes\nserve-expired-ttl: 3600\nserve-expired-reply-ttl: 30\n"};
+        .module_config = "dynlib iterator",
+        .server_extra =
+            "serve-expired: yes\nserve-expired-ttl: 3600\nserve-expired-reply-ttl: 30\n"};
     harness_setup_ex(&H, "idnguard:\n", 1, &o);
 }
 
 static void setup_full_responses(void)
 {
-    static const struct harness_opts o = {NULL, "minimal-responses: no\n"};
+    static const struct harness_opts o = {.server_extra = "minimal-responses: no\n"};
     harness_setup_ex(&H, "idnguard:\n", 1, &o);
 }
 
@@ -613,7 +614,7 @@ END_TEST
  */
 static void setup_snoop(void)
 {
-    static const struct harness_opts o = {NULL, "access-control: 127.0.0.0/8 allow_snoop\n"};
+    static const struct harness_opts o = {.server_extra = "access-control: 127.0.0.0/8 allow_snoop\n"};
     harness_setup_ex(&H, "idnguard:\n", 1, &o);
 }
 
