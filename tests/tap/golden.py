@@ -46,9 +46,10 @@ CONF = os.path.join(GOLDEN, "idnguard.conf")
 SUMMARY_RE = re.compile(
     r"^idnguard tap: frames=(\d+) messages=(\d+) lines=(\d+) unanswered=(\d+) "
     r"unmatched=(\d+) dropped=(\d+) malformed_frames=(\d+) malformed_messages=(\d+) "
-    r"malformed_dns=(\d+) connections=(\d+)$")
+    r"malformed_dns=(\d+) connections=(\d+) closed=(\d+)$")
 SUMMARY_KEYS = ("frames", "messages", "lines", "unanswered", "unmatched", "dropped",
-                "malformed_frames", "malformed_messages", "malformed_dns", "connections")
+                "malformed_frames", "malformed_messages", "malformed_dns", "connections",
+                "closed")
 
 
 class Report:
