@@ -804,6 +804,7 @@ START_TEST(test_socket_slots_and_second_reader)
     s = t_slurp(out, NULL);
     ck_assert_uint_eq(count_lines(s), 3);
     free(s);
+    free(err);
 }
 END_TEST
 
