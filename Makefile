@@ -270,7 +270,7 @@ $(NORM_TEST): $(UCD)/NormalizationTest.txt.bz2
 # The only rules that install packages (scripts/deps.sh: apt-get as root;
 # as another user it prints the apt-get line to run, and fails).  `make
 # deps` installs what `make check` needs; deps-GROUP one group.
-DEPS_GROUPS := build check module integration hardening bench deb stock tap
+DEPS_GROUPS := build check module integration hardening bench deb stock tap tapbench
 .PHONY: $(DEPS_GROUPS:%=deps-%)
 deps:
 	@sh scripts/deps.sh check module integration hardening deb stock tap

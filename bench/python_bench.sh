@@ -32,6 +32,7 @@ outstanding=${BENCH_OUTSTANDING:-100}
 top=$(cd "$(dirname "$0")/.." && pwd)
 dir=$(mktemp -d "${TMPDIR:-/tmp}/idnguard-pybench.XXXXXX")
 . "$top/scripts/lab.sh"
+. "$top/bench/bench_lib.sh"
 
 cleanup() {
     lab_stop
@@ -61,8 +62,7 @@ port=$LAB_PORT nsd_port=$LAB_NSD_PORT
 
 # The query files of resolver_bench.sh: the same 20 cached names, and
 # unique names under the wildcard (65% ASCII, 30% IDN, 5% fake).
-sed -n "/^cat > \"\$dir\/hits.txt\" <<'EOF'$/,/^EOF$/p" "$top/bench/resolver_bench.sh" \
-    | sed '1d;$d' > "$dir/hits.txt"
+bench_hits "$top" > "$dir/hits.txt"
 awk -v n="$((seconds * 60000))" 'BEGIN {
     for (i = 0; i < n; i++) {
         k = i % 20

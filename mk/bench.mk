@@ -54,3 +54,17 @@ bench-python: deps-bench deps-stock deps-module deps-integration
 	@mkdir -p $(BENCH_OUT)
 	IDNGUARD_ZONES=$(abspath $(ZONES_DIR)) sh bench/python_bench.sh $(CURDIR)/$(STOCK_UNBOUND) \
 	    $(CURDIR)/$(BUILD)/idnguard.py $(UNBOUND) $(CURDIR)/$(MODULE) $(BENCH_OUT)
+
+# `idnguard tap` (issue 11): the CLI decoding a capture of the stock
+# daemon's dnstap against Go's dnstap and dnstap-ldns on one core, and the
+# stock daemon's cache-hit QPS streaming dnstap to the tap, to fstrm_capture
+# and to nothing, one interleaved run (bench/tap_bench.sh):
+# bench/results/tap.md and tap.csv.  BENCH_REPEAT=5 rounds by default,
+# BENCH_TAP_QUERIES=150000 queries in the capture.  Not part of `make bench`
+# (nor is bench-python): that one is the codec and the module.
+.PHONY: bench-tap
+bench-tap: deps-bench deps-stock deps-integration deps-tapbench
+	@$(MAKE) --no-print-directory $(CLI) $(STOCK_UNBOUND) zones
+	@mkdir -p $(BENCH_OUT)
+	IDNGUARD_ZONES=$(abspath $(ZONES_DIR)) sh bench/tap_bench.sh $(CURDIR)/$(STOCK_UNBOUND) \
+	    $(CURDIR)/$(CLI) $(BENCH_OUT)

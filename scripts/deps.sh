@@ -23,6 +23,8 @@
 #   tap     the tap's tests: fstrm_capture and dnstap-ldns (golden captures and
 #           their independent reading), what Debian's dnsdist links (it is
 #           unpacked, not installed: scripts/dnsdist.sh)
+#   tapbench  `make bench-tap`: the peers the tap is timed against (Go's
+#           dnstap, dnstap-ldns), fstrm_capture, taskset for pinning
 #   bench        ICU and libidn2 (the peers), the Public Suffix List, dnsperf,
 #                gnuplot
 #   deb     `make deb`: the Build-Depends of Debian's unbound source package
@@ -123,6 +125,12 @@ for group in "$@"; do
         need dnsperf cmd:dnsperf
         need gnuplot-nox cmd:gnuplot
         need valgrind cmd:valgrind
+        ;;
+    tapbench)
+        need golang-github-dnstap-golang-dnstap-cli cmd:dnstap
+        need dnstap-ldns cmd:dnstap-ldns
+        need fstrm-bin cmd:fstrm_capture
+        need util-linux cmd:taskset
         ;;
     deb)
         need debhelper cmd:dh

@@ -12,9 +12,11 @@
 #include "idng_log.h"
 #include "idnguard.h"
 
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 
 #define T_SEC 1795240412LL /* 2026-11-21T05:53:32Z */
@@ -1045,6 +1047,11 @@ static const struct time_row times[] = {
     {T_SEC, -1, "2026-11-21T05:53:31.999999Z"},
     {951782400, 0, "2000-02-29T00:00:00.000000Z"},
     {4102444799LL, 0, "2099-12-31T23:59:59.000000Z"},
+    {4107542400LL, 0, "2100-03-01T00:00:00.000000Z"}, /* 2100 is no leap year */
+    {253402300799LL, 999999, "9999-12-31T23:59:59.999999Z"}, /* the last by hand */
+    {253402300800LL, 0, "10000-01-01T00:00:00.000000Z"}, /* then gmtime's "%04d" */
+    {-1, 0, "1969-12-31T23:59:59.000000Z"},
+    {0, -1, "1969-12-31T23:59:59.999999Z"},
     {(long long)1 << 62, 0, "-"}, /* not representable: unknown */
 };
 
@@ -1068,6 +1075,74 @@ START_TEST(test_time)
             "%lld.%ld: %s, want %s", t->sec, t->usec, out, t->want);
     n = idng_log_format(&r, IDNG_LOGFMT_JSON, 1, out, sizeof out);
     check_line("time", &r, IDNG_LOGFMT_JSON, strcmp(t->want, "-") != 0, out, n, sizeof out);
+}
+END_TEST
+
+/* The hand-written date agrees with gmtime_r over the years it covers
+ * (1970 to 9999), a second in every 13,337,831 (a stride prime to the day's
+ * and leap cycles' lengths) plus the first and last of each day near it. */
+START_TEST(test_time_sweep)
+{
+    struct idng_logrec r;
+    char out[IDNG_LOG_LINE_MAX], want[64];
+    long long sec, k;
+    struct tm tm;
+    time_t t;
+
+    memset(&r, 0, sizeof r);
+    r.qname = (const uint8_t *)"";
+    r.qname_len = 1;
+    r.ede = -1;
+    for (sec = 0; sec < 253402300800LL; sec += 13337831) {
+        for (k = 0; k < 3; k++) {
+            r.time_sec = k == 0 ? sec : k == 1 ? sec - sec % 86400 : sec - sec % 86400 + 86399;
+            r.time_usec = (long)(sec % 1000000);
+            t = (time_t)r.time_sec;
+            ck_assert_ptr_nonnull(gmtime_r(&t, &tm));
+            snprintf(want, sizeof want, "%04d-%02d-%02dT%02d:%02d:%02d.%06ldZ ", tm.tm_year + 1900,
+                     tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, r.time_usec);
+            idng_log_format(&r, IDNG_LOGFMT_TEXT, 1, out, sizeof out);
+            REQUIRE(strncmp(out, want, strlen(want)) == 0, "%lld: %s, want %s", r.time_sec, out,
+                    want);
+        }
+    }
+}
+END_TEST
+
+/* ---- client addresses: inet_ntop's text ---- */
+
+static const char *const addr_texts[] = {
+    "0.0.0.0", "127.0.0.1", "192.0.2.255", "10.20.30.4", "255.255.255.255", "1.0.100.9",
+    "::1", "2001:db8::7", "::ffff:192.0.2.1", "fe80::1:2:3:4",
+};
+
+#define NADDRS (sizeof addr_texts / sizeof addr_texts[0])
+
+START_TEST(test_client)
+{
+    const char *text = addr_texts[_i];
+    unsigned char a[16], anon[16];
+    int af = strchr(text, ':') ? AF_INET6 : AF_INET;
+    size_t len = af == AF_INET ? 4 : 16, cap;
+    char got[64], want[64];
+
+    ck_assert_int_eq(inet_pton(af, text, a), 1);
+    ck_assert_str_eq(idng_log_client(a, len, 0, got, sizeof got), text);
+    /* anonymized: the last octet, the last 80 bits */
+    memcpy(anon, a, len);
+    if (len == 4)
+        anon[3] = 0;
+    else
+        memset(anon + 6, 0, 10);
+    ck_assert_ptr_nonnull(inet_ntop(af, anon, want, sizeof want));
+    ck_assert_str_eq(idng_log_client(a, len, 1, got, sizeof got), want);
+    /* too small a buffer: NULL and "", as inet_ntop */
+    for (cap = 1; cap <= strlen(text); cap++) {
+        memset(got, 'x', sizeof got);
+        ck_assert_ptr_null(idng_log_client(a, len, 0, got, cap));
+        ck_assert_int_eq(got[0], '\0');
+    }
+    ck_assert_str_eq(idng_log_client(a, len, 0, got, cap), text);
 }
 END_TEST
 
@@ -1462,12 +1537,14 @@ static Suite *log_suite(void)
     tcase_add_test(tc, test_mnemonic_buffers);
     tcase_add_loop_test(tc, test_time, 0, NTIMES);
     tcase_add_test(tc, test_worst_cases);
+    tcase_add_loop_test(tc, test_client, 0, NADDRS);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("properties");
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_random_names, 0, RANDOM_LOOPS);
     tcase_add_test(tc, test_codec_agreement);
+    tcase_add_test(tc, test_time_sweep);
     suite_add_tcase(s, tc);
     return s;
 }
