@@ -38,10 +38,11 @@ IDNG_DEB_VERSION = $(VERSION)+unbound$(subst -,.,$(UB_DEB_VERSION))
 UB_DEB = $(DEB_OUT)/unbound_$(UB_DEB_VERSION)_$(DEB_ARCH).deb
 IDNG_DEB = $(DEB_OUT)/idnguard_$(IDNG_DEB_VERSION)_$(DEB_ARCH).deb
 # What the idnguard package is built from, copied into its build tree.
-IDNG_DEB_FILES := Makefile LICENSE README.md codec core conf module cli man
+IDNG_DEB_FILES := Makefile LICENSE README.md codec core conf tap module cli man
 IDNG_DEB_INPUTS = Makefile LICENSE README.md $(CODEC_SRC) $(wildcard codec/*.h) $(CONF_SRC) \
-	$(wildcard conf/*.h conf/*.example) $(CORE_SRC) $(wildcard core/*.h) module/unbound.c \
-	$(wildcard cli/*.c man/*) $(shell find packaging/debian -type f) mk/deb.mk
+	$(wildcard conf/*.h conf/*.example) $(CORE_SRC) $(wildcard core/*.h) $(TAP_SRC) \
+	$(wildcard tap/*.h) module/unbound.c $(wildcard cli/*.c cli/*.h man/*) \
+	$(shell find packaging/debian -type f) mk/deb.mk
 # The package builds run as on Debian's build daemons: a clean environment,
 # the system's tools only (see scripts/deb-unbound.sh).
 DEB_ENV := env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=$(HOME) LC_ALL=C.UTF-8
