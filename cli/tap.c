@@ -311,7 +311,6 @@ struct seen {
     const struct key *k;
     const uint8_t *qname; /* as sent (may be malformed); NULL: none */
     size_t qname_len;
-    int has_question;
     const char *transport;
     int rcode; /* -2: no response seen */
     int ede;
@@ -368,7 +367,6 @@ static void expire_one(struct tap *t, struct pending *p)
     s.k = &p->k;
     s.qname = p->k.qname;
     s.qname_len = p->k.qlen;
-    s.has_question = 1;
     s.transport = transport_name(p->k.proto);
     s.rcode = -2;
     s.ede = -1;
@@ -480,8 +478,7 @@ static void on_response(struct tap *t, const idng_dnstap *d, const idng_dnsmsg *
     long long qt = (d->present & IDNG_DT_HAS_QTIME_SEC) ? time_of(d->qtime_sec, d->qtime_nsec) : 0;
 
     advance_clock(t, rt);
-    s.has_question = make_key(d, m, &k);
-    if (s.has_question)
+    if (make_key(d, m, &k))
         p = find_pending(&k, key_hash(&k));
     s.k = &k;
     s.qname = m->has_question ? m->qname : NULL;
@@ -926,6 +923,9 @@ static void write_stats(struct tap *t)
         } rows[] = {
             {"frames", "Frame Streams data frames read.", count.frames},
             {"messages", "dnstap messages decoded.", count.messages},
+            {"other_messages", "dnstap messages of other types than CLIENT_QUERY and "
+                               "CLIENT_RESPONSE (resolver, auth, forwarder ...), not logged.",
+             count.other_messages},
             {"unanswered", "Client queries whose response did not come within --wait.",
              count.unanswered},
             {"unmatched", "Client responses whose query was not seen.", count.unmatched},

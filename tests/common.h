@@ -56,7 +56,7 @@ void t_tmpdir_remove(const char *dir);
  */
 char *t_slurp(const char *path, size_t *len);
 
-/** Sleeps ms milliseconds (for the bounded polls of the suites). */
+/** Sleeps ms milliseconds, a signal or not (for the bounded polls of the suites). */
 void t_sleep_ms(unsigned ms);
 
 /**

@@ -6,6 +6,8 @@
 
 #include "harness.h"
 
+#include "common.h"
+
 #include <check.h>
 
 #include <arpa/inet.h>
@@ -38,14 +40,6 @@ long long harness_now_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* The pause between two polls of a bounded wait (not a readiness guess). */
-static void pause_ms(int ms)
-{
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-        ;
 }
 
 __attribute__((format(printf, 3, 4))) static void set_err(char *err, size_t errlen, const char *fmt,
@@ -104,7 +98,7 @@ static void end_child(pid_t pid, int grace_ms, int bound_ms)
             termed = 1;
             deadline = harness_now_ms() + bound_ms;
         }
-        pause_ms(10);
+        t_sleep_ms(10);
     }
 }
 
@@ -261,24 +255,33 @@ static const char *env_or_null(const char *name)
 static pid_t spawn_lab(char *const args[], const char *out_path)
 {
     char *argv[32];
-    int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    int nul = open("/dev/null", O_RDONLY);
-    pid_t parent = getpid(), pid;
     size_t n = 0;
+    pid_t pid;
 
-    argv[n++] = "sh";
+    argv[n++] = "/bin/sh";
     argv[n++] = (char *)getenv("IDNGUARD_LAB");
     while (*args && n < sizeof argv / sizeof argv[0] - 1)
         argv[n++] = *args++;
     argv[n] = NULL;
-    if (out < 0 || nul < 0 || !argv[1]) {
-        if (out >= 0)
-            close(out);
-        if (nul >= 0)
-            close(nul);
+    if (!argv[1])
         return -1;
-    }
-    pid = fork();
+    pid = harness_spawn(argv, out_path, out_path);
+    if (pid > 0)
+        reg_add(pid);
+    return pid;
+}
+
+pid_t harness_spawn(char *const argv[], const char *out_path, const char *err_path)
+{
+    int out = out_path ? open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644) : -1;
+    int err = err_path && out_path && strcmp(err_path, out_path) == 0
+                  ? out
+                  : err_path ? open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644) : -1;
+    int nul = open("/dev/null", O_RDWR);
+    pid_t parent = getpid(), pid = -1;
+
+    if (nul >= 0 && (out >= 0 || !out_path) && (err >= 0 || !err_path))
+        pid = fork();
     if (pid == 0) {
         sigset_t all;
         int fd;
@@ -296,17 +299,19 @@ static pid_t spawn_lab(char *const args[], const char *out_path)
         signal(SIGPIPE, SIG_DFL);
         signal(SIGALRM, SIG_DFL);
         dup2(nul, 0);
-        dup2(out, 1);
-        dup2(out, 2);
+        dup2(out >= 0 ? out : nul, 1);
+        dup2(err >= 0 ? err : nul, 2);
         for (fd = 3; fd < 1024; fd++)
             close(fd);
-        execve("/bin/sh", argv, environ);
+        execve(argv[0], argv, environ);
         _exit(127);
     }
-    close(out);
-    close(nul);
-    if (pid > 0)
-        reg_add(pid);
+    if (out >= 0)
+        close(out);
+    if (err >= 0 && err != out)
+        close(err);
+    if (nul >= 0)
+        close(nul);
     return pid;
 }
 
@@ -485,7 +490,7 @@ static int lab_start(struct harness *h, const char *only, const struct harness_o
         }
         if (harness_now_ms() >= deadline)
             break;
-        pause_ms(POLL_MS);
+        t_sleep_ms(POLL_MS);
     }
     if (strcmp(state, "ready") == 0)
         return 0;
@@ -671,7 +676,7 @@ int harness_wait_line(const char *path, long from, const char *needle, int timeo
             return 1;
         if (harness_now_ms() >= deadline)
             return 0;
-        pause_ms(POLL_MS);
+        t_sleep_ms(POLL_MS);
     }
 }
 
@@ -691,7 +696,7 @@ int harness_wait_count(const char *path, long from, const char *needle, int n, i
         c = harness_count_lines(path, from, needle);
         if (c >= n || harness_now_ms() >= deadline)
             return c;
-        pause_ms(POLL_MS);
+        t_sleep_ms(POLL_MS);
     }
 }
 

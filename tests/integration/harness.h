@@ -168,6 +168,16 @@ int harness_sighup(const struct harness *h);
 /** Rewrites the daemon's idnguard.conf (for a reload). */
 int harness_write_conf(const struct harness *h, const char *conf_text);
 
+/**
+ * Runs argv (argv[0] a path) as a child: stdin from /dev/null, stdout into
+ * out_path and stderr into err_path (truncated; the same path for both is
+ * one file; NULL is /dev/null), signals at their defaults, no other
+ * descriptor.  It stays in our process group (Check ends a forked test's
+ * whole group) and gets SIGTERM if we die first.
+ * @return its pid, or -1 when a file could not be opened or fork failed.
+ */
+pid_t harness_spawn(char *const argv[], const char *out_path, const char *err_path);
+
 /* ---- files and log lines ---- */
 
 /** Size of a file in octets, 0 if missing: an offset to read new lines from. */

@@ -43,11 +43,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#ifdef __linux__
-#include <sys/prctl.h>
-#endif
-
-extern char **environ;
 
 /** The tap's --wait in these tests: how long a query waits for its response. */
 #define TAP_WAIT_S 1
@@ -62,54 +57,11 @@ struct tap {
     pid_t pid, owner;
 };
 
-static void pause_ms(int ms)
-{
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-        ;
-}
-
 static int put_file(const char *path, const char *text)
 {
     FILE *f = fopen(path, "w");
     int ok = f && fputs(text, f) >= 0;
     return f && fclose(f) == 0 && ok ? 0 : -1;
-}
-
-/* argv (argv[0] the program) with stdin and stdout on /dev/null and
- * stderr into err_path; the child stays in our process group (Check ends a
- * forked test's whole group) and gets SIGTERM if we die first. */
-static pid_t spawn(char *const argv[], const char *err_path)
-{
-    int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    int nul = open("/dev/null", O_RDWR);
-    pid_t parent = getpid(), pid;
-
-    ck_assert_msg(err >= 0 && nul >= 0, "cannot open %s", err_path);
-    pid = fork();
-    if (pid == 0) {
-        int fd;
-#ifdef __linux__
-        prctl(PR_SET_PDEATHSIG, SIGTERM);
-        if (getppid() != parent)
-            _exit(127);
-#endif
-        (void)parent;
-        signal(SIGTERM, SIG_DFL);
-        signal(SIGINT, SIG_DFL);
-        signal(SIGPIPE, SIG_DFL);
-        dup2(nul, 0);
-        dup2(nul, 1);
-        dup2(err, 2);
-        for (fd = 3; fd < 1024; fd++)
-            close(fd);
-        execve(argv[0], argv, environ);
-        _exit(127);
-    }
-    close(err);
-    close(nul);
-    ck_assert_msg(pid > 0, "fork: %s", strerror(errno));
-    return pid;
 }
 
 /* `idnguard tap ARGS...`, its stderr into t->err. */
@@ -118,6 +70,7 @@ static pid_t tap_spawn(struct tap *t, char *const args[])
     char *argv[24];
     const char *bin = getenv("IDNGUARD_BIN");
     size_t n = 0;
+    pid_t pid;
 
     ck_assert_msg(bin && bin[0], "IDNGUARD_BIN is not set (run through make check-integration)");
     argv[n++] = (char *)bin;
@@ -125,7 +78,9 @@ static pid_t tap_spawn(struct tap *t, char *const args[])
     while (*args && n < sizeof argv / sizeof argv[0] - 1)
         argv[n++] = *args++;
     argv[n] = NULL;
-    return spawn(argv, t->err);
+    pid = harness_spawn(argv, NULL, t->err);
+    ck_assert_msg(pid > 0, "cannot start %s: %s", bin, strerror(errno));
+    return pid;
 }
 
 /* Waits for a child to exit, bounded; *status its wait status.  0 when it
@@ -140,7 +95,7 @@ static int reap(pid_t pid, int bound_ms, int *status)
             waitpid(pid, status, 0);
             return -1;
         }
-        pause_ms(10);
+        t_sleep_ms(10);
     }
     return 0;
 }
@@ -424,7 +379,7 @@ START_TEST(test_output_rotated)
         if (access(T.out, F_OK) == 0 && harness_file_size(T.out) > 0)
             break;
         ck_assert_msg(harness_now_ms() < deadline, "no new %s after it was moved away", T.out);
-        pause_ms(200);
+        t_sleep_ms(200);
     }
     tap_line(&T, 0, r.local_port, HARNESS_LOG_MS, &tap);
     expect_same(&tap, &mod, 0);
@@ -654,7 +609,8 @@ static int dnsdist_start(const char *bin)
     ck_assert_msg(put_file(conf, text) == 0, "cannot write %s", conf);
     {
         char *argv[] = {(char *)bin, "--supervised", "--disable-syslog", "-C", conf, NULL};
-        dnsdist_pid = spawn(argv, err);
+        dnsdist_pid = harness_spawn(argv, NULL, err);
+        ck_assert_msg(dnsdist_pid > 0, "cannot start %s: %s", bin, strerror(errno));
     }
     deadline = harness_now_ms() + HARNESS_START_MS;
     while (harness_now_ms() < deadline) {
@@ -665,7 +621,7 @@ static int dnsdist_start(const char *bin)
         if (dnsq_query_ex(dnsdist_port, "ready.local.test", DNSQ_A, 0, 200, &r) == 0 && !r.timed_out
             && r.rcode == 0)
             return 0;
-        pause_ms(50);
+        t_sleep_ms(50);
     }
     {
         char tail[2000];
