@@ -64,19 +64,23 @@ ccv=$(${CC:-cc} --version 2>/dev/null | head -n 1)
     echo
     [ -f "$out/resolver.md" ] && cat "$out/resolver.md"
     echo
-    echo "Plot: qps.png. Raw data: codec.csv, resolver-runs.csv, resolver.csv, memory.csv, disagreements.tsv."
+    if [ -f "$out/cli.md" ]; then
+        sed '1s/^# /## /' "$out/cli.md"
+        echo
+    fi
+    echo "Plot: qps.png. Raw data: codec.csv, resolver-runs.csv, resolver.csv, memory.csv, cli.csv, disagreements.tsv."
 } > "$md"
 
 if [ -f "$out/resolver.csv" ] && command -v gnuplot >/dev/null 2>&1; then
     plots=""
     for wl in hits misses; do
-        awk -F, -v wl="$wl" 'NR > 1 && $1 == wl {print $3, $5}' "$out/resolver.csv" > "$out/.$wl.dat"
+        awk -F, -v wl="$wl" 'NR > 1 && $1 == wl && $2 == 1 {print $4, $6}' "$out/resolver.csv" > "$out/.$wl.dat"
         [ -s "$out/.$wl.dat" ] && plots="$plots $wl"
     done
     {
         echo 'set terminal pngcairo size 900,420 font ",10"'
         echo "set output \"$out/qps.png\""
-        echo 'set multiplot layout 1,2 title "Unbound QPS (median of the rounds), dnsperf on loopback"'
+        echo 'set multiplot layout 1,2 title "Unbound QPS, num-threads 1 (median of the rounds), dnsperf on loopback"'
         echo 'set style data histograms'
         echo 'set style fill solid 0.8 border -1'
         echo 'set boxwidth 0.7'

@@ -11,16 +11,21 @@
 #   4 unbound-log   no module; Unbound's log-queries and log-replies to its logfile
 #   5 module-deny100k  as 2, with a deny list of 100,000 names (none of them
 #                   asked): what a big list costs each query
-# and two workloads:
+# and three workloads:
 #   hits    a small set of names, repeated: answered from Unbound's cache
 #           (names the module refuses are answered by the module every time)
-#   misses  unique names under the wildcard: every query goes to NSD
-# Each mix: 65% ASCII names, 30% valid IDNs (xn-- labels), 5% fake A-labels.
+#           65% ASCII names, 30% valid IDNs (xn-- labels), 5% fake A-labels
+#   misses  unique names under the wildcard: every query goes to NSD, same mix
+#   fake20  as hits with 20% fake A-labels (four of them): the module refuses
+#           each one without caching, plain Unbound answers it from its cache
 #
-# Every run starts a fresh Unbound (empty cache), runs dnsperf for
+# Every run starts a fresh Unbound (empty cache) with num-threads from
+# BENCH_THREADS (default "1 2", each in turn), runs dnsperf for
 # BENCH_SECONDS (default 10), reads the daemon's VmRSS, and stops it.
 # BENCH_REPEAT (default 3) rounds, the configurations in a rotated order
-# each round; the median QPS per workload and configuration is reported.
+# each round.  Reported per workload and thread count: the median QPS of
+# each configuration with its min and max, and the ratios between
+# configurations taken within a round (same load), as median (min-max).
 # Writes OUTDIR/resolver-runs.csv, resolver.csv, memory.csv, resolver.md.
 # For experiments: BENCH_CONFIGS="1 2" and BENCH_WORKLOADS=hits restrict the
 # runs; BENCH_CLIENTS and BENCH_OUTSTANDING set dnsperf's -c and -q.
@@ -32,11 +37,13 @@ module=$2
 out=$3
 seconds=${BENCH_SECONDS:-10}
 repeat=${BENCH_REPEAT:-3}
+threads_list=${BENCH_THREADS:-1 2}
 clients=${BENCH_CLIENTS:-8}
 outstanding=${BENCH_OUTSTANDING:-100}
 top=$(cd "$(dirname "$0")/.." && pwd)
 dir=$(mktemp -d "${TMPDIR:-/tmp}/idnguard-bench.XXXXXX")
 . "$top/scripts/lab.sh"
+. "$top/bench/bench_lib.sh"
 
 cleanup() {
     lab_stop
@@ -92,6 +99,12 @@ xn--ls8h.example A
 xn--fa-hia.example A
 xn--ab-m1t.example A
 EOF
+# Fake20: the 16 valid names of hits and four fake A-labels of the
+# integration zone (contextj, above U+10FFFF, bidi rule 1, not NFC), each
+# with an A record, so plain Unbound answers all 20 from its cache.
+{ grep -v 'xn--ab-m1t' "$dir/hits.txt" | head -n 16
+  printf '%s A\n' xn--ab-m1t.example xn--0000h.example xn--1-0hc.example xn--cafe-yvc.example
+} > "$dir/fake20.txt"
 # Misses: unique names under the wildcard, enough for the run at well over
 # the QPS this machine reaches; each run starts with an empty cache.
 n_miss=$((seconds * 60000))
@@ -128,9 +141,10 @@ cfg_name() {
     esac
 }
 
-start_unbound() { # N
+start_unbound() { # N THREADS
     rm -f "$dir/unbound-$1.log" "$dir/idnguard-3.log"
     lab_configure "$1"
+    LAB_THREADS=$2
     lab_unbound_start || { echo "resolver_bench: Unbound (config $1) did not come up" >&2; exit 1; }
     ub_pid=$LAB_UB_PID
 }
@@ -143,9 +157,9 @@ rss_kb() {
 
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 runs="$out/resolver-runs.csv"
-echo "workload,config,name,round,qps,completed,lost,avg_latency_s,noerror,refused,vmrss_kb,log_lines" > "$runs"
+echo "workload,threads,config,name,round,qps,completed,lost,avg_latency_s,noerror,refused,vmrss_kb,log_lines" > "$runs"
 echo "resolver_bench: Unbound on 127.0.0.1:$port, NSD on :$nsd_port; $repeat rounds of" \
-    "${seconds}s runs, dnsperf -c $clients -q $outstanding"
+    "${seconds}s runs, dnsperf -c $clients -q $outstanding, num-threads $threads_list"
 round=1
 while [ "$round" -le "$repeat" ]; do
     order="1 2 3 4 5"
@@ -155,91 +169,107 @@ while [ "$round" -le "$repeat" ]; do
     4) order="4 5 1 2 3" ;;
     0) order="5 1 2 3 4" ;;
     esac
-    for wl in ${BENCH_WORKLOADS:-hits misses}; do
-        for c in $order; do
-            case " ${BENCH_CONFIGS:-1 2 3 4 5} " in *" $c "*) ;; *) continue ;; esac
-            start_unbound "$c"
-            dnsperf -s 127.0.0.1 -p "$port" -d "$dir/$wl.txt" -l "$seconds" -c "$clients" \
-                -q "$outstanding" -t 5 > "$dir/dnsperf.out" 2>&1 || true
-            rss=$(rss_kb "$ub_pid")
-            stop_unbound
-            lines=0
-            case $c in
-            3) lines=$(wc -l < "$dir/idnguard-3.log" 2>/dev/null || echo 0) ;;
-            4) lines=$(wc -l < "$dir/unbound-4.log" 2>/dev/null || echo 0) ;;
-            esac
-            awk -v wl="$wl" -v c="$c" -v name="$(cfg_name "$c")" -v r="$round" -v rss="$rss" \
-                -v lines="$lines" '
-                /Queries completed:/ { done = $3 }
-                /Queries lost:/ { lost = $3 }
-                /Queries per second:/ { qps = $4 }
-                /Average Latency/ { lat = $4 }
-                /Response codes:/ {
-                    for (i = 3; i <= NF; i++) {
-                        if ($i == "NOERROR") noerr = $(i + 1)
-                        if ($i == "REFUSED") ref = $(i + 1)
+    for th in $threads_list; do
+        for wl in ${BENCH_WORKLOADS:-hits misses fake20}; do
+            for c in $order; do
+                case " ${BENCH_CONFIGS:-1 2 3 4 5} " in *" $c "*) ;; *) continue ;; esac
+                start_unbound "$c" "$th"
+                dnsperf -s 127.0.0.1 -p "$port" -d "$dir/$wl.txt" -l "$seconds" -c "$clients" \
+                    -q "$outstanding" -t 5 > "$dir/dnsperf.out" 2>&1 || true
+                rss=$(rss_kb "$ub_pid")
+                stop_unbound
+                lines=0
+                case $c in
+                3) lines=$(wc -l < "$dir/idnguard-3.log" 2>/dev/null || echo 0) ;;
+                4) lines=$(wc -l < "$dir/unbound-4.log" 2>/dev/null || echo 0) ;;
+                esac
+                awk -v wl="$wl" -v th="$th" -v c="$c" -v name="$(cfg_name "$c")" -v r="$round" \
+                    -v rss="$rss" -v lines="$lines" '
+                    /Queries completed:/ { done = $3 }
+                    /Queries lost:/ { lost = $3 }
+                    /Queries per second:/ { qps = $4 }
+                    /Average Latency/ { lat = $4 }
+                    /Response codes:/ {
+                        for (i = 3; i <= NF; i++) {
+                            if ($i == "NOERROR") noerr = $(i + 1)
+                            if ($i == "REFUSED") ref = $(i + 1)
+                        }
                     }
-                }
-                END {
-                    printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", wl, c, name, r, qps + 0,
-                        done + 0, lost + 0, lat + 0, noerr + 0, ref + 0, rss, lines + 0
-                }' "$dir/dnsperf.out" >> "$runs"
-            tail -n 1 "$runs"
+                    END {
+                        printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", wl, th, c, name, r,
+                            qps + 0, done + 0, lost + 0, lat + 0, noerr + 0, ref + 0, rss, lines + 0
+                    }' "$dir/dnsperf.out" >> "$runs"
+                tail -n 1 "$runs"
+            done
         done
     done
     round=$((round + 1))
 done
 
-# ---- summary: medians, ratios, memory ----
-awk -F, -v out="$out" '
+# ---- summary: medians with min and max, ratios within a round, memory ----
+awk -F, -v out="$out" "$bench_stats_awk"'
     NR == 1 { next }
-    { k = $1 "," $2; n[k]++; q[k, n[k]] = $5; name[$2] = $3
-      rss[k] = rss[k] > $11 ? rss[k] : $11; ref[k] += $10; tot[k] += $6 }
-    function median(k,    i, j, t, a, m) {
-        m = n[k]
-        for (i = 1; i <= m; i++) a[i] = q[k, i]
-        for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-        return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
+    { g = $1 "," $2; k = g "," $3; name[$3] = $4
+      if (!(g in seen)) { seen[g] = 1; groups[++ng] = g }
+      n[k]++; q[k, n[k]] = $6; at[k, $5] = $6
+      rounds[g] = rounds[g] > $5 ? rounds[g] : $5
+      rss[k] = rss[k] > $12 ? rss[k] : $12; ref[k] += $11; tot[k] += $7 }
+    # "MEDIAN MIN MAX" of configuration A over configuration B, within each round
+    function ratio(g, a, b,    r, m, v) {
+        m = 0
+        for (r = 1; r <= rounds[g]; r++)
+            if ((g "," a, r) in at && (g "," b, r) in at && at[g "," b, r] > 0)
+                v[++m] = at[g "," a, r] / at[g "," b, r]
+        return bench_stats(v, m)
+    }
+    function cell(s,    f) {
+        split(s, f, " ")
+        return f[1] == 0 ? "-" : sprintf("%.3f (%.3f-%.3f)", f[1], f[2], f[3])
     }
     END {
         csv = out "/resolver.csv"; mem = out "/memory.csv"; md = out "/resolver.md"
-        print "workload,config,name,runs,median_qps,ratio_to_no_module,refused_share" > csv
-        print "workload,config,name,max_vmrss_kb" > mem
-        split("hits misses", wls, " ")
-        print "| workload | (1) no module | (2) module | (3) module, query log | (4) Unbound log-queries+replies | (5) module, 100,000-name deny list | (2)/(1) | (3)/(1) | (3)/(4) | (5)/(2) |" > md
-        print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|" > md
-        for (w = 1; w <= 2; w++) {
-            wl = wls[w]
-            delete m
+        print "workload,threads,config,name,runs,median_qps,min_qps,max_qps,ratio_to_no_module,ratio_min,ratio_max,refused_share" > csv
+        print "workload,threads,config,name,max_vmrss_kb" > mem
+        print "| workload | threads | (1) no module | (2) module | (3) module, query log | (4) Unbound log-queries+replies | (5) module, 100,000-name deny list | (2)/(1) | (3)/(1) | (3)/(4) | (5)/(2) |" > md
+        print "|---|---:|---:|---:|---:|---:|---:|---|---|---|---|" > md
+        for (i = 1; i <= ng; i++) {
+            g = groups[i]
+            delete med
             for (c = 1; c <= 5; c++) {
-                k = wl "," c
-                if (!(k in n)) continue
-                m[c] = median(k)
-                printf "%s,%d,%s,%d,%.0f,%.3f,%.3f\n", wl, c, name[c], n[k], m[c],
-                    m[1] ? m[c] / m[1] : 0, tot[k] ? ref[k] / tot[k] : 0 > csv
-                printf "%s,%d,%s,%d\n", wl, c, name[c], rss[k] > mem
+                k = g "," c
+                if (!(k in n)) { med[c] = "-"; continue }
+                delete v
+                for (j = 1; j <= n[k]; j++) v[j] = q[k, j]
+                split(bench_stats(v, n[k]), st, " ")
+                med[c] = sprintf("%.0f", st[1])
+                split(ratio(g, c, 1), rr, " ")
+                printf "%s,%d,%s,%d,%.0f,%.0f,%.0f,%.3f,%.3f,%.3f,%.3f\n", k, n[k], name[c], st[1], st[2], st[3],
+                    rr[1], rr[2], rr[3], tot[k] ? ref[k] / tot[k] : 0 > csv
+                printf "%s,%d,%s,%d\n", g, c, name[c], rss[k] > mem
             }
-            if (!(wl ",1" in n) && !(wl ",2" in n) && !(wl ",5" in n)) continue
-            printf "| %s | %.0f | %.0f | %.0f | %.0f | %.0f | %.3f | %.3f | %.3f | %.3f |\n", wl, m[1], m[2],
-                m[3], m[4], m[5], m[1] ? m[2] / m[1] : 0, m[1] ? m[3] / m[1] : 0,
-                m[4] ? m[3] / m[4] : 0, m[2] ? m[5] / m[2] : 0 > md
+            split(g, f, ",")
+            printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", f[1], f[2], med[1], med[2],
+                med[3], med[4], med[5], cell(ratio(g, 2, 1)), cell(ratio(g, 3, 1)), cell(ratio(g, 3, 4)),
+                cell(ratio(g, 5, 2)) > md
         }
         print "" > md
         print "Daemon resident size after the run (VmRSS, largest over the runs), KiB:" > md
         print "" > md
-        print "| workload | (1) no module | (2) module | (3) module, query log | (4) Unbound log | (5) module, deny list |" > md
-        print "|---|---:|---:|---:|---:|---:|" > md
-        for (w = 1; w <= 2; w++) {
-            wl = wls[w]
-            printf "| %s | %d | %d | %d | %d | %d |\n", wl, rss[wl ",1"], rss[wl ",2"], rss[wl ",3"],
-                rss[wl ",4"], rss[wl ",5"] > md
+        print "| workload | threads | (1) no module | (2) module | (3) module, query log | (4) Unbound log | (5) module, deny list |" > md
+        print "|---|---:|---:|---:|---:|---:|---:|" > md
+        for (i = 1; i <= ng; i++) {
+            g = groups[i]; split(g, f, ",")
+            printf "| %s | %s | %d | %d | %d | %d | %d |\n", f[1], f[2], rss[g ",1"], rss[g ",2"], rss[g ",3"],
+                rss[g ",4"], rss[g ",5"] > md
         }
     }' "$runs"
 {
     echo
     echo "dnsperf -c $clients -q $outstanding, ${seconds}s per run, $repeat rounds (configurations"
-    echo "in rotated order), a fresh Unbound (num-threads: 1) for every run. Mix: 65% ASCII, 30% valid"
-    echo "IDNs, 5% fake A-labels (the module REFUSEs these: in (2) and (3) they never reach the cache"
-    echo "or NSD). Load average at start: $load_start; at end: $(cut -d' ' -f1-3 /proc/loadavg)."
+    echo "in rotated order), a fresh Unbound for every run. QPS: median of the rounds; ratios: taken"
+    echo "within each round, median (min-max). Mix of hits and misses: 65% ASCII, 30% valid IDNs, 5%"
+    echo "fake A-labels; fake20: 80% valid names, 20% fake A-labels, all cached by plain Unbound. The"
+    echo "module REFUSEs the fake ones: in (2), (3) and (5) they never reach the cache or NSD."
+    echo "Load average at start: $load_start; at end: $(cut -d' ' -f1-3 /proc/loadavg)."
 } >> "$out/resolver.md"
 cat "$out/resolver.md"

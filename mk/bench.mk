@@ -4,7 +4,9 @@
 #   make bench-codec      the codec only (BENCH_RUNS=15 runs of BENCH_RUN_MS=8 ms;
 #                         BENCH_FILTER=psl-idn for one set)
 #   make bench-resolver   the resolver only (BENCH_SECONDS=10 per run, BENCH_REPEAT=3)
-#   make bench            both, then bench/results/results.md and qps.png
+#   make bench-cli        the CLI streaming names against a minimal ICU loop
+#                         (BENCH_CLI_LINES=600000 per run, BENCH_REPEAT=5)
+#   make bench            all three, then bench/results/results.md and qps.png
 #
 # Benchmarks only report: nothing here is part of `make check`.
 
@@ -16,7 +18,9 @@ BENCH_CFLAGS = -std=c11 -Wall -Wextra -Werror -O2 -g -D_GNU_SOURCE -Icodec \
 	$(if $(wildcard tests/codec/worst_case.h),-DHAVE_WORST_CASE_H -Itests/codec) \
 	$(shell pkg-config --cflags icu-uc libidn2 2>/dev/null)
 
-.PHONY: bench bench-codec bench-resolver bench-report
+.PHONY: bench bench-codec bench-resolver bench-cli bench-report
+BENCH_PSL := /usr/share/publicsuffix/public_suffix_list.dat
+ICU_STREAM := $(BUILD)/bench/icu_stream
 
 $(BENCH_BIN): bench/codec_bench.c $(LIB) codec/idnguard.h $(wildcard tests/codec/worst_case.h)
 	@sh scripts/deps.sh --check bench build
@@ -37,12 +41,23 @@ bench-resolver: deps-bench deps-module deps-integration
 	IDNGUARD_ZONES=$(abspath $(ZONES_DIR)) sh bench/resolver_bench.sh $(UNBOUND) $(CURDIR)/$(MODULE) \
 	    $(BENCH_OUT)
 
+$(ICU_STREAM): bench/icu_stream.c
+	@sh scripts/deps.sh --check bench build
+	@mkdir -p $(@D)
+	$(CC) $(BENCH_CFLAGS) -o $@ bench/icu_stream.c $(shell pkg-config --libs icu-uc)
+
+bench-cli: deps-bench
+	@$(MAKE) --no-print-directory $(CLI) $(ICU_STREAM)
+	@mkdir -p $(BENCH_OUT)
+	sh bench/cli_bench.sh $(CLI) $(ICU_STREAM) $(BENCH_PSL) $(BENCH_OUT)
+
 bench-report: deps-bench
 	@sh bench/report.sh $(BENCH_OUT) $(UNBOUND)
 
 bench:
 	@$(MAKE) --no-print-directory bench-codec
 	@$(MAKE) --no-print-directory bench-resolver
+	@$(MAKE) --no-print-directory bench-cli
 	@$(MAKE) --no-print-directory bench-report
 
 # The python module on Debian's stock unbound against the stock daemon alone
