@@ -56,8 +56,8 @@ static idng_status cp_status(const uint32_t *u, size_t n, size_t i, uint32_t w, 
  * leading mark, and each code point's status under mode (IDNA2008 or
  * UTS #46: repertoire and the context rules), checked in that order.  One
  * pass looks up each code point's property word once and gathers
- * everything: the NFC quick check (full normalization only when it says
- * Maybe), the first bad status, and into bd whether the label is RTL and
+ * everything: the NFC quick check (normalization of the pieces around
+ * its Maybe code points only when it says Maybe), the first bad status, and into bd whether the label is RTL and
  * what the bidi rule says of it (RFC 5893 section 2), for the caller to
  * apply when the name is a Bidi domain name.  bd is filled (bd->valid)
  * whenever that pass runs.
@@ -106,7 +106,7 @@ idng_status idng_ulabel_check(const uint32_t *u, size_t n, idng_mode mode, uint3
             first_bad = cp;
     }
     idng_bidi_finish(&br, u[n - 1], bd);
-    if (nfc_no || (nfc_maybe && !idng_is_nfc(u, n)))
+    if (nfc_no || (nfc_maybe && !idng_is_nfc_maybe(u, n)))
         return IDNG_E_NOT_NFC;
     if (n >= 4 && u[2] == '-' && u[3] == '-')
         return IDNG_E_HYPHEN_34;
