@@ -64,6 +64,27 @@ static IDNG_ALWAYS_INLINE int idng_has_8bit(const char *s, size_t n)
     return (acc & 0x80) != 0;
 }
 
+/* Decodes the UTF-8 sequence at s, known to be valid (idng_utf8_decode
+ * accepted it before): *cp gets the code point; returns its length. */
+static inline size_t idng_utf8_decode_valid(const unsigned char *s, uint32_t *cp)
+{
+    if (s[0] < 0x80) {
+        *cp = s[0];
+        return 1;
+    }
+    if (s[0] < 0xE0) {
+        *cp = (uint32_t)(s[0] & 0x1F) << 6 | (s[1] & 0x3F);
+        return 2;
+    }
+    if (s[0] < 0xF0) {
+        *cp = (uint32_t)(s[0] & 0x0F) << 12 | (uint32_t)(s[1] & 0x3F) << 6 | (s[2] & 0x3F);
+        return 3;
+    }
+    *cp = (uint32_t)(s[0] & 0x07) << 18 | (uint32_t)(s[1] & 0x3F) << 12
+          | (uint32_t)(s[2] & 0x3F) << 6 | (s[3] & 0x3F);
+    return 4;
+}
+
 /* Fills err (when not NULL) with a status and where it was found; returns
  * the status. */
 static inline idng_status idng_fail(idng_error *err, idng_status st, size_t off, size_t len,

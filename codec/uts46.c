@@ -112,7 +112,7 @@ static idng_status map_label(const unsigned char *s, size_t len, uint32_t *u, si
             cp = idng_ascii_lower(s[pos]);
             pos++;
         } else {
-            pos += idng_utf8_decode(s + pos, len - pos, &cp); /* validated by the caller */
+            pos += idng_utf8_decode_valid(s + pos, &cp); /* split_name validated it */
             w = idng_uprops(cp);
             /* Only mapped and ignored code points are in the mapping table. */
             if (UP_U46(w) == U46_MAPPED || UP_U46(w) == U46_IGNORED)
