@@ -9,9 +9,10 @@ bench=$1; prof=$2; out=$3
 mkdir -p "$out/sets"
 "$bench" -s "$out/sets"
 for op in check to-unicode to-ascii; do
-    for set in rfc3492 psl-idn worst-case worst-tests; do
+    for set in rfc3492 six psl-idn worst-case worst-tests; do
         form=ace
         [ "$op" = to-ascii ] && form=unicode
+        [ "$set" = six ] && form=mixed
         f=$out/sets/$set-$form.txt
         n=$(wc -l < "$f")
         reps=$((20000 / n))

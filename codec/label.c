@@ -17,7 +17,8 @@
 #define LABELS_MAX 128
 
 /* Status of u[i], whose property word is w, under mode (not punycode). */
-static idng_status cp_status(const uint32_t *u, size_t n, size_t i, uint32_t w, idng_mode mode)
+static IDNG_ALWAYS_INLINE idng_status cp_status(const uint32_t *u, size_t n, size_t i, uint32_t w,
+                                                 idng_mode mode)
 {
     if (mode == IDNG_MODE_IDNA2008) {
         switch (UP_I08(w)) {
@@ -62,8 +63,8 @@ static idng_status cp_status(const uint32_t *u, size_t n, size_t i, uint32_t w, 
  * apply when the name is a Bidi domain name.  bd is filled (bd->valid)
  * whenever that pass runs.
  */
-idng_status idng_ulabel_check(const uint32_t *u, size_t n, idng_mode mode, uint32_t *bad,
-                              struct bidi *bd)
+static IDNG_ALWAYS_INLINE idng_status ulabel_check(const uint32_t *u, size_t n, idng_mode mode,
+                                                  uint32_t *bad, struct bidi *bd, int judge_nfc)
 {
     struct bidi_run br;
     idng_status first = IDNG_OK;
@@ -94,13 +95,15 @@ idng_status idng_ulabel_check(const uint32_t *u, size_t n, idng_mode mode, uint3
             idng_bidi_start(&br, cls, cp);
         }
         idng_bidi_step(&br, cls, cp);
-        switch (idng_nfc_qc_step(cp, w, &last_ccc)) {
-        case QC_NO:
-            nfc_no = 1;
-            break;
-        case QC_MAYBE:
-            nfc_maybe = 1;
-            break;
+        if (judge_nfc) {
+            switch (idng_nfc_qc_step(cp, w, &last_ccc)) {
+            case QC_NO:
+                nfc_no = 1;
+                break;
+            case QC_MAYBE:
+                nfc_maybe = 1;
+                break;
+            }
         }
         if (first == IDNG_OK && (first = cp_status(u, n, i, w, mode)) != IDNG_OK)
             first_bad = cp;
@@ -118,6 +121,30 @@ idng_status idng_ulabel_check(const uint32_t *u, size_t n, idng_mode mode, uint3
     }
     *bad = first_bad;
     return first;
+}
+
+idng_status idng_ulabel_check(const uint32_t *u, size_t n, idng_mode mode, uint32_t *bad,
+                              struct bidi *bd)
+{
+    return ulabel_check(u, n, mode, bad, bd, 1);
+}
+
+/*
+ * The same for a label known to be in NFC: it skips the NFC judgment (the
+ * quick check of every code point, and the normalization of the pieces
+ * around a Maybe), which could only say "NFC" there.  Its one caller is
+ * to-ASCII / to-Unicode of a label with octets >= 0x80, on the output of
+ * map_label (uts46.c), which is NFC by construction: map_label returns its
+ * mapped code points either when their NFC quick check says Yes, which
+ * means the string is in NFC (UAX #15 section 9), or normalized by
+ * idng_nfc, whose result is in NFC since NFC is idempotent.  Nothing
+ * touches them between the two.  The other checks, and their order, are
+ * those of idng_ulabel_check: NOT_NFC came first, and cannot occur.
+ */
+idng_status idng_ulabel_check_nfc(const uint32_t *u, size_t n, idng_mode mode, uint32_t *bad,
+                                  struct bidi *bd)
+{
+    return ulabel_check(u, n, mode, bad, bd, 0);
 }
 
 /*
