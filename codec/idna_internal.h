@@ -64,6 +64,64 @@ static IDNG_ALWAYS_INLINE int idng_has_8bit(const char *s, size_t n)
     return (acc & 0x80) != 0;
 }
 
+/*
+ * The length of the UTF-8 sequence that begins with the octet >= 0x80 at
+ * s (len octets left), or 0 if it is not valid: inline, for the walk over
+ * a text name, and without decoding.  It accepts exactly what
+ * idng_utf8_decode accepts, by the table of well-formed sequences of
+ * RFC 3629 section 4: a lead C2-DF, E0-EF or F0-F4 and then 1, 2 or 3
+ * continuation octets, the second octet narrowed after E0 (A0-BF: no
+ * overlong form below U+0800), ED (80-9F: no surrogate), F0 (90-BF: none
+ * below U+10000) and F4 (80-8F: none above U+10FFFF).
+ */
+static inline size_t idng_utf8_valid(const unsigned char *s, size_t len)
+{
+    unsigned c = s[0], lo = 0x80, hi = 0xBF;
+    size_t n;
+
+    if (c < 0xC2 || c > 0xF4)
+        return 0;
+    n = c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    if (len < n)
+        return 0;
+    if (c == 0xE0)
+        lo = 0xA0;
+    else if (c == 0xED)
+        hi = 0x9F;
+    else if (c == 0xF0)
+        lo = 0x90;
+    else if (c == 0xF4)
+        hi = 0x8F;
+    if (s[1] < lo || s[1] > hi)
+        return 0;
+    if (n > 2 && (s[2] & 0xC0) != 0x80)
+        return 0;
+    if (n > 3 && (s[3] & 0xC0) != 0x80)
+        return 0;
+    return n;
+}
+
+/* Decodes the UTF-8 sequence at s, known to be valid (idng_utf8_valid
+ * accepted it before): *cp gets the code point; returns its length. */
+static inline size_t idng_utf8_decode_valid(const unsigned char *s, uint32_t *cp)
+{
+    if (s[0] < 0x80) {
+        *cp = s[0];
+        return 1;
+    }
+    if (s[0] < 0xE0) {
+        *cp = (uint32_t)(s[0] & 0x1F) << 6 | (s[1] & 0x3F);
+        return 2;
+    }
+    if (s[0] < 0xF0) {
+        *cp = (uint32_t)(s[0] & 0x0F) << 12 | (uint32_t)(s[1] & 0x3F) << 6 | (s[2] & 0x3F);
+        return 3;
+    }
+    *cp = (uint32_t)(s[0] & 0x07) << 18 | (uint32_t)(s[1] & 0x3F) << 12
+          | (uint32_t)(s[2] & 0x3F) << 6 | (s[3] & 0x3F);
+    return 4;
+}
+
 /* Fills err (when not NULL) with a status and where it was found; returns
  * the status. */
 static inline idng_status idng_fail(idng_error *err, idng_status st, size_t off, size_t len,
@@ -189,7 +247,7 @@ static inline size_t idng_full_stop_at(const unsigned char *u, size_t len)
  * form, where other octets >= 0x80 belong to the label).  Every label is
  * returned, empty ones included: a name that ends with a full stop ends
  * with an empty label, and an empty text is one empty label.  With
- * IDNG_TEXT_UTF8 the walk also decodes the UTF-8 between full stops, in
+ * IDNG_TEXT_UTF8 the walk also validates the UTF-8 between full stops, in
  * the same pass, and bad_at is the offset of the first octet that does
  * not begin a valid sequence (len when there is none).
  */
@@ -217,13 +275,12 @@ static inline void idng_text_start(struct idng_text_iter *it, const char *s, siz
  * the length of the full stop there (0 at the end of the text). */
 static inline size_t idng_text_scan(struct idng_text_iter *it, size_t i, size_t *sep)
 {
-    uint32_t cp;
     size_t m;
 
     while (i < it->len && idng_full_stop_at(it->s + i, it->len - i) == 0) {
         if (it->s[i] < 0x80 || !(it->mode & IDNG_TEXT_UTF8) || it->bad_at < it->len)
             i++;
-        else if ((m = idng_utf8_decode(it->s + i, it->len - i, &cp)) != 0)
+        else if ((m = idng_utf8_valid(it->s + i, it->len - i)) != 0)
             i += m;
         else
             it->bad_at = i++;
@@ -333,6 +390,9 @@ int idng_contexto_ok(const uint32_t *u, size_t n, size_t i);
  * point to blame, bd the label's bidi verdict (see label.c). */
 idng_status idng_ulabel_check(const uint32_t *u, size_t n, idng_mode mode, uint32_t *bad,
                               struct bidi *bd);
+/* idng_ulabel_check of a label already in NFC, without judging NFC again. */
+idng_status idng_ulabel_check_nfc(const uint32_t *u, size_t n, idng_mode mode, uint32_t *bad,
+                                  struct bidi *bd);
 /* An xn-- label of plain ASCII: u (IDNG_LABEL_MAX code points) and *n get
  * its U-label; then as idng_ulabel_check. */
 idng_status idng_ace_check(const char *label, size_t len, idng_mode mode, uint32_t *u,

@@ -17,7 +17,8 @@
 #define LABELS_MAX 128
 
 /* Status of u[i], whose property word is w, under mode (not punycode). */
-static idng_status cp_status(const uint32_t *u, size_t n, size_t i, uint32_t w, idng_mode mode)
+static IDNG_ALWAYS_INLINE idng_status cp_status(const uint32_t *u, size_t n, size_t i, uint32_t w,
+                                                 idng_mode mode)
 {
     if (mode == IDNG_MODE_IDNA2008) {
         switch (UP_I08(w)) {
@@ -56,14 +57,14 @@ static idng_status cp_status(const uint32_t *u, size_t n, size_t i, uint32_t w, 
  * leading mark, and each code point's status under mode (IDNA2008 or
  * UTS #46: repertoire and the context rules), checked in that order.  One
  * pass looks up each code point's property word once and gathers
- * everything: the NFC quick check (full normalization only when it says
- * Maybe), the first bad status, and into bd whether the label is RTL and
+ * everything: the NFC quick check (normalization of the pieces around
+ * its Maybe code points only when it says Maybe), the first bad status, and into bd whether the label is RTL and
  * what the bidi rule says of it (RFC 5893 section 2), for the caller to
  * apply when the name is a Bidi domain name.  bd is filled (bd->valid)
  * whenever that pass runs.
  */
-idng_status idng_ulabel_check(const uint32_t *u, size_t n, idng_mode mode, uint32_t *bad,
-                              struct bidi *bd)
+static IDNG_ALWAYS_INLINE idng_status ulabel_check(const uint32_t *u, size_t n, idng_mode mode,
+                                                  uint32_t *bad, struct bidi *bd, int judge_nfc)
 {
     struct bidi_run br;
     idng_status first = IDNG_OK;
@@ -94,19 +95,21 @@ idng_status idng_ulabel_check(const uint32_t *u, size_t n, idng_mode mode, uint3
             idng_bidi_start(&br, cls, cp);
         }
         idng_bidi_step(&br, cls, cp);
-        switch (idng_nfc_qc_step(cp, w, &last_ccc)) {
-        case QC_NO:
-            nfc_no = 1;
-            break;
-        case QC_MAYBE:
-            nfc_maybe = 1;
-            break;
+        if (judge_nfc) {
+            switch (idng_nfc_qc_step(cp, w, &last_ccc)) {
+            case QC_NO:
+                nfc_no = 1;
+                break;
+            case QC_MAYBE:
+                nfc_maybe = 1;
+                break;
+            }
         }
         if (first == IDNG_OK && (first = cp_status(u, n, i, w, mode)) != IDNG_OK)
             first_bad = cp;
     }
     idng_bidi_finish(&br, u[n - 1], bd);
-    if (nfc_no || (nfc_maybe && !idng_is_nfc(u, n)))
+    if (nfc_no || (nfc_maybe && !idng_is_nfc_maybe(u, n)))
         return IDNG_E_NOT_NFC;
     if (n >= 4 && u[2] == '-' && u[3] == '-')
         return IDNG_E_HYPHEN_34;
@@ -120,43 +123,89 @@ idng_status idng_ulabel_check(const uint32_t *u, size_t n, idng_mode mode, uint3
     return first;
 }
 
+idng_status idng_ulabel_check(const uint32_t *u, size_t n, idng_mode mode, uint32_t *bad,
+                              struct bidi *bd)
+{
+    return ulabel_check(u, n, mode, bad, bd, 1);
+}
+
+/*
+ * The same for a label known to be in NFC: it skips the NFC judgment (the
+ * quick check of every code point, and the normalization of the pieces
+ * around a Maybe), which could only say "NFC" there.  Its one caller is
+ * to-ASCII / to-Unicode of a label with octets >= 0x80, on the output of
+ * map_label (uts46.c), which is NFC by construction: map_label returns its
+ * mapped code points either when their NFC quick check says Yes, which
+ * means the string is in NFC (UAX #15 section 9), or normalized by
+ * idng_nfc, whose result is in NFC since NFC is idempotent.  Nothing
+ * touches them between the two.  The other checks, and their order, are
+ * those of idng_ulabel_check: NOT_NFC came first, and cannot occur.
+ */
+idng_status idng_ulabel_check_nfc(const uint32_t *u, size_t n, idng_mode mode, uint32_t *bad,
+                                  struct bidi *bd)
+{
+    return ulabel_check(u, n, mode, bad, bd, 0);
+}
+
 /*
  * Validates an xn-- label of plain ASCII (any case) under mode: what only
- * an A-label can fail (length, Punycode, decoding to nothing or to ASCII,
- * the round trip), then its U-label, which u (capacity IDNG_LABEL_MAX)
- * receives, through idng_ulabel_check; bd as there.
+ * an A-label can fail (length, Punycode, decoding to nothing or to ASCII),
+ * then its U-label, which u (capacity IDNG_LABEL_MAX) receives, through
+ * idng_ulabel_check; bd as there.
+ *
+ * A-labels compare case-insensitively (RFC 5891 5.3), and Punycode digits
+ * have no case, so decoding the label as it is and lowercasing the basic
+ * code points afterwards gives what decoding it lowercased would give,
+ * with the same errors.
+ *
+ * There is no re-encoding to compare with the label (IDNG_E_ROUNDTRIP,
+ * "the A-label is the canonical spelling of its U-label"), because for a
+ * label that decodes it cannot fail; the argument, with RFC 3492 section
+ * numbers:
+ *  - the basic code points are the octets before the last delimiter, in
+ *    order (6.2), and the encoder writes them in the same order followed by
+ *    the delimiter when there is one (6.3); a delimiter first is refused as
+ *    a digit by the decoder, a delimiter last leaves an all-ASCII result;
+ *  - every code point the decoder inserts is at least n = 0x80 and n never
+ *    decreases, and an insertion with the same n lands after the one
+ *    before it (i only grows): the decoder inserts in the encoder's order,
+ *    by code point and then by position, so the encoder computes from the
+ *    result exactly the deltas the decoder read;
+ *  - the threshold of each digit depends only on the bias and the digit's
+ *    place, and bias adaptation on the deltas before it (6.1), the same on
+ *    both sides; for a given bias, the k-digit integers (3.3) cover the
+ *    range [S(k-1), S(k)) with S(k) the sum of t(j) * w(j) for j < k, each
+ *    value once, so every delta has exactly one spelling;
+ *  - the label was lowercased, and the encoder writes lowercase digits.
+ * tests/codec/test_punycode.c checks it exhaustively on short inputs, and
+ * the fuzz harness of the label check re-encodes every label it accepts.
  */
 idng_status idng_ace_check(const char *label, size_t len, idng_mode mode, uint32_t *u,
                            size_t *n, uint32_t *bad, struct bidi *bd)
 {
-    char low[IDNG_LABEL_MAX], re[IDNG_LABEL_MAX];
-    size_t i, relen = sizeof re;
+    size_t i;
     idng_status st;
-    int ascii = 1;
+    uint32_t high = 0;
 
     *bad = IDNG_NO_CODEPOINT;
     *n = 0;
     bd->valid = 0;
     if (len > IDNG_LABEL_MAX)
         return IDNG_E_LABEL_TOO_LONG;
-    /* A-labels compare case-insensitively; RFC 5891 5.3 lowercases first. */
-    for (i = 0; i < len; i++)
-        low[i] = (char)idng_ascii_lower((unsigned char)label[i]);
     *n = IDNG_LABEL_MAX;
-    st = idng_punycode_decode(low + 4, len - 4, u, n, NULL);
+    st = idng_punycode_decode(label + 4, len - 4, u, n, NULL);
     if (st != IDNG_OK) {
         *n = 0;
         return st;
     }
     if (*n == 0)
         return IDNG_E_EMPTY_DECODE;
-    for (i = 0; i < *n && ascii; i++)
-        ascii = u[i] < 0x80;
-    if (ascii)
+    for (i = 0; i < *n; i++) {
+        u[i] = u[i] < 0x80 ? idng_ascii_lower((unsigned char)u[i]) : u[i];
+        high |= u[i];
+    }
+    if (high < 0x80)
         return IDNG_E_ASCII_ONLY;
-    if (idng_punycode_encode(u, *n, NULL, re, &relen) != IDNG_OK || relen != len - 4
-        || memcmp(re, low + 4, relen) != 0)
-        return IDNG_E_ROUNDTRIP;
     return idng_ulabel_check(u, *n, mode, bad, bd);
 }
 

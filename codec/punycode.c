@@ -9,9 +9,7 @@
  * going without writing, so that the caller learns the size needed and
  * input errors are still reported in preference to IDNG_E_NOSPACE.
  */
-#include "idnguard.h"
-
-#include <string.h>
+#include "idna_internal.h"
 
 enum {
     BASE = 36,
@@ -97,8 +95,8 @@ static char digit_char(uint32_t d, int upper)
     return upper ? upper_[d] : lower[d];
 }
 
-/* Section 6.1. */
-static uint32_t adapt(uint32_t delta, uint32_t numpoints, int firsttime)
+/* Section 6.1; inline, as it runs once per code point both ways. */
+static IDNG_ALWAYS_INLINE uint32_t adapt(uint32_t delta, uint32_t numpoints, int firsttime)
 {
     uint32_t k = 0;
 
@@ -129,11 +127,8 @@ static void put(char *out, size_t cap, size_t *len, char c)
 }
 
 /* Writes delta as a generalized variable-length integer (section 6.3). */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((always_inline))
-#endif
-static inline void put_delta(char *out, size_t cap, size_t *len, uint32_t delta, uint32_t bias,
-                      int upper)
+static IDNG_ALWAYS_INLINE void put_delta(char *out, size_t cap, size_t *len, uint32_t delta,
+                                         uint32_t bias, int upper)
 {
     uint32_t q = delta, k, t;
 
@@ -330,14 +325,14 @@ idng_status idng_punycode_decode(const char *in, size_t inlen, uint32_t *out, si
 
     if (inlen > MAXINT)
         return IDNG_E_PUNY_OVERFLOW;
+    if (idng_has_8bit(in, inlen))
+        return IDNG_E_PUNY_NONBASIC;
     /* b is the number of basic code points: everything before the last
-     * delimiter, which must all be basic. */
-    for (j = 0; j < inlen; j++) {
-        if (s[j] >= 0x80)
-            return IDNG_E_PUNY_NONBASIC;
-        if (s[j] == DELIMITER)
-            b = j;
-    }
+     * delimiter, which must all be basic (a delimiter first leaves b = 0,
+     * and is then refused as a digit). */
+    for (b = inlen; b > 0 && s[b - 1] != DELIMITER; b--)
+        ;
+    b = b > 0 ? b - 1 : 0;
     for (j = 0; j < b; j++) {
         if (len < cap) {
             out[len] = s[j];

@@ -60,7 +60,11 @@ static inline unsigned idng_nfc_qc_step(uint32_t cp, uint32_t w, unsigned *last_
 /** The NFC quick check of s[0..len): QC_YES, QC_NO or QC_MAYBE. */
 unsigned idng_nfc_quick_check(const uint32_t *s, size_t len);
 
-/** Is s[0..len) in NFC? (quick check, full normalization on MAYBE) */
+/** Is s[0..len) in NFC? (quick check, then as idng_is_nfc_maybe on MAYBE) */
 int idng_is_nfc(const uint32_t *s, size_t len);
+
+/** Is s[0..len), whose quick check says MAYBE, in NFC?  Normalizes only
+ *  the pieces around its MAYBE code points. */
+int idng_is_nfc_maybe(const uint32_t *s, size_t len);
 
 #endif /* IDNG_UNICODE_H */

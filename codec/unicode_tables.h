@@ -82,6 +82,9 @@ enum { QC_YES = 0, QC_NO = 1, QC_MAYBE = 2 };
 #define UP_CCC_SHIFT 20
 #define UP_CCC_MASK 255u
 #define UP_CCC(w) (((w) >> UP_CCC_SHIFT) & UP_CCC_MASK)
+#define UP_DECOMP_SHIFT 28
+#define UP_DECOMP_MASK 1u
+#define UP_DECOMP(w) (((w) >> UP_DECOMP_SHIFT) & UP_DECOMP_MASK)
 
 /* The trie: the property word of cp is
  * idng_ut_props[idng_ut_stage2[idng_ut_stage1[cp >> IDNG_UT_SHIFT]
@@ -102,8 +105,8 @@ enum { QC_YES = 0, QC_NO = 1, QC_MAYBE = 2 };
 
 /* Table sizes, in entries. */
 #define IDNG_UT_STAGE1_SIZE 8704
-#define IDNG_UT_STAGE2_SIZE 34176
-#define IDNG_UT_PROPS_SIZE 200
+#define IDNG_UT_STAGE2_SIZE 34304
+#define IDNG_UT_PROPS_SIZE 213
 #define IDNG_UT_POOL_SIZE 7020
 #define IDNG_UT_MAP_COUNT 6205
 #define IDNG_UT_DEC_COUNT 2061

@@ -101,18 +101,20 @@ static idng_status map_label(const unsigned char *s, size_t len, uint32_t *u, si
 {
     size_t pos = 0, count = 0, out = 0;
     idng_status st = IDNG_OK;
+    unsigned last_ccc = 0, qc = QC_YES; /* the NFC quick check, step by step */
 
     if (cap > MAPPED_LABEL_MAX)
         cap = MAPPED_LABEL_MAX;
     while (pos < len) {
         uint32_t cp, w = 0;
         const uint32_t *seq;
+        size_t j;
         int m = -1;
         if (s[pos] < 0x80) {
             cp = idng_ascii_lower(s[pos]);
             pos++;
         } else {
-            pos += idng_utf8_decode(s + pos, len - pos, &cp); /* validated by the caller */
+            pos += idng_utf8_decode_valid(s + pos, &cp); /* split_name validated it */
             w = idng_uprops(cp);
             /* Only mapped and ignored code points are in the mapping table. */
             if (UP_U46(w) == U46_MAPPED || UP_U46(w) == U46_IGNORED)
@@ -127,16 +129,24 @@ static idng_status map_label(const unsigned char *s, size_t len, uint32_t *u, si
             }
             if (out + 1 > cap)
                 return IDNG_E_INPUT_TOO_LONG;
+            qc |= idng_nfc_qc_step(cp, w, &last_ccc);
             u[out++] = cp;
             continue;
         }
         if (out + (size_t)m > cap)
             return IDNG_E_INPUT_TOO_LONG;
+        for (j = 0; j < (size_t)m; j++)
+            qc |= idng_nfc_qc_step(seq[j], idng_uprops(seq[j]), &last_ccc);
         memcpy(u + out, seq, (size_t)m * sizeof *u);
         out += (size_t)m;
     }
-    /* Normalize only when the quick check does not say yes. */
-    if (idng_nfc_quick_check(u, out) != QC_YES || out > cap / NFC_DECOMP_MAX) {
+    /* Normalize only when the quick check does not say yes.  It ran as
+     * the code points were written, on each with its property word (none
+     * is looked at below U+0300, where w = 0 for ASCII): the steps of
+     * idng_nfc_quick_check over u[0..out), whose answer is Yes exactly when
+     * every step said Yes, that is when the OR of the steps is QC_YES (0). */
+    _Static_assert(QC_YES == 0, "the steps' OR is QC_YES only if all are");
+    if (qc != QC_YES || out > cap / NFC_DECOMP_MAX) {
         if (idng_nfc(u, &out, cap) != 0)
             return IDNG_E_INPUT_TOO_LONG;
     }
@@ -275,7 +285,7 @@ static idng_status analyse_unicode(struct run *r, struct label_state *l, const c
             l->st = st2;
         l->ascii_u = 0;
     } else if (l->st == IDNG_OK) {
-        l->st = idng_ulabel_check(u, l->n, r->mode, &l->bad, bd);
+        l->st = idng_ulabel_check_nfc(u, l->n, r->mode, &l->bad, bd);
     }
     return IDNG_OK;
 }

@@ -7,6 +7,9 @@
 #   make bench-cli        the CLI streaming names against a minimal ICU loop
 #                         (BENCH_CLI_LINES=600000 per run, BENCH_REPEAT=5)
 #   make bench            all three, then bench/results/results.md and qps.png
+#   make bench-profile    the codec's instructions per name under callgrind, on
+#                         the same sets (bench/results/codec-profile.md says how
+#                         to read them)
 #
 # Benchmarks only report: nothing here is part of `make check`.
 
@@ -18,7 +21,7 @@ BENCH_CFLAGS = -std=c11 -Wall -Wextra -Werror -O2 -g -D_GNU_SOURCE -Icodec \
 	$(if $(wildcard tests/codec/worst_case.h),-DHAVE_WORST_CASE_H -Itests/codec) \
 	$(shell pkg-config --cflags icu-uc libidn2 2>/dev/null)
 
-.PHONY: bench bench-codec bench-resolver bench-cli bench-report
+.PHONY: bench bench-codec bench-resolver bench-cli bench-report bench-profile
 BENCH_PSL := /usr/share/publicsuffix/public_suffix_list.dat
 ICU_STREAM := $(BUILD)/bench/icu_stream
 
@@ -34,6 +37,18 @@ bench-codec: deps-bench
 	$(BENCH_BIN) -o $(BENCH_OUT)/codec.csv -m $(BENCH_OUT)/codec.md \
 	    -d $(BENCH_OUT)/disagreements.tsv
 	@cat $(BENCH_OUT)/codec.md
+
+# The callgrind driver: one entry point over a set of names, nothing else
+# collected (bench/codec_profile.c).
+PROFILE_BIN := $(BUILD)/bench/codec_profile
+
+$(PROFILE_BIN): bench/codec_profile.c $(LIB) codec/idnguard.h
+	@mkdir -p $(@D)
+	$(CC) -std=c11 -Wall -Wextra -Werror -O2 -g -Icodec -o $@ bench/codec_profile.c $(LIB)
+
+bench-profile: deps-bench
+	@$(MAKE) --no-print-directory $(BENCH_BIN) $(PROFILE_BIN)
+	sh bench/codec_profile.sh $(BENCH_BIN) $(PROFILE_BIN) $(BUILD)/bench/profile
 
 bench-resolver: deps-bench deps-module deps-integration
 	@$(MAKE) --no-print-directory $(MODULE) zones

@@ -53,8 +53,11 @@ QC_NAMES = {"Y": "YES", "N": "NO", "M": "MAYBE"}
 
 # The fields of a property word, lowest bits first: (name, width in bits).
 # The packing below and the header's UP_* macros both come from this list.
+# DECOMP is 1 for the code points of idng_ut_dec_cp (a canonical
+# decomposition in the table; Hangul syllables decompose by algorithm), so
+# that NFC searches that table only for them.
 FIELDS = [("U46", 3), ("I08", 3), ("BIDI", 5), ("JT", 3), ("SCRIPT", 3), ("MARK", 1),
-          ("NFCQC", 2), ("CCC", 8)]
+          ("NFCQC", 2), ("CCC", 8), ("DECOMP", 1)]
 
 # The trie's block size is 1 << TRIE_SHIFT code points.  A reference into
 # the sequence pool is offset << REF_LEN_BITS | length.  A composition key
@@ -580,7 +583,8 @@ def main():
         words.append(pack({"U46": U46[u46_status[cp]], "I08": i08[cp], "BIDI": bidi[cp],
                            "JT": jt[cp], "SCRIPT": script[cp],
                            "MARK": 1 if gc[cp][0] == "M" else 0, "NFCQC": nfc_qc[cp],
-                           "CCC": ccc[cp]}))
+                           "CCC": ccc[cp],
+                           "DECOMP": 1 if cp in decomp and not decomp[cp][0] else 0}))
     stage1, stage2, pwords = build_trie(words, TRIE_SHIFT)
     if len(pwords) > 0xFFFF or len(stage2) > 0xFFFF:
         die("trie does not fit 16-bit indexes")

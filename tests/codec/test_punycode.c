@@ -10,7 +10,10 @@
  * - buffer discipline: every capacity around the exact size, canaries on
  *   both sides of every output buffer, input errors before NOSPACE (the
  *   bug class of OpenSSL CVE-2022-3602);
- * - a seeded round-trip property over random code point strings.
+ * - a seeded round-trip property over random code point strings;
+ * - the converse, exhaustively on short inputs: every lowercase Punycode
+ *   string that decodes to something non-basic re-encodes to itself, which
+ *   is why the A-label check needs no re-encoding (codec/label.c).
  */
 #include "common.h"
 
@@ -890,6 +893,54 @@ START_TEST(test_roundtrip)
 }
 END_TEST
 
+/* Every input of _i octets over the lowercase digits, then the same after
+ * each basic prefix (a delimiter last among them, or inside): decoded,
+ * re-encoded, compared.  Inputs that fail to decode, or decode to basic
+ * code points only, are what the A-label check refuses first. */
+#define CANON_MAXLEN 4
+
+static const char canon_digits[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+static const char *const canon_prefixes[] = {"", "a-", "0-b-", "--"};
+
+START_TEST(test_canonical)
+{
+    size_t len = (size_t)_i, total = 1, p, k, tried = 0;
+    char in[16];
+
+    for (k = 0; k < len; k++)
+        total *= sizeof canon_digits - 1;
+    for (p = 0; p < N_ELEMS(canon_prefixes); p++) {
+        size_t pl = strlen(canon_prefixes[p]), idx;
+        if (pl + len > CANON_MAXLEN + 1)
+            continue;
+        memcpy(in, canon_prefixes[p], pl);
+        for (idx = 0; idx < total; idx++) {
+            uint32_t cps[16];
+            char re[32];
+            size_t n = N_ELEMS(cps), rl = sizeof re, v = idx, j;
+            int high = 0;
+            idng_status st;
+
+            for (k = 0; k < len; k++, v /= sizeof canon_digits - 1)
+                in[pl + k] = canon_digits[v % (sizeof canon_digits - 1)];
+            if (idng_punycode_decode(in, pl + len, cps, &n, NULL) != IDNG_OK)
+                continue;
+            for (j = 0; j < n; j++)
+                high |= cps[j] >= 0x80;
+            if (!high)
+                continue;
+            tried++;
+            st = idng_punycode_encode(cps, n, NULL, re, &rl);
+            ck_assert_msg(st == IDNG_OK && rl == pl + len && memcmp(re, in, rl) == 0,
+                          "\"%s\" decodes to %s, which encodes to \"%.*s\" (%s)",
+                          show(in, pl + len), show_cps(cps, n), (int)rl, re,
+                          idng_status_symbol(st));
+        }
+    }
+    ck_assert_msg(len == 0 || tried > 0, "no input of %zu digits decodes", len);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ */
 
 static Suite *punycode_suite(void)
@@ -921,6 +972,7 @@ static Suite *punycode_suite(void)
 
     tc = tcase_create("property");
     tcase_add_loop_test(tc, test_roundtrip, 0, PROP_BATCHES);
+    tcase_add_loop_test(tc, test_canonical, 0, CANON_MAXLEN + 1);
     suite_add_tcase(s, tc);
 
     return s;

@@ -12,10 +12,13 @@
  *   it lists as assigned must have the same property here.
  * - Spot values of RFC 5892 section 2.6 exceptions and UTS #46 statuses.
  * - idnguard.h's IDNG_UNICODE_VERSION is the generated tables' version.
+ * - The text walk's inline UTF-8 validation (idna_internal.h) accepts
+ *   exactly what idng_utf8_decode accepts.
  */
 #include "common.h"
 #include "idnguard.h"
 #include "unicode.h"
+#include "idna_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -218,6 +221,31 @@ START_TEST(test_version)
 }
 END_TEST
 
+/* idng_utf8_valid against idng_utf8_decode: every lead octet >= 0x80 and
+ * second octet, the third and fourth from the edges of the continuation
+ * range, every length left from 1 to 4. */
+START_TEST(test_utf8_valid)
+{
+    static const unsigned char tails[] = {0x00, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xFF};
+    unsigned char s[4];
+    unsigned a, b, c, d;
+    size_t len;
+    uint32_t cp;
+
+    for (a = 0x80; a < 0x100; a++)
+        for (b = 0; b < 0x100; b++)
+            for (c = 0; c < sizeof tails; c++)
+                for (d = 0; d < sizeof tails; d++)
+                    for (len = 1; len <= 4; len++) {
+                        s[0] = (unsigned char)a;
+                        s[1] = (unsigned char)b;
+                        s[2] = tails[c];
+                        s[3] = tails[d];
+                        ck_assert_uint_eq(idng_utf8_valid(s, len), idng_utf8_decode(s, len, &cp));
+                    }
+}
+END_TEST
+
 static Suite *unicode_suite(void)
 {
     Suite *s = suite_create("unicode");
@@ -229,6 +257,7 @@ static Suite *unicode_suite(void)
     tcase_add_loop_test(tc, test_spots, 0, (int)(sizeof spots / sizeof spots[0]));
     tcase_add_test(tc, test_mappings_and_case);
     tcase_add_test(tc, test_version);
+    tcase_add_test(tc, test_utf8_valid);
     suite_add_tcase(s, tc);
     return s;
 }
