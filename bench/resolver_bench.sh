@@ -6,11 +6,14 @@
 # zones, and bench/zones/bench.zone: a wildcard for cache misses), in four
 # configurations:
 #   1 no-module     module-config "validator iterator"
-#   2 module        the idnguard module, default policy, log-queries: no
+#   2 module        the idnguard module, default policy, logging off
+#                   (log-queries: no, log-rejected: no)
 #   3 module-log    the module logging every query to its own log-file
 #   4 unbound-log   no module; Unbound's log-queries and log-replies to its logfile
 #   5 module-deny100k  as 2, with a deny list of 100,000 names (none of them
 #                   asked): what a big list costs each query
+#   6 module-logrej as 2, but log-rejected: yes (the default): a line in
+#                   Unbound's own log for every query refused
 # and three workloads:
 #   hits    a small set of names, repeated: answered from Unbound's cache
 #           (names the module refuses are answered by the module every time)
@@ -118,9 +121,10 @@ awk -v n="$n_miss" 'BEGIN {
 }' > "$dir/misses.txt"
 
 # ---- configurations ----
-printf 'idnguard:\n    log-queries: no\n' > "$dir/idng-2.conf"
+printf 'idnguard:\n    log-queries: no\n    log-rejected: no\n' > "$dir/idng-2.conf"
+printf 'idnguard:\n    log-queries: no\n' > "$dir/idng-6.conf"
 printf 'idnguard:\n    log-queries: yes\n    log-file: "%s/idnguard-3.log"\n' "$dir" > "$dir/idng-3.conf"
-{ printf 'idnguard:\n    log-queries: no\n'
+{ printf 'idnguard:\n    log-queries: no\n    log-rejected: no\n'
   awk 'BEGIN { for (i = 0; i < 100000; i++) printf "    deny: d%d.deny%d.example.\n", i, i % 97 }'
 } > "$dir/idng-5.conf"
 # Unbound's settings for configuration N: no module in 1 and 4, Unbound's
@@ -137,7 +141,7 @@ lab_configure() { # N
 cfg_name() {
     case $1 in
     1) echo no-module ;; 2) echo module ;; 3) echo module-log ;; 4) echo unbound-log ;;
-    5) echo module-deny100k ;;
+    5) echo module-deny100k ;; 6) echo module-logrej ;;
     esac
 }
 
@@ -162,17 +166,18 @@ echo "resolver_bench: Unbound on 127.0.0.1:$port, NSD on :$nsd_port; $repeat rou
     "${seconds}s runs, dnsperf -c $clients -q $outstanding, num-threads $threads_list"
 round=1
 while [ "$round" -le "$repeat" ]; do
-    order="1 2 3 4 5"
-    case $((round % 5)) in
-    2) order="2 3 4 5 1" ;;
-    3) order="3 4 5 1 2" ;;
-    4) order="4 5 1 2 3" ;;
-    0) order="5 1 2 3 4" ;;
+    order="1 2 3 4 5 6"
+    case $((round % 6)) in
+    2) order="2 3 4 5 6 1" ;;
+    3) order="3 4 5 6 1 2" ;;
+    4) order="4 5 6 1 2 3" ;;
+    5) order="5 6 1 2 3 4" ;;
+    0) order="6 1 2 3 4 5" ;;
     esac
     for th in $threads_list; do
         for wl in ${BENCH_WORKLOADS:-hits misses fake20}; do
             for c in $order; do
-                case " ${BENCH_CONFIGS:-1 2 3 4 5} " in *" $c "*) ;; *) continue ;; esac
+                case " ${BENCH_CONFIGS:-1 2 3 4 5 6} " in *" $c "*) ;; *) continue ;; esac
                 start_unbound "$c" "$th"
                 dnsperf -s 127.0.0.1 -p "$port" -d "$dir/$wl.txt" -l "$seconds" -c "$clients" \
                     -q "$outstanding" -t 5 > "$dir/dnsperf.out" 2>&1 || true
@@ -230,12 +235,12 @@ awk -F, -v out="$out" "$bench_stats_awk"'
         csv = out "/resolver.csv"; mem = out "/memory.csv"; md = out "/resolver.md"
         print "workload,threads,config,name,runs,median_qps,min_qps,max_qps,ratio_to_no_module,ratio_min,ratio_max,refused_share" > csv
         print "workload,threads,config,name,max_vmrss_kb" > mem
-        print "| workload | threads | (1) no module | (2) module | (3) module, query log | (4) Unbound log-queries+replies | (5) module, 100,000-name deny list | (2)/(1) | (3)/(1) | (3)/(4) | (5)/(2) |" > md
-        print "|---|---:|---:|---:|---:|---:|---:|---|---|---|---|" > md
+        print "| workload | threads | (1) no module | (2) module | (3) module, query log | (4) Unbound log-queries+replies | (5) module, 100,000-name deny list | (6) module, refusals logged | (2)/(1) | (3)/(1) | (3)/(4) | (5)/(2) | (6)/(1) |" > md
+        print "|---|---:|---:|---:|---:|---:|---:|---:|---|---|---|---|---|" > md
         for (i = 1; i <= ng; i++) {
             g = groups[i]
             delete med
-            for (c = 1; c <= 5; c++) {
+            for (c = 1; c <= 6; c++) {
                 k = g "," c
                 if (!(k in n)) { med[c] = "-"; continue }
                 delete v
@@ -243,24 +248,24 @@ awk -F, -v out="$out" "$bench_stats_awk"'
                 split(bench_stats(v, n[k]), st, " ")
                 med[c] = sprintf("%.0f", st[1])
                 split(ratio(g, c, 1), rr, " ")
-                printf "%s,%d,%s,%d,%.0f,%.0f,%.0f,%.3f,%.3f,%.3f,%.3f\n", k, n[k], name[c], st[1], st[2], st[3],
+                printf "%s,%s,%d,%.0f,%.0f,%.0f,%.3f,%.3f,%.3f,%.3f\n", k, name[c], n[k], st[1], st[2], st[3],
                     rr[1], rr[2], rr[3], tot[k] ? ref[k] / tot[k] : 0 > csv
                 printf "%s,%d,%s,%d\n", g, c, name[c], rss[k] > mem
             }
             split(g, f, ",")
-            printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", f[1], f[2], med[1], med[2],
-                med[3], med[4], med[5], cell(ratio(g, 2, 1)), cell(ratio(g, 3, 1)), cell(ratio(g, 3, 4)),
-                cell(ratio(g, 5, 2)) > md
+            printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", f[1], f[2], med[1],
+                med[2], med[3], med[4], med[5], med[6], cell(ratio(g, 2, 1)), cell(ratio(g, 3, 1)),
+                cell(ratio(g, 3, 4)), cell(ratio(g, 5, 2)), cell(ratio(g, 6, 1)) > md
         }
         print "" > md
         print "Daemon resident size after the run (VmRSS, largest over the runs), KiB:" > md
         print "" > md
-        print "| workload | threads | (1) no module | (2) module | (3) module, query log | (4) Unbound log | (5) module, deny list |" > md
-        print "|---|---:|---:|---:|---:|---:|---:|" > md
+        print "| workload | threads | (1) no module | (2) module | (3) module, query log | (4) Unbound log | (5) module, deny list | (6) module, refusals logged |" > md
+        print "|---|---:|---:|---:|---:|---:|---:|---:|" > md
         for (i = 1; i <= ng; i++) {
             g = groups[i]; split(g, f, ",")
-            printf "| %s | %s | %d | %d | %d | %d | %d |\n", f[1], f[2], rss[g ",1"], rss[g ",2"], rss[g ",3"],
-                rss[g ",4"], rss[g ",5"] > md
+            printf "| %s | %s | %d | %d | %d | %d | %d | %d |\n", f[1], f[2], rss[g ",1"], rss[g ",2"],
+                rss[g ",3"], rss[g ",4"], rss[g ",5"], rss[g ",6"] > md
         }
     }' "$runs"
 {
@@ -269,7 +274,7 @@ awk -F, -v out="$out" "$bench_stats_awk"'
     echo "in rotated order), a fresh Unbound for every run. QPS: median of the rounds; ratios: taken"
     echo "within each round, median (min-max). Mix of hits and misses: 65% ASCII, 30% valid IDNs, 5%"
     echo "fake A-labels; fake20: 80% valid names, 20% fake A-labels, all cached by plain Unbound. The"
-    echo "module REFUSEs the fake ones: in (2), (3) and (5) they never reach the cache or NSD."
+    echo "module REFUSEs the fake ones: with the module they never reach the cache or NSD."
     echo "Load average at start: $load_start; at end: $(cut -d' ' -f1-3 /proc/loadavg)."
 } >> "$out/resolver.md"
 cat "$out/resolver.md"
