@@ -118,17 +118,20 @@ static uint32_t threshold(uint32_t k, uint32_t bias)
     return k - bias;
 }
 
-/* Appends one octet when there is room; always counts it. */
-static void put(char *out, size_t cap, size_t *len, char c)
+/* Appends one octet at len when there is room; returns the length that
+ * counts it either way.  The length is passed by value: through a pointer
+ * the compiler would reload it after every store (a char may alias it). */
+static size_t put(char *out, size_t cap, size_t len, char c)
 {
-    if (*len < cap)
-        out[*len] = c;
-    (*len)++;
+    if (len < cap)
+        out[len] = c;
+    return len + 1;
 }
 
-/* Writes delta as a generalized variable-length integer (section 6.3). */
-static IDNG_ALWAYS_INLINE void put_delta(char *out, size_t cap, size_t *len, uint32_t delta,
-                                         uint32_t bias, int upper)
+/* Writes delta as a generalized variable-length integer (section 6.3)
+ * at len; returns the new length. */
+static IDNG_ALWAYS_INLINE size_t put_delta(char *out, size_t cap, size_t len, uint32_t delta,
+                                           uint32_t bias, int upper)
 {
     uint32_t q = delta, k, t;
 
@@ -139,10 +142,10 @@ static IDNG_ALWAYS_INLINE void put_delta(char *out, size_t cap, size_t *len, uin
             break;
         d = BASE - t;
         qt = div_small(q - t, d);
-        put(out, cap, len, digit_char(t + (q - t - qt * d), 0));
+        len = put(out, cap, len, digit_char(t + (q - t - qt * d), 0));
         q = qt;
     }
-    put(out, cap, len, digit_char(q, upper));
+    return put(out, cap, len, digit_char(q, upper));
 }
 
 /* Number of set bits (portable; a few operations, no table, no call). */
@@ -223,8 +226,8 @@ static void sort_keys(uint64_t *key, size_t m)
  * starts from n = 128, i = 0).  With at most 64 code points below U+110000
  * no delta can reach 2^32, so there is no overflow to report.
  */
-static void encode_small(const uint32_t *in, size_t inlen, const unsigned char *case_flags,
-                         size_t b, char *out, size_t cap, size_t *len)
+static size_t encode_small(const uint32_t *in, size_t inlen, const unsigned char *case_flags,
+                           size_t b, char *out, size_t cap, size_t len)
 {
     uint64_t key[64], handled = 0;
     size_t m = 0, j, g, h = b;
@@ -242,13 +245,14 @@ static void encode_small(const uint32_t *in, size_t inlen, const unsigned char *
         unsigned p = (unsigned)(key[g] & 63);
         uint32_t i = popcount64(handled & (((uint64_t)1 << p) - 1));
         uint32_t delta = (c - n) * (uint32_t)(h + 1) + i - next_i;
-        put_delta(out, cap, len, delta, bias, case_flags && case_flags[p]);
+        len = put_delta(out, cap, len, delta, bias, case_flags && case_flags[p]);
         bias = adapt(delta, (uint32_t)(h + 1), h == b);
         h++;
         handled |= (uint64_t)1 << p;
         n = c;
         next_i = i + 1;
     }
+    return len;
 }
 
 idng_status idng_punycode_encode(const uint32_t *in, size_t inlen, const unsigned char *case_flags,
@@ -269,7 +273,7 @@ idng_status idng_punycode_encode(const uint32_t *in, size_t inlen, const unsigne
                 c = (char)(c - 'a' + 'A');
             else if (case_flags && c >= 'A' && c <= 'Z' && !case_flags[j])
                 c = (char)(c - 'A' + 'a');
-            put(out, cap, &len, c);
+            len = put(out, cap, len, c);
         } else if (c32 > 0x10FFFF) {
             return IDNG_E_CODEPOINT_MAX;
         } else if (c32 - 0xD800 < 0x800) {
@@ -278,10 +282,10 @@ idng_status idng_punycode_encode(const uint32_t *in, size_t inlen, const unsigne
     }
     h = b = len;
     if (b > 0)
-        put(out, cap, &len, DELIMITER);
+        len = put(out, cap, len, DELIMITER);
 
     if (inlen <= 64) {
-        encode_small(in, inlen, case_flags, b, out, cap, &len);
+        len = encode_small(in, inlen, case_flags, b, out, cap, len);
         h = inlen;
     }
     while (h < inlen) {
@@ -300,7 +304,7 @@ idng_status idng_punycode_encode(const uint32_t *in, size_t inlen, const unsigne
             }
             if (in[j] != n)
                 continue;
-            put_delta(out, cap, &len, delta, bias, case_flags && case_flags[j]);
+            len = put_delta(out, cap, len, delta, bias, case_flags && case_flags[j]);
             bias = adapt(delta, (uint32_t)(h + 1), h == b);
             delta = 0;
             h++;

@@ -56,14 +56,17 @@ static void emit_utf8(struct sink *k, const uint32_t *u, size_t n)
 {
     unsigned char buf[4];
     size_t i;
-    for (i = 0; i < n; i++) {
-        if (u[i] < 0x80)
-            emit_byte(k, (char)u[i]);
-        else if (k->len < k->cap && k->cap - k->len >= 4)
-            k->len += idng_utf8_encode(u[i], (unsigned char *)k->out + k->len);
-        else
-            emit(k, buf, idng_utf8_encode(u[i], buf));
+
+    /* Room for 4 octets a code point: no check per code point. */
+    if (k->len <= k->cap && (k->cap - k->len) / 4 >= n) {
+        unsigned char *o = (unsigned char *)k->out + k->len, *start = o;
+        for (i = 0; i < n; i++)
+            o += idng_utf8_put(u[i], o);
+        k->len += (size_t)(o - start);
+        return;
     }
+    for (i = 0; i < n; i++)
+        emit(k, buf, idng_utf8_put(u[i], buf));
 }
 
 static idng_status finish(struct sink *k, size_t *outlen)
@@ -196,14 +199,20 @@ static void add_label(struct run *r, size_t off, size_t len)
 }
 
 /* Step 1: the labels, at every full stop, each valid UTF-8.  A bad label is
- * reported up to the next U+002E after the bad octet. */
+ * reported up to the next U+002E after the bad octet.  A text of ASCII
+ * alone (every A-label name to-Unicode sees) is cut at U+002E by memchr
+ * (IDNG_TEXT_DOTS): its octets are all valid UTF-8, so the UTF-8 walk would
+ * find nothing bad, and U+002E is its only full stop (U+3002, U+FF0E and
+ * U+FF61 are spelt with octets >= 0x80), so both walks give the same
+ * labels. */
 static idng_status split_name(struct run *r, idng_error *err)
 {
     const unsigned char *s = (const unsigned char *)r->in;
     struct idng_text_iter it;
     size_t off, len, stop;
 
-    idng_text_start(&it, r->in, r->inlen, IDNG_TEXT_UTF8);
+    idng_text_start(&it, r->in, r->inlen,
+                    idng_has_8bit(r->in, r->inlen) ? IDNG_TEXT_UTF8 : IDNG_TEXT_DOTS);
     while (idng_text_next(&it, &off, &len, &stop)) {
         size_t end = it.bad_at;
         if (end < off + len) {
