@@ -128,6 +128,11 @@ static size_t compose(uint32_t *buf, size_t n)
     return out;
 }
 
+size_t idng_nfc_compose(uint32_t *buf, size_t n)
+{
+    return compose(buf, n);
+}
+
 /* Decomposition table positions remembered per code point (-1: none; -2:
  * not remembered, should the table ever outgrow int16_t). */
 #define DEC_MEMO 128
@@ -236,12 +241,6 @@ static uint32_t nfc_word(uint32_t cp)
     return cp < IDNG_UT_NFC_TRIVIAL_BELOW ? 0 : idng_uprops(cp);
 }
 
-/* Does cp, whose property word is w, have a canonical decomposition? */
-static int decomposes(uint32_t cp, uint32_t w)
-{
-    return UP_DECOMP(w) || cp - SBASE < SCOUNT;
-}
-
 int idng_is_nfc_maybe(const uint32_t *s, size_t len)
 {
     /* Full canonical decomposition grows a string at most IDNG_UT_DECOMP_MAX
@@ -265,13 +264,13 @@ int idng_is_nfc_maybe(const uint32_t *s, size_t len)
             start = i;
             plain = 1;
         }
-        plain &= !decomposes(s[i], w);
+        plain &= !idng_decomposes(s[i], w);
         if (UP_NFCQC(w) != QC_MAYBE) {
             i++;
             continue;
         }
         for (i++; i < len && !comp_boundary_before(s[i], w = nfc_word(s[i])); i++)
-            plain &= !decomposes(s[i], w);
+            plain &= !idng_decomposes(s[i], w);
         n = i - start;
         memcpy(tmp, s + start, n * sizeof *s);
         if (plain) {

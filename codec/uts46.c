@@ -98,6 +98,17 @@ struct label_state {
  */
 #define NFC_DECOMP_MAX IDNG_UT_DECOMP_MAX
 
+/* Does any of u[0..n) have a canonical decomposition? */
+static int any_decomposes(const uint32_t *u, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (u[i] >= IDNG_UT_DECOMP_FROM && idng_decomposes(u[i], idng_uprops(u[i])))
+            return 1;
+    return 0;
+}
+
 /* Maps a non-ASCII label with the UTS #46 table and normalizes it to NFC. */
 static idng_status map_label(const unsigned char *s, size_t len, uint32_t *u, size_t *n,
                              size_t cap, uint32_t *bad)
@@ -143,14 +154,23 @@ static idng_status map_label(const unsigned char *s, size_t len, uint32_t *u, si
         memcpy(u + out, seq, (size_t)m * sizeof *u);
         out += (size_t)m;
     }
-    /* Normalize only when the quick check does not say yes.  It ran as
-     * the code points were written, on each with its property word (none
+    /* Normalize only when the quick check does not say yes.  It ran as the
+     * code points were written, on each with its own property word (none
      * is looked at below U+0300, where w = 0 for ASCII): the steps of
      * idng_nfc_quick_check over u[0..out), whose answer is Yes exactly when
-     * every step said Yes, that is when the OR of the steps is QC_YES (0). */
+     * every step said Yes, that is when the OR of the steps is QC_YES (0).
+     *
+     * Composition alone normalizes when no step said No and no code point
+     * decomposes, so that no combining mark follows
+     * one of a higher class: idng_nfc would find nothing to decompose (its
+     * total is out <= cap, so it cannot fail either) and nothing to reorder
+     * (its insertion sort moves a mark only past a predecessor of a higher
+     * class), and return what compose() makes of u. */
     _Static_assert(QC_YES == 0, "the steps' OR is QC_YES only if all are");
     if (qc != QC_YES || out > cap / NFC_DECOMP_MAX) {
-        if (idng_nfc(u, &out, cap) != 0)
+        if (!(qc & QC_NO) && !any_decomposes(u, out))
+            out = idng_nfc_compose(u, out);
+        else if (idng_nfc(u, &out, cap) != 0)
             return IDNG_E_INPUT_TOO_LONG;
     }
     *n = out;
