@@ -109,13 +109,13 @@ static IDNG_ALWAYS_INLINE uint32_t adapt(uint32_t delta, uint32_t numpoints, int
     return k + adapt_tail[delta];
 }
 
+/* t(k) of section 6.1, k - bias clamped to [TMIN, TMAX]: k - bias >= 1 =
+ * TMIN when k > bias.  Written as two selections, which compile to
+ * conditional moves, not branches. */
 static uint32_t threshold(uint32_t k, uint32_t bias)
 {
-    if (k <= bias)
-        return TMIN;
-    if (k >= bias + TMAX)
-        return TMAX;
-    return k - bias;
+    uint32_t t = k > bias ? k - bias : TMIN;
+    return t < TMAX ? t : TMAX;
 }
 
 /* Appends one octet at len when there is room; returns the length that
@@ -157,8 +157,27 @@ static unsigned popcount64(uint64_t x)
     return (unsigned)((x * 0x0101010101010101u) >> 56);
 }
 
+static void insertion_sort(uint64_t *key, size_t m)
+{
+    size_t g;
+
+    for (g = 1; g < m; g++) {
+        uint64_t x = key[g];
+        size_t c = g;
+        while (c > 0 && key[c - 1] > x) {
+            key[c] = key[c - 1];
+            c--;
+        }
+        key[c] = x;
+    }
+}
+
+/* Keys in runs sorted by insertion before the merge passes. */
+#define SORT_RUN 8
+
 /* Sorts at most 64 distinct keys: nothing to do for sorted or reversed
- * input, insertion sort while it is cheap, a bottom-up merge sort beyond. */
+ * input, insertion sort while it is cheap, a bottom-up merge sort of runs
+ * of SORT_RUN beyond. */
 static void sort_keys(uint64_t *key, size_t m)
 {
     uint64_t tmp[64], *a = key, *b = tmp, *t;
@@ -183,18 +202,12 @@ static void sort_keys(uint64_t *key, size_t m)
         }
     }
     if (m <= 12) {
-        for (g = 1; g < m; g++) {
-            uint64_t x = key[g];
-            size_t c = g;
-            while (c > 0 && key[c - 1] > x) {
-                key[c] = key[c - 1];
-                c--;
-            }
-            key[c] = x;
-        }
+        insertion_sort(key, m);
         return;
     }
-    for (width = 1; width < m; width *= 2) {
+    for (g = 0; g < m; g += SORT_RUN)
+        insertion_sort(key + g, m - g < SORT_RUN ? m - g : SORT_RUN);
+    for (width = SORT_RUN; width < m; width *= 2) {
         for (g = 0; g < m; g += 2 * width) {
             size_t lo = g, mid = g + width < m ? g + width : m;
             size_t hi = g + 2 * width < m ? g + 2 * width : m, x = lo, y = mid, o = lo;
