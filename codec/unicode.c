@@ -236,9 +236,14 @@ static int comp_boundary_before(uint32_t cp, uint32_t w)
     return cp < IDNG_UT_NFC_TRIVIAL_BELOW || (UP_CCC(w) == 0 && UP_NFCQC(w) == QC_YES);
 }
 
+/* The property word of cp as the NFC pieces read it: 0 (Yes, class 0,
+ * nothing to decompose) below IDNG_UT_DECOMP_FROM.  Not below
+ * IDNG_UT_NFC_TRIVIAL_BELOW: U+00C0 to U+02FF are quick-check Yes and
+ * class 0, but many decompose (U+00E9 + U+0323 is not NFC: its NFC is
+ * U+1EB9 U+0301), which is what idng_decomposes reads in the word. */
 static uint32_t nfc_word(uint32_t cp)
 {
-    return cp < IDNG_UT_NFC_TRIVIAL_BELOW ? 0 : idng_uprops(cp);
+    return cp < IDNG_UT_DECOMP_FROM ? 0 : idng_uprops(cp);
 }
 
 int idng_is_nfc_maybe(const uint32_t *s, size_t len)

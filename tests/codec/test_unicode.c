@@ -12,6 +12,9 @@
  *   it lists as assigned must have the same property here.
  * - Spot values of RFC 5892 section 2.6 exceptions and UTS #46 statuses.
  * - idnguard.h's IDNG_UNICODE_VERSION is the generated tables' version.
+ * - idng_is_nfc against idng_nfc on every pair of a code point that
+ *   decomposes (or lies in U+00C0-U+02FF) and one whose quick check is
+ *   Maybe: U+00E9 U+0323 was once taken for NFC.
  * - The text walk's inline UTF-8 validation (idna_internal.h) accepts
  *   exactly what idng_utf8_decode accepts.
  */
@@ -221,6 +224,37 @@ START_TEST(test_version)
 }
 END_TEST
 
+/* A pair is NFC exactly when NFC leaves it as it is. */
+START_TEST(test_nfc_pairs)
+{
+    static uint32_t maybe[512];
+    size_t nmaybe = 0, pairs = 0, j;
+    uint32_t a, b;
+
+    for (b = 0x300; b <= 0x10FFFF; b++)
+        if ((b < 0xD800 || b > 0xDFFF) && UP_NFCQC(idng_uprops(b)) == QC_MAYBE) {
+            ck_assert_uint_lt(nmaybe, sizeof maybe / sizeof maybe[0]);
+            maybe[nmaybe++] = b;
+        }
+    for (a = 0xC0; a <= 0x10FFFF; a++) {
+        if ((a >= 0xD800 && a <= 0xDFFF)
+            || (a >= 0x300 && !idng_decomposes(a, idng_uprops(a))))
+            continue;
+        for (j = 0; j < nmaybe; j++) {
+            uint32_t s[2] = {a, maybe[j]}, t[16] = {a, maybe[j]};
+            size_t n = 2;
+            int same;
+            ck_assert_int_eq(idng_nfc(t, &n, 16), 0);
+            same = n == 2 && t[0] == s[0] && t[1] == s[1];
+            ck_assert_msg(idng_is_nfc(s, 2) == same, "U+%04X U+%04X: idng_is_nfc says %d",
+                          (unsigned)a, (unsigned)maybe[j], !same);
+            pairs++;
+        }
+    }
+    ck_assert_uint_gt(pairs, 100000);
+}
+END_TEST
+
 /* idng_utf8_valid against idng_utf8_decode: every lead octet >= 0x80 and
  * second octet, the third and fourth from the edges of the continuation
  * range, every length left from 1 to 4. */
@@ -257,6 +291,7 @@ static Suite *unicode_suite(void)
     tcase_add_loop_test(tc, test_spots, 0, (int)(sizeof spots / sizeof spots[0]));
     tcase_add_test(tc, test_mappings_and_case);
     tcase_add_test(tc, test_version);
+    tcase_add_test(tc, test_nfc_pairs);
     tcase_add_test(tc, test_utf8_valid);
     suite_add_tcase(s, tc);
     return s;
