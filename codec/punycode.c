@@ -228,9 +228,10 @@ static void sort_keys(uint64_t *key, size_t m)
 
 /*
  * The main loop of section 6.3 for at most 64 code points, all valid
- * scalars, b of them basic (already written).  The plain loop scans the
- * whole input once per distinct code point, which is quadratic.  Here the
- * non-basic code points are sorted by (value, position); each is inserted,
+ * scalars, b of them basic (already written, their positions the set
+ * bits of handled); the m others are key[], value << 6 | position.  The
+ * plain loop scans the whole input once per distinct code point, which is
+ * quadratic.  Here the keys are sorted by (value, position); each is inserted,
  * in that order, at index i = the number of code points already handled
  * that precede it, a population count over a 64-bit set of their
  * positions.  The decoder's state n * (h + 1) + i then advances by
@@ -239,19 +240,13 @@ static void sort_keys(uint64_t *key, size_t m)
  * starts from n = 128, i = 0).  With at most 64 code points below U+110000
  * no delta can reach 2^32, so there is no overflow to report.
  */
-static size_t encode_small(const uint32_t *in, size_t inlen, const unsigned char *case_flags,
-                           size_t b, char *out, size_t cap, size_t len)
+static size_t encode_small(uint64_t *key, size_t m, uint64_t handled,
+                           const unsigned char *case_flags, size_t b, char *out, size_t cap,
+                           size_t len)
 {
-    uint64_t key[64], handled = 0;
-    size_t m = 0, j, g, h = b;
+    size_t g, h = b;
     uint32_t n = INITIAL_N, next_i = 0, bias = INITIAL_BIAS;
 
-    for (j = 0; j < inlen; j++) {
-        if (in[j] < INITIAL_N)
-            handled |= (uint64_t)1 << j;
-        else
-            key[m++] = (uint64_t)in[j] << 6 | j;
-    }
     sort_keys(key, m);
     for (g = 0; g < m; g++) {
         uint32_t c = (uint32_t)(key[g] >> 6);
@@ -271,13 +266,17 @@ static size_t encode_small(const uint32_t *in, size_t inlen, const unsigned char
 idng_status idng_punycode_encode(const uint32_t *in, size_t inlen, const unsigned char *case_flags,
                                  char *out, size_t *outlen)
 {
-    size_t cap = *outlen, len = 0, j, h, b;
+    size_t cap = *outlen, len = 0, j, h, b, nkeys = 0;
     uint32_t n = INITIAL_N, delta = 0, bias = INITIAL_BIAS, m;
+    uint64_t key[64], handled = 0;
+    int small = inlen <= 64;
 
     /* Inputs whose handled count could overflow delta are refused early by
      * the arithmetic checks below; the length check keeps h in uint32_t. */
     if (inlen > MAXINT)
         return IDNG_E_PUNY_OVERFLOW;
+    /* The basic code points, and for encode_small, in the same pass, the
+     * positions of the basic ones and the keys of the others. */
     for (j = 0; j < inlen; j++) {
         uint32_t c32 = in[j];
         if (c32 < 0x80) {
@@ -287,18 +286,22 @@ idng_status idng_punycode_encode(const uint32_t *in, size_t inlen, const unsigne
             else if (case_flags && c >= 'A' && c <= 'Z' && !case_flags[j])
                 c = (char)(c - 'A' + 'a');
             len = put(out, cap, len, c);
+            if (small)
+                handled |= (uint64_t)1 << j;
         } else if (c32 > 0x10FFFF) {
             return IDNG_E_CODEPOINT_MAX;
         } else if (c32 - 0xD800 < 0x800) {
             return IDNG_E_SURROGATE;
+        } else if (small) {
+            key[nkeys++] = (uint64_t)c32 << 6 | j;
         }
     }
     h = b = len;
     if (b > 0)
         len = put(out, cap, len, DELIMITER);
 
-    if (inlen <= 64) {
-        len = encode_small(in, inlen, case_flags, b, out, cap, len);
+    if (small) {
+        len = encode_small(key, nkeys, handled, case_flags, b, out, cap, len);
         h = inlen;
     }
     while (h < inlen) {
