@@ -246,6 +246,43 @@ static uint32_t nfc_word(uint32_t cp)
     return cp < IDNG_UT_DECOMP_FROM ? 0 : idng_uprops(cp);
 }
 
+void idng_nfc_short(uint32_t *buf, size_t *len)
+{
+    uint32_t s[NFC_CHECK_MAX];
+    size_t i = 0, o = 0, n = *len, cap = n * IDNG_UT_DECOMP_MAX;
+    unsigned last = 0;
+
+    /* NFC(s) is the NFC of its pieces between composition boundaries, put
+     * together.  A piece whose quick check steps all say Yes is NFC, and
+     * stays; one with nothing to decompose (plain) and no step that says
+     * No (its marks in canonical order) is its own canonical decomposition,
+     * so composition alone normalizes it; the others go through idng_nfc.
+     * None can fail: a piece's NFC is no longer than its decomposition, at
+     * most IDNG_UT_DECOMP_MAX times the piece, so the output so far and the
+     * piece's decomposition fit in cap. */
+    memcpy(s, buf, n * sizeof *buf);
+    while (i < n) {
+        size_t start = o, m;
+        unsigned qc = QC_YES; /* 0: the OR of the steps is Yes only if all are */
+        int plain = 1;
+        uint32_t w = nfc_word(s[i]);
+        do {
+            qc |= idng_nfc_qc_step(s[i], w, &last);
+            plain &= !idng_decomposes(s[i], w);
+            buf[o++] = s[i++];
+        } while (i < n && !comp_boundary_before(s[i], w = nfc_word(s[i])));
+        if (qc == QC_YES)
+            continue;
+        m = o - start;
+        if (plain && !(qc & QC_NO))
+            m = compose(buf + start, m);
+        else
+            idng_nfc(buf + start, &m, cap - start);
+        o = start + m;
+    }
+    *len = o;
+}
+
 int idng_is_nfc_maybe(const uint32_t *s, size_t len)
 {
     /* Full canonical decomposition grows a string at most IDNG_UT_DECOMP_MAX

@@ -35,6 +35,13 @@ int idng_u46_mapping(uint32_t cp, const uint32_t **seq);
 int idng_nfc(uint32_t *buf, size_t *len, size_t cap);
 
 /**
+ * Normalizes buf[0..*len) to NFC in place as idng_nfc does, but only the
+ * pieces that need it, for a short string: *len at most 512 and room in
+ * buf for *len * IDNG_UT_DECOMP_MAX code points, so that it cannot fail.
+ */
+void idng_nfc_short(uint32_t *buf, size_t *len);
+
+/**
  * NFC of buf[0..n) in place, for a string that is its own full canonical
  * decomposition and in canonical order: canonical composition alone, which
  * is all idng_nfc would change of it.  Returns the new length.

@@ -160,18 +160,23 @@ static idng_status map_label(const unsigned char *s, size_t len, uint32_t *u, si
      * idng_nfc_quick_check over u[0..out), whose answer is Yes exactly when
      * every step said Yes, that is when the OR of the steps is QC_YES (0).
      *
-     * Composition alone normalizes when no step said No and no code point
-     * decomposes, so that no combining mark follows
-     * one of a higher class: idng_nfc would find nothing to decompose (its
-     * total is out <= cap, so it cannot fail either) and nothing to reorder
-     * (its insertion sort moves a mark only past a predecessor of a higher
-     * class), and return what compose() makes of u. */
+     * A label whose decomposition could outgrow cap goes through idng_nfc,
+     * Yes or not, which refuses it when the decomposition does not fit;
+     * shorter ones cannot fail.  Composition alone normalizes when no step
+     * said No (no combining mark follows one of a higher class) and no code
+     * point decomposes: idng_nfc would find nothing to decompose and
+     * nothing to reorder (its insertion sort moves a mark only past a
+     * predecessor of a higher class), and return what compose() makes of
+     * u.  Otherwise idng_nfc_short normalizes the pieces that need it. */
     _Static_assert(QC_YES == 0, "the steps' OR is QC_YES only if all are");
-    if (qc != QC_YES || out > cap / NFC_DECOMP_MAX) {
+    if (out > cap / NFC_DECOMP_MAX) {
+        if (idng_nfc(u, &out, cap) != 0)
+            return IDNG_E_INPUT_TOO_LONG;
+    } else if (qc != QC_YES) {
         if (!(qc & QC_NO) && !any_decomposes(u, out))
             out = idng_nfc_compose(u, out);
-        else if (idng_nfc(u, &out, cap) != 0)
-            return IDNG_E_INPUT_TOO_LONG;
+        else
+            idng_nfc_short(u, &out);
     }
     *n = out;
     return st;
