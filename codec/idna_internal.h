@@ -305,20 +305,25 @@ static inline size_t idng_text_scan(struct idng_text_iter *it, size_t i, size_t 
 
     /* UTF-8 up to its first fault, one sequence at a time: a full stop is
      * U+002E or a valid sequence of 3 octets, so only those are compared. */
-    while ((it->mode & IDNG_TEXT_UTF8) && i < it->len && it->bad_at == it->len) {
-        if (it->s[i] < 0x80) {
-            if (it->s[i] == '.') {
-                *sep = 1;
+    if ((it->mode & IDNG_TEXT_UTF8) && it->bad_at == it->len) {
+        const unsigned char *s = it->s;
+        size_t len = it->len;
+        while (i < len) {
+            if (s[i] < 0x80) {
+                if (s[i] == '.') {
+                    *sep = 1;
+                    return i;
+                }
+                i++;
+            } else if ((m = idng_utf8_valid(s + i, len - i)) == 0) {
+                it->bad_at = i; /* the loop below steps over it */
+                break;
+            } else if (m == 3 && idng_full_stop_at(s + i, 3)) {
+                *sep = 3;
                 return i;
+            } else {
+                i += m;
             }
-            i++;
-        } else if ((m = idng_utf8_valid(it->s + i, it->len - i)) == 0) {
-            it->bad_at = i; /* the loop below steps over it */
-        } else if (m == 3 && idng_full_stop_at(it->s + i, 3)) {
-            *sep = 3;
-            return i;
-        } else {
-            i += m;
         }
     }
     /* Other walks, and the rest of the text after a fault (the octet at

@@ -71,6 +71,10 @@ static uint32_t div_small(uint32_t q, uint32_t d)
     return q / d;
 }
 
+/* Below this, q / d for every d <= BASE is exact by the multiplication
+ * alone: 2^32 / 36 > 119,000,000. */
+#define RECIP_EXACT_BASE 119000000u
+
 /*
  * The last step of adapt(), (BASE - TMIN + 1) * delta / (delta + SKEW) for
  * delta <= ((BASE - TMIN) * TMAX) / 2 = 455, as a table computed by the
@@ -129,9 +133,10 @@ static size_t put(char *out, size_t cap, size_t len, char c)
 }
 
 /* Writes delta as a generalized variable-length integer (section 6.3)
- * at len; returns the new length. */
+ * at len; returns the new length.  With small set the caller knows delta
+ * < RECIP_EXACT_BASE, and so is every q - t divided by d = BASE - t. */
 static IDNG_ALWAYS_INLINE size_t put_delta(char *out, size_t cap, size_t len, uint32_t delta,
-                                           uint32_t bias, int upper)
+                                           uint32_t bias, int upper, int small)
 {
     uint32_t q = delta, k, t;
 
@@ -141,7 +146,7 @@ static IDNG_ALWAYS_INLINE size_t put_delta(char *out, size_t cap, size_t len, ui
         if (q < t)
             break;
         d = BASE - t;
-        qt = div_small(q - t, d);
+        qt = small ? (uint32_t)(((q - t) * recip[d]) >> 32) : div_small(q - t, d);
         len = put(out, cap, len, digit_char(t + (q - t - qt * d), 0));
         q = qt;
     }
@@ -238,7 +243,8 @@ static void sort_keys(uint64_t *key, size_t m)
  *   delta = (value - previous value) * (h + 1) + i - (previous i + 1),
  * which is exactly the delta the plain loop accumulates (the first one
  * starts from n = 128, i = 0).  With at most 64 code points below U+110000
- * no delta can reach 2^32, so there is no overflow to report.
+ * no delta can reach 2^32, so there is no overflow to report: every delta
+ * is at most (0x10FFFF - 0x80) * 64 + 63 = 71,294,975 < RECIP_EXACT_BASE.
  */
 static size_t encode_small(uint64_t *key, size_t m, uint64_t handled,
                            const unsigned char *case_flags, size_t b, char *out, size_t cap,
@@ -253,7 +259,7 @@ static size_t encode_small(uint64_t *key, size_t m, uint64_t handled,
         unsigned p = (unsigned)(key[g] & 63);
         uint32_t i = popcount64(handled & (((uint64_t)1 << p) - 1));
         uint32_t delta = (c - n) * (uint32_t)(h + 1) + i - next_i;
-        len = put_delta(out, cap, len, delta, bias, case_flags && case_flags[p]);
+        len = put_delta(out, cap, len, delta, bias, case_flags && case_flags[p], 1);
         bias = adapt(delta, (uint32_t)(h + 1), h == b);
         h++;
         handled |= (uint64_t)1 << p;
@@ -320,7 +326,7 @@ idng_status idng_punycode_encode(const uint32_t *in, size_t inlen, const unsigne
             }
             if (in[j] != n)
                 continue;
-            len = put_delta(out, cap, len, delta, bias, case_flags && case_flags[j]);
+            len = put_delta(out, cap, len, delta, bias, case_flags && case_flags[j], 0);
             bias = adapt(delta, (uint32_t)(h + 1), h == b);
             delta = 0;
             h++;
