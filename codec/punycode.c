@@ -216,8 +216,13 @@ static void sort_keys(uint64_t *key, size_t m)
         for (g = 0; g < m; g += 2 * width) {
             size_t lo = g, mid = g + width < m ? g + width : m;
             size_t hi = g + 2 * width < m ? g + 2 * width : m, x = lo, y = mid, o = lo;
-            while (x < mid && y < hi)
-                b[o++] = a[x] < a[y] ? a[x++] : a[y++];
+            while (x < mid && y < hi) { /* no branch on the comparison */
+                uint64_t ax = a[x], ay = a[y];
+                int take_y = ay < ax;
+                b[o++] = take_y ? ay : ax;
+                x += !take_y;
+                y += take_y;
+            }
             while (x < mid)
                 b[o++] = a[x++];
             while (y < hi)
