@@ -101,6 +101,32 @@ static inline size_t idng_utf8_valid(const unsigned char *s, size_t len)
     return n;
 }
 
+/* idng_utf8_encode, inline: writes cp (a scalar value) as UTF-8 at out
+ * and returns the number of octets, 1 to 4. */
+static inline size_t idng_utf8_put(uint32_t cp, unsigned char *out)
+{
+    if (cp < 0x80) {
+        out[0] = (unsigned char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        out[0] = (unsigned char)(0xC0 | cp >> 6);
+        out[1] = (unsigned char)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        out[0] = (unsigned char)(0xE0 | cp >> 12);
+        out[1] = (unsigned char)(0x80 | (cp >> 6 & 0x3F));
+        out[2] = (unsigned char)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    out[0] = (unsigned char)(0xF0 | cp >> 18);
+    out[1] = (unsigned char)(0x80 | (cp >> 12 & 0x3F));
+    out[2] = (unsigned char)(0x80 | (cp >> 6 & 0x3F));
+    out[3] = (unsigned char)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
 /* Decodes the UTF-8 sequence at s, known to be valid (idng_utf8_valid
  * accepted it before): *cp gets the code point; returns its length. */
 static inline size_t idng_utf8_decode_valid(const unsigned char *s, uint32_t *cp)
@@ -277,6 +303,31 @@ static inline size_t idng_text_scan(struct idng_text_iter *it, size_t i, size_t 
 {
     size_t m;
 
+    /* UTF-8 up to its first fault, one sequence at a time: a full stop is
+     * U+002E or a valid sequence of 3 octets, so only those are compared. */
+    if ((it->mode & IDNG_TEXT_UTF8) && it->bad_at == it->len) {
+        const unsigned char *s = it->s;
+        size_t len = it->len;
+        while (i < len) {
+            if (s[i] < 0x80) {
+                if (s[i] == '.') {
+                    *sep = 1;
+                    return i;
+                }
+                i++;
+            } else if ((m = idng_utf8_valid(s + i, len - i)) == 0) {
+                it->bad_at = i; /* the loop below steps over it */
+                break;
+            } else if (m == 3 && idng_full_stop_at(s + i, 3)) {
+                *sep = 3;
+                return i;
+            } else {
+                i += m;
+            }
+        }
+    }
+    /* Other walks, and the rest of the text after a fault (the octet at
+     * bad_at, invalid, is no full stop). */
     while (i < it->len && idng_full_stop_at(it->s + i, it->len - i) == 0) {
         if (it->s[i] < 0x80 || !(it->mode & IDNG_TEXT_UTF8) || it->bad_at < it->len)
             i++;

@@ -136,9 +136,11 @@ idng_status idng_ulabel_check(const uint32_t *u, size_t n, idng_mode mode, uint3
  * to-ASCII / to-Unicode of a label with octets >= 0x80, on the output of
  * map_label (uts46.c), which is NFC by construction: map_label returns its
  * mapped code points either when their NFC quick check says Yes, which
- * means the string is in NFC (UAX #15 section 9), or normalized by
- * idng_nfc, whose result is in NFC since NFC is idempotent.  Nothing
- * touches them between the two.  The other checks, and their order, are
+ * means the string is in NFC (UAX #15 section 9), or normalized: by
+ * idng_nfc, or by composition alone or idng_nfc_short where those give
+ * what idng_nfc gives (the arguments are in uts46.c and unicode.c, the
+ * tests in test_unicode.c), a result in NFC since NFC is idempotent.
+ * Nothing touches them between the two.  The other checks, and their order, are
  * those of idng_ulabel_check: NOT_NFC came first, and cannot occur.
  */
 idng_status idng_ulabel_check_nfc(const uint32_t *u, size_t n, idng_mode mode, uint32_t *bad,

@@ -71,6 +71,10 @@ static uint32_t div_small(uint32_t q, uint32_t d)
     return q / d;
 }
 
+/* Below this, q / d for every d <= BASE is exact by the multiplication
+ * alone: 2^32 / 36 > 119,000,000. */
+#define RECIP_EXACT_BASE 119000000u
+
 /*
  * The last step of adapt(), (BASE - TMIN + 1) * delta / (delta + SKEW) for
  * delta <= ((BASE - TMIN) * TMAX) / 2 = 455, as a table computed by the
@@ -109,26 +113,30 @@ static IDNG_ALWAYS_INLINE uint32_t adapt(uint32_t delta, uint32_t numpoints, int
     return k + adapt_tail[delta];
 }
 
+/* t(k) of section 6.1, k - bias clamped to [TMIN, TMAX]: k - bias >= 1 =
+ * TMIN when k > bias.  Written as two selections, which compile to
+ * conditional moves, not branches. */
 static uint32_t threshold(uint32_t k, uint32_t bias)
 {
-    if (k <= bias)
-        return TMIN;
-    if (k >= bias + TMAX)
-        return TMAX;
-    return k - bias;
+    uint32_t t = k > bias ? k - bias : TMIN;
+    return t < TMAX ? t : TMAX;
 }
 
-/* Appends one octet when there is room; always counts it. */
-static void put(char *out, size_t cap, size_t *len, char c)
+/* Appends one octet at len when there is room; returns the length that
+ * counts it either way.  The length is passed by value: through a pointer
+ * the compiler would reload it after every store (a char may alias it). */
+static size_t put(char *out, size_t cap, size_t len, char c)
 {
-    if (*len < cap)
-        out[*len] = c;
-    (*len)++;
+    if (len < cap)
+        out[len] = c;
+    return len + 1;
 }
 
-/* Writes delta as a generalized variable-length integer (section 6.3). */
-static IDNG_ALWAYS_INLINE void put_delta(char *out, size_t cap, size_t *len, uint32_t delta,
-                                         uint32_t bias, int upper)
+/* Writes delta as a generalized variable-length integer (section 6.3)
+ * at len; returns the new length.  With small set the caller knows delta
+ * < RECIP_EXACT_BASE, and so is every q - t divided by d = BASE - t. */
+static IDNG_ALWAYS_INLINE size_t put_delta(char *out, size_t cap, size_t len, uint32_t delta,
+                                           uint32_t bias, int upper, int small)
 {
     uint32_t q = delta, k, t;
 
@@ -138,11 +146,11 @@ static IDNG_ALWAYS_INLINE void put_delta(char *out, size_t cap, size_t *len, uin
         if (q < t)
             break;
         d = BASE - t;
-        qt = div_small(q - t, d);
-        put(out, cap, len, digit_char(t + (q - t - qt * d), 0));
+        qt = small ? (uint32_t)(((q - t) * recip[d]) >> 32) : div_small(q - t, d);
+        len = put(out, cap, len, digit_char(t + (q - t - qt * d), 0));
         q = qt;
     }
-    put(out, cap, len, digit_char(q, upper));
+    return put(out, cap, len, digit_char(q, upper));
 }
 
 /* Number of set bits (portable; a few operations, no table, no call). */
@@ -154,8 +162,27 @@ static unsigned popcount64(uint64_t x)
     return (unsigned)((x * 0x0101010101010101u) >> 56);
 }
 
+static void insertion_sort(uint64_t *key, size_t m)
+{
+    size_t g;
+
+    for (g = 1; g < m; g++) {
+        uint64_t x = key[g];
+        size_t c = g;
+        while (c > 0 && key[c - 1] > x) {
+            key[c] = key[c - 1];
+            c--;
+        }
+        key[c] = x;
+    }
+}
+
+/* Keys in runs sorted by insertion before the merge passes. */
+#define SORT_RUN 8
+
 /* Sorts at most 64 distinct keys: nothing to do for sorted or reversed
- * input, insertion sort while it is cheap, a bottom-up merge sort beyond. */
+ * input, insertion sort while it is cheap, a bottom-up merge sort of runs
+ * of SORT_RUN beyond. */
 static void sort_keys(uint64_t *key, size_t m)
 {
     uint64_t tmp[64], *a = key, *b = tmp, *t;
@@ -180,23 +207,22 @@ static void sort_keys(uint64_t *key, size_t m)
         }
     }
     if (m <= 12) {
-        for (g = 1; g < m; g++) {
-            uint64_t x = key[g];
-            size_t c = g;
-            while (c > 0 && key[c - 1] > x) {
-                key[c] = key[c - 1];
-                c--;
-            }
-            key[c] = x;
-        }
+        insertion_sort(key, m);
         return;
     }
-    for (width = 1; width < m; width *= 2) {
+    for (g = 0; g < m; g += SORT_RUN)
+        insertion_sort(key + g, m - g < SORT_RUN ? m - g : SORT_RUN);
+    for (width = SORT_RUN; width < m; width *= 2) {
         for (g = 0; g < m; g += 2 * width) {
             size_t lo = g, mid = g + width < m ? g + width : m;
             size_t hi = g + 2 * width < m ? g + 2 * width : m, x = lo, y = mid, o = lo;
-            while (x < mid && y < hi)
-                b[o++] = a[x] < a[y] ? a[x++] : a[y++];
+            while (x < mid && y < hi) { /* no branch on the comparison */
+                uint64_t ax = a[x], ay = a[y];
+                int take_y = ay < ax;
+                b[o++] = take_y ? ay : ax;
+                x += !take_y;
+                y += take_y;
+            }
             while (x < mid)
                 b[o++] = a[x++];
             while (y < hi)
@@ -212,55 +238,56 @@ static void sort_keys(uint64_t *key, size_t m)
 
 /*
  * The main loop of section 6.3 for at most 64 code points, all valid
- * scalars, b of them basic (already written).  The plain loop scans the
- * whole input once per distinct code point, which is quadratic.  Here the
- * non-basic code points are sorted by (value, position); each is inserted,
+ * scalars, b of them basic (already written, their positions the set
+ * bits of handled); the m others are key[], value << 6 | position.  The
+ * plain loop scans the whole input once per distinct code point, which is
+ * quadratic.  Here the keys are sorted by (value, position); each is inserted,
  * in that order, at index i = the number of code points already handled
  * that precede it, a population count over a 64-bit set of their
  * positions.  The decoder's state n * (h + 1) + i then advances by
  *   delta = (value - previous value) * (h + 1) + i - (previous i + 1),
  * which is exactly the delta the plain loop accumulates (the first one
  * starts from n = 128, i = 0).  With at most 64 code points below U+110000
- * no delta can reach 2^32, so there is no overflow to report.
+ * no delta can reach 2^32, so there is no overflow to report: every delta
+ * is at most (0x10FFFF - 0x80) * 64 + 63 = 71,294,975 < RECIP_EXACT_BASE.
  */
-static void encode_small(const uint32_t *in, size_t inlen, const unsigned char *case_flags,
-                         size_t b, char *out, size_t cap, size_t *len)
+static size_t encode_small(uint64_t *key, size_t m, uint64_t handled,
+                           const unsigned char *case_flags, size_t b, char *out, size_t cap,
+                           size_t len)
 {
-    uint64_t key[64], handled = 0;
-    size_t m = 0, j, g, h = b;
+    size_t g, h = b;
     uint32_t n = INITIAL_N, next_i = 0, bias = INITIAL_BIAS;
 
-    for (j = 0; j < inlen; j++) {
-        if (in[j] < INITIAL_N)
-            handled |= (uint64_t)1 << j;
-        else
-            key[m++] = (uint64_t)in[j] << 6 | j;
-    }
     sort_keys(key, m);
     for (g = 0; g < m; g++) {
         uint32_t c = (uint32_t)(key[g] >> 6);
         unsigned p = (unsigned)(key[g] & 63);
         uint32_t i = popcount64(handled & (((uint64_t)1 << p) - 1));
         uint32_t delta = (c - n) * (uint32_t)(h + 1) + i - next_i;
-        put_delta(out, cap, len, delta, bias, case_flags && case_flags[p]);
+        len = put_delta(out, cap, len, delta, bias, case_flags && case_flags[p], 1);
         bias = adapt(delta, (uint32_t)(h + 1), h == b);
         h++;
         handled |= (uint64_t)1 << p;
         n = c;
         next_i = i + 1;
     }
+    return len;
 }
 
 idng_status idng_punycode_encode(const uint32_t *in, size_t inlen, const unsigned char *case_flags,
                                  char *out, size_t *outlen)
 {
-    size_t cap = *outlen, len = 0, j, h, b;
+    size_t cap = *outlen, len = 0, j, h, b, nkeys = 0;
     uint32_t n = INITIAL_N, delta = 0, bias = INITIAL_BIAS, m;
+    uint64_t key[64], handled = 0;
+    int small = inlen <= 64;
 
     /* Inputs whose handled count could overflow delta are refused early by
      * the arithmetic checks below; the length check keeps h in uint32_t. */
     if (inlen > MAXINT)
         return IDNG_E_PUNY_OVERFLOW;
+    /* The basic code points, and for encode_small, in the same pass, the
+     * positions of the basic ones and the keys of the others. */
     for (j = 0; j < inlen; j++) {
         uint32_t c32 = in[j];
         if (c32 < 0x80) {
@@ -269,19 +296,23 @@ idng_status idng_punycode_encode(const uint32_t *in, size_t inlen, const unsigne
                 c = (char)(c - 'a' + 'A');
             else if (case_flags && c >= 'A' && c <= 'Z' && !case_flags[j])
                 c = (char)(c - 'A' + 'a');
-            put(out, cap, &len, c);
+            len = put(out, cap, len, c);
+            if (small)
+                handled |= (uint64_t)1 << j;
         } else if (c32 > 0x10FFFF) {
             return IDNG_E_CODEPOINT_MAX;
         } else if (c32 - 0xD800 < 0x800) {
             return IDNG_E_SURROGATE;
+        } else if (small) {
+            key[nkeys++] = (uint64_t)c32 << 6 | j;
         }
     }
     h = b = len;
     if (b > 0)
-        put(out, cap, &len, DELIMITER);
+        len = put(out, cap, len, DELIMITER);
 
-    if (inlen <= 64) {
-        encode_small(in, inlen, case_flags, b, out, cap, &len);
+    if (small) {
+        len = encode_small(key, nkeys, handled, case_flags, b, out, cap, len);
         h = inlen;
     }
     while (h < inlen) {
@@ -300,7 +331,7 @@ idng_status idng_punycode_encode(const uint32_t *in, size_t inlen, const unsigne
             }
             if (in[j] != n)
                 continue;
-            put_delta(out, cap, &len, delta, bias, case_flags && case_flags[j]);
+            len = put_delta(out, cap, len, delta, bias, case_flags && case_flags[j], 0);
             bias = adapt(delta, (uint32_t)(h + 1), h == b);
             delta = 0;
             h++;

@@ -128,6 +128,11 @@ static size_t compose(uint32_t *buf, size_t n)
     return out;
 }
 
+size_t idng_nfc_compose(uint32_t *buf, size_t n)
+{
+    return compose(buf, n);
+}
+
 /* Decomposition table positions remembered per code point (-1: none; -2:
  * not remembered, should the table ever outgrow int16_t). */
 #define DEC_MEMO 128
@@ -231,15 +236,51 @@ static int comp_boundary_before(uint32_t cp, uint32_t w)
     return cp < IDNG_UT_NFC_TRIVIAL_BELOW || (UP_CCC(w) == 0 && UP_NFCQC(w) == QC_YES);
 }
 
+/* The property word of cp as the NFC pieces read it: 0 (Yes, class 0,
+ * nothing to decompose) below IDNG_UT_DECOMP_FROM.  Not below
+ * IDNG_UT_NFC_TRIVIAL_BELOW: U+00C0 to U+02FF are quick-check Yes and
+ * class 0, but many decompose (U+00E9 + U+0323 is not NFC: its NFC is
+ * U+1EB9 U+0301), which is what idng_decomposes reads in the word. */
 static uint32_t nfc_word(uint32_t cp)
 {
-    return cp < IDNG_UT_NFC_TRIVIAL_BELOW ? 0 : idng_uprops(cp);
+    return cp < IDNG_UT_DECOMP_FROM ? 0 : idng_uprops(cp);
 }
 
-/* Does cp, whose property word is w, have a canonical decomposition? */
-static int decomposes(uint32_t cp, uint32_t w)
+void idng_nfc_short(uint32_t *buf, size_t *len)
 {
-    return UP_DECOMP(w) || cp - SBASE < SCOUNT;
+    uint32_t s[NFC_CHECK_MAX];
+    size_t i = 0, o = 0, n = *len, cap = n * IDNG_UT_DECOMP_MAX;
+    unsigned last = 0;
+
+    /* NFC(s) is the NFC of its pieces between composition boundaries, put
+     * together.  A piece whose quick check steps all say Yes is NFC, and
+     * stays; one with nothing to decompose (plain) and no step that says
+     * No (its marks in canonical order) is its own canonical decomposition,
+     * so composition alone normalizes it; the others go through idng_nfc.
+     * None can fail: a piece's NFC is no longer than its decomposition, at
+     * most IDNG_UT_DECOMP_MAX times the piece, so the output so far and the
+     * piece's decomposition fit in cap. */
+    memcpy(s, buf, n * sizeof *buf);
+    while (i < n) {
+        size_t start = o, m;
+        unsigned qc = QC_YES; /* 0: the OR of the steps is Yes only if all are */
+        int plain = 1;
+        uint32_t w = nfc_word(s[i]);
+        do {
+            qc |= idng_nfc_qc_step(s[i], w, &last);
+            plain &= !idng_decomposes(s[i], w);
+            buf[o++] = s[i++];
+        } while (i < n && !comp_boundary_before(s[i], w = nfc_word(s[i])));
+        if (qc == QC_YES)
+            continue;
+        m = o - start;
+        if (plain && !(qc & QC_NO))
+            m = compose(buf + start, m);
+        else
+            idng_nfc(buf + start, &m, cap - start);
+        o = start + m;
+    }
+    *len = o;
 }
 
 int idng_is_nfc_maybe(const uint32_t *s, size_t len)
@@ -265,13 +306,13 @@ int idng_is_nfc_maybe(const uint32_t *s, size_t len)
             start = i;
             plain = 1;
         }
-        plain &= !decomposes(s[i], w);
+        plain &= !idng_decomposes(s[i], w);
         if (UP_NFCQC(w) != QC_MAYBE) {
             i++;
             continue;
         }
         for (i++; i < len && !comp_boundary_before(s[i], w = nfc_word(s[i])); i++)
-            plain &= !decomposes(s[i], w);
+            plain &= !idng_decomposes(s[i], w);
         n = i - start;
         memcpy(tmp, s + start, n * sizeof *s);
         if (plain) {

@@ -35,6 +35,27 @@ int idng_u46_mapping(uint32_t cp, const uint32_t **seq);
 int idng_nfc(uint32_t *buf, size_t *len, size_t cap);
 
 /**
+ * Normalizes buf[0..*len) to NFC in place as idng_nfc does, but only the
+ * pieces that need it, for a short string: *len at most 512 and room in
+ * buf for *len * IDNG_UT_DECOMP_MAX code points, so that it cannot fail.
+ */
+void idng_nfc_short(uint32_t *buf, size_t *len);
+
+/**
+ * NFC of buf[0..n) in place, for a string that is its own full canonical
+ * decomposition and in canonical order: canonical composition alone, which
+ * is all idng_nfc would change of it.  Returns the new length.
+ */
+size_t idng_nfc_compose(uint32_t *buf, size_t n);
+
+/** Does cp, whose property word is w, have a canonical decomposition?  (A
+ *  Hangul syllable, U+AC00 to U+D7A3, decomposes by algorithm.) */
+static inline int idng_decomposes(uint32_t cp, uint32_t w)
+{
+    return UP_DECOMP(w) || cp - 0xAC00 < 19 * 21 * 28;
+}
+
+/**
  * The NFC quick check (UAX #15 section 9), one code point at a time: cp,
  * whose property word is w (not looked at below U+0300), follows a code
  * point of combining class *last_ccc, which is updated.  Returns QC_YES,

@@ -1,8 +1,9 @@
 /**
  * \file
- * UTF-8 (RFC 3629) decoding and encoding of single code points.
+ * UTF-8 (RFC 3629) decoding and encoding of single code points (the encoding
+ * inline in idna_internal.h, for the codec's own output).
  */
-#include "idnguard.h"
+#include "idna_internal.h"
 
 size_t idng_utf8_decode(const unsigned char *s, size_t len, uint32_t *cp)
 {
@@ -46,24 +47,5 @@ size_t idng_utf8_decode(const unsigned char *s, size_t len, uint32_t *cp)
 
 size_t idng_utf8_encode(uint32_t cp, unsigned char *out)
 {
-    if (cp < 0x80) {
-        out[0] = (unsigned char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        out[0] = (unsigned char)(0xC0 | cp >> 6);
-        out[1] = (unsigned char)(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        out[0] = (unsigned char)(0xE0 | cp >> 12);
-        out[1] = (unsigned char)(0x80 | (cp >> 6 & 0x3F));
-        out[2] = (unsigned char)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    out[0] = (unsigned char)(0xF0 | cp >> 18);
-    out[1] = (unsigned char)(0x80 | (cp >> 12 & 0x3F));
-    out[2] = (unsigned char)(0x80 | (cp >> 6 & 0x3F));
-    out[3] = (unsigned char)(0x80 | (cp & 0x3F));
-    return 4;
+    return idng_utf8_put(cp, out);
 }

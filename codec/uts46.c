@@ -56,14 +56,17 @@ static void emit_utf8(struct sink *k, const uint32_t *u, size_t n)
 {
     unsigned char buf[4];
     size_t i;
-    for (i = 0; i < n; i++) {
-        if (u[i] < 0x80)
-            emit_byte(k, (char)u[i]);
-        else if (k->len < k->cap && k->cap - k->len >= 4)
-            k->len += idng_utf8_encode(u[i], (unsigned char *)k->out + k->len);
-        else
-            emit(k, buf, idng_utf8_encode(u[i], buf));
+
+    /* Room for 4 octets a code point: no check per code point. */
+    if (k->len <= k->cap && (k->cap - k->len) / 4 >= n) {
+        unsigned char *o = (unsigned char *)k->out + k->len, *start = o;
+        for (i = 0; i < n; i++)
+            o += idng_utf8_put(u[i], o);
+        k->len += (size_t)(o - start);
+        return;
     }
+    for (i = 0; i < n; i++)
+        emit(k, buf, idng_utf8_put(u[i], buf));
 }
 
 static idng_status finish(struct sink *k, size_t *outlen)
@@ -94,6 +97,17 @@ struct label_state {
  * refused it if its decomposition, at most n * NFC_DECOMP_MAX, did not fit.
  */
 #define NFC_DECOMP_MAX IDNG_UT_DECOMP_MAX
+
+/* Does any of u[0..n) have a canonical decomposition? */
+static int any_decomposes(const uint32_t *u, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (u[i] >= IDNG_UT_DECOMP_FROM && idng_decomposes(u[i], idng_uprops(u[i])))
+            return 1;
+    return 0;
+}
 
 /* Maps a non-ASCII label with the UTS #46 table and normalizes it to NFC. */
 static idng_status map_label(const unsigned char *s, size_t len, uint32_t *u, size_t *n,
@@ -140,15 +154,29 @@ static idng_status map_label(const unsigned char *s, size_t len, uint32_t *u, si
         memcpy(u + out, seq, (size_t)m * sizeof *u);
         out += (size_t)m;
     }
-    /* Normalize only when the quick check does not say yes.  It ran as
-     * the code points were written, on each with its property word (none
+    /* Normalize only when the quick check does not say yes.  It ran as the
+     * code points were written, on each with its own property word (none
      * is looked at below U+0300, where w = 0 for ASCII): the steps of
      * idng_nfc_quick_check over u[0..out), whose answer is Yes exactly when
-     * every step said Yes, that is when the OR of the steps is QC_YES (0). */
+     * every step said Yes, that is when the OR of the steps is QC_YES (0).
+     *
+     * A label whose decomposition could outgrow cap goes through idng_nfc,
+     * Yes or not, which refuses it when the decomposition does not fit;
+     * shorter ones cannot fail.  Composition alone normalizes when no step
+     * said No (no combining mark follows one of a higher class) and no code
+     * point decomposes: idng_nfc would find nothing to decompose and
+     * nothing to reorder (its insertion sort moves a mark only past a
+     * predecessor of a higher class), and return what compose() makes of
+     * u.  Otherwise idng_nfc_short normalizes the pieces that need it. */
     _Static_assert(QC_YES == 0, "the steps' OR is QC_YES only if all are");
-    if (qc != QC_YES || out > cap / NFC_DECOMP_MAX) {
+    if (out > cap / NFC_DECOMP_MAX) {
         if (idng_nfc(u, &out, cap) != 0)
             return IDNG_E_INPUT_TOO_LONG;
+    } else if (qc != QC_YES) {
+        if (!(qc & QC_NO) && !any_decomposes(u, out))
+            out = idng_nfc_compose(u, out);
+        else
+            idng_nfc_short(u, &out);
     }
     *n = out;
     return st;
@@ -196,14 +224,20 @@ static void add_label(struct run *r, size_t off, size_t len)
 }
 
 /* Step 1: the labels, at every full stop, each valid UTF-8.  A bad label is
- * reported up to the next U+002E after the bad octet. */
+ * reported up to the next U+002E after the bad octet.  A text of ASCII
+ * alone (every A-label name to-Unicode sees) is cut at U+002E by memchr
+ * (IDNG_TEXT_DOTS): its octets are all valid UTF-8, so the UTF-8 walk would
+ * find nothing bad, and U+002E is its only full stop (U+3002, U+FF0E and
+ * U+FF61 are spelt with octets >= 0x80), so both walks give the same
+ * labels. */
 static idng_status split_name(struct run *r, idng_error *err)
 {
     const unsigned char *s = (const unsigned char *)r->in;
     struct idng_text_iter it;
     size_t off, len, stop;
 
-    idng_text_start(&it, r->in, r->inlen, IDNG_TEXT_UTF8);
+    idng_text_start(&it, r->in, r->inlen,
+                    idng_has_8bit(r->in, r->inlen) ? IDNG_TEXT_UTF8 : IDNG_TEXT_DOTS);
     while (idng_text_next(&it, &off, &len, &stop)) {
         size_t end = it.bad_at;
         if (end < off + len) {

@@ -5,13 +5,16 @@
  * - NFC against Unicode's own NormalizationTest.txt (15.0, from Debian's
  *   unicode-data; $NORMALIZATION_TEST names the decompressed file): for
  *   every line, NFC(c1) = NFC(c2) = NFC(c3) = c2 and NFC(c4) = NFC(c5) = c4,
- *   and the quick check agrees.
+ *   by idng_nfc and by idng_nfc_short, and the quick check agrees.
  * - The RFC 5892 derived property against an independent derivation: IANA's
  *   idna-tables-properties.csv as shipped in Debian's libidn2 source
  *   ($IDNA_PROPERTIES_CSV), for an earlier Unicode version.  Every code point
  *   it lists as assigned must have the same property here.
  * - Spot values of RFC 5892 section 2.6 exceptions and UTS #46 statuses.
  * - idnguard.h's IDNG_UNICODE_VERSION is the generated tables' version.
+ * - idng_is_nfc and idng_nfc_short against idng_nfc on every pair of a
+ *   code point that decomposes (or lies in U+00C0-U+02FF) and one whose
+ *   quick check is Maybe: U+00E9 U+0323 was once taken for NFC.
  * - The text walk's inline UTF-8 validation (idna_internal.h) accepts
  *   exactly what idng_utf8_decode accepts.
  */
@@ -80,6 +83,11 @@ START_TEST(test_normalization_file)
             ck_assert_int_eq(idng_nfc(work, &wn, 256), 0);
             ck_assert_msg(same(work, wn, col[want], n[want]), "line %u: NFC(c%zu) != c%zu",
                           lineno, i + 1, want + 1);
+            memcpy(work, col[i], n[i] * sizeof *work);
+            wn = n[i];
+            idng_nfc_short(work, &wn);
+            ck_assert_msg(same(work, wn, col[want], n[want]),
+                          "line %u: idng_nfc_short(c%zu) != c%zu", lineno, i + 1, want + 1);
         }
         ck_assert_msg(idng_is_nfc(col[1], n[1]), "line %u: c2 is NFC but quick check says no",
                       lineno);
@@ -89,7 +97,8 @@ START_TEST(test_normalization_file)
     }
     free(line);
     fclose(f);
-    printf("NormalizationTest.txt: %u lines, NFC and quick check agree on all\n", tested);
+    printf("NormalizationTest.txt: %u lines, NFC (both ways) and quick check agree on all\n",
+           tested);
     ck_assert_uint_gt(tested, 15000);
 }
 END_TEST
@@ -221,6 +230,42 @@ START_TEST(test_version)
 }
 END_TEST
 
+/* A pair is NFC exactly when NFC leaves it as it is, and idng_nfc_short
+ * normalizes it as idng_nfc does. */
+START_TEST(test_nfc_pairs)
+{
+    static uint32_t maybe[512];
+    size_t nmaybe = 0, pairs = 0, j;
+    uint32_t a, b;
+
+    for (b = 0x300; b <= 0x10FFFF; b++)
+        if ((b < 0xD800 || b > 0xDFFF) && UP_NFCQC(idng_uprops(b)) == QC_MAYBE) {
+            ck_assert_uint_lt(nmaybe, sizeof maybe / sizeof maybe[0]);
+            maybe[nmaybe++] = b;
+        }
+    for (a = 0xC0; a <= 0x10FFFF; a++) {
+        if ((a >= 0xD800 && a <= 0xDFFF)
+            || (a >= 0x300 && !idng_decomposes(a, idng_uprops(a))))
+            continue;
+        for (j = 0; j < nmaybe; j++) {
+            uint32_t s[2] = {a, maybe[j]}, t[16] = {a, maybe[j]}, v[16] = {a, maybe[j]};
+            size_t n = 2, nv = 2;
+            int same;
+            ck_assert_int_eq(idng_nfc(t, &n, 16), 0);
+            same = n == 2 && t[0] == s[0] && t[1] == s[1];
+            ck_assert_msg(idng_is_nfc(s, 2) == same, "U+%04X U+%04X: idng_is_nfc says %d",
+                          (unsigned)a, (unsigned)maybe[j], !same);
+            idng_nfc_short(v, &nv);
+            ck_assert_msg(nv == n && memcmp(v, t, n * sizeof *t) == 0,
+                          "U+%04X U+%04X: idng_nfc_short differs from idng_nfc", (unsigned)a,
+                          (unsigned)maybe[j]);
+            pairs++;
+        }
+    }
+    ck_assert_uint_gt(pairs, 100000);
+}
+END_TEST
+
 /* idng_utf8_valid against idng_utf8_decode: every lead octet >= 0x80 and
  * second octet, the third and fourth from the edges of the continuation
  * range, every length left from 1 to 4. */
@@ -257,6 +302,7 @@ static Suite *unicode_suite(void)
     tcase_add_loop_test(tc, test_spots, 0, (int)(sizeof spots / sizeof spots[0]));
     tcase_add_test(tc, test_mappings_and_case);
     tcase_add_test(tc, test_version);
+    tcase_add_test(tc, test_nfc_pairs);
     tcase_add_test(tc, test_utf8_valid);
     suite_add_tcase(s, tc);
     return s;
