@@ -73,14 +73,14 @@ ccv=$(${CC:-cc} --version 2>/dev/null | head -n 1)
 
 if [ -f "$out/resolver.csv" ] && command -v gnuplot >/dev/null 2>&1; then
     plots=""
-    for wl in hits misses; do
+    for wl in hits misses fake20; do
         awk -F, -v wl="$wl" 'NR > 1 && $1 == wl && $2 == 1 {print $4, $6}' "$out/resolver.csv" > "$out/.$wl.dat"
         [ -s "$out/.$wl.dat" ] && plots="$plots $wl"
     done
     {
-        echo 'set terminal pngcairo size 900,420 font ",10"'
+        echo 'set terminal pngcairo size 1300,440 font ",10"'
         echo "set output \"$out/qps.png\""
-        echo 'set multiplot layout 1,2 title "Unbound QPS, num-threads 1 (median of the rounds), dnsperf on loopback"'
+        echo 'set multiplot layout 1,3 title "Unbound QPS, num-threads 1 (median of the rounds), dnsperf on loopback"'
         echo 'set style data histograms'
         echo 'set style fill solid 0.8 border -1'
         echo 'set boxwidth 0.7'
@@ -92,7 +92,8 @@ if [ -f "$out/resolver.csv" ] && command -v gnuplot >/dev/null 2>&1; then
         for wl in $plots; do
             case $wl in
             hits) echo 'set title "cache hits"'; color='#4477aa' ;;
-            *) echo 'set title "cache misses (NSD behind)"'; color='#cc6677' ;;
+            misses) echo 'set title "cache misses (NSD behind)"'; color='#cc6677' ;;
+            *) echo 'set title "cache hits, 20% fake A-labels"'; color='#228833' ;;
             esac
             echo "plot \"$out/.$wl.dat\" using 2:xtic(1) lc rgb \"$color\""
         done
@@ -101,6 +102,6 @@ if [ -f "$out/resolver.csv" ] && command -v gnuplot >/dev/null 2>&1; then
     if [ -n "$plots" ]; then
         gnuplot "$out/.qps.gp" || echo "report: gnuplot failed" >&2
     fi
-    rm -f "$out/.hits.dat" "$out/.misses.dat" "$out/.qps.gp"
+    rm -f "$out/.hits.dat" "$out/.misses.dat" "$out/.fake20.dat" "$out/.qps.gp"
 fi
 echo "report: $md"
