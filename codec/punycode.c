@@ -347,6 +347,50 @@ idng_status idng_punycode_encode(const uint32_t *in, size_t inlen, const unsigne
     return IDNG_OK;
 }
 
+/*
+ * The index just after the last DELIMITER in s[0..n), 0 if there is none.
+ * Eight octets at a time from the end: x = v ^ (DELIMITER in every octet)
+ * has a zero octet exactly where v has a delimiter, and
+ * ~(((x & 0x7F..) + 0x7F..) | x | 0x7F..) sets the high bit of exactly
+ * those octets (no carry crosses an octet, unlike the shorter
+ * (x - 0x01..) & ~x), so a word with none is skipped whole and the octets
+ * of the word with one are looked at one by one.
+ */
+static size_t after_last_delimiter(const unsigned char *s, size_t n)
+{
+    const uint64_t low7 = 0x7F7F7F7F7F7F7F7Fu, delims = DELIMITER * 0x0101010101010101u;
+    uint64_t v, x;
+
+    for (; n >= 8; n -= 8) {
+        memcpy(&v, s + n - 8, 8);
+        x = v ^ delims;
+        if (~(((x & low7) + low7) | x | low7) != 0)
+            break;
+    }
+    while (n > 0 && s[n - 1] != DELIMITER)
+        n--;
+    return n;
+}
+
+/*
+ * out[pos..len) moved up by one, backwards, two code points (eight octets)
+ * at a time: each step reads the two below what it writes, neither yet
+ * written (the step before wrote two places higher).  Inline; the plain
+ * element loop becomes a call to memmove, which costs more than the few
+ * steps of a 63-code-point label.
+ */
+static IDNG_ALWAYS_INLINE void shift_up(uint32_t *out, size_t pos, size_t len)
+{
+    uint64_t v;
+
+    for (; len - pos >= 2; len -= 2) {
+        memcpy(&v, out + len - 2, 8);
+        memcpy(out + len - 1, &v, 8);
+    }
+    if (len > pos)
+        out[len] = out[len - 1];
+}
+
 idng_status idng_punycode_decode(const char *in, size_t inlen, uint32_t *out, size_t *outlen,
                                  unsigned char *case_flags)
 {
@@ -361,8 +405,7 @@ idng_status idng_punycode_decode(const char *in, size_t inlen, uint32_t *out, si
     /* b is the number of basic code points: everything before the last
      * delimiter, which must all be basic (a delimiter first leaves b = 0,
      * and is then refused as a digit). */
-    for (b = inlen; b > 0 && s[b - 1] != DELIMITER; b--)
-        ;
+    b = after_last_delimiter(s, inlen);
     b = b > 0 ? b - 1 : 0;
     for (j = 0; j < b; j++) {
         if (len < cap) {
@@ -411,23 +454,11 @@ idng_status idng_punycode_decode(const char *in, size_t inlen, uint32_t *out, si
         /* Insert n at position i, while the result still fits. */
         pos = i;
         if (len < cap) {
-            /* Short shifts as a rotation (the compiler would turn a plain
-             * shift loop into a call to memmove), long ones by memmove. */
-            uint32_t carry = n, tmp;
-            size_t m;
-            if (len - pos > 16) {
-                memmove(out + pos + 1, out + pos, (len - pos) * sizeof *out);
-                out[pos] = n;
-            } else {
-                for (m = pos; m < len; m++) {
-                    tmp = out[m];
-                    out[m] = carry;
-                    carry = tmp;
-                }
-                out[len] = carry;
-            }
+            shift_up(out, pos, len);
+            out[pos] = n;
             if (case_flags) {
                 unsigned char cf = s[j - 1] >= 'A' && s[j - 1] <= 'Z', t8;
+                size_t m;
                 for (m = pos; m < len; m++) {
                     t8 = case_flags[m];
                     case_flags[m] = cf;
