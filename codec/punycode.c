@@ -99,13 +99,16 @@ static char digit_char(uint32_t d, int upper)
     return upper ? upper_[d] : lower[d];
 }
 
-/* Section 6.1; inline, as it runs once per code point both ways. */
-static IDNG_ALWAYS_INLINE uint32_t adapt(uint32_t delta, uint32_t numpoints, int firsttime)
+/* Section 6.1; inline, as it runs once per code point both ways.  With
+ * small set the caller knows delta < 2^27 and numpoints <= 64, so that
+ * delta / 2 < 2^26 divides by the multiplication alone. */
+static IDNG_ALWAYS_INLINE uint32_t adapt(uint32_t delta, uint32_t numpoints, int firsttime,
+                                         int small)
 {
     uint32_t k = 0;
 
     delta = firsttime ? delta / DAMP : delta / 2;
-    delta += div_small(delta, numpoints);
+    delta += small ? (uint32_t)((delta * recip[numpoints]) >> 32) : div_small(delta, numpoints);
     while (delta > ((BASE - TMIN) * TMAX) / 2) {
         delta /= BASE - TMIN;
         k += BASE;
@@ -265,7 +268,7 @@ static size_t encode_small(uint64_t *key, size_t m, uint64_t handled,
         uint32_t i = popcount64(handled & (((uint64_t)1 << p) - 1));
         uint32_t delta = (c - n) * (uint32_t)(h + 1) + i - next_i;
         len = put_delta(out, cap, len, delta, bias, case_flags && case_flags[p], 1);
-        bias = adapt(delta, (uint32_t)(h + 1), h == b);
+        bias = adapt(delta, (uint32_t)(h + 1), h == b, 1);
         h++;
         handled |= (uint64_t)1 << p;
         n = c;
@@ -332,7 +335,7 @@ idng_status idng_punycode_encode(const uint32_t *in, size_t inlen, const unsigne
             if (in[j] != n)
                 continue;
             len = put_delta(out, cap, len, delta, bias, case_flags && case_flags[j], 0);
-            bias = adapt(delta, (uint32_t)(h + 1), h == b);
+            bias = adapt(delta, (uint32_t)(h + 1), h == b, 0);
             delta = 0;
             h++;
         }
@@ -439,7 +442,7 @@ idng_status idng_punycode_decode(const char *in, size_t inlen, uint32_t *out, si
                 return IDNG_E_PUNY_OVERFLOW;
         }
         i = (uint32_t)i64;
-        bias = adapt(i - oldi, (uint32_t)(len + 1), oldi == 0);
+        bias = adapt(i - oldi, (uint32_t)(len + 1), oldi == 0, 0);
         {
             uint32_t q = div_small(i, (uint32_t)(len + 1));
             if (q > MAXINT - n)
