@@ -143,6 +143,16 @@ static IDNG_ALWAYS_INLINE size_t put_delta(char *out, size_t cap, size_t len, ui
 {
     uint32_t q = delta, k, t;
 
+    /* With bias <= BASE - TMAX every t(k) is TMAX: digits in a constant
+     * base, which the compiler divides by without a table. */
+    if (small && bias <= BASE - TMAX) {
+        while (q >= TMAX) {
+            uint32_t qt = (q - TMAX) / (BASE - TMAX);
+            len = put(out, cap, len, digit_char(q - qt * (BASE - TMAX), 0));
+            q = qt;
+        }
+        return put(out, cap, len, digit_char(q, upper));
+    }
     for (k = BASE;; k += BASE) {
         uint32_t d, qt;
         t = threshold(k, bias);
@@ -254,7 +264,7 @@ static void sort_keys(uint64_t *key, size_t m)
  * no delta can reach 2^32, so there is no overflow to report: every delta
  * is at most (0x10FFFF - 0x80) * 64 + 63 = 71,294,975 < RECIP_EXACT_BASE.
  */
-static size_t encode_small(uint64_t *key, size_t m, uint64_t handled,
+static IDNG_ALWAYS_INLINE size_t encode_small(uint64_t *key, size_t m, uint64_t handled,
                            const unsigned char *case_flags, size_t b, char *out, size_t cap,
                            size_t len)
 {
@@ -315,7 +325,12 @@ idng_status idng_punycode_encode(const uint32_t *in, size_t inlen, const unsigne
         len = put(out, cap, len, DELIMITER);
 
     if (small) {
-        len = encode_small(key, nkeys, handled, case_flags, b, out, cap, len);
+        /* Inline twice: with no case flags (to-ASCII) the loop has fewer
+         * values to keep in registers. */
+        if (case_flags)
+            len = encode_small(key, nkeys, handled, case_flags, b, out, cap, len);
+        else
+            len = encode_small(key, nkeys, handled, NULL, b, out, cap, len);
         h = inlen;
     }
     while (h < inlen) {
