@@ -409,12 +409,51 @@ static IDNG_ALWAYS_INLINE void shift_up(uint32_t *out, size_t pos, size_t len)
         out[len] = out[len - 1];
 }
 
-idng_status idng_punycode_decode(const char *in, size_t inlen, uint32_t *out, size_t *outlen,
-                                 unsigned char *case_flags)
+/*
+ * Reads the generalized variable-length integer at s[*j] (section 6.2) and
+ * adds it to *i.  i and w in 64 bits: w <= MAXINT and digit < BASE, so
+ * neither i + digit * w nor w * (BASE - t) can wrap, and comparing with
+ * MAXINT is the overflow test of section 6.4.  flat says that every t(k) is
+ * TMAX.
+ */
+static IDNG_ALWAYS_INLINE idng_status read_integer(const unsigned char *s, size_t inlen,
+                                                   size_t *j, uint32_t *i, uint32_t bias,
+                                                   int flat)
+{
+    uint64_t i64 = *i, w = 1;
+    size_t at = *j;
+    uint32_t k, digit, t;
+
+    for (k = BASE;; k += BASE) {
+        if (at >= inlen)
+            return IDNG_E_PUNY_TRUNCATED;
+        digit = digit_value(s[at++]);
+        if (digit >= BASE)
+            return IDNG_E_PUNY_DIGIT;
+        i64 += digit * w;
+        if (i64 > MAXINT)
+            return IDNG_E_PUNY_OVERFLOW;
+        t = flat ? TMAX : threshold(k, bias);
+        if (digit < t)
+            break;
+        w *= BASE - t;
+        if (w > MAXINT)
+            return IDNG_E_PUNY_OVERFLOW;
+    }
+    *i = (uint32_t)i64;
+    *j = at;
+    return IDNG_OK;
+}
+
+/* The decoder, inline in idng_punycode_decode twice: with no case flags
+ * (as the check and to-Unicode call it) the loop has fewer values to keep
+ * in registers. */
+static IDNG_ALWAYS_INLINE idng_status decode(const char *in, size_t inlen, uint32_t *out,
+                                             size_t *outlen, unsigned char *case_flags)
 {
     const unsigned char *s = (const unsigned char *)in;
     size_t cap = *outlen, len = 0, b = 0, j, pos;
-    uint32_t n = INITIAL_N, i = 0, bias = INITIAL_BIAS, oldi, k, digit, t;
+    uint32_t n = INITIAL_N, i = 0, bias = INITIAL_BIAS, oldi;
 
     if (inlen > MAXINT)
         return IDNG_E_PUNY_OVERFLOW;
@@ -435,28 +474,13 @@ idng_status idng_punycode_decode(const char *in, size_t inlen, uint32_t *out, si
     }
 
     for (j = b > 0 ? b + 1 : 0; j < inlen; len++) {
-        /* i and w in 64 bits: w <= MAXINT and digit < BASE, so neither
-         * i + digit * w nor w * (BASE - t) can wrap, and comparing with
-         * MAXINT is the overflow test of section 6.4. */
-        uint64_t i64 = i, w = 1;
+        idng_status st;
         oldi = i;
-        for (k = BASE;; k += BASE) {
-            if (j >= inlen)
-                return IDNG_E_PUNY_TRUNCATED;
-            digit = digit_value(s[j++]);
-            if (digit >= BASE)
-                return IDNG_E_PUNY_DIGIT;
-            i64 += digit * w;
-            if (i64 > MAXINT)
-                return IDNG_E_PUNY_OVERFLOW;
-            t = threshold(k, bias);
-            if (digit < t)
-                break;
-            w *= BASE - t;
-            if (w > MAXINT)
-                return IDNG_E_PUNY_OVERFLOW;
-        }
-        i = (uint32_t)i64;
+        /* With bias <= BASE - TMAX every t(k) is TMAX (see put_delta). */
+        st = bias <= BASE - TMAX ? read_integer(s, inlen, &j, &i, bias, 1)
+                                 : read_integer(s, inlen, &j, &i, bias, 0);
+        if (st != IDNG_OK)
+            return st;
         bias = adapt(i - oldi, (uint32_t)(len + 1), oldi == 0, 0);
         {
             uint32_t q = div_small(i, (uint32_t)(len + 1));
@@ -489,4 +513,12 @@ idng_status idng_punycode_decode(const char *in, size_t inlen, uint32_t *out, si
     }
     *outlen = len;
     return len > cap ? IDNG_E_NOSPACE : IDNG_OK;
+}
+
+idng_status idng_punycode_decode(const char *in, size_t inlen, uint32_t *out, size_t *outlen,
+                                 unsigned char *case_flags)
+{
+    if (case_flags)
+        return decode(in, inlen, out, outlen, case_flags);
+    return decode(in, inlen, out, outlen, NULL);
 }
