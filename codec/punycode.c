@@ -100,8 +100,9 @@ static char digit_char(uint32_t d, int upper)
 }
 
 /* Section 6.1; inline, as it runs once per code point both ways.  With
- * small set the caller knows delta < 2^27 and numpoints <= 64, so that
- * delta / 2 < 2^26 divides by the multiplication alone. */
+ * small set the caller knows numpoints <= 64 and that delta < 2^27 or the
+ * result is not used, so that delta / 2 < 2^26 divides by the
+ * multiplication alone. */
 static IDNG_ALWAYS_INLINE uint32_t adapt(uint32_t delta, uint32_t numpoints, int firsttime,
                                          int small)
 {
@@ -445,11 +446,20 @@ static IDNG_ALWAYS_INLINE idng_status read_integer(const unsigned char *s, size_
     return IDNG_OK;
 }
 
-/* The decoder, inline in idng_punycode_decode twice: with no case flags
- * (as the check and to-Unicode call it) the loop has fewer values to keep
- * in registers. */
+/*
+ * The decoder, inline in idng_punycode_decode twice: with no case flags (as
+ * the check and to-Unicode call it) the loop has fewer values to keep in
+ * registers.  small says that inlen <= 64 (every DNS label), and then:
+ *  - len + 1 <= 64 for every code point: each non-basic one takes at least
+ *    one digit, each basic one an octet, and the delimiter one more, so
+ *    len + 1 <= inlen;
+ *  - delta = i - oldi < 2^27 whenever adapt()'s result is used: decoding
+ *    goes on only when n + i / (len + 1) <= 0x10FFFF with n >= 0x80, so
+ *    i < 0x10FF80 * (len + 1) <= 0x10FF80 * 64 < 2^27.
+ */
 static IDNG_ALWAYS_INLINE idng_status decode(const char *in, size_t inlen, uint32_t *out,
-                                             size_t *outlen, unsigned char *case_flags)
+                                             size_t *outlen, unsigned char *case_flags,
+                                             int small)
 {
     const unsigned char *s = (const unsigned char *)in;
     size_t cap = *outlen, len = 0, b = 0, j, pos;
@@ -481,9 +491,11 @@ static IDNG_ALWAYS_INLINE idng_status decode(const char *in, size_t inlen, uint3
                                  : read_integer(s, inlen, &j, &i, bias, 0);
         if (st != IDNG_OK)
             return st;
-        bias = adapt(i - oldi, (uint32_t)(len + 1), oldi == 0, 0);
+        bias = adapt(i - oldi, (uint32_t)(len + 1), oldi == 0, small);
         {
-            uint32_t q = div_small(i, (uint32_t)(len + 1));
+            uint32_t d = (uint32_t)(len + 1);
+            uint32_t q = small && i < (1u << 26) ? (uint32_t)((i * recip[d]) >> 32)
+                                                 : div_small(i, d);
             if (q > MAXINT - n)
                 return IDNG_E_PUNY_OVERFLOW;
             n += q;
@@ -518,7 +530,7 @@ static IDNG_ALWAYS_INLINE idng_status decode(const char *in, size_t inlen, uint3
 idng_status idng_punycode_decode(const char *in, size_t inlen, uint32_t *out, size_t *outlen,
                                  unsigned char *case_flags)
 {
-    if (case_flags)
-        return decode(in, inlen, out, outlen, case_flags);
-    return decode(in, inlen, out, outlen, NULL);
+    if (case_flags || inlen > 64)
+        return decode(in, inlen, out, outlen, case_flags, 0);
+    return decode(in, inlen, out, outlen, NULL, 1);
 }
