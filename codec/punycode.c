@@ -192,7 +192,7 @@ static void insertion_sort(uint64_t *key, size_t m)
 }
 
 /* Keys in runs sorted by insertion before the merge passes. */
-#define SORT_RUN 8
+#define SORT_RUN 16
 
 /* Sorts at most 64 distinct keys: nothing to do for sorted or reversed
  * input, insertion sort while it is cheap, a bottom-up merge sort of runs
@@ -220,7 +220,7 @@ static void sort_keys(uint64_t *key, size_t m)
             return;
         }
     }
-    if (m <= 12) {
+    if (m <= SORT_RUN) {
         insertion_sort(key, m);
         return;
     }
