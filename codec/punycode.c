@@ -493,18 +493,20 @@ static IDNG_ALWAYS_INLINE idng_status decode(const char *in, size_t inlen, uint3
             return st;
         bias = adapt(i - oldi, (uint32_t)(len + 1), oldi == 0, small);
         {
-            uint32_t d = (uint32_t)(len + 1);
-            uint32_t q = small && i < (1u << 26) ? (uint32_t)((i * recip[d]) >> 32)
-                                                 : div_small(i, d);
-            if (q > MAXINT - n)
-                return IDNG_E_PUNY_OVERFLOW;
+            uint32_t d = (uint32_t)(len + 1), q;
+            if (small && i < (1u << 26)) {
+                /* q < 2^26 and n <= 0x10FFFF: n + q cannot wrap. */
+                q = (uint32_t)((i * recip[d]) >> 32);
+            } else {
+                q = div_small(i, d);
+                if (q > MAXINT - n)
+                    return IDNG_E_PUNY_OVERFLOW;
+            }
             n += q;
-            i -= q * (uint32_t)(len + 1);
+            i -= q * d;
         }
-        if (n > 0x10FFFF)
-            return IDNG_E_CODEPOINT_MAX;
-        if (n >= 0xD800 && n <= 0xDFFF)
-            return IDNG_E_SURROGATE;
+        if (n > 0x10FFFF || n - 0xD800 < 0x800)
+            return n > 0x10FFFF ? IDNG_E_CODEPOINT_MAX : IDNG_E_SURROGATE;
         /* Insert n at position i, while the result still fits. */
         pos = i;
         if (len < cap) {
