@@ -91,10 +91,18 @@ static size_t json_escape(const unsigned char *s, size_t n, char *d)
     return k;
 }
 
+/* ASCII that json_escape copies as itself: what idng_display_safe takes
+ * below 0x80, but '"'. */
+static int json_plain(unsigned char c)
+{
+    return c > 0x20 && c < 0x7F && c != '\\' && c != '"';
+}
+
 /* Writes one atom of string content, JSON-escaped first when w->json. */
 static void wr_str(struct wr *w, const char *s, size_t n)
 {
     char buf[JATOM_MAX];
+    size_t i;
 
     if (!w->json) {
         wr_raw(w, s, n);
@@ -104,7 +112,13 @@ static void wr_str(struct wr *w, const char *s, size_t n)
         w->b.full = 1;
         return;
     }
-    wr_raw(w, buf, json_escape((const unsigned char *)s, n, buf));
+    for (i = 0; i < n; i++)
+        if (!json_plain((unsigned char)s[i]))
+            break;
+    if (i == n) /* json_escape would copy it unchanged */
+        wr_raw(w, s, n);
+    else
+        wr_raw(w, buf, json_escape((const unsigned char *)s, n, buf));
 }
 
 /* The display unit's atoms, JSON-escaped when the writer says so. */
@@ -368,11 +382,11 @@ static void format_text(struct wr *w, const struct idng_logrec *r, const char *t
         wr_lit(w, "-");
     }
     wr_lit(w, " ");
-    idng_display_name_to(r->qname, r->qname_len, wr_sink, w);
+    idng_display_name_to(r->qname, r->qname_len, idng_display_put, &w->b);
     wr_lit(w, " ");
     if (unicode) {
         wr_lit(w, "(");
-        idng_display_unicode_to(r->qname, r->qname_len, r->mode, wr_sink, w);
+        idng_display_unicode_to(r->qname, r->qname_len, r->mode, idng_display_put, &w->b);
         wr_lit(w, ") ");
     }
     wr_lit(w, type);
@@ -384,7 +398,7 @@ static void format_text(struct wr *w, const struct idng_logrec *r, const char *t
     text_field(w, r->verdict);
     if (r->label != NULL) {
         wr_lit(w, ":");
-        idng_display_label_to((const uint8_t *)r->label, r->label_len, wr_sink, w);
+        idng_display_label_to((const uint8_t *)r->label, r->label_len, idng_display_put, &w->b);
     }
     wr_lit(w, " ");
     text_field(w, r->action);
@@ -395,7 +409,7 @@ static void format_text(struct wr *w, const struct idng_logrec *r, const char *t
     }
     if (r->target != NULL) {
         wr_lit(w, " target=");
-        idng_display_name_to(r->target, r->target_len, wr_sink, w);
+        idng_display_name_to(r->target, r->target_len, idng_display_put, &w->b);
     }
     if (known(r->transport)) {
         wr_lit(w, " proto=");
