@@ -172,15 +172,13 @@ static void put_ace(idng_display_sink *sink, void *ctx, const uint8_t *lab, size
         put_codepoint(sink, ctx, u[i]);
 }
 
-int idng_display_unicode_to(const uint8_t *wire, size_t len, idng_mode mode,
-                            idng_display_sink *sink, void *ctx)
+void idng_display_unicode_known_to(const uint8_t *wire, size_t len, idng_display_sink *sink,
+                                   void *ctx)
 {
     idng_wire_iter it;
     const uint8_t *lab;
     size_t n;
 
-    if (!idng_display_has_unicode(wire, len, mode))
-        return 0;
     idng_wire_iter_init(&it, wire, len);
     while (idng_wire_next(&it, &lab, &n) == IDNG_WIRE_LABEL) {
         if (idng_is_ace((const char *)lab, n))
@@ -189,6 +187,14 @@ int idng_display_unicode_to(const uint8_t *wire, size_t len, idng_mode mode,
             idng_display_label_to(lab, n, sink, ctx);
         sink(ctx, ".", 1);
     }
+}
+
+int idng_display_unicode_to(const uint8_t *wire, size_t len, idng_mode mode,
+                            idng_display_sink *sink, void *ctx)
+{
+    if (!idng_display_has_unicode(wire, len, mode))
+        return 0;
+    idng_display_unicode_known_to(wire, len, sink, ctx);
     return 1;
 }
 

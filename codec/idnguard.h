@@ -399,6 +399,11 @@ int idng_display_unicode_to(const uint8_t *wire, size_t len, idng_mode mode,
                             idng_display_sink *sink, void *ctx);
 /** Does the name have a Unicode form (see idng_display_unicode_to)? */
 int idng_display_has_unicode(const uint8_t *wire, size_t len, idng_mode mode);
+/** idng_display_unicode_to's output for a name idng_display_has_unicode()
+ *  has accepted, without checking the name again (a caller that has asked
+ *  already, such as the log line, saves a second idng_wire_check). */
+void idng_display_unicode_known_to(const uint8_t *wire, size_t len, idng_display_sink *sink,
+                                   void *ctx);
 
 /**
  * Text from a user or a file (a CLI operand, a settings value): printable

@@ -386,7 +386,7 @@ static void format_text(struct wr *w, const struct idng_logrec *r, const char *t
     wr_lit(w, " ");
     if (unicode) {
         wr_lit(w, "(");
-        idng_display_unicode_to(r->qname, r->qname_len, r->mode, idng_display_put, &w->b);
+        idng_display_unicode_known_to(r->qname, r->qname_len, idng_display_put, &w->b);
         wr_lit(w, ") ");
     }
     wr_lit(w, type);
@@ -448,7 +448,7 @@ static void format_json(struct wr *w, const struct idng_logrec *r, const char *t
     wr_lit(w, "\",\"qname_unicode\":");
     if (unicode) {
         wr_lit(w, "\"");
-        idng_display_unicode_to(r->qname, r->qname_len, r->mode, wr_sink, w);
+        idng_display_unicode_known_to(r->qname, r->qname_len, wr_sink, w);
         wr_lit(w, "\"");
     } else {
         wr_lit(w, "null");
