@@ -70,9 +70,7 @@ static int label_literal(uint32_t c)
            || c == '_' || c == '*';
 }
 
-/* A run of n one-octet atoms into b: as n calls of idng_display_put, the
- * ones that fit are written and the first that does not sets full. */
-static void put_run(struct idng_display_buf *b, const char *s, size_t n)
+void idng_display_put_run(struct idng_display_buf *b, const char *s, size_t n)
 {
     size_t room;
 
@@ -96,7 +94,7 @@ void idng_display_label_to(const uint8_t *label, size_t len, idng_display_sink *
         if (sink == idng_display_put && label_literal(label[i])) {
             for (j = i + 1; j < len && label_literal(label[j]); j++)
                 ;
-            put_run(ctx, (const char *)label + i, j - i);
+            idng_display_put_run(ctx, (const char *)label + i, j - i);
             i = j - 1;
         } else if (label_literal(label[i]))
             sink(ctx, (const char *)label + i, 1);

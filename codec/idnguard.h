@@ -423,6 +423,9 @@ struct idng_display_buf {
 void idng_display_buf_init(struct idng_display_buf *b, char *out, size_t cap);
 /** The sink function of struct idng_display_buf (ctx points to one). */
 void idng_display_put(void *ctx, const char *atom, size_t n);
+/** n one-octet atoms at s, as n calls of idng_display_put: the ones that
+ *  fit are written, the first that does not sets full. */
+void idng_display_put_run(struct idng_display_buf *b, const char *s, size_t n);
 
 /** Buffer forms of the above: NUL-terminated when cap >= 1; return the
  *  length written, at most cap - 1 (idng_display_unicode: 0 when there is

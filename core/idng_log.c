@@ -127,15 +127,31 @@ static void wr_sink(void *ctx, const char *atom, size_t n)
     wr_str(ctx, atom, n);
 }
 
+/* What wr_field shows as itself. */
+static int field_plain(unsigned char c)
+{
+    return c > 0x20 && c < 0x7F && c != '\\';
+}
+
 /* A module-supplied text field: printable ASCII but '\\' as is, else \DDD. */
 static void wr_field(struct wr *w, const char *s)
 {
-    for (; *s; s++) {
+    while (*s) {
         unsigned char c = (unsigned char)*s;
-        if (c > 0x20 && c < 0x7F && c != '\\')
+        size_t n = 0;
+
+        while (field_plain((unsigned char)s[n]))
+            n++;
+        if (n > 0 && !w->json) { /* n one-octet atoms that wr_str writes as they are */
+            idng_display_put_run(&w->b, s, n);
+            s += n;
+            continue;
+        }
+        if (field_plain(c))
             wr_str(w, (const char *)&c, 1);
         else
             idng_display_octet_to(c, wr_sink, w);
+        s++;
     }
 }
 
@@ -148,7 +164,16 @@ static void wr_json_text(struct wr *w, const char *s)
     wr_raw(w, "\"", 1);
     while (i < n) {
         uint32_t cp;
-        size_t m = idng_utf8_decode(p + i, n - i, &cp);
+        size_t m;
+
+        for (m = 0; i + m < n && json_plain(p[i + m]); m++)
+            ;
+        if (m > 0) { /* m one-octet code points that wr_str copies as they are */
+            idng_display_put_run(&w->b, s + i, m);
+            i += m;
+            continue;
+        }
+        m = idng_utf8_decode(p + i, n - i, &cp);
         if (m == 0)
             m = 1; /* becomes \ufffd */
         wr_str(w, s + i, m);
