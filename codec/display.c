@@ -70,12 +70,33 @@ static int label_literal(uint32_t c)
            || c == '_' || c == '*';
 }
 
+void idng_display_put_run(struct idng_display_buf *b, const char *s, size_t n)
+{
+    size_t room;
+
+    if (b->full)
+        return;
+    room = b->cap - 1 - b->len;
+    if (n > room) {
+        n = room;
+        b->full = 1;
+    }
+    memcpy(b->out + b->len, s, n);
+    b->len += n;
+    b->out[b->len] = '\0';
+}
+
 void idng_display_label_to(const uint8_t *label, size_t len, idng_display_sink *sink, void *ctx)
 {
-    size_t i;
+    size_t i, j;
 
     for (i = 0; i < len; i++) {
-        if (label_literal(label[i]))
+        if (sink == idng_display_put && label_literal(label[i])) {
+            for (j = i + 1; j < len && label_literal(label[j]); j++)
+                ;
+            idng_display_put_run(ctx, (const char *)label + i, j - i);
+            i = j - 1;
+        } else if (label_literal(label[i]))
             sink(ctx, (const char *)label + i, 1);
         else
             idng_display_octet_to(label[i], sink, ctx);
@@ -149,15 +170,13 @@ static void put_ace(idng_display_sink *sink, void *ctx, const uint8_t *lab, size
         put_codepoint(sink, ctx, u[i]);
 }
 
-int idng_display_unicode_to(const uint8_t *wire, size_t len, idng_mode mode,
-                            idng_display_sink *sink, void *ctx)
+void idng_display_unicode_known_to(const uint8_t *wire, size_t len, idng_display_sink *sink,
+                                   void *ctx)
 {
     idng_wire_iter it;
     const uint8_t *lab;
     size_t n;
 
-    if (!idng_display_has_unicode(wire, len, mode))
-        return 0;
     idng_wire_iter_init(&it, wire, len);
     while (idng_wire_next(&it, &lab, &n) == IDNG_WIRE_LABEL) {
         if (idng_is_ace((const char *)lab, n))
@@ -166,6 +185,14 @@ int idng_display_unicode_to(const uint8_t *wire, size_t len, idng_mode mode,
             idng_display_label_to(lab, n, sink, ctx);
         sink(ctx, ".", 1);
     }
+}
+
+int idng_display_unicode_to(const uint8_t *wire, size_t len, idng_mode mode,
+                            idng_display_sink *sink, void *ctx)
+{
+    if (!idng_display_has_unicode(wire, len, mode))
+        return 0;
+    idng_display_unicode_known_to(wire, len, sink, ctx);
     return 1;
 }
 

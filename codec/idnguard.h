@@ -399,6 +399,11 @@ int idng_display_unicode_to(const uint8_t *wire, size_t len, idng_mode mode,
                             idng_display_sink *sink, void *ctx);
 /** Does the name have a Unicode form (see idng_display_unicode_to)? */
 int idng_display_has_unicode(const uint8_t *wire, size_t len, idng_mode mode);
+/** idng_display_unicode_to's output for a name idng_display_has_unicode()
+ *  has accepted, without checking the name again (a caller that has asked
+ *  already, such as the log line, saves a second idng_wire_check). */
+void idng_display_unicode_known_to(const uint8_t *wire, size_t len, idng_display_sink *sink,
+                                   void *ctx);
 
 /**
  * Text from a user or a file (a CLI operand, a settings value): printable
@@ -418,6 +423,9 @@ struct idng_display_buf {
 void idng_display_buf_init(struct idng_display_buf *b, char *out, size_t cap);
 /** The sink function of struct idng_display_buf (ctx points to one). */
 void idng_display_put(void *ctx, const char *atom, size_t n);
+/** n one-octet atoms at s, as n calls of idng_display_put: the ones that
+ *  fit are written, the first that does not sets full. */
+void idng_display_put_run(struct idng_display_buf *b, const char *s, size_t n);
 
 /** Buffer forms of the above: NUL-terminated when cap >= 1; return the
  *  length written, at most cap - 1 (idng_display_unicode: 0 when there is

@@ -91,10 +91,18 @@ static size_t json_escape(const unsigned char *s, size_t n, char *d)
     return k;
 }
 
+/* ASCII that json_escape copies as itself: what idng_display_safe takes
+ * below 0x80, but '"'. */
+static int json_plain(unsigned char c)
+{
+    return c > 0x20 && c < 0x7F && c != '\\' && c != '"';
+}
+
 /* Writes one atom of string content, JSON-escaped first when w->json. */
 static void wr_str(struct wr *w, const char *s, size_t n)
 {
     char buf[JATOM_MAX];
+    size_t i;
 
     if (!w->json) {
         wr_raw(w, s, n);
@@ -104,7 +112,13 @@ static void wr_str(struct wr *w, const char *s, size_t n)
         w->b.full = 1;
         return;
     }
-    wr_raw(w, buf, json_escape((const unsigned char *)s, n, buf));
+    for (i = 0; i < n; i++)
+        if (!json_plain((unsigned char)s[i]))
+            break;
+    if (i == n) /* json_escape would copy it unchanged */
+        wr_raw(w, s, n);
+    else
+        wr_raw(w, buf, json_escape((const unsigned char *)s, n, buf));
 }
 
 /* The display unit's atoms, JSON-escaped when the writer says so. */
@@ -113,15 +127,31 @@ static void wr_sink(void *ctx, const char *atom, size_t n)
     wr_str(ctx, atom, n);
 }
 
+/* What wr_field shows as itself. */
+static int field_plain(unsigned char c)
+{
+    return c > 0x20 && c < 0x7F && c != '\\';
+}
+
 /* A module-supplied text field: printable ASCII but '\\' as is, else \DDD. */
 static void wr_field(struct wr *w, const char *s)
 {
-    for (; *s; s++) {
+    while (*s) {
         unsigned char c = (unsigned char)*s;
-        if (c > 0x20 && c < 0x7F && c != '\\')
+        size_t n = 0;
+
+        while (field_plain((unsigned char)s[n]))
+            n++;
+        if (n > 0 && !w->json) { /* n one-octet atoms that wr_str writes as they are */
+            idng_display_put_run(&w->b, s, n);
+            s += n;
+            continue;
+        }
+        if (field_plain(c))
             wr_str(w, (const char *)&c, 1);
         else
             idng_display_octet_to(c, wr_sink, w);
+        s++;
     }
 }
 
@@ -134,7 +164,16 @@ static void wr_json_text(struct wr *w, const char *s)
     wr_raw(w, "\"", 1);
     while (i < n) {
         uint32_t cp;
-        size_t m = idng_utf8_decode(p + i, n - i, &cp);
+        size_t m;
+
+        for (m = 0; i + m < n && json_plain(p[i + m]); m++)
+            ;
+        if (m > 0) { /* m one-octet code points that wr_str copies as they are */
+            idng_display_put_run(&w->b, s + i, m);
+            i += m;
+            continue;
+        }
+        m = idng_utf8_decode(p + i, n - i, &cp);
         if (m == 0)
             m = 1; /* becomes \ufffd */
         wr_str(w, s + i, m);
@@ -368,11 +407,11 @@ static void format_text(struct wr *w, const struct idng_logrec *r, const char *t
         wr_lit(w, "-");
     }
     wr_lit(w, " ");
-    idng_display_name_to(r->qname, r->qname_len, wr_sink, w);
+    idng_display_name_to(r->qname, r->qname_len, idng_display_put, &w->b);
     wr_lit(w, " ");
     if (unicode) {
         wr_lit(w, "(");
-        idng_display_unicode_to(r->qname, r->qname_len, r->mode, wr_sink, w);
+        idng_display_unicode_known_to(r->qname, r->qname_len, idng_display_put, &w->b);
         wr_lit(w, ") ");
     }
     wr_lit(w, type);
@@ -384,7 +423,7 @@ static void format_text(struct wr *w, const struct idng_logrec *r, const char *t
     text_field(w, r->verdict);
     if (r->label != NULL) {
         wr_lit(w, ":");
-        idng_display_label_to((const uint8_t *)r->label, r->label_len, wr_sink, w);
+        idng_display_label_to((const uint8_t *)r->label, r->label_len, idng_display_put, &w->b);
     }
     wr_lit(w, " ");
     text_field(w, r->action);
@@ -395,7 +434,7 @@ static void format_text(struct wr *w, const struct idng_logrec *r, const char *t
     }
     if (r->target != NULL) {
         wr_lit(w, " target=");
-        idng_display_name_to(r->target, r->target_len, wr_sink, w);
+        idng_display_name_to(r->target, r->target_len, idng_display_put, &w->b);
     }
     if (known(r->transport)) {
         wr_lit(w, " proto=");
@@ -434,7 +473,7 @@ static void format_json(struct wr *w, const struct idng_logrec *r, const char *t
     wr_lit(w, "\",\"qname_unicode\":");
     if (unicode) {
         wr_lit(w, "\"");
-        idng_display_unicode_to(r->qname, r->qname_len, r->mode, wr_sink, w);
+        idng_display_unicode_known_to(r->qname, r->qname_len, wr_sink, w);
         wr_lit(w, "\"");
     } else {
         wr_lit(w, "null");
