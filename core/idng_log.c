@@ -91,11 +91,17 @@ static size_t json_escape(const unsigned char *s, size_t n, char *d)
     return k;
 }
 
-/* ASCII that json_escape copies as itself: what idng_display_safe takes
- * below 0x80, but '"'. */
+/* Printable ASCII but space and '\\': what a text field (wr_field) shows as
+ * itself. */
+static int field_plain(unsigned char c)
+{
+    return c > 0x20 && c < 0x7F && c != '\\';
+}
+
+/* What json_escape copies as itself among them: all but '"'. */
 static int json_plain(unsigned char c)
 {
-    return c > 0x20 && c < 0x7F && c != '\\' && c != '"';
+    return field_plain(c) && c != '"';
 }
 
 /* Writes one atom of string content, JSON-escaped first when w->json. */
@@ -125,12 +131,6 @@ static void wr_str(struct wr *w, const char *s, size_t n)
 static void wr_sink(void *ctx, const char *atom, size_t n)
 {
     wr_str(ctx, atom, n);
-}
-
-/* What wr_field shows as itself. */
-static int field_plain(unsigned char c)
-{
-    return c > 0x20 && c < 0x7F && c != '\\';
 }
 
 /* A module-supplied text field: printable ASCII but '\\' as is, else \DDD. */
