@@ -252,8 +252,10 @@ $(BUILD)/tests/integration/%: tests/integration/%.c $(ITEST_COMMON) $(TEST_COMMO
 	$(CC) $(CPPFLAGS) -Itests -Itests/integration $(STD_CFLAGS) $(CFLAGS) $(CHECK_CFLAGS) \
 	    -o $@ $< $(ITEST_COMMON) $(TEST_COMMON) $(TEST_LIBS) -lldns $(CHECK_LIBS)
 
-# TEST_EXTRA_LIBS: what one suite links besides (the tap's ldns oracle).
+# TEST_EXTRA_LIBS: what one suite links besides (the tap's ldns oracle, the
+# UTS #39 suite's ICU spoof checker).
 $(BUILD)/tests/tap/test_dnsmsg_ldns: TEST_EXTRA_LIBS = -lldns
+$(BUILD)/tests/codec/test_uts39: TEST_EXTRA_LIBS = $(shell pkg-config --libs icu-i18n icu-uc)
 $(BUILD)/tests/%: tests/%.c $(TEST_COMMON) $(TEST_LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Itests $(STD_CFLAGS) $(CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(TEST_COMMON) \
@@ -292,17 +294,17 @@ demo: $(CLI)
 	@sh scripts/demo.sh $(CLI)
 
 # The generator checks every input against tools/tables.manifest first.
-GEN_TABLES = $(PYTHON) tools/gen_tables.py --ucd $(UCD) --idna $(IDNA)
+GEN_TABLES = $(PYTHON) tools/gen_tables.py --ucd $(UCD) --idna $(IDNA) --icu $(ICU_DIR)
 TABLES := codec/unicode_tables.c codec/unicode_tables.h
 
 # Regenerate the checked-in tables and their header.
-tables:
+tables: $(SRC_STAMP)
 	@sh scripts/deps.sh tables
 	$(GEN_TABLES) -o codec/unicode_tables.c --header codec/unicode_tables.h
 
 # Fails when the checked-in tables or header differ from a fresh run of the
 # generator (or when an input is not the one the manifest pins).
-check-tables:
+check-tables: $(SRC_STAMP)
 	@sh scripts/deps.sh tables
 	@mkdir -p $(BUILD)/tables
 	@$(GEN_TABLES) -o $(BUILD)/tables/unicode_tables.c --header $(BUILD)/tables/unicode_tables.h

@@ -553,6 +553,96 @@ size_t idng_full_stop(const char *s, size_t len);
 idng_status idng_text_to_wire(const char *text, size_t len, uint8_t *out, size_t *outlen,
                               idng_error *err);
 
+/* ---- UTS #39: lookalikes ---- */
+
+/**
+ * Restriction levels of UTS #39 section 5.2, most restrictive first:
+ * X(symbol, name).  The names are stable interface (CLI, settings, logs).
+ */
+#define IDNG_RESTRICTION_LIST(X)                                                   \
+    X(IDNG_RL_ASCII, "ascii-only")                                                 \
+    X(IDNG_RL_SINGLE_SCRIPT, "single-script")                                      \
+    X(IDNG_RL_HIGHLY, "highly-restrictive")                                        \
+    X(IDNG_RL_MODERATELY, "moderately-restrictive")                                \
+    X(IDNG_RL_MINIMALLY, "minimally-restrictive")                                  \
+    X(IDNG_RL_UNRESTRICTED, "unrestricted")
+
+/** A restriction level; a greater value is less restrictive. */
+typedef enum idng_restriction {
+#define IDNG_X_RL(sym, name) sym,
+    IDNG_RESTRICTION_LIST(IDNG_X_RL)
+#undef IDNG_X_RL
+    IDNG_RL_COUNT
+} idng_restriction;
+
+/** Name of a level ("highly-restrictive"); NULL if out of range. */
+const char *idng_restriction_name(idng_restriction level);
+/** Parses a level's name; returns 0 and sets *level, or -1. */
+int idng_restriction_lookup(const char *name, size_t len, idng_restriction *level);
+
+/**
+ * The restriction level of a string (UTS #39 section 5.2, with the
+ * Identifier_Status=Allowed set of IdentifierStatus.txt and the augmented
+ * Script_Extensions sets of section 5.1): unrestricted when a code point
+ * is not Allowed; ascii-only when all are ASCII; single-script when one
+ * script covers every code point; highly-restrictive for Latin with Han
+ * and Hiragana/Katakana, Han and Bopomofo, or Han and Hangul;
+ * moderately-restrictive for Latin with one other script that is not
+ * Cyrillic, Greek or Cherokee; else minimally-restrictive.  Applied to a
+ * label, it sees every code point, ASCII ones included, as ICU's spoof
+ * checker does (idng_name_restriction treats plain ASCII labels apart).
+ */
+idng_restriction idng_restriction_level(const uint32_t *s, size_t n);
+
+/**
+ * Mixed numbers (UTS #39 section 5.3): do the decimal digits of s
+ * (General_Category Nd) come from more than one set of ten (U+0030 and
+ * U+0660, say)?  Returns 1 or 0.
+ */
+int idng_mixed_numbers(const uint32_t *s, size_t n);
+
+/** The longest skeleton of one code point that UTS #46 keeps (valid or
+ *  deviation): a label of n such code points has a skeleton of at most
+ *  IDNG_SKELETON_GROWTH * n code points.  The generator checks it. */
+#define IDNG_SKELETON_GROWTH 7
+
+/**
+ * The confusable skeleton of UTS #39 section 4, with confusables.txt:
+ * NFD, each code point replaced by its prototype, NFD again.  Two strings
+ * are confusable when their skeletons are equal.
+ *
+ * @param out: code points; @param outlen: in capacity, out length/needed.
+ * @return IDNG_OK, IDNG_E_NOSPACE, or IDNG_E_SURROGATE / IDNG_E_CODEPOINT_MAX
+ *   for a value that is not a scalar value.
+ */
+idng_status idng_skeleton(const uint32_t *in, size_t n, uint32_t *out, size_t *outlen);
+
+/**
+ * The skeleton of a name, in text: the name is converted as
+ * idng_to_unicode does under mode (so it must be valid; xn-- labels are
+ * decoded, raw labels mapped), then each label is replaced by its
+ * skeleton, in UTF-8.  A full stop ends each label as in the input (a
+ * trailing one is kept); a U+002E inside a label's skeleton (the
+ * prototype of U+0660 ARABIC-INDIC DIGIT ZERO) is written as "\\046", and
+ * '\\' as "\\092", so the labels stay apart.
+ *
+ * @param out: UTF-8; @param outlen: in capacity, out length/needed.
+ */
+idng_status idng_name_skeleton(const char *in, size_t inlen, char *out, size_t *outlen,
+                               idng_mode mode, idng_error *err);
+
+/**
+ * The restriction level of a name: the least restrictive of its labels'.
+ * The name is converted as idng_to_unicode does under mode (it must be
+ * valid).  A label whose Unicode form is plain ASCII is ascii-only whatever
+ * it holds: UTS #39 is about look-alike scripts, and DNS names carry '_'
+ * and '*', which the Allowed set leaves out.  *mixed_numbers (may be NULL)
+ * gets 1 when a label mixes decimal digits of different sets of ten.
+ * err (may be NULL) describes a failure.
+ */
+idng_status idng_name_restriction(const char *in, size_t inlen, idng_mode mode,
+                                  idng_restriction *level, int *mixed_numbers, idng_error *err);
+
 #ifdef __cplusplus
 }
 #endif

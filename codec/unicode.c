@@ -140,7 +140,7 @@ size_t idng_nfc_compose(uint32_t *buf, size_t n)
 int idng_nfc(uint32_t *buf, size_t *len, size_t cap)
 {
     int16_t memo[DEC_MEMO];
-    size_t n = *len, total = 0, i, j, out;
+    size_t n = *len, total = 0, i, out;
 
     /* Decompose in place, back to front, after measuring the result; the
      * table positions found while measuring are kept for short strings. */
@@ -173,24 +173,46 @@ int idng_nfc(uint32_t *buf, size_t *len, size_t cap)
             }
             continue;
         }
-        if (cp - SBASE < SCOUNT) {
-            uint32_t s = cp - SBASE;
-            if (s % TCOUNT)
-                buf[--out] = TBASE + s % TCOUNT;
-            buf[--out] = VBASE + (s % NCOUNT) / TCOUNT;
-            buf[--out] = LBASE + s / NCOUNT;
-        } else if ((k = dec_index(cp)) >= 0) {
-            size_t m = idng_ut_dec_ref[k] & IDNG_UT_REF_LEN_MASK;
+        {
+            uint32_t d[IDNG_UT_DECOMP_MAX];
+            size_t m = idng_decompose(cp, d);
             out -= m;
-            memcpy(buf + out, idng_ut_pool + (idng_ut_dec_ref[k] >> IDNG_UT_REF_LEN_BITS),
-                   m * sizeof *buf);
-        } else {
-            buf[--out] = cp;
+            memcpy(buf + out, d, m * sizeof *buf);
         }
     }
     n = total;
+    idng_canonical_order(buf, n);
+    *len = compose(buf, n);
+    return 0;
+}
 
-    /* Canonical ordering: insertion sort within runs of non-starters (stable). */
+size_t idng_decompose(uint32_t cp, uint32_t *out)
+{
+    long k;
+
+    if (cp - SBASE < SCOUNT) {
+        uint32_t s = cp - SBASE;
+        out[0] = LBASE + s / NCOUNT;
+        out[1] = VBASE + (s % NCOUNT) / TCOUNT;
+        if (s % TCOUNT == 0)
+            return 2;
+        out[2] = TBASE + s % TCOUNT;
+        return 3;
+    }
+    if ((k = dec_index(cp)) >= 0) {
+        size_t m = idng_ut_dec_ref[k] & IDNG_UT_REF_LEN_MASK;
+        memcpy(out, idng_ut_pool + (idng_ut_dec_ref[k] >> IDNG_UT_REF_LEN_BITS), m * sizeof *out);
+        return m;
+    }
+    out[0] = cp;
+    return 1;
+}
+
+void idng_canonical_order(uint32_t *buf, size_t n)
+{
+    size_t i, j;
+
+    /* Insertion sort within runs of non-starters (stable). */
     for (i = 1; i < n; i++) {
         uint32_t cp = buf[i];
         unsigned c = ccc(cp);
@@ -200,9 +222,19 @@ int idng_nfc(uint32_t *buf, size_t *len, size_t cap)
             buf[j] = buf[j - 1];
         buf[j] = cp;
     }
+}
 
-    *len = compose(buf, n);
-    return 0;
+int idng_confusable(uint32_t cp, const uint32_t **seq)
+{
+    long i;
+
+    if (!US_CONF(idng_usec(cp)))
+        return -1;
+    i = find_u32(idng_ut_conf_cp, idng_ut_conf_count, cp);
+    if (i < 0)
+        return -1;
+    *seq = idng_ut_pool + (idng_ut_conf_ref[i] >> IDNG_UT_REF_LEN_BITS);
+    return (int)(idng_ut_conf_ref[i] & IDNG_UT_REF_LEN_MASK);
 }
 
 /* Longest label idng_is_nfc can settle a MAYBE for: the codec's own labels

@@ -22,6 +22,28 @@ static inline uint32_t idng_uprops(uint32_t cp)
                                         + (cp & IDNG_UT_BLOCK_MASK)]];
 }
 
+/** UTS #39 security word of a code point (cp <= 0x10FFFF): US_* fields. */
+static inline uint32_t idng_usec(uint32_t cp)
+{
+    return idng_ut_sec_props[idng_ut_sec_stage2[idng_ut_sec_stage1[cp >> IDNG_UT_SHIFT]
+                                                + (cp & IDNG_UT_BLOCK_MASK)]];
+}
+
+/**
+ * The confusables.txt prototype of cp, in NFD: sets *seq and returns its
+ * length (at least 1), or -1 when cp is its own prototype.  Only code points
+ * that NFD leaves alone are listed (the skeleton asks after NFD).
+ */
+int idng_confusable(uint32_t cp, const uint32_t **seq);
+
+/** Full canonical decomposition of cp into out (room for IDNG_UT_DECOMP_MAX):
+ *  returns its length, 1 (cp itself) when it has none. */
+size_t idng_decompose(uint32_t cp, uint32_t *out);
+
+/** Canonical ordering (UAX #15): a stable sort of each run of non-starters
+ *  of buf[0..n) by combining class, in place. */
+void idng_canonical_order(uint32_t *buf, size_t n);
+
 /**
  * UTS #46 mapping of cp: sets *seq to its replacement and returns its
  * length (0 for an ignored code point).  Returns -1 if cp is not mapped.

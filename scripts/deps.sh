@@ -10,7 +10,8 @@
 # Groups:
 #   build   compiler and make tools for the codec and the CLI
 #   check   the unit tests: Check, Unicode data, Python for the table
-#           generator, dpkg-dev for fetching source packages, clang
+#           generator, dpkg-dev for fetching source packages, clang, ICU
+#           (the UTS #39 suite's oracle, its spoof checker)
 #   tables  the table generator: Python and its inputs, the UCD
 #           (unicode-data) and UTS #46's data (unicode-idna)
 #   module  building Unbound from Debian's source package (with dnstap: fstrm,
@@ -68,6 +69,7 @@ for group in "$@"; do
         need clang cmd:clang
         need bzip2 cmd:bzcat
         need ca-certificates file:/etc/ssl/certs
+        need libicu-dev file:/usr/include/unicode/uspoof.h
         ;;
     tables)
         need python3 cmd:python3

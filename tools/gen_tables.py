@@ -9,6 +9,11 @@ version, Debian package and SHA-256 in tools/tables.manifest:
                (IdnaMappingTable.txt, Unicode's own file: every status,
                valid, mapped, ignored, deviation, disallowed and the two
                disallowed_STD3 ones, is read from its data lines)
+  --icu DIR    the source/ directory of Debian's icu source package, for
+               UTS #39: data/unidata/confusables.txt, and i18n/uspoof.cpp,
+               whose two UnicodeSet patterns are the Identifier_Status=Allowed
+               set (parsed here; anything but plain characters, escapes and
+               ranges stops the generator)
 
 Before it reads any input, the generator checks every file the manifest
 names against its SHA-256 (and, where the file states one in its first
@@ -22,7 +27,11 @@ Derived per code point:
   - Bidi_Class, Joining_Type, the scripts RFC 5892 appendix A asks about,
     General_Category=Mark, NFC_Quick_Check, Canonical_Combining_Class;
   - canonical decompositions and primary composites for NFC;
-  - simple case mappings (the public idng_simple_lower/idng_simple_upper).
+  - simple case mappings (the public idng_simple_lower/idng_simple_upper);
+  - UTS #39, in a second trie of "security words": the augmented
+    Script_Extensions set (section 5.1; Common and Inherited: every script),
+    Identifier_Status=Allowed, General_Category=Nd with its digit value, and
+    whether confusables.txt gives a prototype; the prototypes, in NFD.
 
 The header holds what C code needs to read the tables: the Unicode version,
 the enum values of every property, the shift and mask of each field of a
@@ -69,10 +78,27 @@ COMP_SHIFT = 21
 UCD_FILES = [
     "UnicodeData.txt", "PropList.txt", "DerivedCoreProperties.txt",
     "DerivedNormalizationProps.txt", "CaseFolding.txt", "Blocks.txt",
-    "HangulSyllableType.txt", "Scripts.txt", "extracted/DerivedBidiClass.txt",
+    "HangulSyllableType.txt", "Scripts.txt", "ScriptExtensions.txt",
+    "PropertyValueAliases.txt", "extracted/DerivedBidiClass.txt",
     "extracted/DerivedJoiningType.txt",
 ]
 IDNA_FILES = ["IdnaMappingTable.txt"]
+# From ICU's source package (its source/ directory): UTS #39's confusables.txt,
+# and the spoof checker, whose two UnicodeSet patterns are UTS #39's
+# Identifier_Status=Allowed set (IdentifierStatus.txt: Identifier_Type
+# Recommended or Inclusion) of the same Unicode version.
+ICU_FILES = ["data/unidata/confusables.txt", "i18n/uspoof.cpp"]
+
+# UTS #39 section 5.1: the script sets added to Han, Hiragana, Katakana,
+# Hangul and Bopomofo ("augmented" script sets); they are not Script values.
+AUGMENT = {"Hani": ["Hanb", "Jpan", "Kore"], "Hira": ["Jpan"], "Kana": ["Jpan"],
+           "Hang": ["Kore"], "Bopo": ["Hanb"]}
+# The fields of a UTS #39 property word, lowest bits first: the index of the
+# code point's augmented Script_Extensions set in idng_ut_scx (Common and
+# Inherited: the set of all scripts), Identifier_Status=Allowed, "has a
+# confusables.txt prototype other than itself", General_Category=Nd and its
+# digit value.
+SEC_FIELDS = [("SCX", 10), ("ALLOWED", 1), ("CONF", 1), ("ND", 1), ("DIGIT", 4)]
 
 SBASE, LBASE, VBASE, TBASE = 0xAC00, 0x1100, 0x1161, 0x11A7
 LCOUNT, VCOUNT, TCOUNT = 19, 21, 28
@@ -103,6 +129,16 @@ def records(path):
             fields = [x.strip() for x in line.split(";")]
             a, b = rng(fields[0])
             yield a, b, fields[1:]
+
+
+def records_any(path):
+    """Yields (None, None, [fields]) for each data line of a UCD-style file
+    whose first field is not a code point range (PropertyValueAliases.txt)."""
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.split("#", 1)[0].strip()
+            if line:
+                yield None, None, [x.strip() for x in line.split(";")]
 
 
 def missing_defaults(path):
@@ -321,6 +357,138 @@ def derive_idna2008(gc, props, blocks, hst, norm, casefold):
     return res
 
 
+def unicode_set(pattern, what):
+    """The code points of a UnicodeSet pattern of the plain kind ICU's spoof
+    checker writes: "[" then single characters, \\uXXXX, \\UXXXXXXXX and
+    backslash-escaped punctuation, and ranges of them joined by '-', then
+    "]".  Anything else stops the generator rather than being guessed at."""
+    if not (pattern.startswith("[") and pattern.endswith("]")):
+        die("%s: not a bracketed UnicodeSet pattern" % what)
+    body = pattern[1:-1]
+    i = 0
+
+    def one():
+        nonlocal i
+        if body[i] == "\\":
+            if body[i + 1] == "u":
+                v, i = int(body[i + 2:i + 6], 16), i + 6
+            elif body[i + 1] == "U":
+                v, i = int(body[i + 2:i + 10], 16), i + 10
+            elif not body[i + 1].isalnum():
+                v, i = ord(body[i + 1]), i + 2
+            else:
+                die("%s: escape %s is not understood" % (what, body[i:i + 2]))
+            return v
+        if body[i] in "[]{}$^&":
+            die("%s: %r at %d is not understood" % (what, body[i], i))
+        i += 1
+        return ord(body[i - 1])
+
+    out = set()
+    while i < len(body):
+        a = one()
+        b = a
+        if i < len(body) and body[i] == "-":
+            i += 1
+            b = one()
+            if b < a:
+                die("%s: range %04X-%04X is backwards" % (what, a, b))
+        out.update(range(a, b + 1))
+    return out
+
+
+def icu_pattern(source, name):
+    """The UnicodeSet pattern of the C++ string constant `name` in uspoof.cpp:
+    its u"..." literal pieces joined, C++ backslash escapes undone."""
+    m = re.search(r"\b%s\s*=\s*((?:\s*u\"(?:[^\"\\]|\\.)*\")+)\s*;" % re.escape(name), source)
+    if not m:
+        die("uspoof.cpp: no string constant %s" % name)
+    pieces = re.findall(r'u"((?:[^"\\]|\\.)*)"', m.group(1))
+    text = "".join(pieces)
+    return re.sub(r"\\(.)", r"\1", text)
+
+
+def load_uts39(paths, icu_paths, gc, norm, u46_status):
+    """UTS #39 data per code point: the augmented Script_Extensions set,
+    Identifier_Status=Allowed, the confusables.txt prototype and the decimal
+    digit value.  Returns (script names, scx index per code point, list of
+    script sets as ints, allowed set, {cp: NFD of its prototype}, digit)."""
+    # Script short names, in PropertyValueAliases.txt's order, then the
+    # augmented sets of section 5.1.
+    short, long_to_short = [], {}
+    for _, _, fl in records_any(paths["PropertyValueAliases.txt"]):
+        if fl[0] == "sc":
+            short.append(fl[1])
+            for alias in fl[2:]:
+                long_to_short[alias] = fl[1]
+    names = short + ["Hanb", "Jpan", "Kore"]
+    bit = {n: i for i, n in enumerate(names)}
+    sc = [None] * MAXCP
+    for a, b, fl in records(paths["Scripts.txt"]):
+        s = long_to_short.get(fl[0])
+        if s is None:
+            die("Scripts.txt: script %s is not in PropertyValueAliases.txt" % fl[0])
+        for c in range(a, b + 1):
+            sc[c] = s
+    scx = [None] * MAXCP
+    for a, b, fl in records(paths["ScriptExtensions.txt"]):
+        for s in fl[0].split():
+            if s not in bit:
+                die("ScriptExtensions.txt: script %s is not in PropertyValueAliases.txt" % s)
+        for c in range(a, b + 1):
+            scx[c] = fl[0].split()
+    every = (1 << len(names)) - 1
+    sets, set_index, index = [], {}, [0] * MAXCP
+    for c in range(MAXCP):
+        own = scx[c] if scx[c] is not None else [sc[c] or "Zzzz"]
+        if own == ["Zyyy"] or own == ["Zinh"]:
+            v = every
+        else:
+            v = 0
+            for s in own:
+                v |= 1 << bit[s]
+                for extra in AUGMENT.get(s, []):
+                    v |= 1 << bit[extra]
+        if v not in set_index:
+            set_index[v] = len(sets)
+            sets.append(v)
+        index[c] = set_index[v]
+
+    with open(icu_paths["i18n/uspoof.cpp"], encoding="utf-8") as f:
+        source = f.read()
+    allowed = (unicode_set(icu_pattern(source, "recommendedPat"), "uspoof.cpp recommendedPat")
+               | unicode_set(icu_pattern(source, "inclusionPat"), "uspoof.cpp inclusionPat"))
+
+    proto = {}
+    with open(icu_paths["data/unidata/confusables.txt"], encoding="utf-8-sig") as f:
+        for n, line in enumerate(f, 1):
+            line = line.split("#", 1)[0].strip()
+            if not line:
+                continue
+            fl = [x.strip() for x in line.split(";")]
+            if len(fl) != 3 or fl[2] != "MA":
+                die("confusables.txt:%d: expected 'source ; target ; MA'" % n)
+            src = [int(x, 16) for x in fl[0].split()]
+            if len(src) != 1 or src[0] in proto:
+                die("confusables.txt:%d: source must be one code point, listed once" % n)
+            target = norm.decompose([int(x, 16) for x in fl[1].split()], False)
+            # The skeleton looks a code point up only after NFD, so a source
+            # that NFD changes is never asked for.
+            if norm.decompose(src, False) == src and target != src:
+                proto[src[0]] = target
+
+    digit = [None] * MAXCP
+    with open(paths["UnicodeData.txt"], encoding="utf-8") as f:
+        for line in f:
+            p = line.split(";")
+            if p[2] == "Nd":
+                digit[int(p[0], 16)] = int(p[6])
+    for c in range(MAXCP):
+        if (gc[c] == "Nd") != (digit[c] is not None):
+            die("U+%04X: General_Category Nd and a digit value disagree" % c)
+    return names, index, sets, allowed, proto, digit
+
+
 def sha256(path):
     h = hashlib.sha256()
     with open(path, "rb") as f:
@@ -457,10 +625,10 @@ def c_enum(comment, names):
     return "\n".join(out)
 
 
-def field_layout():
+def field_layout(fields=FIELDS):
     """(name, shift, mask) of each field of a property word."""
     out, shift = [], 0
-    for name, width in FIELDS:
+    for name, width in fields:
         out.append((name, shift, (1 << width) - 1))
         shift += width
     if shift > 32:
@@ -468,10 +636,10 @@ def field_layout():
     return out
 
 
-def pack(values):
+def pack(values, fields=FIELDS):
     """Packs {field name: value} into a property word."""
     w = 0
-    for name, shift, mask in field_layout():
+    for name, shift, mask in field_layout(fields):
         if not 0 <= values[name] <= mask:
             die("%s value %d does not fit its field" % (name, values[name]))
         w |= values[name] << shift
@@ -490,9 +658,10 @@ def provenance(entries, version, command):
     lines = [
         " * Unicode %s property tables for idnguard.  DO NOT EDIT: generated by" % version,
         " *   %s" % command,
-        " * (`make tables`), where UCD is Debian's unicode-data package's /usr/share/unicode",
-        " * and IDNA is Debian's unicode-idna package's /usr/share/unicode/idna; every",
-        " * input is pinned in tools/tables.manifest and checked before generating.",
+        " * (`make tables`), where UCD is Debian's unicode-data package's /usr/share/unicode,",
+        " * IDNA is Debian's unicode-idna package's /usr/share/unicode/idna and ICU the",
+        " * source/ directory of Debian's icu source package; every input is pinned in",
+        " * tools/tables.manifest and checked before generating.",
         " *",
         " * Inputs, their packages and SHA-256:",
     ]
@@ -505,6 +674,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ucd", required=True, help="the UCD directory (unicode-data)")
     ap.add_argument("--idna", required=True, help="the UTS #46 data directory (unicode-idna)")
+    ap.add_argument("--icu", required=True,
+                    help="the source/ directory of ICU's source package (UTS #39 data)")
     ap.add_argument("--manifest", default=MANIFEST, help="the pinned inputs")
     ap.add_argument("-o", "--output", required=True, help="the C file to write")
     ap.add_argument("--header", required=True, help="the C header to write")
@@ -512,6 +683,7 @@ def main():
 
     inputs = {"UCD/" + n: os.path.join(args.ucd, n) for n in UCD_FILES}
     inputs.update({"IDNA/" + n: os.path.join(args.idna, n) for n in IDNA_FILES})
+    inputs.update({"ICU/" + n: os.path.join(args.icu, n) for n in ICU_FILES})
     entries, version = verify_inputs(args.manifest, inputs)
     check_public_version(version)
     paths = {n: inputs["UCD/" + n] for n in UCD_FILES}
@@ -589,6 +761,32 @@ def main():
     if len(pwords) > 0xFFFF or len(stage2) > 0xFFFF:
         die("trie does not fit 16-bit indexes")
 
+    sc_names, scx_index, scx_sets, allowed, proto, digit = load_uts39(
+        paths, {n: inputs["ICU/" + n] for n in ICU_FILES}, gc, norm, u46_status)
+    sec_words = [pack({"SCX": scx_index[cp], "ALLOWED": 1 if cp in allowed else 0,
+                       "CONF": 1 if cp in proto else 0, "ND": 0 if digit[cp] is None else 1,
+                       "DIGIT": digit[cp] or 0}, SEC_FIELDS) for cp in range(MAXCP)]
+    sec_stage1, sec_stage2, sec_pwords = build_trie(sec_words, TRIE_SHIFT)
+    if len(sec_pwords) > 0xFFFF or len(sec_stage2) > 0xFFFF:
+        die("the UTS #39 trie does not fit 16-bit indexes")
+    scx_words = (len(sc_names) + 63) // 64
+    scx_flat = [(v >> (64 * k)) & (2**64 - 1) for v in scx_sets for k in range(scx_words)]
+
+    # How long a skeleton can get: a code point's skeleton is its NFD with
+    # each piece replaced by its prototype, and a string's is the canonical
+    # reordering of its code points' skeletons one after another, so the
+    # longest of one code point bounds every string's per code point.
+    def skel(cp):
+        out = []
+        for d in norm.decompose([cp], False):
+            out.extend(proto.get(d, [d]))
+        return out
+    valid_cps = [cp for cp in range(MAXCP) if u46_status[cp] in ("valid", "deviation")]
+    skel_max = max(len(skel(cp)) for cp in range(MAXCP) if not 0xD800 <= cp < 0xE000)
+    skel_valid_max = max(len(skel(cp)) for cp in valid_cps)
+    skel_valid_octets = max(len("".join(map(chr, skel(cp))).encode("utf-8"))
+                            for cp in valid_cps)
+
     pool = []
     pool_index = {}
     len_mask = (1 << REF_LEN_BITS) - 1
@@ -633,6 +831,8 @@ def main():
         die("U+%04X below U+0300 has a combining class or is not NFC_QC=Yes" % nfc_trivial)
     if dec_cp[0] < 0xC0:
         die("U+%04X below U+00C0 has a canonical decomposition" % dec_cp[0])
+    conf_cp = sorted(proto)
+    conf_ref = [intern(proto[c]) for c in conf_cp]
     low = sorted((c, t) for c, t in lower.items())
     up = sorted((c, t) for c, t in upper.items())
 
@@ -643,8 +843,8 @@ def main():
 
     out_name = os.path.basename(args.output)
     hdr_name = os.path.basename(args.header)
-    command = ("python3 tools/gen_tables.py --ucd UCD --idna IDNA -o codec/%s --header codec/%s"
-               % (out_name, hdr_name))
+    command = ("python3 tools/gen_tables.py --ucd UCD --idna IDNA --icu ICU -o codec/%s\n"
+               " *     --header codec/%s" % (out_name, hdr_name))
     head = ["/**", " * \\file"] + provenance(entries, version, command)
     stats = [
         " *",
@@ -680,6 +880,15 @@ def main():
          "sorted: simple uppercase mappings"),
         ("uint32_t", "idng_ut_upper_to", [t for _, t in up], 10, "0x%04x", "UPPER_COUNT",
          None),
+        ("uint16_t", "idng_ut_sec_stage1", sec_stage1, 16, "%d", "SEC_STAGE1_SIZE", None),
+        ("uint16_t", "idng_ut_sec_stage2", sec_stage2, 16, "%d", "SEC_STAGE2_SIZE", None),
+        ("uint32_t", "idng_ut_sec_props", sec_pwords, 8, "0x%08xu", "SEC_PROPS_SIZE", None),
+        ("uint64_t", "idng_ut_scx", scx_flat, 3, "0x%016xull", "SCX_SIZE",
+         "augmented script sets, IDNG_UT_SCX_WORDS words each, bit n = script n"),
+        ("uint32_t", "idng_ut_conf_cp", conf_cp, 10, "0x%04x", "CONF_COUNT",
+         "sorted: code points with a confusables.txt prototype (NFD-stable ones)"),
+        ("uint32_t", "idng_ut_conf_ref", conf_ref, 10, "%d", "CONF_COUNT",
+         "their prototypes' NFD in idng_ut_pool, as references"),
     ]
     data = {name: values for _, name, values, _, _, _, _ in arrays}
 
@@ -704,6 +913,14 @@ def main():
         out.append(table("idng_ut_%s_to" % case))
         count = len(data["idng_ut_%s_cp" % case])
         out.append("const size_t idng_ut_%s_count = %d;" % (case, count))
+    for name in ("idng_ut_sec_stage1", "idng_ut_sec_stage2", "idng_ut_sec_props", "idng_ut_scx",
+                 "idng_ut_conf_cp", "idng_ut_conf_ref"):
+        out.append(table(name))
+    out.append("const size_t idng_ut_conf_count = %d;" % len(conf_cp))
+    out.append("const char idng_ut_scx_names[IDNG_UT_SCX_SCRIPTS][5] = {")
+    for i in range(0, len(sc_names), 12):
+        out.append("    " + " ".join('"%s",' % n for n in sc_names[i:i + 12]))
+    out.append("};")
 
     guard = "IDNG_" + re.sub(r"[^A-Z0-9]", "_", hdr_name.upper())
     h = ["/**", " * \\file"] + provenance(entries, version, command) + [
@@ -741,6 +958,30 @@ def main():
         h.append("#define UP_%s(w) (((w) >> UP_%s_SHIFT) & UP_%s_MASK)" % (name, name, name))
     h += [
         "",
+        "/* UTS #39: layout of a security word (idng_ut_sec_props), as above. */",
+    ]
+    for name, shift, mask in field_layout(SEC_FIELDS):
+        h.append("#define US_%s_SHIFT %d" % (name, shift))
+        h.append("#define US_%s_MASK %du" % (name, mask))
+        h.append("#define US_%s(w) (((w) >> US_%s_SHIFT) & US_%s_MASK)" % (name, name, name))
+    h += [
+        "/* Script sets: %d scripts (PropertyValueAliases.txt's sc values in its" % len(sc_names),
+        " * order, then UTS #39's Hanb, Jpan and Kore), IDNG_UT_SCX_WORDS 64-bit words",
+        " * each; the bits of the scripts the restriction levels ask about. */",
+        "#define IDNG_UT_SCX_SCRIPTS %d" % len(sc_names),
+        "#define IDNG_UT_SCX_WORDS %d" % scx_words,
+        "#define IDNG_UT_SCX_COUNT %d" % len(scx_sets),
+    ]
+    for n in ("Latn", "Cyrl", "Grek", "Cher", "Hanb", "Jpan", "Kore"):
+        h.append("#define SCX_%s %d" % (n.upper(), sc_names.index(n)))
+    h += [
+        "/* The longest skeleton of one code point, in code points: of any code point,",
+        " * and of a code point UTS #46 keeps (valid or deviation); the latter in",
+        " * UTF-8 octets too. */",
+        "#define IDNG_UT_SKEL_MAX %d" % skel_max,
+        "#define IDNG_UT_SKEL_VALID_MAX %d" % skel_valid_max,
+        "#define IDNG_UT_SKEL_VALID_OCTETS %d" % skel_valid_octets,
+        "",
         "/* The trie: the property word of cp is",
         " * idng_ut_props[idng_ut_stage2[idng_ut_stage1[cp >> IDNG_UT_SHIFT]",
         " *                               + (cp & IDNG_UT_BLOCK_MASK)]]. */",
@@ -774,6 +1015,10 @@ def main():
         if name in ("idng_ut_map_ref", "idng_ut_dec_ref", "idng_ut_comp_val",
                     "idng_ut_lower_to", "idng_ut_upper_to"):
             h.append("extern const size_t %s_count;" % name.rsplit("_", 1)[0])
+        if name == "idng_ut_conf_ref":
+            h.append("extern const size_t idng_ut_conf_count;")
+    h += ["/* the scripts' short names (ISO 15924 codes), by bit */",
+          "extern const char idng_ut_scx_names[IDNG_UT_SCX_SCRIPTS][5];"]
     h += ["", "#endif /* %s */" % guard, ""]
 
     write(args.output, "\n".join(out) + "\n")

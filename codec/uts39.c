@@ -1,0 +1,303 @@
+/**
+ * \file
+ * UTS #39 (Unicode Security Mechanisms), Unicode 15.0: restriction levels
+ * (section 5.2) over augmented Script_Extensions sets (5.1), mixed numbers
+ * (5.3) and the confusable skeleton (4), from the generated tables
+ * (tools/gen_tables.py: Scripts.txt, ScriptExtensions.txt, confusables.txt
+ * and the Identifier_Status=Allowed set ICU 72's spoof checker carries).
+ * ICU's spoof checker is the oracle of the tests (tests/codec/test_uts39.c).
+ */
+#include "idnguard.h"
+#include "unicode.h"
+
+#include <string.h>
+
+_Static_assert(IDNG_SKELETON_GROWTH == IDNG_UT_SKEL_VALID_MAX,
+               "IDNG_SKELETON_GROWTH must be the tables' IDNG_UT_SKEL_VALID_MAX");
+
+static const char *const rl_names[] = {
+#define IDNG_X_RL(sym, name) name,
+    IDNG_RESTRICTION_LIST(IDNG_X_RL)
+#undef IDNG_X_RL
+};
+
+const char *idng_restriction_name(idng_restriction level)
+{
+    return (unsigned)level < IDNG_RL_COUNT ? rl_names[level] : NULL;
+}
+
+int idng_restriction_lookup(const char *name, size_t len, idng_restriction *level)
+{
+    unsigned i;
+
+    for (i = 0; i < IDNG_RL_COUNT; i++) {
+        if (strlen(rl_names[i]) == len && memcmp(rl_names[i], name, len) == 0) {
+            *level = (idng_restriction)i;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static int scx_test(const uint64_t *set, unsigned script)
+{
+    return (int)(set[script / 64] >> (script % 64) & 1);
+}
+
+static int scx_empty(const uint64_t *set)
+{
+    unsigned k;
+
+    for (k = 0; k < IDNG_UT_SCX_WORDS; k++)
+        if (set[k] != 0)
+            return 0;
+    return 1;
+}
+
+idng_restriction idng_restriction_level(const uint32_t *s, size_t n)
+{
+    /* The resolved script set of s, and the one of its code points whose
+     * set does not hold Latin (section 5.2 step 5), both starting from
+     * every script. */
+    uint64_t all[IDNG_UT_SCX_WORDS], no_latn[IDNG_UT_SCX_WORDS];
+    int ascii = 1;
+    size_t i;
+    unsigned k;
+
+    memset(all, 0xFF, sizeof all);
+    memset(no_latn, 0xFF, sizeof no_latn);
+    for (i = 0; i < n; i++) {
+        uint32_t w;
+        const uint64_t *set;
+        if (s[i] > 0x10FFFF)
+            return IDNG_RL_UNRESTRICTED;
+        w = idng_usec(s[i]);
+        if (!US_ALLOWED(w))
+            return IDNG_RL_UNRESTRICTED; /* step 1 */
+        ascii &= s[i] < 0x80;
+        set = idng_ut_scx + (size_t)US_SCX(w) * IDNG_UT_SCX_WORDS;
+        for (k = 0; k < IDNG_UT_SCX_WORDS; k++)
+            all[k] &= set[k];
+        if (!scx_test(set, SCX_LATN))
+            for (k = 0; k < IDNG_UT_SCX_WORDS; k++)
+                no_latn[k] &= set[k];
+    }
+    if (ascii)
+        return IDNG_RL_ASCII; /* step 2 */
+    if (!scx_empty(all))
+        return IDNG_RL_SINGLE_SCRIPT; /* steps 3, 4 */
+    if (scx_test(no_latn, SCX_HANB) || scx_test(no_latn, SCX_JPAN) || scx_test(no_latn, SCX_KORE))
+        return IDNG_RL_HIGHLY; /* step 6 */
+    if (!scx_empty(no_latn) && !scx_test(no_latn, SCX_CYRL) && !scx_test(no_latn, SCX_GREK)
+        && !scx_test(no_latn, SCX_CHER))
+        return IDNG_RL_MODERATELY; /* step 7 */
+    return IDNG_RL_MINIMALLY;
+}
+
+int idng_mixed_numbers(const uint32_t *s, size_t n)
+{
+    uint32_t zero = 0;
+    int seen = 0;
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        uint32_t w, z;
+        if (s[i] > 0x10FFFF)
+            continue;
+        w = idng_usec(s[i]);
+        if (!US_ND(w))
+            continue;
+        /* Unicode keeps each set of ten decimal digits contiguous and in
+         * order, so the zero of a digit is the digit less its value. */
+        z = s[i] - US_DIGIT(w);
+        if (seen && z != zero)
+            return 1;
+        zero = z;
+        seen = 1;
+    }
+    return 0;
+}
+
+idng_status idng_skeleton(const uint32_t *in, size_t n, uint32_t *out, size_t *outlen)
+{
+    size_t cap = *outlen, total = 0, nfd = 0, i, j, end;
+    uint32_t d[IDNG_UT_DECOMP_MAX];
+    const uint32_t *seq;
+
+    /* Measure first: a string's skeleton is as long as the skeletons of
+     * its code points together, whatever order NFD puts them in. */
+    for (i = 0; i < n; i++) {
+        size_t m;
+        if (in[i] - 0xD800 < 0x800)
+            return IDNG_E_SURROGATE;
+        if (in[i] > 0x10FFFF)
+            return IDNG_E_CODEPOINT_MAX;
+        m = idng_decompose(in[i], d);
+        for (j = 0; j < m; j++) {
+            int k = idng_confusable(d[j], &seq);
+            total += k < 0 ? 1 : (size_t)k;
+        }
+    }
+    *outlen = total;
+    if (total > cap)
+        return IDNG_E_NOSPACE;
+
+    /* NFD of the input at the front of out (no longer than the skeleton,
+     * since every prototype has at least one code point)... */
+    for (i = 0; i < n; i++)
+        nfd += idng_decompose(in[i], out + nfd);
+    idng_canonical_order(out, nfd);
+    /* ...then each code point replaced by its prototype, back to front so
+     * that nothing is overwritten before it is read... */
+    end = total;
+    for (i = nfd; i-- > 0;) {
+        int k = idng_confusable(out[i], &seq);
+        if (k < 0) {
+            out[--end] = out[i];
+        } else {
+            end -= (size_t)k;
+            memmove(out + end, seq, (size_t)k * sizeof *out);
+        }
+    }
+    /* ...and NFD again: the prototypes are stored in NFD, so only their
+     * order with their neighbours can be off. */
+    idng_canonical_order(out, total);
+    return IDNG_OK;
+}
+
+/* ---- names in text ---- */
+
+/* The Unicode form of a text name, as idng_to_unicode gives it. */
+#define UNAME_MAX (4 * IDNG_INPUT_MAX + 16)
+
+/* Calls fn for each label of the Unicode form of in, as code points; stops
+ * at the first nonzero return.  A label of more code points than an A-label
+ * can hold cannot come from a valid name and is IDNG_E_LABEL_TOO_LONG. */
+typedef idng_status label_fn(void *ctx, const uint32_t *cps, size_t n, int ascii,
+                             const char *sep, size_t seplen);
+
+static idng_status each_unicode_label(const char *in, size_t inlen, idng_mode mode,
+                                      idng_error *err, label_fn *fn, void *ctx)
+{
+    char u[UNAME_MAX];
+    size_t ulen = sizeof u, pos = 0;
+    idng_status st = idng_to_unicode(in, inlen, u, &ulen, mode, 0, err);
+
+    if (st != IDNG_OK)
+        return st;
+    while (pos < ulen) {
+        uint32_t cps[IDNG_LABEL_MAX + 1];
+        size_t n = 0, stop, start = pos;
+        int ascii = 1;
+        while (pos < ulen && (stop = idng_full_stop(u + pos, ulen - pos)) == 0) {
+            uint32_t cp;
+            size_t k = idng_utf8_decode((const unsigned char *)u + pos, ulen - pos, &cp);
+            if (k == 0 || n == IDNG_LABEL_MAX + 1)
+                goto bad;
+            cps[n++] = cp;
+            ascii &= cp < 0x80;
+            pos += k;
+        }
+        if (n > IDNG_LABEL_MAX)
+            goto bad;
+        stop = pos < ulen ? idng_full_stop(u + pos, ulen - pos) : 0;
+        st = fn(ctx, cps, n, ascii, u + pos, stop);
+        if (st != IDNG_OK)
+            return st;
+        pos += stop;
+        continue;
+    bad:
+        if (err != NULL) {
+            err->status = IDNG_E_LABEL_TOO_LONG;
+            err->label_off = start;
+            err->label_len = 0;
+            err->codepoint = IDNG_NO_CODEPOINT;
+        }
+        return IDNG_E_LABEL_TOO_LONG;
+    }
+    return IDNG_OK;
+}
+
+struct skel_out {
+    char *out;
+    size_t cap, len;
+};
+
+static void skel_put(struct skel_out *o, const char *s, size_t n)
+{
+    if (o->len < o->cap)
+        memcpy(o->out + o->len, s, n <= o->cap - o->len ? n : o->cap - o->len);
+    o->len += n;
+}
+
+static idng_status skel_label(void *ctx, const uint32_t *cps, size_t n, int ascii,
+                              const char *sep, size_t seplen)
+{
+    struct skel_out *o = ctx;
+    uint32_t sk[(IDNG_LABEL_MAX + 1) * IDNG_UT_SKEL_MAX];
+    size_t sklen = sizeof sk / sizeof sk[0], i;
+    idng_status st = idng_skeleton(cps, n, sk, &sklen);
+
+    (void)ascii;
+    if (st != IDNG_OK)
+        return st;
+    for (i = 0; i < sklen; i++) {
+        unsigned char b[4];
+        if (sk[i] == '.' || sk[i] == '\\') {
+            skel_put(o, sk[i] == '.' ? "\\046" : "\\092", 4);
+            continue;
+        }
+        skel_put(o, (const char *)b, idng_utf8_encode(sk[i], b));
+    }
+    skel_put(o, sep, seplen);
+    return IDNG_OK;
+}
+
+idng_status idng_name_skeleton(const char *in, size_t inlen, char *out, size_t *outlen,
+                               idng_mode mode, idng_error *err)
+{
+    struct skel_out o = {out, *outlen, 0};
+    idng_status st = each_unicode_label(in, inlen, mode, err, skel_label, &o);
+
+    if (st != IDNG_OK)
+        return st;
+    *outlen = o.len;
+    if (o.len > o.cap)
+        return IDNG_E_NOSPACE;
+    if (o.len < o.cap)
+        out[o.len] = '\0';
+    return IDNG_OK;
+}
+
+struct level_acc {
+    idng_restriction level;
+    int mixed;
+};
+
+static idng_status level_label(void *ctx, const uint32_t *cps, size_t n, int ascii,
+                               const char *sep, size_t seplen)
+{
+    struct level_acc *a = ctx;
+    idng_restriction l = ascii ? IDNG_RL_ASCII : idng_restriction_level(cps, n);
+
+    (void)sep;
+    (void)seplen;
+    if (l > a->level)
+        a->level = l;
+    a->mixed |= idng_mixed_numbers(cps, n);
+    return IDNG_OK;
+}
+
+idng_status idng_name_restriction(const char *in, size_t inlen, idng_mode mode,
+                                  idng_restriction *level, int *mixed_numbers, idng_error *err)
+{
+    struct level_acc a = {IDNG_RL_ASCII, 0};
+    idng_status st = each_unicode_label(in, inlen, mode, err, level_label, &a);
+
+    if (st != IDNG_OK)
+        return st;
+    *level = a.level;
+    if (mixed_numbers != NULL)
+        *mixed_numbers = a.mixed;
+    return IDNG_OK;
+}
