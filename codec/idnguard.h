@@ -43,7 +43,10 @@ extern "C" {
 
 /**
  * Error classes: X(symbol, name).  The names are stable interface, used by
- * the CLI, the module's logs and EDE texts, and configuration keys.
+ * the CLI, the module's logs and EDE texts, and configuration keys.  The
+ * last three are UTS #39's lookalike judgments: the validation functions
+ * never return them; the policy unit (core/idng_lookalike.h) does, for
+ * names that are valid.
  */
 #define IDNG_CLASS_LIST(X)                                                         \
     X(IDNG_C_OK, "ok")                                                             \
@@ -62,7 +65,10 @@ extern "C" {
     X(IDNG_C_LEADING_MARK, "leading-mark")                                         \
     X(IDNG_C_BIDI, "bidi")                                                         \
     X(IDNG_C_RAW_8BIT, "raw-8bit")                                                 \
-    X(IDNG_C_BAD_UTF8, "bad-utf8")
+    X(IDNG_C_BAD_UTF8, "bad-utf8")                                                 \
+    X(IDNG_C_MIXED_SCRIPT, "mixed-script")                                         \
+    X(IDNG_C_CONFUSABLE, "confusable")                                             \
+    X(IDNG_C_MIXED_NUMBER, "mixed-number")
 
 /** Error class of a status. */
 typedef enum idng_class {
@@ -114,7 +120,13 @@ typedef enum idng_class {
     X(IDNG_E_BIDI_5, -30, IDNG_C_BIDI, "character not allowed in an LTR label (RFC 5893 rule 5)") \
     X(IDNG_E_BIDI_6, -31, IDNG_C_BIDI, "LTR label ends badly (RFC 5893 rule 6)")        \
     X(IDNG_E_RAW_8BIT, -32, IDNG_C_RAW_8BIT, "label holds octets >= 0x80")              \
-    X(IDNG_E_BAD_UTF8, -33, IDNG_C_BAD_UTF8, "invalid UTF-8")
+    X(IDNG_E_BAD_UTF8, -33, IDNG_C_BAD_UTF8, "invalid UTF-8")                           \
+    X(IDNG_E_MIXED_SCRIPT, -34, IDNG_C_MIXED_SCRIPT,                                    \
+      "label mixes scripts beyond the restriction level (UTS #39 5.2)")            \
+    X(IDNG_E_CONFUSABLE, -35, IDNG_C_CONFUSABLE,                                        \
+      "name is confusable with a protected name (UTS #39 section 4)")              \
+    X(IDNG_E_MIXED_NUMBER, -36, IDNG_C_MIXED_NUMBER,                                    \
+      "label mixes digits of different numbering systems (UTS #39 5.3)")
 
 /** Status of every codec call; IDNG_OK is 0, errors are negative. */
 typedef enum idng_status {

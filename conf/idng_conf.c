@@ -595,6 +595,191 @@ static void expect_name(const struct key *k, char *out, size_t cap)
 
 static const struct kind kind_names = {set_name, put_names, expect_name};
 
+/* -- restriction-level -- */
+
+static int set_restriction(struct pstate *p, const struct key *k, const char *v, size_t n)
+{
+    if (idng_restriction_lookup(v, n, FIELD(&p->c, k, idng_restriction)) != 0)
+        return bad_value(p, k, v, n);
+    return 0;
+}
+
+static int put_restriction(const struct idng_conf *c, const struct key *k, FILE *f)
+{
+    const char *s = idng_restriction_name(*CFIELD(c, k, idng_restriction));
+    return s == NULL ? -1 : fprintf(f, "    %s: %s\n", k->name, s) < 0 ? -1 : 0;
+}
+
+static void expect_restriction(const struct key *k, char *out, size_t cap)
+{
+    const char *names[IDNG_RL_COUNT];
+    int l;
+
+    (void)k;
+    for (l = 0; l < IDNG_RL_COUNT; l++)
+        names[l] = idng_restriction_name((idng_restriction)l);
+    join_names(out, cap, names, IDNG_RL_COUNT);
+}
+
+static const struct kind kind_restriction = {set_restriction, put_restriction,
+                                             expect_restriction};
+
+/* -- protected names: protect (one name) and protect-file (a file of them) -- */
+
+/* Adds one protected name, as written (where: "" for a protect line, else
+ * "FILE:LINE: " of the name in a protect-file). */
+static int add_protected(struct pstate *p, const struct key *k, const char *v, size_t n,
+                         const char *where)
+{
+    uint8_t wire[WIRE_MAX];
+    size_t wlen = 0;
+    char e[ECHO_CAP], text[WIRE_MAX + 1], lab[ECHO_CAP];
+    idng_error ie;
+    idng_status st;
+    int r;
+
+    if (name_to_wire(p, k, v, n, wire, &wlen) != 0)
+        return -1;
+    /* Unlike the lists, which override verdicts, a protected name must be
+     * a name a lookalike can imitate: valid, with an xn-- label or not. */
+    st = idng_wire_check(wire, wlen, IDNG_MODE_UTS46, &ie);
+    if (st != IDNG_OK)
+        return fail(p, "%sbad name '%s' for '%s': label '%s': %s [%s]", where, echo(e, v, n),
+                    k->name, echo(lab, (const char *)wire + ie.label_off, ie.label_len),
+                    idng_status_message(st), idng_status_class_name(st));
+    if (wlen == 1)
+        return fail(p, "%sbad name '.' for '%s': the root protects nothing (give a domain)",
+                    where, k->name);
+    r = idng_protect_add(&p->c.policy.protect, wire, wlen);
+    if (r == 1) {
+        wire_to_text(wire, text);
+        return fail(p, "%sduplicate protected name '%s'", where, text);
+    }
+    if (r == -1)
+        return fail(p, "out of memory");
+    if (r != 0)
+        return fail(p, "%sbad name '%s' for '%s'", where, echo(e, v, n), k->name);
+    if (*where == '\0' && idng_nameset_add(&p->c.protect_lines, wire, wlen, NULL) != 0)
+        return fail(p, "out of memory");
+    return 0;
+}
+
+static int set_protect(struct pstate *p, const struct key *k, const char *v, size_t n)
+{
+    return add_protected(p, k, v, n, "");
+}
+
+static int put_protect(const struct idng_conf *c, const struct key *k, FILE *f)
+{
+    const struct idng_nameset *l = &c->protect_lines;
+    char text[WIRE_MAX + 1];
+    size_t i;
+
+    if (l->count == 0)
+        return fprintf(f, "    # %s: (none)\n", k->name) < 0 ? -1 : 0;
+    for (i = 0; i < l->count; i++) {
+        if (wire_to_text(l->names[i], text) != 0 || fprintf(f, "    %s: %s\n", k->name, text) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void expect_protect(const struct key *k, char *out, size_t cap)
+{
+    (void)k;
+    snprintf(out, cap, "a valid domain name, in Unicode or A-labels");
+}
+
+static const struct kind kind_protect = {set_protect, put_protect, expect_protect};
+
+static int read_regular(const char *path, size_t max, const char *what, char **out, size_t *len,
+                        const char **why, int *errnum, char *whybuf, size_t whylen);
+
+/* The octets of a protect-file, malloc'd (NULL after a reported failure). */
+static char *read_names_file(struct pstate *p, const struct key *k, const char *path, size_t *len)
+{
+    char e[ECHO_CAP], whybuf[96];
+    const char *why;
+    char *buf;
+    int errnum;
+
+    if (read_regular(path, IDNG_CONF_NAMES_FILE_MAX, "a file of names", &buf, len, &why, &errnum,
+                     whybuf, sizeof whybuf) == 0)
+        return buf;
+    echo(e, path, strlen(path));
+    if (errnum != 0)
+        fail(p, "%s '%s': %s: %s", k->name, e, why, strerror(errnum));
+    else
+        fail(p, "%s '%s': %s", k->name, e, why);
+    return NULL;
+}
+
+static int set_protect_file(struct pstate *p, const struct key *k, const char *v, size_t n)
+{
+    char e[ECHO_CAP], x[160], where[ECHO_CAP + 32];
+    const char *why = path_problem(v, n);
+    char *buf;
+    size_t len = 0, pos = 0, line = 0, i;
+    unsigned before = p->nerr;
+
+    if (why != NULL) {
+        k->kind->expect(k, x, sizeof x);
+        return fail(p, "%s '%s' %s (expected %s)", k->name, echo(e, v, n), why, x);
+    }
+    free(p->c.protect_file);
+    if ((p->c.protect_file = malloc(n + 1)) == NULL)
+        return fail(p, "out of memory");
+    memcpy(p->c.protect_file, v, n);
+    p->c.protect_file[n] = '\0';
+    if ((buf = read_names_file(p, k, p->c.protect_file, &len)) == NULL)
+        return -1;
+    /* One name a line; blanks around it, empty lines and '#' comments are
+     * ignored.  Every bad line is reported (up to the report's limit), and
+     * then nothing is applied. */
+    while (pos < len && p->nerr - before < IDNG_CONF_REPORT_MAX) {
+        const char *s = buf + pos, *nl = memchr(s, '\n', len - pos), *hash;
+        size_t m = nl != NULL ? (size_t)(nl - s) : len - pos;
+        pos += m + (nl != NULL);
+        line++;
+        if ((hash = memchr(s, '#', m)) != NULL)
+            m = (size_t)(hash - s);
+        while (m > 0 && (s[m - 1] == ' ' || s[m - 1] == '\t' || s[m - 1] == '\r'))
+            m--;
+        while (m > 0 && (*s == ' ' || *s == '\t')) {
+            s++;
+            m--;
+        }
+        if (m == 0)
+            continue;
+        snprintf(where, sizeof where, "%s:%zu: ", echo(e, v, n), line);
+        for (i = 0; i < m && (unsigned char)s[i] >= 0x20 && s[i] != 0x7F; i++)
+            ;
+        if (i < m) {
+            fail(p, "%scontrol octet 0x%02X in a name", where, (unsigned char)s[i]);
+            continue;
+        }
+        (void)add_protected(p, k, s, m, where);
+    }
+    free(buf);
+    return p->nerr == before ? 0 : -1;
+}
+
+static int put_protect_file(const struct idng_conf *c, const struct key *k, FILE *f)
+{
+    if (c->protect_file == NULL)
+        return fprintf(f, "    # %s: (none)\n", k->name) < 0 ? -1 : 0;
+    return put_path(c, k, f);
+}
+
+static void expect_protect_file(const struct key *k, char *out, size_t cap)
+{
+    (void)k;
+    snprintf(out, cap, "an absolute path of a file of names, one a line");
+}
+
+static const struct kind kind_protect_file = {set_protect_file, put_protect_file,
+                                              expect_protect_file};
+
 /* The table.  Order is the order idng_conf_write uses. */
 static const struct key keys[] = {
     {"mode", &kind_mode, offsetof(struct idng_conf, policy.mode), 0, 0},
@@ -612,6 +797,10 @@ static const struct key keys[] = {
     {"deny", &kind_names, offsetof(struct idng_conf, policy.deny), 1, K_REPEAT},
     {"stats-interval", &kind_seconds, offsetof(struct idng_conf, stats_interval), 0, 0},
     {"stats-file", &kind_path, offsetof(struct idng_conf, stats_file), 0, K_EMPTY_OK},
+    {"restriction-level", &kind_restriction, offsetof(struct idng_conf, policy.restriction_level),
+     0, 0},
+    {"protect", &kind_protect, 0, 0, K_REPEAT},
+    {"protect-file", &kind_protect_file, offsetof(struct idng_conf, protect_file), 0, 0},
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -971,6 +1160,8 @@ void idng_conf_init(struct idng_conf *c)
     c->ede = 1;
     c->stats_interval = 3600;
     c->stats_file = NULL;
+    idng_nameset_init(&c->protect_lines);
+    c->protect_file = NULL;
 }
 
 void idng_conf_free(struct idng_conf *c)
@@ -978,8 +1169,10 @@ void idng_conf_free(struct idng_conf *c)
     if (c == NULL)
         return;
     idng_policy_free(&c->policy);
+    idng_nameset_free(&c->protect_lines);
     free(c->log_file);
     free(c->stats_file);
+    free(c->protect_file);
     idng_conf_init(c);
 }
 
@@ -1081,61 +1274,73 @@ int idng_conf_load_flags(struct idng_conf *c, const char *path, unsigned flags, 
     return idng_conf_check_file(c, path, flags, NULL, err, errlen);
 }
 
-int idng_conf_check_file(struct idng_conf *c, const char *path, unsigned flags, const char *user,
-                         char *err, size_t errlen)
+/*
+ * Reads a whole regular file of at most max octets into a malloc'd buffer
+ * (*out, *len).  On failure returns -1 with *why set to a phrase ("cannot
+ * open", "is not a regular file", ...; what for a directory: "is a
+ * directory, not <what>") and *errnum to an errno value or 0; whybuf holds
+ * phrases with numbers in them.
+ */
+static int read_regular(const char *path, size_t max, const char *what, char **out, size_t *len,
+                        const char **why, int *errnum, char *whybuf, size_t whylen)
 {
     struct stat st;
-    char *buf, *nbuf, what[96];
+    char *buf, *nbuf;
     size_t cap, got = 0;
-    int fd, rc;
+    int fd;
 
-    if (path == NULL || path[0] == '\0')
-        return load_fail(err, errlen, "(no path)", "no settings file given", 0);
+    *errnum = 0;
     /* O_NONBLOCK: opening a FIFO must not hang; it is refused just below. */
     fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-    if (fd < 0)
-        return load_fail(err, errlen, path, "cannot open", errno);
+    if (fd < 0) {
+        *why = "cannot open";
+        *errnum = errno;
+        return -1;
+    }
     if (fstat(fd, &st) != 0) {
-        rc = errno;
+        *why = "cannot stat";
+        *errnum = errno;
         close(fd);
-        return load_fail(err, errlen, path, "cannot stat", rc);
+        return -1;
     }
-    if (S_ISDIR(st.st_mode) || !S_ISREG(st.st_mode)) {
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(whybuf, whylen, "is a directory, not %s", what);
+        *why = S_ISDIR(st.st_mode) ? whybuf : "is not a regular file";
         close(fd);
-        return load_fail(err, errlen, path,
-                         S_ISDIR(st.st_mode) ? "is a directory, not a settings file"
-                                             : "is not a regular file",
-                         0);
+        return -1;
     }
-    if (st.st_size > IDNG_CONF_FILE_MAX) {
+    if ((unsigned long long)st.st_size > max) {
+        snprintf(whybuf, whylen, "too big (%lld octets; the limit is %zu)",
+                 (long long)st.st_size, max);
+        *why = whybuf;
         close(fd);
-        snprintf(what, sizeof what, "too big (%lld octets; the limit is %d)",
-                 (long long)st.st_size, IDNG_CONF_FILE_MAX);
-        return load_fail(err, errlen, path, what, 0);
+        return -1;
     }
     /* One more than the size, so a file that grew is noticed. */
     cap = (size_t)st.st_size + 1;
     buf = malloc(cap);
     if (buf == NULL) {
+        *why = "out of memory";
         close(fd);
-        return load_fail(err, errlen, path, "out of memory", 0);
+        return -1;
     }
     for (;;) {
         ssize_t r;
         if (got == cap) {
-            if (cap > IDNG_CONF_FILE_MAX) {
+            if (cap > max) {
                 free(buf);
                 close(fd);
-                snprintf(what, sizeof what, "too big (more than %d octets)", IDNG_CONF_FILE_MAX);
-                return load_fail(err, errlen, path, what, 0);
+                snprintf(whybuf, whylen, "too big (more than %zu octets)", max);
+                *why = whybuf;
+                return -1;
             }
-            cap = cap * 2 > (size_t)IDNG_CONF_FILE_MAX + 1 ? (size_t)IDNG_CONF_FILE_MAX + 1
-                                                           : cap * 2;
+            cap = cap * 2 > max + 1 ? max + 1 : cap * 2;
             nbuf = realloc(buf, cap);
             if (nbuf == NULL) {
                 free(buf);
                 close(fd);
-                return load_fail(err, errlen, path, "out of memory", 0);
+                *why = "out of memory";
+                return -1;
             }
             buf = nbuf;
         }
@@ -1143,16 +1348,35 @@ int idng_conf_check_file(struct idng_conf *c, const char *path, unsigned flags, 
         if (r < 0 && errno == EINTR)
             continue;
         if (r < 0) {
-            rc = errno;
+            *why = "cannot read";
+            *errnum = errno;
             free(buf);
             close(fd);
-            return load_fail(err, errlen, path, "cannot read", rc);
+            return -1;
         }
         if (r == 0)
             break;
         got += (size_t)r;
     }
     close(fd);
+    *out = buf;
+    *len = got;
+    return 0;
+}
+
+int idng_conf_check_file(struct idng_conf *c, const char *path, unsigned flags, const char *user,
+                         char *err, size_t errlen)
+{
+    char *buf, whybuf[96];
+    const char *why;
+    size_t got;
+    int rc, errnum;
+
+    if (path == NULL || path[0] == '\0')
+        return load_fail(err, errlen, "(no path)", "no settings file given", 0);
+    if (read_regular(path, IDNG_CONF_FILE_MAX, "a settings file", &buf, &got, &why, &errnum,
+                     whybuf, sizeof whybuf) != 0)
+        return load_fail(err, errlen, path, why, errnum);
     rc = parse(c, buf, got, path, flags, user, err, errlen);
     free(buf);
     return rc;

@@ -49,6 +49,8 @@ extern "C" {
 #define IDNG_CONF_LINE_MAX 4096
 /** Largest file idng_conf_load reads, in octets. */
 #define IDNG_CONF_FILE_MAX (8 * 1024 * 1024)
+/** Largest protect-file, in octets (a million names fit). */
+#define IDNG_CONF_NAMES_FILE_MAX (64 * 1024 * 1024)
 /** Problems reported by one parse, at most (then "more problems not shown"). */
 #define IDNG_CONF_REPORT_MAX 50
 /** Flags of idng_conf_parse_flags and idng_conf_load_flags. */
@@ -81,6 +83,10 @@ struct idng_conf {
     unsigned stats_interval;          /**< seconds, 0..IDNG_CONF_STATS_MAX; 0 = at shutdown */
     char *stats_file;                 /**< absolute path, malloc'd, of the Prometheus text
                                            file replaced every stats_interval; NULL: none */
+    /** The `protect` lines' names, for writing back (the policy's protected
+     *  names hold them and the protect-file's together). */
+    struct idng_nameset protect_lines;
+    char *protect_file;               /**< absolute path, malloc'd, of `protect-file`; NULL */
 };
 
 /**

@@ -8,6 +8,7 @@
  * level.
  */
 #include "idng_log.h"
+#include "idng_lookalike.h"
 #include "idng_policy.h"
 
 #include <arpa/inet.h>
@@ -432,6 +433,10 @@ static void format_text(struct wr *w, const struct idng_logrec *r, const char *t
     if (r->ede >= 0) {
         wr_lit(w, prefixed_dec(num, " ede=", (unsigned)r->ede));
     }
+    if (r->lookalike != 0) {
+        wr_lit(w, " lookalike=");
+        wr_lit(w, idng_lookalike_name(r->lookalike));
+    }
     if (r->target != NULL) {
         wr_lit(w, " target=");
         idng_display_name_to(r->target, r->target_len, idng_display_put, &w->b);
@@ -478,6 +483,7 @@ static void format_json(struct wr *w, const struct idng_logrec *r, const char *t
     } else {
         wr_lit(w, "null");
     }
+    json_text(w, ",\"lookalike\":", idng_lookalike_name(r->lookalike));
     json_text(w, ",\"qtype\":", type);
     json_text(w, ",\"qclass\":", cls);
     json_text(w, ",\"rcode\":", strcmp(rcode, "-") != 0 ? rcode : NULL);
@@ -536,7 +542,7 @@ size_t idng_log_format(const struct idng_logrec *r, enum idng_logfmt fmt, int wi
     type = idng_log_type_name(r->qtype, ty, sizeof ty);
     cls = idng_log_class_name(r->qclass, cl, sizeof cl);
     rcode = idng_log_rcode_name(r->rcode, rc, sizeof rc);
-    unicode = idng_display_has_unicode(r->qname, r->qname_len, r->mode);
+    unicode = r->lookalike == 0 && idng_display_has_unicode(r->qname, r->qname_len, r->mode);
     if (json)
         format_json(&w, r, time_s, unicode, type, cls, rcode);
     else
@@ -551,6 +557,7 @@ void idng_logrec_verdict(struct idng_logrec *r, const struct idng_verdict *v, id
     r->label_len = v->err.label_len;
     r->action = idng_action_name(v->action);
     r->mode = mode;
+    r->lookalike = v->lookalike;
 }
 
 const char *idng_log_client(const void *addr, size_t len, int anonymize, char *buf, size_t cap)

@@ -102,6 +102,8 @@ struct idng_logrec {
                                 (uncompressed wire, may be malformed) */
     size_t target_len;     /**< octets readable at target */
     const char *transport; /**< "udp", "tcp", "tls", "https"; NULL if unknown */
+    unsigned lookalike;    /**< IDNG_LK_* bits (core/idng_lookalike.h): what the policy found
+                                of UTS #39 in qname; nonzero: no Unicode form is shown */
     int has_elapsed;       /**< elapsed_us is known */
     long long elapsed_us;  /**< from the query's arrival to the answer, microseconds */
 };
@@ -115,9 +117,12 @@ struct idng_logrec {
  *   2. client#port "127.0.0.1#53210", "::1#5353" (IPv6 is not bracketed:
  *                  the port is after the last '#'); "-" if client is unknown
  *   3. qname       idng_display_name, e.g. "xn--bcher-kva.example."
- *   4. (unicode)   only when idng_display_unicode has something to show:
+ *   4. (unicode)   only when idng_display_unicode has something to show and
+ *                  the name is no lookalike (lookalike is 0):
  *                  "(bücher.example.)"; no qname begins with '(', so the
- *                  field is recognisable by its first character
+ *                  field is recognisable by its first character.  A
+ *                  lookalike is shown only as its A-labels, so that a
+ *                  reader is never fooled by a name that reads like another
  *   5. qtype       idng_log_type_name: "A", "TYPE65280"
  *   6. qclass      idng_log_class_name: "IN", "CLASS42"
  *   7. rcode       idng_log_rcode_name: "NOERROR", "DROPPED", "RCODE12"
@@ -127,6 +132,8 @@ struct idng_logrec {
  *  10. path        "resolved", "policy", ...
  *  11. ede=N       only when ede >= 0
  * then, each only when known, in this order:
+ *      lookalike=C  the UTS #39 classes found (idng_lookalike_name), when
+ *                   lookalike is nonzero: "lookalike=mixed-script,confusable"
  *      target=NAME  the A-label name a normalize resolved (name escaping)
  *      proto=P      the transport: udp, tcp, tls, https
  *      ms=X.XXX     milliseconds from the query's arrival to the answer
@@ -136,7 +143,7 @@ struct idng_logrec {
  * JSON format, all keys always present and in this order, null where a
  * value is absent or unknown:
  *   {"time":"2026-11-21T05:53:32.123456Z","client":"127.0.0.1","port":53210,
- *    "qname":"xn--bcher-kva.example.","qname_unicode":"bücher.example.",
+ *    "qname":"xn--bcher-kva.example.","qname_unicode":"bücher.example.","lookalike":null,
  *    "qtype":"A","qclass":"IN","rcode":"NOERROR","verdict":"ok","label":null,
  *    "action":"pass","path":"resolved","ede":null,"target":null,
  *    "transport":"udp","elapsed_ms":0.412}

@@ -62,6 +62,11 @@ static uint64_t hash_label(uint64_t parent, const uint8_t *label)
 
     for (i = 1; i <= label[0]; i++)
         h = (h ^ lower(label[i])) * UINT64_C(0x100000001b3);
+    return idng_hash_mix(h);
+}
+
+uint64_t idng_hash_mix(uint64_t h)
+{
     h ^= h >> 30;
     h *= UINT64_C(0xbf58476d1ce4e5b9);
     h ^= h >> 27;

@@ -77,6 +77,13 @@ size_t idng_nameset_find(const struct idng_nameset *s, const uint8_t *wire, size
 int idng_nameset_listed(const struct idng_nameset *s, const uint8_t *wire, size_t len);
 
 /**
+ * The 64-bit mix both name-keyed tables finish their FNV-1a hashes with
+ * (the splitmix64 finalizer), so that every bit of the result depends on
+ * every octet, as a table indexed by the low bits needs.
+ */
+uint64_t idng_hash_mix(uint64_t h);
+
+/**
  * Heap memory held by a set, in octets: its name array, hash table and
  * name storage, as requested from malloc (the allocator's own overhead is
  * not counted, nor the struct itself).  0 for an empty set and for NULL.

@@ -4,6 +4,7 @@
  */
 #include "idng_policy.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -43,6 +44,21 @@ int idng_policy_action_allowed(int cls, enum idng_action a)
     return a != IDNG_ACT_NORMALIZE || cls == IDNG_C_RAW_8BIT;
 }
 
+int idng_policy_default_action(int cls)
+{
+    switch (cls) {
+    case IDNG_C_RAW_8BIT:
+        return IDNG_ACT_NORMALIZE;
+    case IDNG_C_CONFUSABLE:
+        return IDNG_ACT_REFUSE;
+    case IDNG_C_MIXED_SCRIPT:
+    case IDNG_C_MIXED_NUMBER:
+        return IDNG_ACT_LOG;
+    default:
+        return -1;
+    }
+}
+
 void idng_policy_resolve(struct idng_policy *p, const unsigned char *explicit_action)
 {
     int cls;
@@ -51,8 +67,8 @@ void idng_policy_resolve(struct idng_policy *p, const unsigned char *explicit_ac
             p->action[cls] = IDNG_ACT_PASS;
         else if (explicit_action != NULL && explicit_action[cls])
             continue;
-        else if (cls == IDNG_C_RAW_8BIT)
-            p->action[cls] = IDNG_ACT_NORMALIZE; /* on-invalid does not change it */
+        else if (idng_policy_default_action(cls) >= 0) /* on-invalid does not change it */
+            p->action[cls] = (enum idng_action)idng_policy_default_action(cls);
         else
             p->action[cls] = p->on_invalid;
     }
@@ -65,6 +81,8 @@ void idng_policy_init(struct idng_policy *p)
     idng_policy_resolve(p, NULL);
     idng_nameset_init(&p->allow);
     idng_nameset_init(&p->deny);
+    p->restriction_level = IDNG_RL_HIGHLY;
+    idng_protect_init(&p->protect);
 }
 
 void idng_policy_free(struct idng_policy *p)
@@ -73,6 +91,7 @@ void idng_policy_free(struct idng_policy *p)
         return;
     idng_nameset_free(&p->allow);
     idng_nameset_free(&p->deny);
+    idng_protect_free(&p->protect);
     idng_policy_init(p);
 }
 
@@ -104,7 +123,10 @@ int idng_action_severity(enum idng_action a)
 
 static void clear(struct idng_verdict *v)
 {
-    memset(v, 0, sizeof *v);
+    /* like[] is read only up to like_len: left alone, it costs nothing on
+     * the path every query takes. */
+    memset(v, 0, offsetof(struct idng_verdict, like));
+    v->like_len = 0;
     v->err.status = IDNG_OK;
     v->err.codepoint = IDNG_NO_CODEPOINT;
     v->action = IDNG_ACT_PASS;
@@ -181,7 +203,51 @@ static enum idng_action label_action(const struct idng_policy *p, const uint8_t 
     return p->action[idng_status_class(e->status)];
 }
 
-/* Rules 1-3 on the name as it is; with a_form, rule 5 on top. */
+/* Rule 6 on a name whose labels are valid.  With decide_it 0 (a list has
+ * decided), only what was found is noted. */
+static void lookalike(const struct idng_policy *p, const uint8_t *wire, size_t len,
+                      struct idng_verdict *v, int decide_it)
+{
+    /* The classes in the order they win among equal actions. */
+    static const struct {
+        unsigned bit;
+        idng_status st;
+    } order[] = {
+        {IDNG_LK_CONFUSABLE, IDNG_E_CONFUSABLE},
+        {IDNG_LK_MIXED_SCRIPT, IDNG_E_MIXED_SCRIPT},
+        {IDNG_LK_MIXED_NUMBER, IDNG_E_MIXED_NUMBER},
+    };
+    struct idng_lookalike f;
+    size_t k;
+
+    if (!idng_lookalike_scan(&p->protect, p->restriction_level, p->mode, wire, len, &f) || f.found == 0)
+        return;
+    v->lookalike = f.found;
+    if (f.found & IDNG_LK_CONFUSABLE) {
+        const uint8_t *like = p->protect.names.names[f.like];
+        v->like_len = idng_wire_len(like, IDNG_WIRE_MAX);
+        memcpy(v->like, like, v->like_len);
+    }
+    if (!decide_it)
+        return;
+    for (k = 0; k < sizeof order / sizeof order[0]; k++) {
+        idng_error e = {order[k].st, 0, 0, IDNG_NO_CODEPOINT};
+        enum idng_action a = p->action[idng_status_class(order[k].st)];
+        if (!(f.found & order[k].bit))
+            continue;
+        e.label_off = order[k].bit == IDNG_LK_CONFUSABLE ? f.conf_off
+                      : order[k].bit == IDNG_LK_MIXED_SCRIPT ? f.script_off : f.number_off;
+        e.label_len = order[k].bit == IDNG_LK_CONFUSABLE ? f.conf_len
+                      : order[k].bit == IDNG_LK_MIXED_SCRIPT ? f.script_len : f.number_len;
+        /* As in rule 2: the most severe, the first label among equals. */
+        if (v->err.status == IDNG_OK || idng_action_severity(a) > idng_action_severity(v->action)
+            || (idng_action_severity(a) == idng_action_severity(v->action)
+                && e.label_off < v->err.label_off))
+            decide(v, &e, a, wire, len);
+    }
+}
+
+/* Rules 1-3 and 6 on the name as it is; with a_form, rule 5 on top. */
 static void judge(const struct idng_policy *p, const uint8_t *wire, size_t len,
                   struct idng_verdict *v, int a_form)
 {
@@ -190,8 +256,10 @@ static void judge(const struct idng_policy *p, const uint8_t *wire, size_t len,
     int raw = 0;
 
     clear(v);
-    if (listed(p, wire, len, v))
+    if (listed(p, wire, len, v)) {
+        lookalike(p, wire, len, v, 0);
         return;
+    }
     idng_wire_check_each(wire, len, p->mode, each, IDNG_LABELS_MAX, &n);
     for (i = 0; i < n && i < IDNG_LABELS_MAX; i++) {
         enum idng_action a;
@@ -201,6 +269,7 @@ static void judge(const struct idng_policy *p, const uint8_t *wire, size_t len,
         if (i == 0 || idng_action_severity(a) > idng_action_severity(v->action))
             decide(v, &each[i], a, wire, len);
     }
+    lookalike(p, wire, len, v, 1);
     if (raw && a_form) {
         /* Rule 5: the name a raw spelling stands for is judged too (the
          * lists, the bidi rule across labels), whatever on-raw-8bit says. */
@@ -368,6 +437,11 @@ size_t idng_policy_ede_text(const struct idng_verdict *v, char *out, size_t cap)
     if (v->listed == IDNG_LISTED_NONE && v->err.status != IDNG_OK && n + 2 < cap) {
         w = snprintf(out + n, cap - n, ": %s", idng_status_message(v->err.status));
         n += w < 0 ? 0 : (size_t)w >= cap - n ? cap - n - 1 : (size_t)w;
+    }
+    if (v->err.status == IDNG_E_CONFUSABLE && v->like_len > 0 && n + 14 < cap) {
+        memcpy(out + n, ": looks like ", 13);
+        n += 13;
+        n += idng_display_name(v->like, v->like_len, out + n, cap - n);
     }
     out[n] = '\0';
     return n;

@@ -29,10 +29,20 @@
  *    and 2: the lists, the bidi rule across labels), and gets the more
  *    severe of the two verdicts, whatever on-raw-8bit says: a raw spelling
  *    of a denied name is denied.
+ * 6. A name whose labels are all valid and that holds an xn-- label is
+ *    judged for lookalikes (UTS #39, core/idng_lookalike.h): confusable
+ *    with a protected name (on-confusable, default refuse), an xn-- label
+ *    less restrictive than restriction-level (on-mixed-script, default
+ *    log), digits of two numbering systems in one label (on-mixed-number,
+ *    default log); the most severe of these, as in rule 2.  Whatever the
+ *    actions, the verdict says what was found (struct idng_verdict's
+ *    lookalike), so that a log line never shows such a name in Unicode;
+ *    names the lists decide are looked at for that too.
  */
 #ifndef IDNG_POLICY_H
 #define IDNG_POLICY_H
 
+#include "idng_lookalike.h"
 #include "idng_nameset.h"
 #include "idnguard.h"
 
@@ -89,11 +99,17 @@ struct idng_policy {
     enum idng_action on_invalid;
     struct idng_nameset allow; /**< names (and all below) never judged */
     struct idng_nameset deny;  /**< names (and all below) always rejected */
+    /** Labels less restrictive than this are mixed-script (`restriction-level`). */
+    idng_restriction restriction_level;
+    /** Names whose lookalikes are confusable (`protect`, `protect-file`). */
+    struct idng_protect protect;
 };
 
 /**
  * The defaults: mode uts46, on-invalid refuse, every configurable class
- * refuse but raw-8bit, which normalizes; empty lists.  Allocates nothing.
+ * refuse but raw-8bit, which normalizes, mixed-script and mixed-number,
+ * which log; restriction-level highly-restrictive; empty lists and no
+ * protected names.  Allocates nothing.
  */
 void idng_policy_init(struct idng_policy *p);
 
@@ -116,11 +132,19 @@ int idng_policy_action_allowed(int cls, enum idng_action a);
 /**
  * Sets p->action[] from p->on_invalid and the classes whose action was set
  * explicitly (explicit_action[cls] nonzero; NULL: none): unset
- * configurable classes take on-invalid's action, but raw-8bit, whose
- * default is normalize whatever on-invalid says; other classes pass.  So
- * the order of lines in a file does not matter.
+ * configurable classes take on-invalid's action, but those whose default
+ * does not follow it (idng_policy_default_action); other classes pass.
+ * So the order of lines in a file does not matter.
  */
 void idng_policy_resolve(struct idng_policy *p, const unsigned char *explicit_action);
+
+/**
+ * The default action of a class whose default does not follow on-invalid,
+ * or -1: raw-8bit normalizes (a raw name has an A-label form to resolve);
+ * confusable refuses; mixed-script and mixed-number log (names that are
+ * valid, just unusual: an operator opts in to refusing them).
+ */
+int idng_policy_default_action(int cls);
 
 /** Which list, if any, decided the verdict. */
 enum idng_listed { IDNG_LISTED_NONE, IDNG_LISTED_ALLOW, IDNG_LISTED_DENY };
@@ -139,6 +163,13 @@ struct idng_verdict {
     enum idng_listed listed;
     uint8_t label[IDNG_LABEL_MAX]; /**< a copy of the deciding label's octets, so the
                                         verdict outlives the name */
+    /** IDNG_LK_* bits: what rule 6 found in the name, whatever decided the
+     *  verdict; a name with any is not to be shown in Unicode. */
+    unsigned lookalike;
+    /** The protected name it is confusable with (IDNG_LK_CONFUSABLE), in
+     *  wire form, like_len octets (0: none). */
+    uint8_t like[IDNG_WIRE_MAX];
+    size_t like_len;
 };
 
 /** EDE info-code used (RFC 8914): the operator's policy. */
@@ -262,7 +293,9 @@ enum idng_scan_result idng_scan_result(const struct idng_scan *s, struct idng_ve
 /**
  * EDE text for a rejected name: "idnguard: <verdict>: <label>: <message>",
  * the label name-escaped as in the query log (idng_display_label), so the text
- * is printable ASCII and a '.' inside a label shows as \046.  Returns the
+ * is printable ASCII and a '.' inside a label shows as \046; for a
+ * confusable name, ": looks like <name>" follows, the protected name as
+ * idng_display_name shows it.  Returns the
  * length written; out is always NUL-terminated (cap >= 1).
  */
 size_t idng_policy_ede_text(const struct idng_verdict *v, char *out, size_t cap);

@@ -127,6 +127,10 @@ static const char *conf_diff(const struct idng_conf *a, const struct idng_conf *
         return "deny";
     if (a->stats_interval != b->stats_interval)
         return "stats_interval";
+    if (a->policy.restriction_level != b->policy.restriction_level)
+        return "restriction_level";
+    if (!list_equal(&a->policy.protect.names, &b->policy.protect.names))
+        return "protect";
     return NULL;
 }
 
@@ -334,9 +338,11 @@ START_TEST(test_defaults)
     ck_assert_int_eq(c.policy.mode, IDNG_MODE_UTS46);
     ck_assert_int_eq(c.policy.on_invalid, IDNG_ACT_REFUSE);
     for (cls = 0; cls < IDNG_CLASS_COUNT; cls++)
-        ck_assert_msg(c.policy.action[cls] == (!configurable(cls)       ? IDNG_ACT_PASS
-                                        : cls == IDNG_C_RAW_8BIT ? IDNG_ACT_NORMALIZE
-                                                                 : IDNG_ACT_REFUSE),
+        ck_assert_msg(c.policy.action[cls] == (!configurable(cls)             ? IDNG_ACT_PASS
+                                        : cls == IDNG_C_RAW_8BIT       ? IDNG_ACT_NORMALIZE
+                                        : cls == IDNG_C_MIXED_SCRIPT   ? IDNG_ACT_LOG
+                                        : cls == IDNG_C_MIXED_NUMBER   ? IDNG_ACT_LOG
+                                                                       : IDNG_ACT_REFUSE),
                       "default action of %s", idng_class_name((idng_class)cls));
     ck_assert_int_eq(c.log_queries, 1);
     ck_assert_int_eq(c.log_format, IDNG_LOGFMT_TEXT);
@@ -370,10 +376,12 @@ START_TEST(test_class_key)
     }
     ck_assert_msg(parse_str(&c, text, err) == 0, "on-%s: %s", name, err);
     for (other = 0; other < IDNG_CLASS_COUNT; other++) {
-        enum idng_action want = other == cls                ? IDNG_ACT_LOG
-                                : !configurable(other)      ? IDNG_ACT_PASS
-                                : other == IDNG_C_RAW_8BIT  ? IDNG_ACT_NORMALIZE
-                                                            : IDNG_ACT_REFUSE;
+        enum idng_action want = other == cls                     ? IDNG_ACT_LOG
+                                : !configurable(other)           ? IDNG_ACT_PASS
+                                : other == IDNG_C_RAW_8BIT       ? IDNG_ACT_NORMALIZE
+                                : other == IDNG_C_MIXED_SCRIPT   ? IDNG_ACT_LOG
+                                : other == IDNG_C_MIXED_NUMBER   ? IDNG_ACT_LOG
+                                                                 : IDNG_ACT_REFUSE;
         ck_assert_msg(c.policy.action[other] == want, "on-%s changed %s", name,
                       idng_class_name((idng_class)other));
     }
@@ -891,6 +899,72 @@ START_TEST(test_mutations)
 }
 END_TEST
 
+/* protect and protect-file: every name valid, every problem reported with
+ * where it is, nothing applied after one; and the names protect. */
+START_TEST(test_protect)
+{
+    char path[512], conf[1024], err[ERR_MAX], want[4096];
+    struct idng_conf c;
+    struct idng_verdict v;
+    uint8_t w[64];
+
+    make_tmpdir();
+    snprintf(path, sizeof path, "%s/protected.txt", tmpdir);
+    spew_str(path, "# our names\npaypal.com\n  example.org  # trailing comment\n\n"
+                   "b\xc3\xbc" "cher.example\r\n");
+    snprintf(conf, sizeof conf, "idnguard:\n    protect: paypal.net\n    protect-file: %s\n",
+             path);
+    idng_conf_init(&c);
+    ck_assert_msg(parse_str(&c, conf, err) == 0, "%s", err);
+    ck_assert_uint_eq(c.policy.protect.names.count, 4);
+    ck_assert_uint_eq(c.protect_lines.count, 1);
+    /* p<Cyrillic a>ypal.com, and a name below it, are confusable. */
+    memcpy(w, "\015xn--pypal-4ve\003com\000", 19);
+    idng_policy_judge(&c.policy, w, 19, &v);
+    ck_assert_str_eq(idng_verdict_name(&v), "confusable");
+    ck_assert_int_eq(v.action, IDNG_ACT_REFUSE);
+    check_round_trip(&c, "protect");
+    idng_conf_free(&c);
+
+    /* Bad lines in the file: each reported as file:line, then nothing. */
+    spew_str(path, "paypal.com\nxn--zz.example\nexample\x01.org\npaypal.com\n");
+    snprintf(conf, sizeof conf, "idnguard:\n    protect-file: %s\n", path);
+    idng_conf_init(&c);
+    ck_assert_int_eq(parse_str(&c, conf, err), -1);
+    snprintf(want, sizeof want,
+             "t.conf:2: %s:2: bad name 'xn--zz.example' for 'protect-file': label 'xn--zz': "
+             "unterminated Punycode integer [bad-punycode]\n"
+             "t.conf:2: %s:3: control octet 0x01 in a name\n"
+             "t.conf:2: %s:4: duplicate protected name 'paypal.com.'",
+             path, path, path);
+    ck_assert_str_eq(err, want);
+    ck_assert_uint_eq(c.policy.protect.names.count, 0);
+
+    snprintf(conf, sizeof conf, "idnguard:\n    protect-file: %s/missing\n", tmpdir);
+    ck_assert_int_eq(parse_str(&c, conf, err), -1);
+    snprintf(want, sizeof want, "t.conf:2: protect-file '%s/missing': cannot open: %s", tmpdir,
+             strerror(ENOENT));
+    ck_assert_str_eq(err, want);
+    snprintf(conf, sizeof conf, "idnguard:\n    protect-file: %s\n", tmpdir);
+    ck_assert_int_eq(parse_str(&c, conf, err), -1);
+    snprintf(want, sizeof want, "t.conf:2: protect-file '%s': is a directory, not a file of names",
+             tmpdir);
+    ck_assert_str_eq(err, want);
+    ck_assert_int_eq(parse_str(&c, "idnguard:\n    protect: .\n", err), -1);
+    ck_assert_str_eq(err, "t.conf:2: bad name '.' for 'protect': the root protects nothing "
+                          "(give a domain)");
+    ck_assert_int_eq(parse_str(&c, "idnguard:\n    protect: xn--ab-m1t.example\n", err), -1);
+    ck_assert_str_eq(err, "t.conf:2: bad name 'xn--ab-m1t.example' for 'protect': label "
+                          "'xn--ab-m1t': joiner not allowed here (RFC 5892 A.1, A.2) [contextj]");
+    ck_assert_int_eq(parse_str(&c, "idnguard:\n    restriction-level: highly\n", err), -1);
+    ck_assert_str_eq(err, "t.conf:2: bad value 'highly' for 'restriction-level' (expected "
+                          "ascii-only, single-script, highly-restrictive, "
+                          "moderately-restrictive, minimally-restrictive or unrestricted)");
+    idng_conf_free(&c);
+    remove_tmpdir();
+}
+END_TEST
+
 START_TEST(test_path)
 {
     ck_assert_int_eq(unsetenv(IDNG_CONF_ENV), 0);
@@ -944,6 +1018,7 @@ static Suite *conf_suite(void)
     tcase_add_test(tc, test_load);
     tcase_add_loop_test(tc, test_load_garbage, 0, 8);
     tcase_add_test(tc, test_path);
+    tcase_add_test(tc, test_protect);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -10,6 +10,7 @@
  */
 #include "common.h"
 #include "idng_log.h"
+#include "idng_lookalike.h"
 #include "idnguard.h"
 
 #include <arpa/inet.h>
@@ -37,6 +38,7 @@ struct golden {
     idng_mode mode;
     int ede, with_time;
     const char *text, *json;
+    unsigned lookalike; /* IDNG_LK_* bits */
 };
 
 #define P IDNG_MODE_PUNYCODE
@@ -51,133 +53,133 @@ static const struct golden golden[] = {
      "A IN NOERROR ok pass resolved",
      "{\"time\":\"2026-11-21T05:53:32.123456Z\",\"client\":\"127.0.0.1\",\"port\":53210,"
      "\"qname\":\"xn--bcher-kva.example.\",\"qname_unicode\":\"bücher.example.\","
-     "\"qtype\":\"A\",\"qclass\":\"IN\",\"rcode\":\"NOERROR\",\"verdict\":\"ok\","
-     "\"label\":null,\"action\":\"pass\",\"path\":\"resolved\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
+     "\"lookalike\":null,\"qtype\":\"A\",\"qclass\":\"IN\",\"rcode\":\"NOERROR\",\"verdict\":\"ok\","
+     "\"label\":null,\"action\":\"pass\",\"path\":\"resolved\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}", 0},
     {"A-label in upper case", BYTES("\015XN--BCHER-KVA\007Example\000"), 1, 1, 0, "::1", 5353,
      "ok", NOLABEL, "pass", "cache", I, -1, 0,
      "::1#5353 XN--BCHER-KVA.Example. (bücher.Example.) A IN NOERROR ok pass cache",
      "{\"time\":null,\"client\":\"::1\",\"port\":5353,"
      "\"qname\":\"XN--BCHER-KVA.Example.\",\"qname_unicode\":\"bücher.Example.\","
-     "\"qtype\":\"A\",\"qclass\":\"IN\",\"rcode\":\"NOERROR\",\"verdict\":\"ok\","
-     "\"label\":null,\"action\":\"pass\",\"path\":\"cache\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
+     "\"lookalike\":null,\"qtype\":\"A\",\"qclass\":\"IN\",\"rcode\":\"NOERROR\",\"verdict\":\"ok\","
+     "\"label\":null,\"action\":\"pass\",\"path\":\"cache\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}", 0},
     {"ASCII name, no Unicode part", BYTES("\003www\007example\003com\000"), 28, 1, 0, "::1",
      5353, "ok", NOLABEL, "pass", "cache", U, -1, 0,
      "::1#5353 www.example.com. AAAA IN NOERROR ok pass cache",
      "{\"time\":null,\"client\":\"::1\",\"port\":5353,\"qname\":\"www.example.com.\","
-     "\"qname_unicode\":null,\"qtype\":\"AAAA\",\"qclass\":\"IN\",\"rcode\":\"NOERROR\","
-     "\"verdict\":\"ok\",\"label\":null,\"action\":\"pass\",\"path\":\"cache\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
+     "\"qname_unicode\":null,\"lookalike\":null,\"qtype\":\"AAAA\",\"qclass\":\"IN\",\"rcode\":\"NOERROR\","
+     "\"verdict\":\"ok\",\"label\":null,\"action\":\"pass\",\"path\":\"cache\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}", 0},
     {"emoji name", BYTES("\010xn--ls8h\002la\000"), 1, 1, 0, "192.0.2.1", 1024, "ok", NOLABEL,
      "log", "resolved", U, -1, 1,
      "2026-11-21T05:53:32.123456Z 192.0.2.1#1024 xn--ls8h.la. (\xf0\x9f\x92\xa9.la.) "
      "A IN NOERROR ok log resolved",
      "{\"time\":\"2026-11-21T05:53:32.123456Z\",\"client\":\"192.0.2.1\",\"port\":1024,"
      "\"qname\":\"xn--ls8h.la.\",\"qname_unicode\":\"\xf0\x9f\x92\xa9.la.\","
-     "\"qtype\":\"A\",\"qclass\":\"IN\",\"rcode\":\"NOERROR\",\"verdict\":\"ok\","
-     "\"label\":null,\"action\":\"log\",\"path\":\"resolved\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
+     "\"lookalike\":null,\"qtype\":\"A\",\"qclass\":\"IN\",\"rcode\":\"NOERROR\",\"verdict\":\"ok\","
+     "\"label\":null,\"action\":\"log\",\"path\":\"resolved\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}", 0},
     {"refused fake label (a ZWJ b)", BYTES("\012xn--ab-m1t\007example\000"), 1, 1, 5,
      "127.0.0.1", 53210, "contextj", BYTES("xn--ab-m1t"), "refuse", "policy", U, 15, 1,
      "2026-11-21T05:53:32.123456Z 127.0.0.1#53210 xn--ab-m1t.example. A IN REFUSED "
      "contextj:xn--ab-m1t refuse policy ede=15",
      "{\"time\":\"2026-11-21T05:53:32.123456Z\",\"client\":\"127.0.0.1\",\"port\":53210,"
-     "\"qname\":\"xn--ab-m1t.example.\",\"qname_unicode\":null,\"qtype\":\"A\","
+     "\"qname\":\"xn--ab-m1t.example.\",\"qname_unicode\":null,\"lookalike\":null,\"qtype\":\"A\","
      "\"qclass\":\"IN\",\"rcode\":\"REFUSED\",\"verdict\":\"contextj\","
-     "\"label\":\"xn--ab-m1t\",\"action\":\"refuse\",\"path\":\"policy\",\"ede\":15,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
+     "\"label\":\"xn--ab-m1t\",\"action\":\"refuse\",\"path\":\"policy\",\"ede\":15,\"target\":null,\"transport\":null,\"elapsed_ms\":null}", 0},
     {"dropped query", BYTES("\005xn--x\007example\000"), 16, 1, -1, "198.51.100.7", 40000,
      "bad-punycode", BYTES("xn--x"), "drop", "policy", U, -1, 1,
      "2026-11-21T05:53:32.123456Z 198.51.100.7#40000 xn--x.example. TXT IN DROPPED "
      "bad-punycode:xn--x drop policy",
      "{\"time\":\"2026-11-21T05:53:32.123456Z\",\"client\":\"198.51.100.7\",\"port\":40000,"
-     "\"qname\":\"xn--x.example.\",\"qname_unicode\":null,\"qtype\":\"TXT\","
+     "\"qname\":\"xn--x.example.\",\"qname_unicode\":null,\"lookalike\":null,\"qtype\":\"TXT\","
      "\"qclass\":\"IN\",\"rcode\":\"DROPPED\",\"verdict\":\"bad-punycode\","
-     "\"label\":\"xn--x\",\"action\":\"drop\",\"path\":\"policy\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
+     "\"label\":\"xn--x\",\"action\":\"drop\",\"path\":\"policy\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}", 0},
     {"raw UTF-8 name", BYTES("\007b\303\274cher\007example\000"), 1, 1, 5, "127.0.0.1", 1,
      "raw-8bit", BYTES("b\303\274cher"), "refuse", "policy", U, 15, 0,
      "127.0.0.1#1 b\\195\\188cher.example. A IN REFUSED raw-8bit:b\\195\\188cher refuse "
      "policy ede=15",
      "{\"time\":null,\"client\":\"127.0.0.1\",\"port\":1,"
-     "\"qname\":\"b\\\\195\\\\188cher.example.\",\"qname_unicode\":null,\"qtype\":\"A\","
+     "\"qname\":\"b\\\\195\\\\188cher.example.\",\"qname_unicode\":null,\"lookalike\":null,\"qtype\":\"A\","
      "\"qclass\":\"IN\",\"rcode\":\"REFUSED\",\"verdict\":\"raw-8bit\","
-     "\"label\":\"b\\\\195\\\\188cher\",\"action\":\"refuse\",\"path\":\"policy\",\"ede\":15,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
+     "\"label\":\"b\\\\195\\\\188cher\",\"action\":\"refuse\",\"path\":\"policy\",\"ede\":15,\"target\":null,\"transport\":null,\"elapsed_ms\":null}", 0},
     {"control octets in a plain label", BYTES("\012a\nb\rc\033d\000e\177\007example\000"), 1,
      1, 0, "127.0.0.1", 53, "ok", NOLABEL, "pass", "resolved", U, -1, 0,
      "127.0.0.1#53 a\\010b\\013c\\027d\\000e\\127.example. A IN NOERROR ok pass resolved",
      "{\"time\":null,\"client\":\"127.0.0.1\",\"port\":53,"
      "\"qname\":\"a\\\\010b\\\\013c\\\\027d\\\\000e\\\\127.example.\",\"qname_unicode\":null,"
-     "\"qtype\":\"A\",\"qclass\":\"IN\",\"rcode\":\"NOERROR\",\"verdict\":\"ok\","
-     "\"label\":null,\"action\":\"pass\",\"path\":\"resolved\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
+     "\"lookalike\":null,\"qtype\":\"A\",\"qclass\":\"IN\",\"rcode\":\"NOERROR\",\"verdict\":\"ok\","
+     "\"label\":null,\"action\":\"pass\",\"path\":\"resolved\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}", 0},
     {"specials in a plain label", BYTES("\011a.b\\c\"d e\000"), 1, 1, 0, "127.0.0.1", 53, "ok",
      NOLABEL, "pass", "resolved", U, -1, 0,
      "127.0.0.1#53 a\\046b\\092c\\034d\\032e. A IN NOERROR ok pass resolved",
      "{\"time\":null,\"client\":\"127.0.0.1\",\"port\":53,"
      "\"qname\":\"a\\\\046b\\\\092c\\\\034d\\\\032e.\",\"qname_unicode\":null,"
-     "\"qtype\":\"A\",\"qclass\":\"IN\",\"rcode\":\"NOERROR\",\"verdict\":\"ok\","
-     "\"label\":null,\"action\":\"pass\",\"path\":\"resolved\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
+     "\"lookalike\":null,\"qtype\":\"A\",\"qclass\":\"IN\",\"rcode\":\"NOERROR\",\"verdict\":\"ok\","
+     "\"label\":null,\"action\":\"pass\",\"path\":\"resolved\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}", 0},
     {"length past the end", BYTES("\003www\007exam"), 1, 1, 1, "127.0.0.1", 53,
      "invalid-argument", NOLABEL, "refuse", "policy", U, -1, 0,
      "127.0.0.1#53 www.\\#malformed A IN FORMERR invalid-argument refuse policy",
      "{\"time\":null,\"client\":\"127.0.0.1\",\"port\":53,\"qname\":\"www.\\\\#malformed\","
-     "\"qname_unicode\":null,\"qtype\":\"A\",\"qclass\":\"IN\",\"rcode\":\"FORMERR\","
+     "\"qname_unicode\":null,\"lookalike\":null,\"qtype\":\"A\",\"qclass\":\"IN\",\"rcode\":\"FORMERR\","
      "\"verdict\":\"invalid-argument\",\"label\":null,\"action\":\"refuse\","
-     "\"path\":\"policy\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
+     "\"path\":\"policy\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}", 0},
     {"compression pointer", BYTES("\003www\300\014"), 1, 1, 1, "127.0.0.1", 53,
      "invalid-argument", NOLABEL, "refuse", "policy", U, -1, 0,
      "127.0.0.1#53 www.\\#malformed A IN FORMERR invalid-argument refuse policy",
      "{\"time\":null,\"client\":\"127.0.0.1\",\"port\":53,\"qname\":\"www.\\\\#malformed\","
-     "\"qname_unicode\":null,\"qtype\":\"A\",\"qclass\":\"IN\",\"rcode\":\"FORMERR\","
+     "\"qname_unicode\":null,\"lookalike\":null,\"qtype\":\"A\",\"qclass\":\"IN\",\"rcode\":\"FORMERR\","
      "\"verdict\":\"invalid-argument\",\"label\":null,\"action\":\"refuse\","
-     "\"path\":\"policy\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
+     "\"path\":\"policy\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}", 0},
     {"empty wire name", BYTES(""), 1, 1, 1, "127.0.0.1", 53, "invalid-argument", NOLABEL,
      "refuse", "policy", U, -1, 0,
      "127.0.0.1#53 \\#malformed A IN FORMERR invalid-argument refuse policy",
      "{\"time\":null,\"client\":\"127.0.0.1\",\"port\":53,\"qname\":\"\\\\#malformed\","
-     "\"qname_unicode\":null,\"qtype\":\"A\",\"qclass\":\"IN\",\"rcode\":\"FORMERR\","
+     "\"qname_unicode\":null,\"lookalike\":null,\"qtype\":\"A\",\"qclass\":\"IN\",\"rcode\":\"FORMERR\","
      "\"verdict\":\"invalid-argument\",\"label\":null,\"action\":\"refuse\","
-     "\"path\":\"policy\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
+     "\"path\":\"policy\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}", 0},
     {"root name", BYTES("\000"), 2, 1, 0, "127.0.0.1", 53, "ok", NOLABEL, "pass", "cache", U,
      -1, 0, "127.0.0.1#53 . NS IN NOERROR ok pass cache",
      "{\"time\":null,\"client\":\"127.0.0.1\",\"port\":53,\"qname\":\".\","
-     "\"qname_unicode\":null,\"qtype\":\"NS\",\"qclass\":\"IN\",\"rcode\":\"NOERROR\","
-     "\"verdict\":\"ok\",\"label\":null,\"action\":\"pass\",\"path\":\"cache\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
+     "\"qname_unicode\":null,\"lookalike\":null,\"qtype\":\"NS\",\"qclass\":\"IN\",\"rcode\":\"NOERROR\","
+     "\"verdict\":\"ok\",\"label\":null,\"action\":\"pass\",\"path\":\"cache\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}", 0},
     {"unknown type, class and rcode", BYTES("\007example\000"), 65280, 42, 12, "127.0.0.1", 53,
      "ok", NOLABEL, "pass", "resolved", U, -1, 0,
      "127.0.0.1#53 example. TYPE65280 CLASS42 RCODE12 ok pass resolved",
      "{\"time\":null,\"client\":\"127.0.0.1\",\"port\":53,\"qname\":\"example.\","
-     "\"qname_unicode\":null,\"qtype\":\"TYPE65280\",\"qclass\":\"CLASS42\","
+     "\"qname_unicode\":null,\"lookalike\":null,\"qtype\":\"TYPE65280\",\"qclass\":\"CLASS42\","
      "\"rcode\":\"RCODE12\",\"verdict\":\"ok\",\"label\":null,\"action\":\"pass\","
-     "\"path\":\"resolved\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
+     "\"path\":\"resolved\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}", 0},
     {"NULL client and unknown fields", BYTES("\007example\000"), 1, 3, 0, NULL, 53, NULL,
      NOLABEL, NULL, "", U, 0, 1,
      "2026-11-21T05:53:32.123456Z - example. A CH NOERROR - - - ede=0",
      "{\"time\":\"2026-11-21T05:53:32.123456Z\",\"client\":null,\"port\":null,"
-     "\"qname\":\"example.\",\"qname_unicode\":null,\"qtype\":\"A\",\"qclass\":\"CH\","
+     "\"qname\":\"example.\",\"qname_unicode\":null,\"lookalike\":null,\"qtype\":\"A\",\"qclass\":\"CH\","
      "\"rcode\":\"NOERROR\",\"verdict\":null,\"label\":null,\"action\":null,\"path\":null,"
-     "\"ede\":0,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
+     "\"ede\":0,\"target\":null,\"transport\":null,\"elapsed_ms\":null}", 0},
     {"raw U+202E in a label", BYTES("\006\342\200\256abc\003com\000"), 1, 1, 5, "127.0.0.1", 53,
      "raw-8bit", BYTES("\342\200\256abc"), "refuse", "policy", U, 15, 0,
      "127.0.0.1#53 \\226\\128\\174abc.com. A IN REFUSED raw-8bit:\\226\\128\\174abc refuse "
      "policy ede=15",
      "{\"time\":null,\"client\":\"127.0.0.1\",\"port\":53,"
-     "\"qname\":\"\\\\226\\\\128\\\\174abc.com.\",\"qname_unicode\":null,\"qtype\":\"A\","
+     "\"qname\":\"\\\\226\\\\128\\\\174abc.com.\",\"qname_unicode\":null,\"lookalike\":null,\"qtype\":\"A\","
      "\"qclass\":\"IN\",\"rcode\":\"REFUSED\",\"verdict\":\"raw-8bit\","
      "\"label\":\"\\\\226\\\\128\\\\174abc\",\"action\":\"refuse\",\"path\":\"policy\","
-     "\"ede\":15,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
+     "\"ede\":15,\"target\":null,\"transport\":null,\"elapsed_ms\":null}", 0},
     {"raw U+2066 in a label", BYTES("\006\342\201\246abc\003com\000"), 1, 1, 0, "127.0.0.1", 53,
      "raw-8bit", BYTES("\342\201\246abc"), "log", "resolved", U, -1, 0,
      "127.0.0.1#53 \\226\\129\\166abc.com. A IN NOERROR raw-8bit:\\226\\129\\166abc log "
      "resolved",
      "{\"time\":null,\"client\":\"127.0.0.1\",\"port\":53,"
-     "\"qname\":\"\\\\226\\\\129\\\\166abc.com.\",\"qname_unicode\":null,\"qtype\":\"A\","
+     "\"qname\":\"\\\\226\\\\129\\\\166abc.com.\",\"qname_unicode\":null,\"lookalike\":null,\"qtype\":\"A\","
      "\"qclass\":\"IN\",\"rcode\":\"NOERROR\",\"verdict\":\"raw-8bit\","
      "\"label\":\"\\\\226\\\\129\\\\166abc\",\"action\":\"log\",\"path\":\"resolved\","
-     "\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
+     "\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}", 0},
     {"ZWJ in a valid Sinhala label", BYTES("\020xn--10cl1a0b660p\003com\000"), 1, 1, 0,
      "127.0.0.1", 53, "ok", NOLABEL, "pass", "resolved", U, -1, 0,
      "127.0.0.1#53 xn--10cl1a0b660p.com. (\xe0\xb7\x81\xe0\xb7\x8a\\u{200D}"
      "\xe0\xb6\xbb\xe0\xb7\x93.com.) A IN NOERROR ok pass resolved",
      "{\"time\":null,\"client\":\"127.0.0.1\",\"port\":53,\"qname\":\"xn--10cl1a0b660p.com.\","
      "\"qname_unicode\":\"\xe0\xb7\x81\xe0\xb7\x8a\\\\u{200D}\xe0\xb6\xbb\xe0\xb7\x93.com.\","
-     "\"qtype\":\"A\",\"qclass\":\"IN\",\"rcode\":\"NOERROR\",\"verdict\":\"ok\","
-     "\"label\":null,\"action\":\"pass\",\"path\":\"resolved\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
+     "\"lookalike\":null,\"qtype\":\"A\",\"qclass\":\"IN\",\"rcode\":\"NOERROR\",\"verdict\":\"ok\","
+     "\"label\":null,\"action\":\"pass\",\"path\":\"resolved\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}", 0},
     /* Punycode mode checks no code points: the basic part may hold ESC and
      * '.', the rest U+202E; all of it escaped, '.' too (it would fake a
      * label boundary). */
@@ -189,8 +191,8 @@ static const struct golden golden[] = {
      "{\"time\":null,\"client\":\"127.0.0.1\",\"port\":53,"
      "\"qname\":\"xn--\\\\027\\\\0912J\\\\046x-fm0c.com.\","
      "\"qname_unicode\":\"\\\\u{001B}\\\\u{005B}2j\\\\u{002E}\\\\u{202E}x.com.\","
-     "\"qtype\":\"A\",\"qclass\":\"IN\",\"rcode\":\"NOERROR\",\"verdict\":\"ok\","
-     "\"label\":null,\"action\":\"pass\",\"path\":\"resolved\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
+     "\"lookalike\":null,\"qtype\":\"A\",\"qclass\":\"IN\",\"rcode\":\"NOERROR\",\"verdict\":\"ok\","
+     "\"label\":null,\"action\":\"pass\",\"path\":\"resolved\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}", 0},
     {"uts46 mode: the same label has no Unicode form",
      BYTES("\017xn--\033[2J.x-fm0c\003com\000"), 1, 1, 5, "127.0.0.1", 53, "disallowed",
      BYTES("xn--\033[2J.x-fm0c"), "refuse", "policy", U, 15, 0,
@@ -198,9 +200,9 @@ static const struct golden golden[] = {
      "disallowed:xn--\\027\\0912J\\046x-fm0c refuse policy ede=15",
      "{\"time\":null,\"client\":\"127.0.0.1\",\"port\":53,"
      "\"qname\":\"xn--\\\\027\\\\0912J\\\\046x-fm0c.com.\",\"qname_unicode\":null,"
-     "\"qtype\":\"A\",\"qclass\":\"IN\",\"rcode\":\"REFUSED\",\"verdict\":\"disallowed\","
+     "\"lookalike\":null,\"qtype\":\"A\",\"qclass\":\"IN\",\"rcode\":\"REFUSED\",\"verdict\":\"disallowed\","
      "\"label\":\"xn--\\\\027\\\\0912J\\\\046x-fm0c\",\"action\":\"refuse\","
-     "\"path\":\"policy\",\"ede\":15,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
+     "\"path\":\"policy\",\"ede\":15,\"target\":null,\"transport\":null,\"elapsed_ms\":null}", 0},
     {"punycode mode: '(', ')', space, quote, backslash decoded",
      BYTES("\015xn--() \"\\-kva\000"), 1, 1, 0, "127.0.0.1", 53, "ok", NOLABEL, "pass",
      "resolved", P, -1, 0,
@@ -209,17 +211,39 @@ static const struct golden golden[] = {
      "{\"time\":null,\"client\":\"127.0.0.1\",\"port\":53,"
      "\"qname\":\"xn--\\\\040\\\\041\\\\032\\\\034\\\\092-kva.\","
      "\"qname_unicode\":\"\\\\u{0028}\xc3\xbc\\\\u{0029}\\\\u{0020}\\\\u{0022}\\\\u{005C}.\","
-     "\"qtype\":\"A\",\"qclass\":\"IN\",\"rcode\":\"NOERROR\",\"verdict\":\"ok\","
-     "\"label\":null,\"action\":\"pass\",\"path\":\"resolved\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
+     "\"lookalike\":null,\"qtype\":\"A\",\"qclass\":\"IN\",\"rcode\":\"NOERROR\",\"verdict\":\"ok\","
+     "\"label\":null,\"action\":\"pass\",\"path\":\"resolved\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}", 0},
     /* The module's own strings are escaped too, should one ever be hostile. */
     {"hostile module strings", BYTES("\001a\000"), 1, 1, 0, "1.2.3.4 x\n", 53,
      "ok\xe2\x80\xae\"\\", BYTES("a:b"), "pass\x1b[0m", "cache\xff", U, -1, 0,
      "1.2.3.4\\032x\\010#53 a. A IN NOERROR ok\\226\\128\\174\"\\092:a\\058b "
      "pass\\027[0m cache\\255",
      "{\"time\":null,\"client\":\"1.2.3.4\\u0020x\\u000a\",\"port\":53,\"qname\":\"a.\","
-     "\"qname_unicode\":null,\"qtype\":\"A\",\"qclass\":\"IN\",\"rcode\":\"NOERROR\","
+     "\"qname_unicode\":null,\"lookalike\":null,\"qtype\":\"A\",\"qclass\":\"IN\",\"rcode\":\"NOERROR\","
      "\"verdict\":\"ok\\u202e\\\"\\\\\",\"label\":\"a\\\\058b\",\"action\":\"pass\\u001b[0m\","
-     "\"path\":\"cache\\ufffd\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}"},
+     "\"path\":\"cache\\ufffd\",\"ede\":null,\"target\":null,\"transport\":null,\"elapsed_ms\":null}", 0},
+    /* A lookalike (p<Cyrillic a>ypal.com, protected paypal.com) is shown in
+     * A-labels only, with what was found, whatever the verdict. */
+    {"lookalike: no Unicode form", BYTES("\015xn--pypal-4ve\003com\000"), 1, 1, 5, "127.0.0.1",
+     53, "confusable", BYTES("xn--pypal-4ve"), "refuse", "policy", U, 15, 0,
+     "127.0.0.1#53 xn--pypal-4ve.com. A IN REFUSED confusable:xn--pypal-4ve refuse policy "
+     "ede=15 lookalike=mixed-script,confusable",
+     "{\"time\":null,\"client\":\"127.0.0.1\",\"port\":53,\"qname\":\"xn--pypal-4ve.com.\","
+     "\"qname_unicode\":null,\"lookalike\":\"mixed-script,confusable\",\"qtype\":\"A\","
+     "\"qclass\":\"IN\",\"rcode\":\"REFUSED\",\"verdict\":\"confusable\","
+     "\"label\":\"xn--pypal-4ve\",\"action\":\"refuse\",\"path\":\"policy\",\"ede\":15,"
+     "\"target\":null,\"transport\":null,\"elapsed_ms\":null}",
+     IDNG_LK_MIXED_SCRIPT | IDNG_LK_CONFUSABLE},
+    {"lookalike allowed by a list", BYTES("\015xn--pypal-4ve\003com\000"), 1, 1, 0, "127.0.0.1",
+     53, "allow", NOLABEL, "pass", "resolved", U, -1, 0,
+     "127.0.0.1#53 xn--pypal-4ve.com. A IN NOERROR allow pass resolved "
+     "lookalike=mixed-script",
+     "{\"time\":null,\"client\":\"127.0.0.1\",\"port\":53,\"qname\":\"xn--pypal-4ve.com.\","
+     "\"qname_unicode\":null,\"lookalike\":\"mixed-script\",\"qtype\":\"A\","
+     "\"qclass\":\"IN\",\"rcode\":\"NOERROR\",\"verdict\":\"allow\","
+     "\"label\":null,\"action\":\"pass\",\"path\":\"resolved\",\"ede\":null,"
+     "\"target\":null,\"transport\":null,\"elapsed_ms\":null}",
+     IDNG_LK_MIXED_SCRIPT},
 };
 
 #define NGOLDEN (sizeof golden / sizeof golden[0])
@@ -243,6 +267,7 @@ static void golden_rec(const struct golden *g, struct idng_logrec *r)
     r->path = g->path;
     r->mode = g->mode;
     r->ede = g->ede;
+    r->lookalike = g->lookalike;
 }
 
 /* ---- checkers shared by the golden and property tests ---- */
@@ -431,7 +456,7 @@ static size_t fmt_unicode(const void *ctx, char *out, size_t cap)
 enum jtype { J_NULL, J_STRING, J_NUMBER };
 
 static const char *const json_keys[] = {
-    "time",    "client",  "port",  "qname", "qname_unicode", "qtype", "qclass",
+    "time",    "client",  "port",  "qname", "qname_unicode", "lookalike", "qtype", "qclass",
     "rcode",   "verdict", "label", "action", "path",         "ede",
     "target",  "transport", "elapsed_ms",
 };
@@ -705,12 +730,13 @@ static void check_line(const char *what, const struct idng_logrec *r, enum idng_
                 "%s: bad JSON: %s: %s", what, err, line);
         REQUIRE(v[3].type == J_STRING && v[3].len == nlen && memcmp(v[3].str, name, nlen) == 0,
                 "%s: qname is not idng_display_name's \"%s\": %s", what, name, line);
-        if (ulen == 0)
+        if (ulen == 0 || r->lookalike != 0)
             REQUIRE(v[4].type == J_NULL, "%s: qname_unicode not null: %s", what, line);
         else
             REQUIRE(v[4].type == J_STRING && v[4].len == ulen
                         && memcmp(v[4].str, uni, ulen) == 0,
                     "%s: qname_unicode is not \"%s\": %s", what, uni, line);
+        check_json_text(what, line, &v[5], idng_lookalike_name(r->lookalike));
         REQUIRE(v[0].type == (with_time ? J_STRING : J_NULL), "%s: time: %s", what, line);
         REQUIRE(v[2].type == (v[1].type == J_STRING ? J_NUMBER : J_NULL), "%s: port: %s",
                 what, line);
@@ -718,29 +744,30 @@ static void check_line(const char *what, const struct idng_logrec *r, enum idng_
             char tb[IDNG_LOG_MNEMONIC_MAX], cb[IDNG_LOG_MNEMONIC_MAX];
             const char *ty = idng_log_type_name(r->qtype, tb, sizeof tb);
             const char *cl = idng_log_class_name(r->qclass, cb, sizeof cb);
-            REQUIRE(v[5].type == J_STRING && strcmp(v[5].str, ty) == 0 && v[6].type == J_STRING
-                        && strcmp(v[6].str, cl) == 0,
+            REQUIRE(v[6].type == J_STRING && strcmp(v[6].str, ty) == 0 && v[7].type == J_STRING
+                        && strcmp(v[7].str, cl) == 0,
                     "%s: type/class: %s", what, line);
-            REQUIRE(v[7].type == (r->rcode >= -1 ? J_STRING : J_NULL), "%s: rcode: %s", what,
+            REQUIRE(v[8].type == (r->rcode >= -1 ? J_STRING : J_NULL), "%s: rcode: %s", what,
                     line);
         }
         /* The module's strings come back exactly when they are valid UTF-8. */
         check_json_text(what, line, &v[1], r->client);
-        check_json_text(what, line, &v[8], r->verdict);
-        check_json_text(what, line, &v[10], r->action);
-        check_json_text(what, line, &v[11], r->path);
-        REQUIRE(v[12].type == (r->ede >= 0 ? J_NUMBER : J_NULL), "%s: ede: %s", what, line);
-        REQUIRE(v[13].type == (r->target ? J_STRING : J_NULL), "%s: target: %s", what, line);
-        check_json_text(what, line, &v[14], r->transport);
-        REQUIRE(v[15].type == (r->has_elapsed ? J_NUMBER : J_NULL), "%s: elapsed_ms: %s", what,
+        check_json_text(what, line, &v[9], r->verdict);
+        check_json_text(what, line, &v[11], r->action);
+        check_json_text(what, line, &v[12], r->path);
+        REQUIRE(v[13].type == (r->ede >= 0 ? J_NUMBER : J_NULL), "%s: ede: %s", what, line);
+        REQUIRE(v[14].type == (r->target ? J_STRING : J_NULL), "%s: target: %s", what, line);
+        check_json_text(what, line, &v[15], r->transport);
+        REQUIRE(v[16].type == (r->has_elapsed ? J_NUMBER : J_NULL), "%s: elapsed_ms: %s", what,
                 line);
-        REQUIRE(v[9].type == (r->label ? J_STRING : J_NULL), "%s: label: %s", what, line);
+        REQUIRE(v[10].type == (r->label ? J_STRING : J_NULL), "%s: label: %s", what, line);
         if (llen)
-            REQUIRE(v[9].len == llen && memcmp(v[9].str, lab, llen) == 0,
+            REQUIRE(v[10].len == llen && memcmp(v[10].str, lab, llen) == 0,
                     "%s: label is not \"%s\": %s", what, lab, line);
     } else {
         const char *f[16];
         size_t flen[16], nf = 0, i = 0, start = 0, want, at;
+        int shown;
         for (i = 0; i <= len; i++) {
             if (i < len && line[i] != ' ')
                 continue;
@@ -750,13 +777,23 @@ static void check_line(const char *what, const struct idng_logrec *r, enum idng_
             flen[nf++] = i - start;
             start = i + 1;
         }
-        want = (with_time ? 1u : 0u) + 8 + (ulen ? 1 : 0) + (r->ede >= 0 ? 1 : 0);
+        /* A lookalike has no Unicode field, and a lookalike= field last. */
+        shown = ulen > 0 && r->lookalike == 0;
+        want = (with_time ? 1u : 0u) + 8 + (shown ? 1 : 0) + (r->ede >= 0 ? 1 : 0)
+               + (r->lookalike != 0);
         REQUIRE(nf == want, "%s: %zu fields, want %zu: %s", what, nf, want, line);
+        if (r->lookalike != 0)
+            REQUIRE(flen[nf - 1] == 10 + strlen(idng_lookalike_name(r->lookalike))
+                        && memcmp(f[nf - 1], "lookalike=", 10) == 0
+                        && memcmp(f[nf - 1] + 10, idng_lookalike_name(r->lookalike),
+                                  flen[nf - 1] - 10) == 0,
+                    "%s: no lookalike=%s last: %s", what, idng_lookalike_name(r->lookalike),
+                    line);
         at = with_time ? 2 : 1;
         REQUIRE(flen[at] == nlen && memcmp(f[at], name, nlen) == 0,
                 "%s: name field is not \"%s\": %s", what, name, line);
         at++;
-        if (ulen) {
+        if (shown) {
             REQUIRE(flen[at] == ulen + 2 && f[at][0] == '(' && f[at][ulen + 1] == ')'
                         && memcmp(f[at] + 1, uni, ulen) == 0,
                     "%s: Unicode field is not (%s): %s", what, uni, line);
@@ -768,7 +805,8 @@ static void check_line(const char *what, const struct idng_logrec *r, enum idng_
                         && memcmp(f[at] + flen[at] - llen, lab, llen) == 0,
                     "%s: verdict field does not end in \":%s\": %s", what, lab, line);
         if (r->ede >= 0)
-            REQUIRE(strncmp(f[nf - 1], "ede=", 4) == 0, "%s: no ede: %s", what, line);
+            REQUIRE(strncmp(f[nf - 1 - (r->lookalike != 0)], "ede=", 4) == 0, "%s: no ede: %s",
+                    what, line);
     }
 }
 
@@ -1415,6 +1453,7 @@ START_TEST(test_random_names)
         r.path = PICK(&s, paths);
         r.mode = (idng_mode)rnd(&s, 3);
         r.ede = (int)rnd(&s, 30) - 1;
+        r.lookalike = rnd(&s, 4) == 0 ? (unsigned)rnd(&s, 8) : 0;
         snprintf(what, sizeof what, "loop %d iteration %zu mode %d wire %s", _i, iter, r.mode,
                  show(wire, wlen, hex, sizeof hex));
 

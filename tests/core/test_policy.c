@@ -61,7 +61,11 @@ static const struct row rows[] = {
     {"", "xn--ab-m1t.example.", "contextj", IDNG_ACT_REFUSE},
     {"", "xn--0000h.example.", "bad-codepoint", IDNG_ACT_REFUSE},
     {"", "b\\195\\188cher.example.", "raw-8bit", IDNG_ACT_NORMALIZE},
-    {"", "xn--ls8h.example.", "ok", IDNG_ACT_PASS},
+    /* U+1F4A9 is UTS #46 valid, but not an identifier character of UTS #39:
+     * unrestricted, so mixed-script, which logs by default. */
+    {"", "xn--ls8h.example.", "mixed-script", IDNG_ACT_LOG},
+    {"on-mixed-script: pass\n", "xn--ls8h.example.", "mixed-script", IDNG_ACT_PASS},
+    {"restriction-level: unrestricted\n", "xn--ls8h.example.", "ok", IDNG_ACT_PASS},
     {"mode: idna2008\n", "xn--ls8h.example.", "disallowed", IDNG_ACT_REFUSE},
     {"on-invalid: nxdomain\n", "xn--ab-m1t.example.", "contextj", IDNG_ACT_NXDOMAIN},
     {"on-invalid: drop\non-contextj: log\n", "xn--ab-m1t.example.", "contextj", IDNG_ACT_LOG},
@@ -115,6 +119,43 @@ static const struct row rows[] = {
     {"allow: b\xc3\xbc" "cher.example.\n", "b\\195\\188cher.example.", "raw-8bit",
      IDNG_ACT_NORMALIZE},
     {"on-invalid: drop\n", "\\255.xn--dj-kia8a.example.", "bad-utf8", IDNG_ACT_DROP},
+    /* Rule 6, lookalikes.  p<Cyrillic a>ypal.com and what lies below it
+     * look like a protected paypal.com; ASCII names are not judged. */
+    {"protect: paypal.com\n", "xn--pypal-4ve.com.", "confusable", IDNG_ACT_REFUSE},
+    {"protect: paypal.com\n", "login.xn--pypal-4ve.com.", "confusable", IDNG_ACT_REFUSE},
+    {"protect: paypal.com\n", "paypal.com.", "ok", IDNG_ACT_PASS},
+    {"protect: paypal.com\n", "PayPal.COM.", "ok", IDNG_ACT_PASS},
+    {"protect: paypal.com\n", "paypa1.com.", "ok", IDNG_ACT_PASS},
+    {"protect: paypal.com\n", "xn--caf-dma.paypal.com.", "ok", IDNG_ACT_PASS},
+    {"protect: paypal.com\n", "xn--pypal-4ve.org.", "mixed-script", IDNG_ACT_LOG},
+    {"protect: paypal.com\non-confusable: log\n", "xn--pypal-4ve.com.", "confusable",
+     IDNG_ACT_LOG},
+    {"protect: paypal.com\non-mixed-script: drop\n", "xn--pypal-4ve.com.", "mixed-script",
+     IDNG_ACT_DROP},
+    /* A raw spelling is judged as what it normalizes to. */
+    {"protect: paypal.com\n", "p\\208\\176ypal.com.", "confusable", IDNG_ACT_REFUSE},
+    {"", "p\\208\\176ypal.com.", "raw-8bit", IDNG_ACT_NORMALIZE},
+    /* A protected name is not its own lookalike, even when it is one of
+     * another protected name. */
+    {"protect: paypal.com\nprotect: xn--pypal-4ve.com\n", "xn--pypal-4ve.com.", "mixed-script",
+     IDNG_ACT_LOG},
+    /* No label hides another: a relaxed failing label in front. */
+    {"protect: paypal.com\non-contextj: pass\n", "xn--ab-m1t.xn--pypal-4ve.com.", "confusable",
+     IDNG_ACT_REFUSE},
+    {"protect: paypal.com\nallow: xn--pypal-4ve.com\n", "xn--pypal-4ve.com.", "allow",
+     IDNG_ACT_PASS},
+    /* Levels: Latin with Devanagari is moderately restrictive. */
+    {"restriction-level: moderately-restrictive\n", "xn--aypal-i4k.example.", "ok",
+     IDNG_ACT_PASS},
+    {"", "xn--aypal-i4k.example.", "mixed-script", IDNG_ACT_LOG},
+    /* Latin, Cyrillic and Devanagari: minimally restrictive. */
+    {"restriction-level: moderately-restrictive\n", "xn--ypal-43d3g635b.example.",
+     "mixed-script", IDNG_ACT_LOG},
+    {"restriction-level: minimally-restrictive\n", "xn--ypal-43d3g635b.example.", "ok",
+     IDNG_ACT_PASS},
+    /* Digits of two systems: Devanagari 1 and ASCII 2 in one label. */
+    {"", "xn--2-wtd80a.example.", "mixed-number", IDNG_ACT_LOG},
+    {"on-mixed-number: refuse\n", "xn--2-wtd80a.example.", "mixed-number", IDNG_ACT_REFUSE},
 };
 
 START_TEST(test_judge)
@@ -304,6 +345,8 @@ static const char *const pool[] = {
     "a\xe2\x80\xae" "b",                                    /* raw U+202E: disallowed */
     "a\xe2\x80\x8d" "b",                                    /* raw stray ZWJ: contextj */
     "a.b\xc3\xbc",                                          /* raw full stop: disallowed */
+    "xn--pypal-4ve",                                        /* mixed-script (Cyrillic a) */
+    "p\xd0\xb0ypal",                                        /* raw, mixed-script */
 };
 #define POOL_N (sizeof pool / sizeof pool[0])
 static const char *const acts[] = {"pass", "log", "refuse", "nxdomain", "drop"};
@@ -335,7 +378,8 @@ START_TEST(test_most_severe_property)
     static const char *const classes[] = {"bad-punycode", "bad-codepoint", "ascii-only",
                                           "not-canonical", "disallowed", "contextj",
                                           "contexto", "hyphen", "leading-mark", "bad-utf8",
-                                          "empty-label", "too-long", "bidi"};
+                                          "empty-label", "too-long", "bidi", "mixed-script",
+                                          "mixed-number", "confusable"};
     static const char *const modes[] = {"punycode", "idna2008", "uts46"};
     unsigned x = 0x9e3779b9u ^ (unsigned)_i;
     int round;
@@ -381,8 +425,8 @@ START_TEST(test_most_severe_property)
                           "round %d: name action %s, most severe label action has severity %d\n%s",
                           round, idng_action_name(v.action), worst, text);
             ck_assert_msg(v.err.label_len == strlen(want) && memcmp(v.label, want, v.err.label_len) == 0,
-                          "round %d: verdict names label %.*s, want %s (the first most severe)",
-                          round, (int)v.err.label_len, (const char *)v.label, want);
+                          "round %d: verdict names label %.*s, want %s (the first most severe) %s %s",
+                          round, (int)v.err.label_len, (const char *)v.label, want, idng_verdict_name(&v), text);
         }
         /* The answer path never normalizes, and rejects whatever the query
          * path rejects. */
@@ -528,9 +572,11 @@ START_TEST(test_policy_defaults_and_rules)
         int configurable = idng_policy_class_configurable(cls);
         ck_assert_int_eq(configurable,
                          cls != IDNG_C_OK && cls != IDNG_C_NOSPACE && cls != IDNG_C_INVAL);
-        ck_assert_int_eq(pol.action[cls], !configurable            ? IDNG_ACT_PASS
-                                          : cls == IDNG_C_RAW_8BIT ? IDNG_ACT_NORMALIZE
-                                                                   : IDNG_ACT_REFUSE);
+        ck_assert_int_eq(pol.action[cls], !configurable                  ? IDNG_ACT_PASS
+                                          : cls == IDNG_C_RAW_8BIT       ? IDNG_ACT_NORMALIZE
+                                          : cls == IDNG_C_MIXED_SCRIPT   ? IDNG_ACT_LOG
+                                          : cls == IDNG_C_MIXED_NUMBER   ? IDNG_ACT_LOG
+                                                                         : IDNG_ACT_REFUSE);
         /* normalize only for raw-8bit; every other action anywhere */
         ck_assert_int_eq(idng_policy_action_allowed(cls, IDNG_ACT_NORMALIZE),
                          cls == IDNG_C_RAW_8BIT);

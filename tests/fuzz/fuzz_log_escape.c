@@ -156,7 +156,7 @@ static size_t j_string(struct jp *p, char *out, size_t cap)
 }
 
 static const char *const json_keys[] = {"time",    "client", "port",    "qname", "qname_unicode",
-                                        "qtype",   "qclass", "rcode",   "verdict", "label",
+                                        "lookalike", "qtype",   "qclass", "rcode",   "verdict", "label",
                                         "action",  "path",   "ede",     "target", "transport",
                                         "elapsed_ms"};
 

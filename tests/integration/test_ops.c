@@ -623,10 +623,10 @@ static int json_flat(const char *s, struct jfield *f, int max)
 
 /* The line for one query in Unbound's log, as JSON fields in order. */
 static const char *const jkeys[] = {"time",   "client", "port",   "qname",     "qname_unicode",
-                                    "qtype",  "qclass", "rcode",  "verdict",   "label",
+                                    "lookalike", "qtype",  "qclass", "rcode",  "verdict",   "label",
                                     "action", "path",   "ede",    "target",    "transport",
                                     "elapsed_ms"};
-#define NJKEYS 16
+#define NJKEYS 17
 /* Values that differ run to run: checked for their type only. */
 #define ANY_NUM "(number)"
 
@@ -639,20 +639,28 @@ static const struct {
      {NULL, "127.0.0.1", "", "xn--bcher-kva.example.",
       "b\xc3\xbc"
       "cher.example.",
-      "A", "IN", "NOERROR", "ok", NULL, "pass", "resolved", NULL, NULL, "udp", ANY_NUM}},
+      NULL, "A", "IN", "NOERROR", "ok", NULL, "pass", "resolved", NULL, NULL, "udp", ANY_NUM}},
     {"xn--ab-m1t.example",
-     {NULL, "127.0.0.1", "", "xn--ab-m1t.example.", NULL, "A", "IN", "REFUSED", "contextj",
+     {NULL, "127.0.0.1", "", "xn--ab-m1t.example.", NULL, NULL, "A", "IN", "REFUSED", "contextj",
       "xn--ab-m1t", "refuse", "policy", "15", NULL, "udp", ANY_NUM}},
     {"b\\195\\188cher.example",
-     {NULL, "127.0.0.1", "", "b\\195\\188cher.example.", NULL, "A", "IN", "NOERROR", "raw-8bit",
+     {NULL, "127.0.0.1", "", "b\\195\\188cher.example.", NULL, NULL, "A", "IN", "NOERROR", "raw-8bit",
       "b\\195\\188cher", "normalize", "resolved", NULL, "xn--bcher-kva.example.", "udp",
       ANY_NUM}},
     {"a\\226\\128\\174b.example",
-     {NULL, "127.0.0.1", "", "a\\226\\128\\174b.example.", NULL, "A", "IN", "REFUSED", "disallowed",
+     {NULL, "127.0.0.1", "", "a\\226\\128\\174b.example.", NULL, NULL,
+      "A", "IN", "REFUSED", "disallowed",
       "a\\226\\128\\174b", "refuse", "policy", "15", NULL, "udp", ANY_NUM}},
     {"x\\027[\"\\092.example",
-     {NULL, "127.0.0.1", "", "x\\027\\091\\034\\092.example.", NULL, "A", "IN", "NXDOMAIN", "ok",
+     {NULL, "127.0.0.1", "", "x\\027\\091\\034\\092.example.", NULL, NULL,
+      "A", "IN", "NXDOMAIN", "ok",
       NULL, "pass", "resolved", NULL, NULL, "udp", ANY_NUM}},
+    /* A lookalike (p<Cyrillic a>ypal) is shown in A-labels only, with
+     * what was found. */
+    {"xn--pypal-4ve.example",
+     {NULL, "127.0.0.1", "", "xn--pypal-4ve.example.", NULL, "mixed-script", "A", "IN",
+      "NXDOMAIN", "mixed-script", "xn--pypal-4ve", "log", "resolved", NULL, NULL, "udp",
+      ANY_NUM}},
 };
 
 START_TEST(test_json_lines)
@@ -681,8 +689,8 @@ START_TEST(test_json_lines)
          * the comm point); normalize's answer is the module's own. */
         if (harness_python() && strcmp(jkeys[k], "transport") == 0)
             want = NULL;
-        if (harness_python() && strcmp(jkeys[k], "path") == 0 && jrows[_i].v[10]
-            && strcmp(jrows[_i].v[10], "normalize") == 0)
+        if (harness_python() && strcmp(jkeys[k], "path") == 0 && jrows[_i].v[11]
+            && strcmp(jrows[_i].v[11], "normalize") == 0)
             want = "policy";
         ck_assert_msg(strcmp(f[k].key, jkeys[k]) == 0, "key %d is \"%s\", expected \"%s\": %s", k,
                       f[k].key, jkeys[k], obj);
@@ -691,7 +699,7 @@ START_TEST(test_json_lines)
                           f[k].val, obj);
             continue;
         }
-        ck_assert_msg(f[k].type == ((k == 2 || k == 12 || k == 15) ? J_NUM : J_STR),
+        ck_assert_msg(f[k].type == ((k == 2 || k == 13 || k == 16) ? J_NUM : J_STR),
                       "\"%s\" has the wrong JSON type: %s", jkeys[k], obj);
         if (strcmp(want, ANY_NUM) == 0)
             continue;
