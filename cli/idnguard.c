@@ -7,6 +7,8 @@
  *   idnguard to-ascii [--mode=M] [--strict] [NAME...]
  *   idnguard to-unicode [--mode=M] [--strict] [NAME...]
  *   idnguard check [--mode=M] [NAME...]
+ *   idnguard skeleton [--mode=M] [NAME...]     UTS #39 skeleton of each label
+ *   idnguard restriction [--mode=M] [NAME...]  UTS #39 restriction level
  *   idnguard check-conf [FILE]
  *   idnguard tap (-u SOCKET | -r FILE) [...]  dnstap in, query-log lines out (tap.c)
  *
@@ -85,6 +87,13 @@ static void usage(FILE *f)
           "  to-unicode NAME...           UTS #46 ToUnicode: xn--bcher-kva.de -> b\xc3\xbc" "cher.de\n"
           "  check NAME...                judge each name as the resolver module does:\n"
           "                               prints 'ok' or '<class>: <label>: <message>'\n"
+          "  skeleton NAME...             UTS #39 confusable skeleton of each label's\n"
+          "                               Unicode form: names that look alike have one\n"
+          "                               skeleton ('\\046' is a '.' inside a label)\n"
+          "  restriction NAME...          UTS #39 restriction level of the least\n"
+          "                               restrictive label: ascii-only, single-script,\n"
+          "                               highly-, moderately-, minimally-restrictive or\n"
+          "                               unrestricted (plain ASCII labels: ascii-only)\n"
           "  check-conf [--user=NAME] [FILE]\n"
           "                               validate the module's settings file (default:\n"
           "                               $" IDNG_CONF_ENV " or " IDNG_CONF_DEFAULT_PATH "):\n"
@@ -243,6 +252,45 @@ static int cmd_check(const char *item, size_t len, const struct opts *o)
         return report(item, len, &e, 0);
     memcpy(out_room(3), "ok\n", 3);
     out_commit(3);
+    return 0;
+}
+
+/* The longest skeleton idng_name_skeleton can write for a name the codec
+ * accepts: at most 253 code points of labels, each with a skeleton of at
+ * most IDNG_SKELETON_GROWTH code points of at most 10 octets (\\u{XXXXX}),
+ * and the full stops. */
+#define SKELETON_OUT_MAX (253 * IDNG_SKELETON_GROWTH * 10 + 2 * IDNG_LABELS_MAX)
+
+static int cmd_skeleton(const char *item, size_t len, const struct opts *o)
+{
+    char *out = out_room(SKELETON_OUT_MAX + 1);
+    size_t n = SKELETON_OUT_MAX;
+    idng_error e;
+    idng_status st = idng_name_skeleton(item, len, out, &n, o->mode, &e);
+
+    if (st == IDNG_E_NOSPACE)
+        return report_status(st);
+    if (st != IDNG_OK)
+        return report(item, len, &e, 1);
+    out[n] = '\n';
+    out_commit(n + 1);
+    return 0;
+}
+
+static int cmd_restriction(const char *item, size_t len, const struct opts *o)
+{
+    idng_restriction level;
+    idng_error e;
+    const char *name;
+    size_t n;
+
+    if (idng_name_restriction(item, len, o->mode, &level, NULL, &e) != IDNG_OK)
+        return report(item, len, &e, 1);
+    name = idng_restriction_name(level);
+    n = strlen(name);
+    memcpy(out_room(n + 1), name, n);
+    out_room(n + 1)[n] = '\n';
+    out_commit(n + 1);
     return 0;
 }
 
@@ -481,6 +529,8 @@ int main(int argc, char **argv)
         {"to-ascii", cmd_to_ascii, O_MODE | O_STRICT},
         {"to-unicode", cmd_to_unicode, O_MODE | O_STRICT},
         {"check", cmd_check, O_MODE},
+        {"skeleton", cmd_skeleton, O_MODE},
+        {"restriction", cmd_restriction, O_MODE},
         {"check-conf", NULL, O_FILE | O_USER},
         {"stats", NULL, O_FILE},
     };

@@ -633,10 +633,12 @@ idng_status idng_skeleton(const uint32_t *in, size_t n, uint32_t *out, size_t *o
  * The skeleton of a name, in text: the name is converted as
  * idng_to_unicode does under mode (so it must be valid; xn-- labels are
  * decoded, raw labels mapped), then each label is replaced by its
- * skeleton, in UTF-8.  A full stop ends each label as in the input (a
- * trailing one is kept); a U+002E inside a label's skeleton (the
- * prototype of U+0660 ARABIC-INDIC DIGIT ZERO) is written as "\\046", and
- * '\\' as "\\092", so the labels stay apart.
+ * skeleton, in UTF-8, in the display unit's spelling: a full stop ends
+ * each label as in the input (a trailing one is kept); a U+002E inside a
+ * label's skeleton (the prototype of U+0660 ARABIC-INDIC DIGIT ZERO) is
+ * written as "\\046", and '\\' as "\\092", so the labels stay apart; a
+ * code point idng_display_safe() rejects (a prototype may be any code
+ * point) as \\u{XXXX}.  Only printable text comes out.
  *
  * @param out: UTF-8; @param outlen: in capacity, out length/needed.
  */

@@ -10,6 +10,7 @@
 #include "idnguard.h"
 #include "unicode.h"
 
+#include <stdio.h>
 #include <string.h>
 
 _Static_assert(IDNG_SKELETON_GROWTH == IDNG_UT_SKEL_VALID_MAX,
@@ -243,11 +244,17 @@ static idng_status skel_label(void *ctx, const uint32_t *cps, size_t n, int asci
         return st;
     for (i = 0; i < sklen; i++) {
         unsigned char b[4];
+        char esc[16];
+        int k;
         if (sk[i] == '.' || sk[i] == '\\') {
             skel_put(o, sk[i] == '.' ? "\\046" : "\\092", 4);
-            continue;
+        } else if (idng_display_safe(sk[i])) {
+            skel_put(o, (const char *)b, idng_utf8_encode(sk[i], b));
+        } else {
+            /* As the display unit shows a code point it does not trust. */
+            k = snprintf(esc, sizeof esc, "\\u{%04lX}", (unsigned long)sk[i]);
+            skel_put(o, esc, (size_t)k);
         }
-        skel_put(o, (const char *)b, idng_utf8_encode(sk[i], b));
     }
     skel_put(o, sep, seplen);
     return IDNG_OK;

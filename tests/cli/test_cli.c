@@ -557,6 +557,24 @@ static const struct stream_case stream_cases[] = {
     {"check -- reads stdin", {"check", "--"}, "xn--\n", {"empty-label: xn--: *"}, 1},
     {"encode stdin all ok", {"encode"}, "a\nb\n", {"a-", "b-"}, 0},
     {"check empty stdin", {"check"}, "", {NULL}, 0},
+    /* UTS #39: p<Cyrillic a>ypal.com has paypal.com's skeleton ("m" and
+     * "rn" are confusable too); a '.' inside a label's skeleton (U+0660's
+     * prototype) is \046; an invalid name is an error line. */
+    {"skeleton stdin",
+     {"skeleton"},
+     "xn--pypal-4ve.com\nPayPal.COM.\r\nxn--zz\n\xd8\xa8\xd9\xa0.example\n\n",
+     {"paypal.corn", "paypal.corn.", "ERROR bad-punycode: xn--zz: *",
+      "\xd8\xa8\\046.exarnple", "ERROR empty-label: *"},
+     1},
+    {"restriction stdin",
+     {"restriction"},
+     "xn--pypal-4ve.com\npaypal.com\r\n_dmarc.*.example\nxn--aypal-i4k\n"
+     "\xe4\xb8\xad\xe6\x96\x87.com\nxn--ls8h.la\na\xe4\xb8\xad\xe3\x81\x8b",
+     {"minimally-restrictive", "ascii-only", "ascii-only", "moderately-restrictive",
+      "single-script", "unrestricted", "highly-restrictive"},
+     0},
+    {"restriction --mode=idna2008", {"restriction", "--mode=idna2008"}, "xn--ls8h.la\n",
+     {"ERROR disallowed: xn--ls8h: *"}, 1},
 };
 
 START_TEST(test_stream)
