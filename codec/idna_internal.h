@@ -451,7 +451,8 @@ idng_status idng_ace_check(const char *label, size_t len, idng_mode mode, uint32
 /* The full paths of idng_name_check and idng_wire_check(_each). */
 idng_status idng_name_check_full(const char *name, size_t len, idng_mode mode, idng_error *err);
 idng_status idng_wire_check_full(const uint8_t *wire, size_t len, idng_mode mode,
-                                 idng_error *err, idng_error *each, size_t cap, size_t *count);
+                                 idng_error *err, idng_error *each, size_t cap, size_t *count,
+                                 idng_label_fn *fn, void *ctx);
 
 /* ---- UTS #46 processing (uts46.c) ---- */
 

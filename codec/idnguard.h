@@ -262,6 +262,33 @@ idng_status idng_wire_check(const uint8_t *wire, size_t len, idng_mode mode, idn
 idng_status idng_wire_check_each(const uint8_t *wire, size_t len, idng_mode mode,
                                  idng_error *each, size_t cap, size_t *count);
 
+/**
+ * Told about each label by idng_wire_check_labels, in name order: off and
+ * len locate its contents in the wire name; cps[0..n) are its code points
+ * when it is an xn-- label that decodes (ASCII letters lowercased; the
+ * label may still have failed a later check), else cps is NULL and n 0.
+ * cps is valid during the call only.
+ */
+typedef void idng_label_fn(void *ctx, size_t off, size_t len, const uint32_t *cps, size_t n);
+
+/**
+ * Is wire[0..len) a well-formed name of plain ASCII labels none of which
+ * begins with "xn--" (in any case)?  Such a name is what every check passes
+ * without a look (in every mode, unless IDNG_F_STRICT); 1 or 0.
+ */
+int idng_wire_is_plain(const uint8_t *wire, size_t len);
+
+/**
+ * idng_wire_check_each that also hands every label to fn (see
+ * idng_label_fn), so that a caller judging labels further does not decode
+ * them again.  A well-formed name of plain ASCII labels none of which
+ * begins with "xn--" is judged on the fast path, and fn is not called at
+ * all; neither is it for a malformed name.
+ */
+idng_status idng_wire_check_labels(const uint8_t *wire, size_t len, idng_mode mode,
+                                   idng_error *each, size_t cap, size_t *count, idng_label_fn *fn,
+                                   void *ctx);
+
 /** Most labels a wire name can have (255 octets: 127 one-octet labels). */
 #define IDNG_LABELS_MAX 127
 
@@ -612,6 +639,10 @@ idng_restriction idng_restriction_level(const uint32_t *s, size_t n);
  * U+0660, say)?  Returns 1 or 0.
  */
 int idng_mixed_numbers(const uint32_t *s, size_t n);
+
+/** idng_restriction_level and idng_mixed_numbers of s in one pass (what
+ *  the policy judges each label with); *mixed_numbers may be NULL. */
+idng_restriction idng_uts39_label(const uint32_t *s, size_t n, int *mixed_numbers);
 
 /** The longest skeleton of one code point that UTS #46 keeps (valid or
  *  deviation): a label of n such code points has a skeleton of at most

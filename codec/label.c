@@ -226,7 +226,8 @@ struct span {
  * failed.  The return value is the first failure either way.
  */
 static idng_status check_labels(const struct span *labs, size_t nlab, idng_mode mode,
-                                idng_error *err, idng_error *each, size_t cap, size_t *count)
+                                idng_error *err, idng_error *each, size_t cap, size_t *count,
+                                idng_label_fn *fn, void *ctx)
 {
     uint32_t u[IDNG_LABEL_MAX], bad;
     struct bidi bd;
@@ -260,7 +261,13 @@ static idng_status check_labels(const struct span *labs, size_t nlab, idng_mode 
                 bst[i] = bd.st;
                 lbad[i] = bd.bad;
             }
+            if (fn) {
+                fn(ctx, l->off, l->len, n > 0 ? u : NULL, n);
+                continue; /* fn and each go together */
+            }
         }
+        if (fn)
+            fn(ctx, l->off, l->len, NULL, 0);
         if (lst[i] != IDNG_OK && !each)
             return idng_fail(err, lst[i], l->off, l->len, lbad[i]);
     }
@@ -289,7 +296,7 @@ idng_status idng_label_check(const char *label, size_t len, idng_mode mode, idng
     l.off = 0;
     if (len == 0)
         return idng_fail(err, IDNG_E_EMPTY_LABEL, 0, 0, IDNG_NO_CODEPOINT);
-    return check_labels(&l, 1, mode, err, NULL, 0, NULL);
+    return check_labels(&l, 1, mode, err, NULL, 0, NULL, NULL, NULL);
 }
 
 /*
@@ -330,7 +337,7 @@ IDNG_NOINLINE idng_status idng_name_check_full(const char *name, size_t len, idn
     size_t nlab;
     idng_status st = split_text(name, len, labs, &nlab, err);
 
-    return st != IDNG_OK ? st : check_labels(labs, nlab, mode, err, NULL, 0, NULL);
+    return st != IDNG_OK ? st : check_labels(labs, nlab, mode, err, NULL, 0, NULL, NULL, NULL);
 }
 
 /*
@@ -358,7 +365,7 @@ static idng_status split_wire(const uint8_t *wire, size_t len, struct span *labs
 
 IDNG_NOINLINE idng_status idng_wire_check_full(const uint8_t *wire, size_t len, idng_mode mode,
                                                idng_error *err, idng_error *each, size_t cap,
-                                               size_t *count)
+                                               size_t *count, idng_label_fn *fn, void *ctx)
 {
     struct span labs[LABELS_MAX];
     size_t nlab = 0;
@@ -372,5 +379,5 @@ IDNG_NOINLINE idng_status idng_wire_check_full(const uint8_t *wire, size_t len, 
                       IDNG_NO_CODEPOINT);
         return st;
     }
-    return check_labels(labs, nlab, mode, err, each, cap, count);
+    return check_labels(labs, nlab, mode, err, each, cap, count, fn, ctx);
 }

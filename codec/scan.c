@@ -159,7 +159,7 @@ idng_status idng_wire_check(const uint8_t *wire, size_t len, idng_mode mode, idn
 {
     if ((unsigned)mode <= IDNG_MODE_UTS46 && plain_wire(wire, len))
         return idng_ok(err);
-    return idng_wire_check_full(wire, len, mode, err, NULL, 0, NULL);
+    return idng_wire_check_full(wire, len, mode, err, NULL, 0, NULL, NULL, NULL);
 }
 
 idng_status idng_wire_check_each(const uint8_t *wire, size_t len, idng_mode mode,
@@ -170,7 +170,24 @@ idng_status idng_wire_check_each(const uint8_t *wire, size_t len, idng_mode mode
     *count = 0;
     if ((unsigned)mode <= IDNG_MODE_UTS46 && plain_wire(wire, len))
         return IDNG_OK;
-    return idng_wire_check_full(wire, len, mode, &first, each, cap, count);
+    return idng_wire_check_full(wire, len, mode, &first, each, cap, count, NULL, NULL);
+}
+
+int idng_wire_is_plain(const uint8_t *wire, size_t len)
+{
+    return plain_wire(wire, len);
+}
+
+idng_status idng_wire_check_labels(const uint8_t *wire, size_t len, idng_mode mode,
+                                   idng_error *each, size_t cap, size_t *count, idng_label_fn *fn,
+                                   void *ctx)
+{
+    idng_error first;
+
+    *count = 0;
+    if ((unsigned)mode <= IDNG_MODE_UTS46 && plain_wire(wire, len))
+        return IDNG_OK;
+    return idng_wire_check_full(wire, len, mode, &first, each, cap, count, fn, ctx);
 }
 
 #ifdef IDNG_SSE2

@@ -55,13 +55,14 @@ static int scx_empty(const uint64_t *set)
     return 1;
 }
 
-idng_restriction idng_restriction_level(const uint32_t *s, size_t n)
+idng_restriction idng_uts39_label(const uint32_t *s, size_t n, int *mixed_numbers)
 {
     /* The resolved script set of s, and the one of its code points whose
      * set does not hold Latin (section 5.2 step 5), both starting from
-     * every script. */
+     * every script; the zero of the first decimal digit (section 5.3). */
     uint64_t all[IDNG_UT_SCX_WORDS], no_latn[IDNG_UT_SCX_WORDS];
-    int ascii = 1;
+    int ascii = 1, allowed = 1, seen = 0, mixed = 0;
+    uint32_t zero = 0;
     size_t i;
     unsigned k;
 
@@ -70,11 +71,25 @@ idng_restriction idng_restriction_level(const uint32_t *s, size_t n)
     for (i = 0; i < n; i++) {
         uint32_t w;
         const uint64_t *set;
-        if (s[i] > 0x10FFFF)
-            return IDNG_RL_UNRESTRICTED;
+        if (s[i] > 0x10FFFF) {
+            allowed = 0;
+            continue;
+        }
         w = idng_usec(s[i]);
-        if (!US_ALLOWED(w))
-            return IDNG_RL_UNRESTRICTED; /* step 1 */
+        if (US_ND(w)) {
+            /* Unicode keeps each set of ten decimal digits contiguous and
+             * in order, so the zero of a digit is the digit less its value. */
+            uint32_t z = s[i] - US_DIGIT(w);
+            mixed |= seen && z != zero;
+            zero = z;
+            seen = 1;
+        }
+        if (!US_ALLOWED(w)) {
+            allowed = 0; /* step 1 */
+            if (mixed_numbers == NULL)
+                break;
+            continue;
+        }
         ascii &= s[i] < 0x80;
         set = idng_ut_scx + (size_t)US_SCX(w) * IDNG_UT_SCX_WORDS;
         for (k = 0; k < IDNG_UT_SCX_WORDS; k++)
@@ -83,6 +98,10 @@ idng_restriction idng_restriction_level(const uint32_t *s, size_t n)
             for (k = 0; k < IDNG_UT_SCX_WORDS; k++)
                 no_latn[k] &= set[k];
     }
+    if (mixed_numbers != NULL)
+        *mixed_numbers = mixed;
+    if (!allowed)
+        return IDNG_RL_UNRESTRICTED;
     if (ascii)
         return IDNG_RL_ASCII; /* step 2 */
     if (!scx_empty(all))
@@ -95,28 +114,17 @@ idng_restriction idng_restriction_level(const uint32_t *s, size_t n)
     return IDNG_RL_MINIMALLY;
 }
 
+idng_restriction idng_restriction_level(const uint32_t *s, size_t n)
+{
+    return idng_uts39_label(s, n, NULL);
+}
+
 int idng_mixed_numbers(const uint32_t *s, size_t n)
 {
-    uint32_t zero = 0;
-    int seen = 0;
-    size_t i;
+    int mixed;
 
-    for (i = 0; i < n; i++) {
-        uint32_t w, z;
-        if (s[i] > 0x10FFFF)
-            continue;
-        w = idng_usec(s[i]);
-        if (!US_ND(w))
-            continue;
-        /* Unicode keeps each set of ten decimal digits contiguous and in
-         * order, so the zero of a digit is the digit less its value. */
-        z = s[i] - US_DIGIT(w);
-        if (seen && z != zero)
-            return 1;
-        zero = z;
-        seen = 1;
-    }
-    return 0;
+    idng_uts39_label(s, n, &mixed);
+    return mixed;
 }
 
 idng_status idng_skeleton(const uint32_t *in, size_t n, uint32_t *out, size_t *outlen)
@@ -285,13 +293,16 @@ static idng_status level_label(void *ctx, const uint32_t *cps, size_t n, int asc
                                const char *sep, size_t seplen)
 {
     struct level_acc *a = ctx;
-    idng_restriction l = ascii ? IDNG_RL_ASCII : idng_restriction_level(cps, n);
+    int mixed;
+    idng_restriction l = idng_uts39_label(cps, n, &mixed);
 
     (void)sep;
     (void)seplen;
+    if (ascii)
+        l = IDNG_RL_ASCII;
     if (l > a->level)
         a->level = l;
-    a->mixed |= idng_mixed_numbers(cps, n);
+    a->mixed |= mixed;
     return IDNG_OK;
 }
 

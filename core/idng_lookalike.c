@@ -8,11 +8,12 @@
 #include <string.h>
 
 /*
- * A name's skeleton key: for each label, first to last, its skeleton in
- * UTF-8 preceded by its length in two octets (a skeleton may be longer
- * than 63 octets, and may hold '.', so the lengths keep labels apart).
- * A label's skeleton is the skeleton of its code points: an xn-- label's
- * decoded, any other label's octets, ASCII letters lowercased in both.
+ * A name's skeleton key: for each label, first to last, the length of its
+ * skeleton then the skeleton's code points (a skeleton may be longer than
+ * the label, and may hold '.', so the lengths keep labels apart).  A
+ * label's skeleton is the skeleton of its code points: a judged label's
+ * (an xn-- label decoded, a raw label as what it normalizes to), any other
+ * label's octets; ASCII letters lowercased in both.
  *
  * The key of a parent name is the tail of its child's key, so one pass
  * from the last label to the first gives every parent's hash, each label
@@ -20,21 +21,21 @@
  * names), and a lookup costs one probe per label.
  *
  * Bounds: a wire name has at most 253 label octets, hence at most 253 code
- * points; one code point's skeleton is at most IDNG_SKELETON_GROWTH code
- * points of at most 4 octets (a UTS #46 valid code point's; an ASCII
- * one's is 3 at most), so KEY_MAX holds any valid name's key.
+ * points, and the skeleton of one is at most IDNG_SKELETON_GROWTH code
+ * points (a UTS #46 valid code point's; an ASCII one's is 3 at most), so
+ * IDNG_LK_KEY_MAX holds the key of any name whose labels are valid.  A
+ * name whose key does not fit is not compared (a protected name's key
+ * fits, so it could not match).
  */
-#define LABEL_SKEL_MAX ((IDNG_LABEL_MAX + 1) * IDNG_SKELETON_GROWTH)
-#define KEY_MAX (IDNG_WIRE_MAX * IDNG_SKELETON_GROWTH * 4 + 2 * (IDNG_LABELS_MAX + 1))
 
 struct idng_skel_slot {
-    uint64_t hash;   /**< hash of the key */
-    uint32_t off;    /**< the key at keys[off..off + len) */
+    uint64_t hash;  /**< hash of the key */
+    uint32_t off;   /**< the key at keys[off..off + len) */
     uint32_t len;
-    uint32_t index;  /**< 1 + the name's index in names.names; 0: empty slot */
+    uint32_t index; /**< 1 + the name's index in names.names; 0: empty slot */
 };
 
-static uint64_t fold(uint64_t parent, const uint8_t *p, size_t n)
+static uint64_t fold(uint64_t parent, const uint32_t *p, size_t n)
 {
     uint64_t h = parent;
     size_t i;
@@ -45,127 +46,146 @@ static uint64_t fold(uint64_t parent, const uint8_t *p, size_t n)
 }
 #define ROOT_HASH UINT64_C(0x9e3779b97f4a7c15)
 
-/* The labels of one name, judged and keyed. */
-struct walk {
-    size_t nlab;                          /* labels, the root not counted */
-    size_t off[IDNG_LABELS_MAX];          /* each label's content offset in wire */
-    size_t len[IDNG_LABELS_MAX];
-    unsigned char ace[IDNG_LABELS_MAX];   /* an xn-- label? */
-    size_t key_at[IDNG_LABELS_MAX + 1];   /* where each label's part of the key begins */
-    uint8_t key[KEY_MAX];
-    size_t key_len;
-};
-
-/* Is any octet of the label >= 0x80? */
-static int is_raw(const uint8_t *lab, size_t n)
+/* Does the name hold a label that begins with "xn--" or an octet >= 0x80?
+ * (Names without one are not judged; a malformed name neither.) */
+static int has_judged_label(const uint8_t *w, size_t len)
 {
-    size_t k;
+    size_t pos = 0;
+    uint8_t high = 0;
 
-    for (k = 0; k < n; k++)
-        if (lab[k] >= 0x80)
-            return 1;
-    return 0;
-}
-
-/* Code points of a label, into cps (IDNG_LABEL_MAX): an xn-- label decoded,
- * a raw label as what it normalizes to under mode (UTS #46 ToASCII, then
- * decoded), each then *judged; any other label, or one of those that does
- * not decode or convert, as its octets (their own checks judge them; here
- * they only take part in the key).  ASCII letters lowercased.  Returns the
- * count. */
-static size_t label_cps(const uint8_t *lab, size_t n, idng_mode mode, uint32_t *cps, int *judged)
-{
-    char a[IDNG_LABEL_MAX];
-    size_t k, count = IDNG_LABEL_MAX, alen = sizeof a;
-    const char *ace = NULL;
-
-    if (idng_is_ace((const char *)lab, n)) {
-        ace = (const char *)lab;
-        alen = n;
-    } else if (is_raw(lab, n) && idng_label_to_ascii((const char *)lab, n, a, &alen, mode, NULL)
-                                     == IDNG_OK && idng_is_ace(a, alen)) {
-        ace = a;
-    }
-    *judged = ace != NULL
-              && idng_punycode_decode(ace + 4, alen - 4, cps, &count, NULL) == IDNG_OK;
-    if (!*judged) {
-        for (k = 0; k < n; k++)
-            cps[k] = lab[k];
-        count = n;
-    }
-    for (k = 0; k < count; k++)
-        if (cps[k] - 'A' < 26)
-            cps[k] += 'a' - 'A';
-    return count;
-}
-
-/* Appends the skeleton of cps[0..n) to w's key, with its length. */
-static int key_label(struct walk *w, const uint32_t *cps, size_t n)
-{
-    uint32_t sk[LABEL_SKEL_MAX];
-    size_t sklen = LABEL_SKEL_MAX, i, at = w->key_len + 2, o = at;
-
-    if (idng_skeleton(cps, n, sk, &sklen) != IDNG_OK || at > KEY_MAX || KEY_MAX - at < sklen * 4)
-        return -1;
-    for (i = 0; i < sklen; i++)
-        o += idng_utf8_encode(sk[i], w->key + o);
-    w->key[at - 2] = (uint8_t)((o - at) >> 8);
-    w->key[at - 1] = (uint8_t)(o - at);
-    w->key_len = o;
-    return 0;
-}
-
-/*
- * Walks the labels of wire: their places, and with keys, the skeleton key.
- * judge (may be NULL) is told the code points of each xn-- label that
- * decodes.  Returns 0 when the name is malformed.
- */
-typedef void judge_fn(void *ctx, const uint32_t *cps, size_t n, size_t off, size_t len);
-
-static int walk_name(struct walk *w, const uint8_t *wire, size_t len, idng_mode mode, int keys,
-                     judge_fn *judge, void *ctx)
-{
-    idng_wire_iter it;
-    const uint8_t *lab;
-    size_t n;
-    int st;
-
-    w->nlab = 0;
-    w->key_len = 0;
-    idng_wire_iter_init(&it, wire, len);
-    while ((st = idng_wire_next(&it, &lab, &n)) == IDNG_WIRE_LABEL) {
-        uint32_t cps[IDNG_LABEL_MAX];
-        size_t i = w->nlab++, count;
-        int judged;
-        w->off[i] = (size_t)(lab - wire);
-        w->len[i] = n;
-        w->ace[i] = 0;
-        w->key_at[i] = w->key_len;
-        if (!keys && !idng_is_ace((const char *)lab, n) && !is_raw(lab, n))
-            continue;
-        count = label_cps(lab, n, mode, cps, &judged);
-        w->ace[i] = (unsigned char)judged;
-        if (judge != NULL && judged)
-            judge(ctx, cps, count, w->off[i], n);
-        if (keys && key_label(w, cps, count) != 0)
+    while (pos < len && w[pos] != 0) {
+        size_t n = w[pos], i;
+        if (n > IDNG_LABEL_MAX || n >= len - pos)
             return 0;
+        if (n >= 4 && (w[pos + 1] | 0x20) == 'x' && (w[pos + 2] | 0x20) == 'n' && w[pos + 3] == '-'
+            && w[pos + 4] == '-')
+            return 1;
+        for (i = 1; i <= n; i++)
+            high |= w[pos + i];
+        pos += n + 1;
     }
-    w->key_at[w->nlab] = w->key_len;
-    return st == IDNG_WIRE_END;
+    return (high & 0x80) != 0;
+}
+
+void idng_lookalike_start(struct idng_lookalike_run *r, const struct idng_protect *protect,
+                          idng_restriction limit, idng_mode mode, const uint8_t *wire, size_t len)
+{
+    r->protect = protect;
+    r->limit = limit;
+    r->mode = mode;
+    r->wire = wire;
+    r->wire_len = len;
+    r->keys = protect != NULL && protect->used > 0;
+    r->nlab = 0;
+    r->key_len = 0;
+    r->key_bad = 0;
+    r->any = 0; /* out is set up by the first judged label: most names have none */
+}
+
+/* Appends the skeleton of cps[0..n) to r's key, after its length. */
+static void key_label(struct idng_lookalike_run *r, const uint32_t *cps, size_t n)
+{
+    size_t at = r->key_len + 1, room;
+
+    if (r->key_bad || at > IDNG_LK_KEY_MAX) {
+        r->key_bad = 1;
+        return;
+    }
+    room = IDNG_LK_KEY_MAX - at;
+    if (idng_skeleton(cps, n, r->key + at, &room) != IDNG_OK) {
+        r->key_bad = 1;
+        return;
+    }
+    r->key[at - 1] = (uint32_t)room;
+    r->key_len = at + room;
+}
+
+/* What rule 6 makes of one judged label. */
+static void judge_label(struct idng_lookalike_run *r, const uint32_t *cps, size_t n, size_t off,
+                        size_t len)
+{
+    struct idng_lookalike *o = &r->out;
+    int mixed;
+    idng_restriction level = idng_uts39_label(cps, n, &mixed);
+
+    if (level > o->level)
+        o->level = level;
+    if (level > r->limit && !(o->found & IDNG_LK_MIXED_SCRIPT)) {
+        o->found |= IDNG_LK_MIXED_SCRIPT;
+        o->script_off = off;
+        o->script_len = len;
+    }
+    if (mixed && !(o->found & IDNG_LK_MIXED_NUMBER)) {
+        o->found |= IDNG_LK_MIXED_NUMBER;
+        o->number_off = off;
+        o->number_len = len;
+    }
+}
+
+void idng_lookalike_label(void *ctx, size_t off, size_t len, const uint32_t *cps, size_t n)
+{
+    struct idng_lookalike_run *r = ctx;
+    const uint8_t *lab = r->wire + off;
+    uint32_t own[IDNG_LABEL_MAX];
+    size_t i = r->nlab, k;
+    int judged = cps != NULL, raw = 0;
+
+    if (i >= IDNG_LABELS_MAX)
+        return;
+    r->nlab++;
+    r->off[i] = off;
+    r->len[i] = (uint8_t)len;
+    r->key_at[i] = r->key_len;
+    if (!judged) {
+        for (k = 0; k < len; k++)
+            raw |= lab[k] >= 0x80;
+        /* A raw label is judged as what it normalizes to. */
+        if (raw) {
+            char a[IDNG_LABEL_MAX];
+            size_t alen = sizeof a;
+            n = IDNG_LABEL_MAX;
+            judged = idng_label_to_ascii((const char *)lab, len, a, &alen, r->mode, NULL)
+                         == IDNG_OK
+                     && idng_is_ace(a, alen)
+                     && idng_punycode_decode(a + 4, alen - 4, own, &n, NULL) == IDNG_OK;
+            for (k = 0; judged && k < n; k++)
+                own[k] += own[k] - 'A' < 26 ? 'a' - 'A' : 0;
+        } else if (!r->keys) {
+            r->judged[i] = 0;
+            return;
+        }
+        if (!judged) {
+            for (k = 0; k < len; k++)
+                own[k] = lab[k] - 'A' < 26 ? lab[k] + ('a' - 'A') : lab[k];
+            n = len;
+        }
+        cps = own;
+    }
+    r->judged[i] = (unsigned char)judged;
+    if (judged) {
+        if (!r->any) {
+            memset(&r->out, 0, sizeof r->out);
+            r->out.level = IDNG_RL_ASCII;
+            r->any = 1;
+        }
+        judge_label(r, cps, n, off, len);
+    }
+    if (r->keys)
+        key_label(r, cps, n);
 }
 
 /* Hash of the key of the name from label i on (its labels i..nlab-1). */
-static void parent_hashes(const struct walk *w, uint64_t *h)
+static void parent_hashes(const struct idng_lookalike_run *r, uint64_t *h)
 {
-    size_t i = w->nlab;
+    size_t i = r->nlab;
 
     h[i] = ROOT_HASH;
     while (i-- > 0)
-        h[i] = fold(h[i + 1], w->key + w->key_at[i], w->key_at[i + 1] - w->key_at[i]);
+        h[i] = fold(h[i + 1], r->key + r->key_at[i], r->key_at[i + 1] - r->key_at[i]);
 }
 
 static const struct idng_skel_slot *find_key(const struct idng_protect *s, uint64_t h,
-                                             const uint8_t *key, size_t len)
+                                             const uint32_t *key, size_t len)
 {
     size_t mask, i;
 
@@ -174,11 +194,95 @@ static const struct idng_skel_slot *find_key(const struct idng_protect *s, uint6
     mask = s->nslots - 1;
     for (i = (size_t)h & mask; s->slots[i].index != 0; i = (i + 1) & mask) {
         const struct idng_skel_slot *sl = &s->slots[i];
-        if (sl->hash == h && sl->len == len && memcmp(s->keys + sl->off, key, len) == 0)
+        if (sl->hash == h && sl->len == len
+            && memcmp(s->keys + sl->off, key, len * sizeof *key) == 0)
             return sl;
     }
     return NULL;
 }
+
+int idng_lookalike_finish(struct idng_lookalike_run *r, struct idng_lookalike *out)
+{
+    uint64_t h[IDNG_LABELS_MAX + 1];
+    size_t i, last = 0, first;
+
+    if (!r->any) {
+        memset(out, 0, sizeof *out);
+        return 0;
+    }
+    *out = r->out;
+    if (!r->keys || r->key_bad)
+        return 1;
+    r->key_at[r->nlab] = r->key_len;
+    for (i = 0; i < r->nlab; i++)
+        if (r->judged[i])
+            last = i;
+    /* The name and each parent that still holds a judged label, the
+     * longest first: the first whose key is a protected name's, when it is
+     * not a protected name itself, makes the name confusable. */
+    parent_hashes(r, h);
+    for (i = 0; i <= last; i++) {
+        const struct idng_skel_slot *sl =
+            find_key(r->protect, h[i], r->key + r->key_at[i], r->key_len - r->key_at[i]);
+        size_t start = r->off[i] - 1; /* the parent's length octet */
+        if (sl == NULL
+            || idng_nameset_find(&r->protect->names, r->wire + start, r->wire_len - start)
+                   != IDNG_NAMESET_NONE)
+            continue;
+        for (first = i; !r->judged[first]; first++)
+            ;
+        out->found |= IDNG_LK_CONFUSABLE;
+        out->conf_off = r->off[first];
+        out->conf_len = r->len[first];
+        out->like = sl->index - 1;
+        break;
+    }
+    return 1;
+}
+
+/* Every label of a well-formed wire name, xn-- labels decoded, to
+ * idng_lookalike_label.  0 when the name is malformed. */
+static int walk(struct idng_lookalike_run *r, const uint8_t *wire, size_t len)
+{
+    idng_wire_iter it;
+    const uint8_t *lab;
+    size_t n;
+    int st;
+
+    idng_wire_iter_init(&it, wire, len);
+    while ((st = idng_wire_next(&it, &lab, &n)) == IDNG_WIRE_LABEL) {
+        uint32_t cps[IDNG_LABEL_MAX];
+        size_t count = IDNG_LABEL_MAX, k;
+        int ok = idng_is_ace((const char *)lab, n)
+                 && idng_punycode_decode((const char *)lab + 4, n - 4, cps, &count, NULL)
+                        == IDNG_OK
+                 && count > 0;
+        for (k = 0; ok && k < count; k++)
+            cps[k] += cps[k] - 'A' < 26 ? 'a' - 'A' : 0;
+        idng_lookalike_label(r, (size_t)(lab - wire), n, ok ? cps : NULL, ok ? count : 0);
+    }
+    return st == IDNG_WIRE_END;
+}
+
+int idng_lookalike_scan(const struct idng_protect *protect, idng_restriction limit,
+                        idng_mode mode, const uint8_t *wire, size_t len,
+                        struct idng_lookalike *out)
+{
+    struct idng_lookalike_run r;
+
+    if (!has_judged_label(wire, len)) {
+        memset(out, 0, sizeof *out);
+        return 0;
+    }
+    idng_lookalike_start(&r, protect, limit, mode, wire, len);
+    if (!walk(&r, wire, len)) {
+        memset(out, 0, sizeof *out);
+        return 0;
+    }
+    return idng_lookalike_finish(&r, out);
+}
+
+/* ---- the protected names ---- */
 
 void idng_protect_init(struct idng_protect *s)
 {
@@ -205,15 +309,15 @@ static void slot_put(struct idng_skel_slot *slots, size_t nslots, const struct i
     slots[i] = *sl;
 }
 
-/* Room for one more slot (at most half full) and keylen more key octets. */
+/* Room for one more slot (at most half full) and keylen more key entries. */
 static int reserve(struct idng_protect *s, size_t keylen)
 {
     if (s->keys_cap - s->keys_len < keylen) {
         size_t cap = s->keys_cap ? s->keys_cap : 4096;
-        uint8_t *k;
+        uint32_t *k;
         while (cap - s->keys_len < keylen)
             cap *= 2;
-        if (cap > UINT32_MAX || (k = realloc(s->keys, cap)) == NULL)
+        if (cap > UINT32_MAX || (k = realloc(s->keys, cap * sizeof *k)) == NULL)
             return -1;
         s->keys = k;
         s->keys_cap = cap;
@@ -235,37 +339,44 @@ static int reserve(struct idng_protect *s, size_t keylen)
 
 int idng_protect_add(struct idng_protect *s, const uint8_t *wire, size_t len)
 {
-    struct walk w;
+    /* The key is made as a query name's is, with every label keyed. */
+    static const struct idng_protect keyed = {.used = 1};
+    struct idng_lookalike_run r;
     uint64_t h[IDNG_LABELS_MAX + 1];
     struct idng_skel_slot sl;
-    size_t at;
-    int r;
+    size_t at, k;
+    int rc;
 
-    if (!walk_name(&w, wire, len, IDNG_MODE_PUNYCODE, 1, NULL, NULL))
+    idng_lookalike_start(&r, &keyed, IDNG_RL_UNRESTRICTED, IDNG_MODE_UTS46, wire, len);
+    if (!walk(&r, wire, len) || r.key_bad)
         return -2;
     /* Only A-label names: every xn-- label decodes, no octet is >= 0x80. */
-    for (at = 0; at < w.nlab; at++)
-        if (is_raw(wire + w.off[at], w.len[at])
-            || (idng_is_ace((const char *)wire + w.off[at], w.len[at]) && !w.ace[at]))
+    for (at = 0; at < r.nlab; at++) {
+        for (k = 0; k < r.len[at]; k++)
+            if (wire[r.off[at] + k] >= 0x80)
+                return -2;
+        if (idng_is_ace((const char *)wire + r.off[at], r.len[at]) && !r.judged[at])
             return -2;
+    }
     if (idng_nameset_find(&s->names, wire, len) != IDNG_NAMESET_NONE)
         return 1;
-    if (reserve(s, w.key_len) != 0)
+    if (reserve(s, r.key_len) != 0)
         return -1;
-    r = idng_nameset_add(&s->names, wire, len, &at);
-    if (r != 0)
-        return r;
-    parent_hashes(&w, h);
+    rc = idng_nameset_add(&s->names, wire, len, &at);
+    if (rc != 0)
+        return rc;
+    r.key_at[r.nlab] = r.key_len;
+    parent_hashes(&r, h);
     /* Names with one skeleton share a slot: the first name stands for them
      * in messages, and the others are found by idng_nameset_find. */
-    if (find_key(s, h[0], w.key, w.key_len) != NULL)
+    if (find_key(s, h[0], r.key, r.key_len) != NULL)
         return 0;
-    memcpy(s->keys + s->keys_len, w.key, w.key_len);
+    memcpy(s->keys + s->keys_len, r.key, r.key_len * sizeof *r.key);
     sl.hash = h[0];
     sl.off = (uint32_t)s->keys_len;
-    sl.len = (uint32_t)w.key_len;
+    sl.len = (uint32_t)r.key_len;
     sl.index = (uint32_t)(at + 1);
-    s->keys_len += w.key_len;
+    s->keys_len += r.key_len;
     slot_put(s->slots, s->nslots, &sl);
     s->used++;
     return 0;
@@ -275,82 +386,8 @@ size_t idng_protect_mem(const struct idng_protect *s)
 {
     if (s == NULL)
         return 0;
-    return idng_nameset_mem(&s->names) + s->nslots * sizeof *s->slots + s->keys_cap;
-}
-
-struct judging {
-    idng_restriction limit;
-    struct idng_lookalike *out;
-};
-
-static void judge_label(void *ctx, const uint32_t *cps, size_t n, size_t off, size_t len)
-{
-    struct judging *j = ctx;
-    struct idng_lookalike *o = j->out;
-    idng_restriction level = idng_restriction_level(cps, n);
-
-    if (level > o->level)
-        o->level = level;
-    if (level > j->limit && !(o->found & IDNG_LK_MIXED_SCRIPT)) {
-        o->found |= IDNG_LK_MIXED_SCRIPT;
-        o->script_off = off;
-        o->script_len = len;
-    }
-    if (!(o->found & IDNG_LK_MIXED_NUMBER) && idng_mixed_numbers(cps, n)) {
-        o->found |= IDNG_LK_MIXED_NUMBER;
-        o->number_off = off;
-        o->number_len = len;
-    }
-}
-
-int idng_lookalike_scan(const struct idng_protect *protect, idng_restriction limit,
-                        idng_mode mode, const uint8_t *wire, size_t len,
-                        struct idng_lookalike *out)
-{
-    struct walk w;
-    struct judging j = {limit, out};
-    uint64_t h[IDNG_LABELS_MAX + 1];
-    size_t i, last = 0, first;
-    int any = 0;
-
-    memset(out, 0, sizeof *out);
-    out->level = IDNG_RL_ASCII;
-    /* First the labels alone (ASCII labels are only stepped over)... */
-    if (!walk_name(&w, wire, len, mode, 0, judge_label, &j)) {
-        memset(out, 0, sizeof *out);
-        return 0;
-    }
-    for (i = 0; i < w.nlab; i++)
-        if (w.ace[i]) {
-            last = i;
-            any = 1;
-        }
-    if (!any)
-        return 0;
-    /* ...then, for a name with something to judge and when names are
-     * protected, the skeletons: of the name and of each parent that still
-     * holds a judged label, the longest first.  The first whose key is a
-     * protected name's, when it is not a protected name itself, makes the
-     * name confusable. */
-    if (protect == NULL || protect->used == 0 || !walk_name(&w, wire, len, mode, 1, NULL, NULL))
-        return 1;
-    parent_hashes(&w, h);
-    for (i = 0; i <= last; i++) {
-        const struct idng_skel_slot *sl =
-            find_key(protect, h[i], w.key + w.key_at[i], w.key_len - w.key_at[i]);
-        size_t start = w.off[i] - 1; /* the parent's length octet */
-        if (sl == NULL
-            || idng_nameset_find(&protect->names, wire + start, len - start) != IDNG_NAMESET_NONE)
-            continue;
-        for (first = i; !w.ace[first]; first++)
-            ;
-        out->found |= IDNG_LK_CONFUSABLE;
-        out->conf_off = w.off[first];
-        out->conf_len = w.len[first];
-        out->like = sl->index - 1;
-        break;
-    }
-    return 1;
+    return idng_nameset_mem(&s->names) + s->nslots * sizeof *s->slots
+           + s->keys_cap * sizeof *s->keys;
 }
 
 const char *idng_lookalike_name(unsigned found)

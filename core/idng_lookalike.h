@@ -43,7 +43,7 @@ struct idng_protect {
     struct idng_nameset names;    /**< the protected names, in the order added */
     struct idng_skel_slot *slots; /**< nslots (a power of two), or NULL */
     size_t nslots, used;
-    uint8_t *keys;                /**< every name's skeleton key, one after another */
+    uint32_t *keys;               /**< every name's skeleton key, one after another */
     size_t keys_len, keys_cap;
 };
 
@@ -80,6 +80,42 @@ struct idng_lookalike {
     size_t conf_off, conf_len; /**< the first xn-- label of the confusable part */
     size_t like;               /**< index in protect->names of the name it looks like */
 };
+
+/** Code points a name's skeleton key may take (see core/idng_lookalike.c). */
+#define IDNG_LK_KEY_MAX (IDNG_WIRE_MAX * IDNG_SKELETON_GROWTH + IDNG_LABELS_MAX + 1)
+
+/**
+ * The judgment of one name in progress, for a caller that walks the labels
+ * itself: idng_lookalike_start, then idng_lookalike_label for every label
+ * in name order (it is an idng_label_fn: the policy hands it to
+ * idng_wire_check_labels, so that each xn-- label is decoded once), then
+ * idng_lookalike_finish.  About 11 KiB; the fields are internals.
+ */
+struct idng_lookalike_run {
+    const struct idng_protect *protect;
+    idng_restriction limit;
+    idng_mode mode;
+    const uint8_t *wire;
+    size_t wire_len;
+    int keys, key_bad, any;
+    size_t nlab;
+    size_t off[IDNG_LABELS_MAX];
+    uint8_t len[IDNG_LABELS_MAX];
+    unsigned char judged[IDNG_LABELS_MAX];
+    size_t key_at[IDNG_LABELS_MAX + 1];
+    size_t key_len;
+    uint32_t key[IDNG_LK_KEY_MAX];
+    struct idng_lookalike out;
+};
+
+/** Starts judging wire[0..len) (see idng_lookalike_scan for the arguments). */
+void idng_lookalike_start(struct idng_lookalike_run *r, const struct idng_protect *protect,
+                          idng_restriction limit, idng_mode mode, const uint8_t *wire, size_t len);
+/** One label (an idng_label_fn; ctx is the run). */
+void idng_lookalike_label(void *ctx, size_t off, size_t len, const uint32_t *cps, size_t n);
+/** The facts, as idng_lookalike_scan returns them (r->any is 0, and so
+ *  is the result, when no label was judged: a caller may skip the call). */
+int idng_lookalike_finish(struct idng_lookalike_run *r, struct idng_lookalike *out);
 
 /**
  * Judges a wire name: every xn-- label that decodes, and every raw label

@@ -203,10 +203,10 @@ static enum idng_action label_action(const struct idng_policy *p, const uint8_t 
     return p->action[idng_status_class(e->status)];
 }
 
-/* Rule 6 on a name whose labels are valid.  With decide_it 0 (a list has
+/* Rule 6: the facts f found about wire.  With decide_it 0 (a list has
  * decided), only what was found is noted. */
 static void lookalike(const struct idng_policy *p, const uint8_t *wire, size_t len,
-                      struct idng_verdict *v, int decide_it)
+                      const struct idng_lookalike *f, struct idng_verdict *v, int decide_it)
 {
     /* The classes in the order they win among equal actions. */
     static const struct {
@@ -217,14 +217,13 @@ static void lookalike(const struct idng_policy *p, const uint8_t *wire, size_t l
         {IDNG_LK_MIXED_SCRIPT, IDNG_E_MIXED_SCRIPT},
         {IDNG_LK_MIXED_NUMBER, IDNG_E_MIXED_NUMBER},
     };
-    struct idng_lookalike f;
     size_t k;
 
-    if (!idng_lookalike_scan(&p->protect, p->restriction_level, p->mode, wire, len, &f) || f.found == 0)
+    if (f->found == 0)
         return;
-    v->lookalike = f.found;
-    if (f.found & IDNG_LK_CONFUSABLE) {
-        const uint8_t *like = p->protect.names.names[f.like];
+    v->lookalike = f->found;
+    if (f->found & IDNG_LK_CONFUSABLE) {
+        const uint8_t *like = p->protect.names.names[f->like];
         v->like_len = idng_wire_len(like, IDNG_WIRE_MAX);
         memcpy(v->like, like, v->like_len);
     }
@@ -233,12 +232,12 @@ static void lookalike(const struct idng_policy *p, const uint8_t *wire, size_t l
     for (k = 0; k < sizeof order / sizeof order[0]; k++) {
         idng_error e = {order[k].st, 0, 0, IDNG_NO_CODEPOINT};
         enum idng_action a = p->action[idng_status_class(order[k].st)];
-        if (!(f.found & order[k].bit))
+        if (!(f->found & order[k].bit))
             continue;
-        e.label_off = order[k].bit == IDNG_LK_CONFUSABLE ? f.conf_off
-                      : order[k].bit == IDNG_LK_MIXED_SCRIPT ? f.script_off : f.number_off;
-        e.label_len = order[k].bit == IDNG_LK_CONFUSABLE ? f.conf_len
-                      : order[k].bit == IDNG_LK_MIXED_SCRIPT ? f.script_len : f.number_len;
+        e.label_off = order[k].bit == IDNG_LK_CONFUSABLE ? f->conf_off
+                      : order[k].bit == IDNG_LK_MIXED_SCRIPT ? f->script_off : f->number_off;
+        e.label_len = order[k].bit == IDNG_LK_CONFUSABLE ? f->conf_len
+                      : order[k].bit == IDNG_LK_MIXED_SCRIPT ? f->script_len : f->number_len;
         /* As in rule 2: the most severe, the first label among equals. */
         if (v->err.status == IDNG_OK || idng_action_severity(a) > idng_action_severity(v->action)
             || (idng_action_severity(a) == idng_action_severity(v->action)
@@ -247,20 +246,26 @@ static void lookalike(const struct idng_policy *p, const uint8_t *wire, size_t l
     }
 }
 
-/* Rules 1-3 and 6 on the name as it is; with a_form, rule 5 on top. */
 static void judge(const struct idng_policy *p, const uint8_t *wire, size_t len,
-                  struct idng_verdict *v, int a_form)
+                  struct idng_verdict *v, int a_form);
+
+/* Rules 2, 3 and 6 (and with a_form, 5) on a name that is not plain ASCII:
+ * on a frame of its own, which the common name never pays for. */
+static __attribute__((noinline)) void judge_labels(const struct idng_policy *p,
+                                                   const uint8_t *wire, size_t len,
+                                                   struct idng_verdict *v, int a_form)
 {
     idng_error each[IDNG_LABELS_MAX];
+    struct idng_lookalike_run run;
+    struct idng_lookalike f;
     size_t n = 0, i;
     int raw = 0;
 
-    clear(v);
-    if (listed(p, wire, len, v)) {
-        lookalike(p, wire, len, v, 0);
-        return;
-    }
-    idng_wire_check_each(wire, len, p->mode, each, IDNG_LABELS_MAX, &n);
+    /* Rules 2 and 6 from one walk: the codec hands rule 6 every label it
+     * has decoded. */
+    idng_lookalike_start(&run, &p->protect, p->restriction_level, p->mode, wire, len);
+    idng_wire_check_labels(wire, len, p->mode, each, IDNG_LABELS_MAX, &n, idng_lookalike_label,
+                           &run);
     for (i = 0; i < n && i < IDNG_LABELS_MAX; i++) {
         enum idng_action a;
         raw |= each[i].status == IDNG_E_RAW_8BIT;
@@ -269,7 +274,8 @@ static void judge(const struct idng_policy *p, const uint8_t *wire, size_t len,
         if (i == 0 || idng_action_severity(a) > idng_action_severity(v->action))
             decide(v, &each[i], a, wire, len);
     }
-    lookalike(p, wire, len, v, 1);
+    if (run.any && idng_lookalike_finish(&run, &f))
+        lookalike(p, wire, len, &f, v, 1);
     if (raw && a_form) {
         /* Rule 5: the name a raw spelling stands for is judged too (the
          * lists, the bidi rule across labels), whatever on-raw-8bit says. */
@@ -284,6 +290,22 @@ static void judge(const struct idng_policy *p, const uint8_t *wire, size_t len,
                 *v = av;
         }
     }
+}
+
+/* Rules 1-3 and 6 on the name as it is; with a_form, rule 5 on top. */
+static void judge(const struct idng_policy *p, const uint8_t *wire, size_t len,
+                  struct idng_verdict *v, int a_form)
+{
+    clear(v);
+    if (listed(p, wire, len, v)) {
+        struct idng_lookalike f;
+        if (idng_lookalike_scan(&p->protect, p->restriction_level, p->mode, wire, len, &f))
+            lookalike(p, wire, len, &f, v, 0);
+        return;
+    }
+    /* A name of plain ASCII labels: no label fails, none is a lookalike. */
+    if (!idng_wire_is_plain(wire, len))
+        judge_labels(p, wire, len, v, a_form);
 }
 
 void idng_policy_judge(const struct idng_policy *p, const uint8_t *wire, size_t len,

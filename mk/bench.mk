@@ -7,6 +7,8 @@
 #   make bench-cli        the CLI streaming names against a minimal ICU loop
 #                         (BENCH_CLI_LINES=600000 per run, BENCH_REPEAT=5)
 #   make bench            all three, then bench/results/results.md and qps.png
+#   make bench-lookalike  the UTS #39 judgment per name against the validation,
+#                         and 100,000 protected names loaded (bench/lookalike_bench.c)
 #   make bench-profile    the codec's instructions per name under callgrind, on
 #                         the same sets (bench/results/codec-profile.md says how
 #                         to read them)
@@ -37,6 +39,20 @@ bench-codec: deps-bench
 	$(BENCH_BIN) -o $(BENCH_OUT)/codec.csv -m $(BENCH_OUT)/codec.md \
 	    -d $(BENCH_OUT)/disagreements.tsv
 	@cat $(BENCH_OUT)/codec.md
+
+LOOKALIKE_BIN := $(BUILD)/bench/lookalike_bench
+
+$(LOOKALIKE_BIN): bench/lookalike_bench.c $(LIB) $(CORE_LIB) $(CONF_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -std=c11 -Wall -Wextra -Werror -O2 -g -o $@ bench/lookalike_bench.c \
+	    $(CONF_LIB) $(CORE_LIB) $(LIB)
+
+.PHONY: bench-lookalike
+bench-lookalike: deps-bench
+	@$(MAKE) --no-print-directory $(LOOKALIKE_BIN)
+	@mkdir -p $(BENCH_OUT)
+	$(LOOKALIKE_BIN) $(BENCH_PSL) $(BENCH_OUT)/lookalike.md
+	@cat $(BENCH_OUT)/lookalike.md
 
 # The callgrind driver: one entry point over a set of names, nothing else
 # collected (bench/codec_profile.c).

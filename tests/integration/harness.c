@@ -756,6 +756,10 @@ int qline_parse(const char *text, struct qline *q)
         q->ede = atoi(tok + 4);
         p = field(p, tok, sizeof tok);
     }
+    if (strncmp(tok, "lookalike=", 10) == 0) {
+        scopy(q->lookalike, sizeof q->lookalike, tok + 10);
+        p = field(p, tok, sizeof tok);
+    }
     if (strncmp(tok, "target=", 7) == 0) {
         scopy(q->target, sizeof q->target, tok + 7);
         p = field(p, tok, sizeof tok);

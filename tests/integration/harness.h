@@ -234,6 +234,7 @@ struct qline {
     char verdict[400]; /**< "contextj:xn--ab-m1t" as it stands */
     char action[24], path[24];
     int ede;        /**< -1 when absent */
+    char lookalike[80]; /**< UTS #39 classes found ("mixed-script"); "" when absent */
     char target[1100]; /**< normalize's A-label name; "" when absent */
     char proto[16];    /**< "udp", "tcp", ...; "" when absent */
     char ms[32];       /**< elapsed milliseconds as written; "" when absent */

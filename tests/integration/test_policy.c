@@ -55,8 +55,12 @@ static const struct cls_case classes[] = {
  * every forked test inherits it. */
 static const char *cur_action;
 
+/* Lookalike judgments pass, so that each row shows its own class (some of
+ * these labels are not UTS #39 identifiers either; the "lookalike" tcase
+ * covers those classes). */
 #define ACTION_CONF(a)                                                                             \
-    "idnguard:\n    mode: idna2008\n    on-invalid: " a "\n    on-raw-8bit: " a "\n"
+    "idnguard:\n    mode: idna2008\n    on-invalid: " a "\n    on-raw-8bit: " a "\n"          \
+    "    on-mixed-script: pass\n    on-mixed-number: pass\n"
 
 /* Check's fixtures take no argument: one small function per action. */
 #define ACTION_SETUP(a)                                                                            \
@@ -227,11 +231,15 @@ START_TEST(test_emoji_uts46)
     struct dnsq_result r;
     struct qline q;
 
+    /* UTS #46 keeps U+1F4A9, but it is no identifier character of UTS #39:
+     * the name is answered, logged as mixed-script (the default action),
+     * and shown in A-labels only. */
     hx_query(&H, "xn--ls8h.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
-    hx_expect_data(&r, &q, "xn--ls8h.example.", "xn--ls8h.example. A 192.0.2.3", "ok", "pass",
-                   "resolved");
-    ck_assert_msg(strcmp(q.unicode, "\xf0\x9f\x92\xa9.example.") == 0,
-                  "line's Unicode form \"%s\": %s", q.unicode, q.raw);
+    hx_expect_data(&r, &q, "xn--ls8h.example.", "xn--ls8h.example. A 192.0.2.3",
+                   "mixed-script:xn--ls8h", "log", "resolved");
+    ck_assert_msg(q.unicode[0] == '\0' && strcmp(q.lookalike, "mixed-script") == 0,
+                  "line's Unicode form \"%s\", lookalike \"%s\": %s", q.unicode, q.lookalike,
+                  q.raw);
 }
 END_TEST
 
@@ -462,6 +470,115 @@ START_TEST(test_deny_is_by_label)
 }
 END_TEST
 
+/* ---- lookalikes (UTS #39): paypal.example protected ---- */
+
+static void setup_lookalike(void)
+{
+    harness_setup(&H,
+                  "idnguard:\n    protect: paypal.example\n    on-mixed-number: refuse\n", 1);
+}
+
+/* p<Cyrillic a>ypal.example, and a name below it, are refused with an EDE
+ * that names the protected name; the line shows them in A-labels only. */
+START_TEST(test_confusable_refused)
+{
+    static const char *const names[] = {"xn--pypal-4ve.example", "login.xn--pypal-4ve.example"};
+    struct dnsq_result r;
+    struct qline q;
+    char qlog[300];
+
+    snprintf(qlog, sizeof qlog, "%s.", names[_i]);
+    hx_query(&H, names[_i], DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_policy(&r, &q, qlog, 5, "confusable:xn--pypal-4ve", "refuse",
+                     "idnguard: confusable: xn--pypal-4ve: ");
+    ck_assert_msg(strstr(r.ede_text, ": looks like paypal.example.") != NULL,
+                  "EDE text \"%s\" does not name the protected name", r.ede_text);
+    ck_assert_msg(q.unicode[0] == '\0' && strcmp(q.lookalike, "mixed-script,confusable") == 0,
+                  "line shows \"%s\", lookalike \"%s\": %s", q.unicode, q.lookalike, q.raw);
+}
+END_TEST
+
+/* The protected name itself, and an ASCII name that merely looks like it
+ * (not IDNA's business), are answered. */
+START_TEST(test_protected_and_ascii_pass)
+{
+    struct dnsq_result r;
+    struct qline q;
+
+    hx_query(&H, "paypal.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_data(&r, &q, "paypal.example.", "paypal.example. A 192.0.2.80", "ok", "pass",
+                   "resolved");
+    hx_query(&H, "paypa1.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    ck_assert_msg(r.rcode == 3 && strcmp(q.verdict, "ok") == 0 && q.lookalike[0] == '\0',
+                  "paypa1.example: %s, line %s", dnsq_rcode_name(r.rcode), q.raw);
+}
+END_TEST
+
+/* A CNAME into the lookalike gets the lookalike's action: the answer path
+ * judges targets as the query path judges names. */
+START_TEST(test_chain_into_confusable)
+{
+    struct dnsq_result r;
+    struct qline q;
+
+    hx_query(&H, "payalias.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_policy(&r, &q, "payalias.example.", 5, "confusable:xn--pypal-4ve", "refuse",
+                     "idnguard: confusable: xn--pypal-4ve: ");
+}
+END_TEST
+
+/* Latin with Devanagari is moderately restrictive: below the default
+ * highly-restrictive, so logged (and answered), in A-labels; digits of two
+ * systems refused, as this tcase says. */
+START_TEST(test_mixed_script_logged)
+{
+    struct dnsq_result r;
+    struct qline q;
+
+    hx_query(&H, "xn--aypal-i4k.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_data(&r, &q, "xn--aypal-i4k.example.", "xn--aypal-i4k.example. A 192.0.2.83",
+                   "mixed-script:xn--aypal-i4k", "log", "resolved");
+    ck_assert_msg(q.unicode[0] == '\0' && strcmp(q.lookalike, "mixed-script") == 0,
+                  "line shows \"%s\", lookalike \"%s\": %s", q.unicode, q.lookalike, q.raw);
+    hx_query(&H, "xn--2-wtd80a.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_policy(&r, &q, "xn--2-wtd80a.example.", 5, "mixed-number:xn--2-wtd80a", "refuse",
+                     "idnguard: mixed-number: xn--2-wtd80a: ");
+}
+END_TEST
+
+/* A reload with a bad protected name keeps the running settings (and
+ * says which line of which file); the next good file is taken. */
+START_TEST(test_lookalike_reload)
+{
+    struct dnsq_result r;
+    struct qline q;
+    char line[2048];
+    int n, loaded;
+
+    ck_assert(harness_write_conf(&H, "idnguard:\n    protect: paypal.example\n"
+                                     "    protect: xn--zz.example\n") == 0);
+    ck_assert(harness_sighup(&H) == 0);
+    ck_assert_msg(harness_wait_line(H.ub_log, 0, "keeping previous settings (reload failures: 1)",
+                                    HARNESS_START_MS, line, sizeof line),
+                  "no \"keeping previous settings\" line after a bad reload");
+    ck_assert_msg(harness_wait_line(H.ub_log, 0, "idnguard.conf:3: bad name 'xn--zz.example'", 0,
+                                    line, sizeof line),
+                  "the reload error does not name file:line and the name");
+    hx_query(&H, "xn--pypal-4ve.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    ck_assert_msg(r.rcode == 5 && strcmp(q.verdict, "confusable:xn--pypal-4ve") == 0,
+                  "after a bad reload: %s, line %s", dnsq_rcode_name(r.rcode), q.raw);
+    loaded = harness_count_lines(H.ub_log, 0, "idnguard: loaded");
+    ck_assert(harness_write_conf(&H, "idnguard:\n    restriction-level: minimally-restrictive\n")
+              == 0);
+    ck_assert(harness_sighup(&H) == 0);
+    n = harness_wait_count(H.ub_log, 0, "idnguard: loaded", loaded + 1, HARNESS_START_MS);
+    ck_assert_msg(n >= loaded + 1, "no new \"idnguard: loaded\" line after SIGHUP (%d)", n);
+    hx_query(&H, "xn--pypal-4ve.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_data(&r, &q, "xn--pypal-4ve.example.", "xn--pypal-4ve.example. A 192.0.2.81", "ok",
+                   "pass", "resolved");
+}
+END_TEST
+
 static Suite *policy_suite(void)
 {
     Suite *s = suite_create("integration-policy");
@@ -510,6 +627,14 @@ static Suite *policy_suite(void)
     tcase_add_test(tc, test_deny_raw_spelling);
     tcase_add_loop_test(tc, test_lists_more_specific_wins, 0, 2);
     tcase_add_test(tc, test_deny_is_by_label);
+    suite_add_tcase(s, tc);
+
+    tc = harness_tcase("lookalike", setup_lookalike, teardown);
+    tcase_add_loop_test(tc, test_confusable_refused, 0, 2);
+    tcase_add_test(tc, test_protected_and_ascii_pass);
+    tcase_add_test(tc, test_chain_into_confusable);
+    tcase_add_test(tc, test_mixed_script_logged);
+    tcase_add_test(tc, test_lookalike_reload);
     suite_add_tcase(s, tc);
     return s;
 }
