@@ -226,15 +226,7 @@ void idng_canonical_order(uint32_t *buf, size_t n)
 
 int idng_confusable(uint32_t cp, const uint32_t **seq)
 {
-    long i;
-
-    if (!US_CONF(idng_usec(cp)))
-        return -1;
-    i = find_u32(idng_ut_conf_cp, idng_ut_conf_count, cp);
-    if (i < 0)
-        return -1;
-    *seq = idng_ut_pool + (idng_ut_conf_ref[i] >> IDNG_UT_REF_LEN_BITS);
-    return (int)(idng_ut_conf_ref[i] & IDNG_UT_REF_LEN_MASK);
+    return idng_confusable_w(idng_usec(cp), seq);
 }
 
 /* Longest label idng_is_nfc can settle a MAYBE for: the codec's own labels

@@ -29,6 +29,18 @@ static inline uint32_t idng_usec(uint32_t cp)
                                                 + (cp & IDNG_UT_BLOCK_MASK)]];
 }
 
+/** idng_confusable of the code point whose security word is w. */
+static inline int idng_confusable_w(uint32_t w, const uint32_t **seq)
+{
+    uint32_t ref;
+
+    if (!US_CONF(w))
+        return -1;
+    ref = idng_ut_conf_ref[US_CONFIDX(w)];
+    *seq = idng_ut_pool + (ref >> IDNG_UT_REF_LEN_BITS);
+    return (int)(ref & IDNG_UT_REF_LEN_MASK);
+}
+
 /**
  * The confusables.txt prototype of cp, in NFD: sets *seq and returns its
  * length (at least 1), or -1 when cp is its own prototype.  Only code points

@@ -94,20 +94,29 @@ enum { QC_YES = 0, QC_NO = 1, QC_MAYBE = 2 };
 
 /* UTS #39: layout of a security word (idng_ut_sec_props), as above. */
 #define US_SCX_SHIFT 0
-#define US_SCX_MASK 1023u
+#define US_SCX_MASK 255u
 #define US_SCX(w) (((w) >> US_SCX_SHIFT) & US_SCX_MASK)
-#define US_ALLOWED_SHIFT 10
+#define US_ALLOWED_SHIFT 8
 #define US_ALLOWED_MASK 1u
 #define US_ALLOWED(w) (((w) >> US_ALLOWED_SHIFT) & US_ALLOWED_MASK)
-#define US_CONF_SHIFT 11
-#define US_CONF_MASK 1u
-#define US_CONF(w) (((w) >> US_CONF_SHIFT) & US_CONF_MASK)
-#define US_ND_SHIFT 12
-#define US_ND_MASK 1u
-#define US_ND(w) (((w) >> US_ND_SHIFT) & US_ND_MASK)
-#define US_DIGIT_SHIFT 13
+#define US_DIGIT_SHIFT 9
 #define US_DIGIT_MASK 15u
 #define US_DIGIT(w) (((w) >> US_DIGIT_SHIFT) & US_DIGIT_MASK)
+#define US_DEC_SHIFT 13
+#define US_DEC_MASK 1u
+#define US_DEC(w) (((w) >> US_DEC_SHIFT) & US_DEC_MASK)
+#define US_NZCCC_SHIFT 14
+#define US_NZCCC_MASK 1u
+#define US_NZCCC(w) (((w) >> US_NZCCC_SHIFT) & US_NZCCC_MASK)
+#define US_CONF_SHIFT 15
+#define US_CONF_MASK 1u
+#define US_CONF(w) (((w) >> US_CONF_SHIFT) & US_CONF_MASK)
+#define US_PSTART_SHIFT 16
+#define US_PSTART_MASK 1u
+#define US_PSTART(w) (((w) >> US_PSTART_SHIFT) & US_PSTART_MASK)
+#define US_CONFIDX_SHIFT 17
+#define US_CONFIDX_MASK 8191u
+#define US_CONFIDX(w) (((w) >> US_CONFIDX_SHIFT) & US_CONFIDX_MASK)
 /* Script sets: 168 scripts (PropertyValueAliases.txt's sc values in its
  * order, then UTS #39's Hanb, Jpan and Kore), IDNG_UT_SCX_WORDS 64-bit words
  * each; the bits of the scripts the restriction levels ask about. */
@@ -125,6 +134,8 @@ enum { QC_YES = 0, QC_NO = 1, QC_MAYBE = 2 };
  * and of a code point UTS #46 keeps (valid or deviation); the latter in
  * UTF-8 octets too. */
 #define IDNG_UT_SKEL_MAX 18
+/* US_DIGIT of a code point that is not a decimal digit. */
+#define US_DIGIT_NONE 15
 #define IDNG_UT_SKEL_VALID_MAX 7
 #define IDNG_UT_SKEL_VALID_OCTETS 21
 
@@ -156,8 +167,8 @@ enum { QC_YES = 0, QC_NO = 1, QC_MAYBE = 2 };
 #define IDNG_UT_LOWER_COUNT 1433
 #define IDNG_UT_UPPER_COUNT 1450
 #define IDNG_UT_SEC_STAGE1_SIZE 8704
-#define IDNG_UT_SEC_STAGE2_SIZE 40192
-#define IDNG_UT_SEC_PROPS_SIZE 959
+#define IDNG_UT_SEC_STAGE2_SIZE 41344
+#define IDNG_UT_SEC_PROPS_SIZE 6129
 #define IDNG_UT_SCX_SIZE 651
 #define IDNG_UT_CONF_COUNT 5247
 

@@ -62,7 +62,7 @@ idng_restriction idng_uts39_label(const uint32_t *s, size_t n, int *mixed_number
      * every script; the zero of the first decimal digit (section 5.3). */
     uint64_t all[IDNG_UT_SCX_WORDS], no_latn[IDNG_UT_SCX_WORDS];
     int ascii = 1, allowed = 1, seen = 0, mixed = 0;
-    uint32_t zero = 0;
+    uint32_t zero = 0, last = US_SCX_MASK + 1;
     size_t i;
     unsigned k;
 
@@ -76,7 +76,7 @@ idng_restriction idng_uts39_label(const uint32_t *s, size_t n, int *mixed_number
             continue;
         }
         w = idng_usec(s[i]);
-        if (US_ND(w)) {
+        if (US_DIGIT(w) != US_DIGIT_NONE) {
             /* Unicode keeps each set of ten decimal digits contiguous and
              * in order, so the zero of a digit is the digit less its value. */
             uint32_t z = s[i] - US_DIGIT(w);
@@ -91,6 +91,11 @@ idng_restriction idng_uts39_label(const uint32_t *s, size_t n, int *mixed_number
             continue;
         }
         ascii &= s[i] < 0x80;
+        /* The same set as the code point before changes nothing (a label
+         * is mostly of one script). */
+        if (US_SCX(w) == last)
+            continue;
+        last = US_SCX(w);
         set = idng_ut_scx + (size_t)US_SCX(w) * IDNG_UT_SCX_WORDS;
         for (k = 0; k < IDNG_UT_SCX_WORDS; k++)
             all[k] &= set[k];
@@ -127,7 +132,14 @@ int idng_mixed_numbers(const uint32_t *s, size_t n)
     return mixed;
 }
 
-idng_status idng_skeleton(const uint32_t *in, size_t n, uint32_t *out, size_t *outlen)
+/* Inputs up to this long (a label's code points, and more) take the one
+ * pass of idng_skeleton; longer ones skeleton_long. */
+#define SKEL_SHORT 64
+
+/* The skeleton of a string of any length, by the book: NFD of the input at
+ * the front of out, each code point replaced by its prototype back to
+ * front, NFD again. */
+static idng_status skeleton_long(const uint32_t *in, size_t n, uint32_t *out, size_t *outlen)
 {
     size_t cap = *outlen, total = 0, nfd = 0, i, j, end;
     uint32_t d[IDNG_UT_DECOMP_MAX];
@@ -171,6 +183,73 @@ idng_status idng_skeleton(const uint32_t *in, size_t n, uint32_t *out, size_t *o
     /* ...and NFD again: the prototypes are stored in NFD, so only their
      * order with their neighbours can be off. */
     idng_canonical_order(out, total);
+    return IDNG_OK;
+}
+
+
+/*
+ * A short string in one pass over its security words: the full canonical
+ * decomposition of each code point (nothing to do for most), canonical
+ * order only when a non-starter is there, each piece replaced by its
+ * prototype (stored in NFD), and canonical order again only when the result
+ * holds a non-starter.  The same result as skeleton_long, which the tests
+ * hold against ICU.
+ */
+idng_status idng_skeleton(const uint32_t *in, size_t n, uint32_t *out, size_t *outlen)
+{
+    uint32_t d[SKEL_SHORT * IDNG_UT_DECOMP_MAX], dw[SKEL_SHORT * IDNG_UT_DECOMP_MAX];
+    size_t nd = 0, total = 0, i, j, m;
+    uint32_t any = 0, again = 0;
+    const uint32_t *seq;
+
+    if (n > SKEL_SHORT)
+        return skeleton_long(in, n, out, outlen);
+    for (i = 0; i < n; i++) {
+        uint32_t w;
+        if (in[i] - 0xD800 < 0x800)
+            return IDNG_E_SURROGATE;
+        if (in[i] > 0x10FFFF)
+            return IDNG_E_CODEPOINT_MAX;
+        w = idng_usec(in[i]);
+        if (!US_DEC(w)) {
+            d[nd] = in[i];
+            dw[nd++] = w;
+            any |= w;
+            continue;
+        }
+        m = idng_decompose(in[i], d + nd);
+        for (j = 0; j < m; j++, nd++) {
+            dw[nd] = idng_usec(d[nd]);
+            any |= dw[nd];
+        }
+    }
+    if (US_NZCCC(any)) {
+        idng_canonical_order(d, nd);
+        for (i = 0; i < nd; i++)
+            dw[i] = idng_usec(d[i]);
+    }
+    for (i = 0; i < nd; i++)
+        total += US_CONF(dw[i]) ? idng_ut_conf_ref[US_CONFIDX(dw[i])] & IDNG_UT_REF_LEN_MASK : 1;
+    if (total > *outlen) {
+        *outlen = total;
+        return IDNG_E_NOSPACE;
+    }
+    *outlen = total;
+    for (i = 0, m = 0; i < nd; i++) {
+        int k = idng_confusable_w(dw[i], &seq);
+        if (k < 0) {
+            out[m++] = d[i];
+            again |= US_NZCCC(dw[i]);
+        } else {
+            memcpy(out + m, seq, (size_t)k * sizeof *out);
+            m += (size_t)k;
+            again |= !US_PSTART(dw[i]);
+        }
+    }
+    /* NFD again: the prototypes are in NFD, so only their order with their
+     * neighbours can be off, and only when a non-starter is there. */
+    if (again)
+        idng_canonical_order(out, total);
     return IDNG_OK;
 }
 

@@ -77,27 +77,8 @@ void idng_lookalike_start(struct idng_lookalike_run *r, const struct idng_protec
     r->wire_len = len;
     r->keys = protect != NULL && protect->used > 0;
     r->nlab = 0;
-    r->key_len = 0;
-    r->key_bad = 0;
+    r->cp_at[0] = 0;
     r->any = 0; /* out is set up by the first judged label: most names have none */
-}
-
-/* Appends the skeleton of cps[0..n) to r's key, after its length. */
-static void key_label(struct idng_lookalike_run *r, const uint32_t *cps, size_t n)
-{
-    size_t at = r->key_len + 1, room;
-
-    if (r->key_bad || at > IDNG_LK_KEY_MAX) {
-        r->key_bad = 1;
-        return;
-    }
-    room = IDNG_LK_KEY_MAX - at;
-    if (idng_skeleton(cps, n, r->key + at, &room) != IDNG_OK) {
-        r->key_bad = 1;
-        return;
-    }
-    r->key[at - 1] = (uint32_t)room;
-    r->key_len = at + room;
 }
 
 /* What rule 6 makes of one judged label. */
@@ -135,7 +116,6 @@ void idng_lookalike_label(void *ctx, size_t off, size_t len, const uint32_t *cps
     r->nlab++;
     r->off[i] = off;
     r->len[i] = (uint8_t)len;
-    r->key_at[i] = r->key_len;
     if (!judged) {
         for (k = 0; k < len; k++)
             raw |= lab[k] >= 0x80;
@@ -152,6 +132,7 @@ void idng_lookalike_label(void *ctx, size_t off, size_t len, const uint32_t *cps
                 own[k] += own[k] - 'A' < 26 ? 'a' - 'A' : 0;
         } else if (!r->keys) {
             r->judged[i] = 0;
+            r->cp_at[i + 1] = r->cp_at[i];
             return;
         }
         if (!judged) {
@@ -170,18 +151,15 @@ void idng_lookalike_label(void *ctx, size_t off, size_t len, const uint32_t *cps
         }
         judge_label(r, cps, n, off, len);
     }
-    if (r->keys)
-        key_label(r, cps, n);
-}
-
-/* Hash of the key of the name from label i on (its labels i..nlab-1). */
-static void parent_hashes(const struct idng_lookalike_run *r, uint64_t *h)
-{
-    size_t i = r->nlab;
-
-    h[i] = ROOT_HASH;
-    while (i-- > 0)
-        h[i] = fold(h[i + 1], r->key + r->key_at[i], r->key_at[i + 1] - r->key_at[i]);
+    if (r->keys) {
+        /* At most 253 code points in all: labels of a name within 255
+         * octets, none longer as code points than as octets. */
+        size_t at = r->cp_at[i];
+        if (n > IDNG_WIRE_MAX - at)
+            n = IDNG_WIRE_MAX - at, r->keys = 0; /* cannot be: give up keying */
+        memcpy(r->cps + at, cps, n * sizeof *cps);
+        r->cp_at[i + 1] = at + n;
+    }
 }
 
 static const struct idng_skel_slot *find_key(const struct idng_protect *s, uint64_t h,
@@ -201,30 +179,66 @@ static const struct idng_skel_slot *find_key(const struct idng_protect *s, uint6
     return NULL;
 }
 
+/* Is h the hash of a parent of a protected name? */
+static int is_parent(const struct idng_protect *s, uint64_t h)
+{
+    size_t mask = s->nparents - 1, i;
+
+    h |= 1; /* 0 marks an empty slot */
+    for (i = (size_t)h & mask; s->parents[i] != 0; i = (i + 1) & mask)
+        if (s->parents[i] == h)
+            return 1;
+    return 0;
+}
+
+/* Puts the skeleton of label i before the key already built (the labels
+ * after it), after its length, and returns the new parent's hash; 0 and
+ * r->keys cleared when it does not fit. */
+static uint64_t key_label(struct idng_lookalike_run *r, size_t i, uint64_t parent)
+{
+    uint32_t sk[(IDNG_LABEL_MAX + 1) * IDNG_SKELETON_GROWTH];
+    size_t n = sizeof sk / sizeof sk[0], end = r->key_at[i + 1];
+
+    if (idng_skeleton(r->cps + r->cp_at[i], r->cp_at[i + 1] - r->cp_at[i], sk, &n) != IDNG_OK
+        || n + 1 > end) {
+        r->keys = 0;
+        return 0;
+    }
+    r->key_at[i] = end - n - 1;
+    r->key[r->key_at[i]] = (uint32_t)n;
+    memcpy(r->key + r->key_at[i] + 1, sk, n * sizeof *sk);
+    return fold(parent, r->key + r->key_at[i], n + 1);
+}
+
 int idng_lookalike_finish(struct idng_lookalike_run *r, struct idng_lookalike *out)
 {
-    uint64_t h[IDNG_LABELS_MAX + 1];
     size_t i, last = 0, first;
+    uint64_t h = ROOT_HASH;
 
     if (!r->any) {
         memset(out, 0, sizeof *out);
         return 0;
     }
     *out = r->out;
-    if (!r->keys || r->key_bad)
+    if (!r->keys)
         return 1;
-    r->key_at[r->nlab] = r->key_len;
     for (i = 0; i < r->nlab; i++)
         if (r->judged[i])
             last = i;
-    /* The name and each parent that still holds a judged label, the
-     * longest first: the first whose key is a protected name's, when it is
+    /* The parents from the last label on, each one label longer: those
+     * that are no protected name's parent end the walk; of those holding a
+     * judged label, the longest whose key is a protected name's, when it is
      * not a protected name itself, makes the name confusable. */
-    parent_hashes(r, h);
-    for (i = 0; i <= last; i++) {
-        const struct idng_skel_slot *sl =
-            find_key(r->protect, h[i], r->key + r->key_at[i], r->key_len - r->key_at[i]);
+    r->key_at[r->nlab] = IDNG_LK_KEY_MAX;
+    for (i = r->nlab; i-- > 0;) {
+        const struct idng_skel_slot *sl;
         size_t start = r->off[i] - 1; /* the parent's length octet */
+        h = key_label(r, i, h);
+        if (!r->keys || !is_parent(r->protect, h))
+            break;
+        if (i > last)
+            continue;
+        sl = find_key(r->protect, h, r->key + r->key_at[i], IDNG_LK_KEY_MAX - r->key_at[i]);
         if (sl == NULL
             || idng_nameset_find(&r->protect->names, r->wire + start, r->wire_len - start)
                    != IDNG_NAMESET_NONE)
@@ -235,7 +249,6 @@ int idng_lookalike_finish(struct idng_lookalike_run *r, struct idng_lookalike *o
         out->conf_off = r->off[first];
         out->conf_len = r->len[first];
         out->like = sl->index - 1;
-        break;
     }
     return 1;
 }
@@ -297,6 +310,7 @@ void idng_protect_free(struct idng_protect *s)
     idng_nameset_free(&s->names);
     free(s->slots);
     free(s->keys);
+    free(s->parents);
     idng_protect_init(s);
 }
 
@@ -337,18 +351,48 @@ static int reserve(struct idng_protect *s, size_t keylen)
     return 0;
 }
 
+/* Adds h to the parents' set; 0, or -1 out of memory. */
+static int parent_add(struct idng_protect *s, uint64_t h)
+{
+    size_t i;
+
+    h |= 1;
+    if (2 * (s->parents_used + 1) > s->nparents) {
+        size_t n = s->nparents ? 2 * s->nparents : 64, k;
+        uint64_t *t = calloc(n, sizeof *t);
+        if (t == NULL)
+            return -1;
+        for (k = 0; k < s->nparents; k++) {
+            if (s->parents[k] == 0)
+                continue;
+            for (i = (size_t)s->parents[k] & (n - 1); t[i] != 0; i = (i + 1) & (n - 1))
+                ;
+            t[i] = s->parents[k];
+        }
+        free(s->parents);
+        s->parents = t;
+        s->nparents = n;
+    }
+    for (i = (size_t)h & (s->nparents - 1); s->parents[i] != 0; i = (i + 1) & (s->nparents - 1))
+        if (s->parents[i] == h)
+            return 0;
+    s->parents[i] = h;
+    s->parents_used++;
+    return 0;
+}
+
 int idng_protect_add(struct idng_protect *s, const uint8_t *wire, size_t len)
 {
     /* The key is made as a query name's is, with every label keyed. */
     static const struct idng_protect keyed = {.used = 1};
     struct idng_lookalike_run r;
-    uint64_t h[IDNG_LABELS_MAX + 1];
     struct idng_skel_slot sl;
-    size_t at, k;
+    uint64_t h = ROOT_HASH;
+    size_t at, k, klen;
     int rc;
 
     idng_lookalike_start(&r, &keyed, IDNG_RL_UNRESTRICTED, IDNG_MODE_UTS46, wire, len);
-    if (!walk(&r, wire, len) || r.key_bad)
+    if (!walk(&r, wire, len) || !r.keys)
         return -2;
     /* Only A-label names: every xn-- label decodes, no octet is >= 0x80. */
     for (at = 0; at < r.nlab; at++) {
@@ -358,25 +402,34 @@ int idng_protect_add(struct idng_protect *s, const uint8_t *wire, size_t len)
         if (idng_is_ace((const char *)wire + r.off[at], r.len[at]) && !r.judged[at])
             return -2;
     }
+    if (r.nlab == 0)
+        return -2;
     if (idng_nameset_find(&s->names, wire, len) != IDNG_NAMESET_NONE)
         return 1;
-    if (reserve(s, r.key_len) != 0)
+    r.key_at[r.nlab] = IDNG_LK_KEY_MAX;
+    for (at = r.nlab; at-- > 0;) {
+        h = key_label(&r, at, h);
+        if (!r.keys)
+            return -2;
+        if (parent_add(s, h) != 0)
+            return -1;
+    }
+    klen = IDNG_LK_KEY_MAX - r.key_at[0];
+    if (reserve(s, klen) != 0)
         return -1;
     rc = idng_nameset_add(&s->names, wire, len, &at);
     if (rc != 0)
         return rc;
-    r.key_at[r.nlab] = r.key_len;
-    parent_hashes(&r, h);
     /* Names with one skeleton share a slot: the first name stands for them
      * in messages, and the others are found by idng_nameset_find. */
-    if (find_key(s, h[0], r.key, r.key_len) != NULL)
+    if (find_key(s, h, r.key + r.key_at[0], klen) != NULL)
         return 0;
-    memcpy(s->keys + s->keys_len, r.key, r.key_len * sizeof *r.key);
-    sl.hash = h[0];
+    memcpy(s->keys + s->keys_len, r.key + r.key_at[0], klen * sizeof *r.key);
+    sl.hash = h;
     sl.off = (uint32_t)s->keys_len;
-    sl.len = (uint32_t)r.key_len;
+    sl.len = (uint32_t)klen;
     sl.index = (uint32_t)(at + 1);
-    s->keys_len += r.key_len;
+    s->keys_len += klen;
     slot_put(s->slots, s->nslots, &sl);
     s->used++;
     return 0;
@@ -387,7 +440,7 @@ size_t idng_protect_mem(const struct idng_protect *s)
     if (s == NULL)
         return 0;
     return idng_nameset_mem(&s->names) + s->nslots * sizeof *s->slots
-           + s->keys_cap * sizeof *s->keys;
+           + s->keys_cap * sizeof *s->keys + s->nparents * sizeof *s->parents;
 }
 
 const char *idng_lookalike_name(unsigned found)

@@ -45,6 +45,12 @@ struct idng_protect {
     size_t nslots, used;
     uint32_t *keys;               /**< every name's skeleton key, one after another */
     size_t keys_len, keys_cap;
+    /** The hashes of the keys of every parent of every protected name (com.
+     *  and paypal.com. for paypal.com.): a query name whose parent's key is
+     *  not among them can have no longer parent that matches, so its labels
+     *  are keyed from the last one and only as far as this allows. */
+    uint64_t *parents;            /**< nparents slots (a power of two), 0 = empty */
+    size_t nparents, parents_used;
 };
 
 /** Makes s an empty set. */
@@ -97,13 +103,18 @@ struct idng_lookalike_run {
     idng_mode mode;
     const uint8_t *wire;
     size_t wire_len;
-    int keys, key_bad, any;
+    int keys, any;
     size_t nlab;
     size_t off[IDNG_LABELS_MAX];
     uint8_t len[IDNG_LABELS_MAX];
     unsigned char judged[IDNG_LABELS_MAX];
+    /* With keys: each label's code points, kept for idng_lookalike_finish,
+     * which makes the skeletons from the last label on. */
+    size_t cp_at[IDNG_LABELS_MAX + 1];
+    uint32_t cps[IDNG_WIRE_MAX];
+    /* The key, built from its end: the parent from label i on is
+     * key[key_at[i] .. IDNG_LK_KEY_MAX). */
     size_t key_at[IDNG_LABELS_MAX + 1];
-    size_t key_len;
     uint32_t key[IDNG_LK_KEY_MAX];
     struct idng_lookalike out;
 };

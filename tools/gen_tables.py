@@ -95,10 +95,15 @@ AUGMENT = {"Hani": ["Hanb", "Jpan", "Kore"], "Hira": ["Jpan"], "Kana": ["Jpan"],
            "Hang": ["Kore"], "Bopo": ["Hanb"]}
 # The fields of a UTS #39 property word, lowest bits first: the index of the
 # code point's augmented Script_Extensions set in idng_ut_scx (Common and
-# Inherited: the set of all scripts), Identifier_Status=Allowed, "has a
-# confusables.txt prototype other than itself", General_Category=Nd and its
-# digit value.
-SEC_FIELDS = [("SCX", 10), ("ALLOWED", 1), ("CONF", 1), ("ND", 1), ("DIGIT", 4)]
+# Inherited: the set of all scripts); Identifier_Status=Allowed; the digit
+# value of General_Category=Nd (DIGIT_NONE otherwise); for the skeleton, a
+# canonical decomposition (Hangul syllables included), a nonzero combining
+# class, "has a confusables.txt prototype other than itself", whether that
+# prototype is all starters, and its index in idng_ut_conf_cp/_ref, so that
+# the common code point needs one lookup and no search.
+SEC_FIELDS = [("SCX", 8), ("ALLOWED", 1), ("DIGIT", 4), ("DEC", 1), ("NZCCC", 1), ("CONF", 1),
+              ("PSTART", 1), ("CONFIDX", 13)]
+DIGIT_NONE = 15
 
 SBASE, LBASE, VBASE, TBASE = 0xAC00, 0x1100, 0x1161, 0x11A7
 LCOUNT, VCOUNT, TCOUNT = 19, 21, 28
@@ -763,9 +768,14 @@ def main():
 
     sc_names, scx_index, scx_sets, allowed, proto, digit = load_uts39(
         paths, {n: inputs["ICU/" + n] for n in ICU_FILES}, gc, norm, u46_status)
+    conf_index = {cp: i for i, cp in enumerate(sorted(proto))}
     sec_words = [pack({"SCX": scx_index[cp], "ALLOWED": 1 if cp in allowed else 0,
-                       "CONF": 1 if cp in proto else 0, "ND": 0 if digit[cp] is None else 1,
-                       "DIGIT": digit[cp] or 0}, SEC_FIELDS) for cp in range(MAXCP)]
+                       "DIGIT": DIGIT_NONE if digit[cp] is None else digit[cp],
+                       "DEC": 1 if norm.decompose([cp], False) != [cp] else 0,
+                       "NZCCC": 1 if ccc[cp] else 0,
+                       "CONF": 1 if cp in proto else 0,
+                       "PSTART": 1 if cp in proto and all(ccc[c] == 0 for c in proto[cp]) else 0,
+                       "CONFIDX": conf_index.get(cp, 0)}, SEC_FIELDS) for cp in range(MAXCP)]
     sec_stage1, sec_stage2, sec_pwords = build_trie(sec_words, TRIE_SHIFT)
     if len(sec_pwords) > 0xFFFF or len(sec_stage2) > 0xFFFF:
         die("the UTS #39 trie does not fit 16-bit indexes")
@@ -979,6 +989,8 @@ def main():
         " * and of a code point UTS #46 keeps (valid or deviation); the latter in",
         " * UTF-8 octets too. */",
         "#define IDNG_UT_SKEL_MAX %d" % skel_max,
+        "/* US_DIGIT of a code point that is not a decimal digit. */",
+        "#define US_DIGIT_NONE %d" % DIGIT_NONE,
         "#define IDNG_UT_SKEL_VALID_MAX %d" % skel_valid_max,
         "#define IDNG_UT_SKEL_VALID_OCTETS %d" % skel_valid_octets,
         "",

@@ -227,6 +227,24 @@ START_TEST(generated_strings)
 }
 END_TEST
 
+/* Strings over 64 code points take the codec's other path (by the book);
+ * they must give ICU's skeleton too. */
+START_TEST(long_strings)
+{
+    uint32_t s[160];
+    unsigned i;
+
+    oracle_open();
+    for (i = 0; i < 3000; i++) {
+        size_t n = 60 + rnd(100), k;
+        for (k = 0; k < n; k++)
+            s[k] = pool[rnd(POOL_N)];
+        same_skeleton(s, n);
+    }
+    oracle_close();
+}
+END_TEST
+
 static idng_restriction level_of(const char *utf8)
 {
     uint32_t s[64];
@@ -348,6 +366,7 @@ static Suite *uts39_suite(void)
     tcase_add_test(tc, every_code_point_skeleton);
     tcase_add_test(tc, every_code_point_level);
     tcase_add_test(tc, generated_strings);
+    tcase_add_test(tc, long_strings);
     tcase_add_test(tc, levels_by_hand);
     tcase_add_test(tc, names);
     tcase_add_test(tc, skeleton_errors);
