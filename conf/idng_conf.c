@@ -429,14 +429,17 @@ static int may(const struct pstate *p, const char *path, const struct stat *st, 
     if (pw->pw_uid == 0)
         return 1;
     if (st->st_uid == pw->pw_uid)
-        need = (want & X_OK ? S_IXUSR : 0) | S_IWUSR;
+        need = (want & R_OK ? S_IRUSR : 0) | (want & W_OK ? S_IWUSR : 0)
+               | (want & X_OK ? S_IXUSR : 0);
     else {
         int in_group = st->st_gid == pw->pw_gid;
         if (!in_group && getgrouplist(pw->pw_name, pw->pw_gid, groups, &ng) >= 0)
             for (i = 0; i < ng && !in_group; i++)
                 in_group = groups[i] == st->st_gid;
-        need = in_group ? (want & X_OK ? S_IXGRP : 0) | S_IWGRP
-                        : (want & X_OK ? S_IXOTH : 0) | S_IWOTH;
+        need = in_group ? (want & R_OK ? S_IRGRP : 0) | (want & W_OK ? S_IWGRP : 0)
+                              | (want & X_OK ? S_IXGRP : 0)
+                        : (want & R_OK ? S_IROTH : 0) | (want & W_OK ? S_IWOTH : 0)
+                              | (want & X_OK ? S_IXOTH : 0);
     }
     return (st->st_mode & need) == need;
 }
@@ -733,6 +736,15 @@ static int set_protect_file(struct pstate *p, const struct key *k, const char *v
     p->c.protect_file[n] = '\0';
     if ((buf = read_names_file(p, k, p->c.protect_file, &len)) == NULL)
         return -1;
+    /* The daemon reads it again at every reload, as the user it runs as. */
+    if (p->flags & IDNG_CONF_F_CHECK_PATHS) {
+        struct stat st;
+        if (stat(p->c.protect_file, &st) == 0 && !may(p, p->c.protect_file, &st, R_OK)) {
+            free(buf);
+            return fail(p, "%s '%s' is not readable (%s%s)", k->name, echo(e, v, n),
+                        p->user ? "by user " : "by this user", p->user ? p->user : "");
+        }
+    }
     /* One name a line; blanks around it, empty lines and '#' comments are
      * ignored.  Every bad line is reported (up to the report's limit), and
      * then nothing is applied. */

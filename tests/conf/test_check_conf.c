@@ -219,6 +219,38 @@ START_TEST(test_paths_checked_as_user)
 }
 END_TEST
 
+/* The protect-file must be readable by the daemon's user, who reads it again
+ * at every reload: a 0600 file of ours is not, for nobody (it is for us). */
+START_TEST(test_protect_file_readable_by_user)
+{
+    char dir[256], path[512], names[512], text[1200];
+    const char *args[3] = {NULL, NULL, NULL};
+    struct run r;
+
+    t_tmpdir_make(dir, sizeof dir, "idng-cc-prot");
+    ck_assert_int_eq(chmod(dir, 0755), 0);
+    put_file(dir, "protected.txt", "paypal.example\n", names, sizeof names);
+    ck_assert_int_eq(chmod(names, 0600), 0);
+    snprintf(text, sizeof text, "idnguard:\n    protect-file: \"%s\"\n", names);
+    put_file(dir, "p.conf", text, path, sizeof path);
+    args[0] = path;
+    run(args, NULL, &r);
+    ck_assert_msg(r.status == 0 && strstr(r.out, "protect-file: \""), "status %d, stderr %s",
+                  r.status, r.err);
+    run_free(&r);
+    if (getuid() == 0) {
+        args[0] = "--user=nobody";
+        args[1] = path;
+        run(args, NULL, &r);
+        ck_assert_msg(r.status == 1 && strstr(r.err, "p.conf:2: protect-file '")
+                          && strstr(r.err, "is not readable (by user nobody)"),
+                      "status %d, stderr %s", r.status, r.err);
+        run_free(&r);
+    }
+    t_tmpdir_remove(dir);
+}
+END_TEST
+
 /* A list entry that is an IPv4 address written as a name: a warning, and
  * the file still loads. */
 START_TEST(test_address_in_list_warned)
@@ -385,6 +417,7 @@ static Suite *check_conf_suite(void)
     tcase_add_loop_test(tc, test_paths_checked, 0, 4);
     tcase_add_test(tc, test_address_in_list_warned);
     tcase_add_test(tc, test_paths_checked_as_user);
+    tcase_add_test(tc, test_protect_file_readable_by_user);
     tcase_add_test(tc, test_missing_file);
     tcase_add_loop_test(tc, test_usage, 0, N_OF(usage_cases));
     suite_add_tcase(s, tc);

@@ -189,8 +189,8 @@ def parse_text(line):
     q["unicode"] = f.pop(0)[1:-1] if f[0].startswith("(") else None
     for k in ("qtype", "qclass", "rcode", "verdict", "action", "path"):
         q[k] = f.pop(0)
-    q["ede"] = q["target"] = q["proto"] = q["ms"] = None
-    for k in ("ede", "target", "proto", "ms"):
+    q["ede"] = q["lookalike"] = q["target"] = q["proto"] = q["ms"] = None
+    for k in ("ede", "lookalike", "target", "proto", "ms"):
         if f and f[0].startswith(k + "="):
             q[k] = f.pop(0)[len(k) + 1:]
     if q["ede"] is not None:
@@ -295,7 +295,7 @@ def check_text_vs_module(rep, name, lines, module_lines):
             continue  # reported by check_text_vs_capture
         tap[(t["client"], t["port"])] = t
     keys = ("client", "port", "qname", "unicode", "qtype", "qclass", "rcode", "verdict", "action",
-            "ede", "proto")
+            "ede", "lookalike", "proto")
     for line in module_lines:
         mod = parse_text(line)
         if mod["rcode"] == "DROPPED":
@@ -324,6 +324,7 @@ def check_json_vs_text(rep, name, text_lines, json_lines):
         pairs = [("time", j["time"], t["time"]), ("client", j["client"], t["client"]),
                  ("port", j["port"], t["port"]), ("qname", j["qname"], t["qname"]),
                  ("qname_unicode", j["qname_unicode"], t["unicode"]),
+                 ("lookalike", j["lookalike"], t["lookalike"]),
                  ("qtype", j["qtype"], t["qtype"]), ("qclass", j["qclass"], t["qclass"]),
                  ("rcode", j["rcode"] if j["rcode"] is not None else "-", t["rcode"]),
                  ("verdict", verdict, t["verdict"]), ("action", j["action"], t["action"]),

@@ -39,7 +39,8 @@ say() { printf 'make-golden: %s\n' "$*" >&2; }
 # The queries, one a line: how (udp: with EDNS, so a refusal carries its
 # EDE; noedns; tcp; drop: an answer is not waited for), name (presentation
 # form: \DDD is an octet), type, class.  Each kind of name the tap must
-# render: good IDNs, fake A-labels of several classes, raw UTF-8 and
+# render: good IDNs, lookalikes of a protected name, fake A-labels of
+# several classes, raw UTF-8 and
 # octets that are not UTF-8, control octets, NUL, blanks, bidi controls and
 # brackets, which must never reach a line unescaped.
 queries() {
@@ -48,6 +49,9 @@ udp xn--bcher-kva.example A IN
 tcp xn--bcher-kva.example AAAA IN
 udp xn--80aafi6cg.example A IN
 udp xn--ls8h.example A IN
+udp xn--pypal-4ve.example A IN
+udp login.xn--pypal-4ve.example A IN
+udp paypal.example A IN
 udp www.example A IN
 udp _dmarc.example TXT IN
 udp xn--ab-m1t.example A IN
