@@ -14,10 +14,13 @@
  *   idng_nameset_listed (the more specific wins);
  * - otherwise every label counts: the action is the most severe of the
  *   failing labels' actions (a raw label's action is that of what it
- *   normalizes to, computed here independently), the verdict names the
- *   first failing label with that action, and a name the wire check
- *   accepts passes; a name with raw labels gets its A-label form's verdict
- *   when that is more severe;
+ *   normalizes to, computed here independently) and of the lookalike
+ *   classes idng_lookalike_scan finds (rule 6, by its own walk over the
+ *   labels: the policy gets the same facts from the validation's walk);
+ *   the verdict names the first label with that action; a name the wire
+ *   check accepts and that is no lookalike passes; a name with raw labels
+ *   gets its A-label form's verdict when that is more severe; the
+ *   verdict's lookalike bits are the scan's;
  * - idng_policy_judge_data never answers normalize, and rejects with the
  *   same action whatever idng_policy_judge rejects;
  * - the EDE text, at any capacity (an exact heap buffer), is
@@ -52,7 +55,10 @@ static const char conf_text[] = "idnguard:\n"
                                 "  allow: bücher.allow.example\n"
                                 "  deny: bad.example\n"
                                 "  deny: deny.ok.example\n"
-                                "  deny: xn--bcher-kva.test\n";
+                                "  deny: xn--bcher-kva.test\n"
+                                "  on-mixed-number: nxdomain\n"
+                                "  protect: paypal.example\n"
+                                "  protect: bücher.example\n";
 
 static struct idng_conf conf;
 
@@ -122,8 +128,18 @@ static void judge(const struct idng_conf *c, const uint8_t *w, size_t len, size_
         FUZZ_CHECK(v.listed == IDNG_LISTED_DENY && idng_action_rejects(v.action),
                    "denied name: listed %d, action %d", v.listed, v.action);
     } else {
-        int worst = -1, raw = 0, aworst = -1;
-        size_t first = 0;
+        int worst = -1, raw = 0, aworst = -1, k;
+        size_t first_off = 0;
+        idng_status first_st = IDNG_OK;
+        struct idng_lookalike f;
+        /* Rule 6's findings, in the order they win among equals. */
+        const struct {
+            unsigned bit;
+            idng_status st;
+            size_t off;
+        } lk[3] = {{IDNG_LK_CONFUSABLE, IDNG_E_CONFUSABLE, 0},
+                   {IDNG_LK_MIXED_SCRIPT, IDNG_E_MIXED_SCRIPT, 0},
+                   {IDNG_LK_MIXED_NUMBER, IDNG_E_MIXED_NUMBER, 0}};
         idng_wire_check_each(w, len, c->policy.mode, each, IDNG_LABELS_MAX, &n);
         FUZZ_CHECK(v.listed == IDNG_LISTED_NONE || n > 0, "listed %d", v.listed);
         FUZZ_CHECK((n == 0) == (idng_wire_check(w, len, c->policy.mode, NULL) == IDNG_OK),
@@ -133,8 +149,30 @@ static void judge(const struct idng_conf *c, const uint8_t *w, size_t len, size_
             raw |= each[i].status == IDNG_E_RAW_8BIT;
             if (sev > worst) {
                 worst = sev;
-                first = i;
+                first_off = each[i].label_off;
+                first_st = each[i].status;
             }
+        }
+        /* A raw label's status is what converting it says (checked below
+         * only for the lookalike classes, which rule 6 alone gives). */
+        if (idng_lookalike_scan(&c->policy.protect, c->policy.restriction_level, c->policy.mode,
+                                w, len, &f)) {
+            for (k = 0; k < 3; k++) {
+                size_t off = lk[k].bit == IDNG_LK_CONFUSABLE     ? f.conf_off
+                             : lk[k].bit == IDNG_LK_MIXED_SCRIPT ? f.script_off
+                                                                 : f.number_off;
+                int sev = idng_action_severity(
+                    c->policy.action[idng_status_class(lk[k].st)]);
+                if (!(f.found & lk[k].bit))
+                    continue;
+                if (sev > worst || (sev == worst && off < first_off)) {
+                    worst = sev;
+                    first_off = off;
+                    first_st = lk[k].st;
+                }
+            }
+        } else {
+            FUZZ_CHECK(f.found == 0, "nothing judged, yet found %u", f.found);
         }
         if (raw) {
             /* Rule 5: the A-label form is judged too (it has no raw label
@@ -148,19 +186,26 @@ static void judge(const struct idng_conf *c, const uint8_t *w, size_t len, size_
                 aworst = idng_action_severity(av.action);
             }
         }
-        if (n == 0) {
-            FUZZ_CHECK(v.err.status == IDNG_OK && v.action == IDNG_ACT_PASS && v.listed == 0,
+        if (worst < 0) {
+            FUZZ_CHECK(v.err.status == IDNG_OK && v.action == IDNG_ACT_PASS && v.listed == 0
+                           && v.lookalike == 0,
                        "clean name judged %d/%d", v.err.status, v.action);
         } else if (aworst > worst) {
             FUZZ_CHECK(idng_action_severity(v.action) == aworst,
                        "name action %d, its A-label form's severity %d", v.action, aworst);
         } else {
             FUZZ_CHECK(v.listed == IDNG_LISTED_NONE, "listed %d", v.listed);
+            FUZZ_CHECK(v.lookalike == f.found, "verdict's lookalike bits %u, the scan's %u",
+                       v.lookalike, f.found);
             FUZZ_CHECK(idng_action_severity(v.action) == worst,
                        "name action %d, most severe label severity %d", v.action, worst);
-            FUZZ_CHECK(v.err.label_off == each[first].label_off,
-                       "verdict blames %zu, the first most severe label is at %zu", v.err.label_off,
-                       each[first].label_off);
+            FUZZ_CHECK(v.err.label_off == first_off
+                           && (v.err.status == first_st
+                               || (idng_status_class(first_st) < IDNG_C_MIXED_SCRIPT
+                                   && idng_status_class(v.err.status) < IDNG_C_MIXED_SCRIPT)),
+                       "verdict blames %s at %zu, the first most severe is %s at %zu",
+                       idng_status_symbol(v.err.status), v.err.label_off,
+                       idng_status_symbol(first_st), first_off);
             FUZZ_CHECK(v.err.label_len == 0
                            || (v.err.label_off <= len && v.err.label_len <= len - v.err.label_off
                                && memcmp(v.label, w + v.err.label_off, v.err.label_len) == 0),

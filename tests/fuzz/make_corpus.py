@@ -132,7 +132,25 @@ def wire_names():
         b"\x3f" + b"a" * 63 + b"\x3f" + b"b" * 63 + b"\x3f" + b"c" * 63 + b"\x3e" + b"d" * 62 + b"\x00",
         b"\x00trailing", wire(b"\xff\xfe.example"), wire(b"\xc0\xaf.example"),
         wire(alabel("a\u202eb") + b".example"), wire(b"xn--a.example"),
+        # lookalikes of the harness's protected names, and a mixed-number label
+        wire(b"xn--pypal-4ve.example"), wire(b"login.xn--pypal-4ve.example"),
+        wire(b"paypal.example"), wire("p\u0430ypal.example".encode()),
+        wire(b"xn--bcher-kva.example"), wire(b"xn--2-wtd80a.example"),
+        wire(b"xn--aypal-i4k.example"), wire(b"xn--ls8h.example"),
     ]
+    return out
+
+
+def uts39_inputs():
+    """A control byte, then 3 octets per code point (fuzz_uts39.c)."""
+    def cps(s, ctl=0):
+        return bytes([ctl]) + b"".join(ord(c).to_bytes(3, "big") for c in s)
+    out = [cps(t) for t in UNICODE_TEXTS]
+    out += [cps("p\u0430ypal"), cps("paypal.com", 4), cps("\u0660\u06f0"),
+            cps("a\u0301\u0323\u1e0b\u0307"), cps("\ufdfa\ufdfb", 8),
+            cps("\u01c4\u321d\u048b"), cps("\u4e2d\u3042\u30a2abc"),
+            cps("\u0905\u0967" + "2"), cps("x" * 70, 12), cps("\u1f80" * 40),
+            bytes([0]) + b"\xff\x00\x00" + b"\x00\xd8\x00"]
     return out
 
 
@@ -207,6 +225,7 @@ def main():
     counts["conf_parse"] = write("conf_parse", conf_inputs())
     counts["classify"] = write("classify", wire_names())
     counts["log_escape"] = write("log_escape", log_names())
+    counts["uts39"] = write("uts39", uts39_inputs())
     for k, v in counts.items():
         print("%s: %d seeds" % (k, v))
 
