@@ -317,6 +317,17 @@ static void error_at(struct lint *l, const struct src *s, const char *msg, const
     l->t->errors++;
 }
 
+/* "FILE:LINE: $INCLUDE PATH: reason". */
+static void include_error(struct lint *l, const struct src *s, const char *path,
+                          const char *reason)
+{
+    char shown[4 * 1024];
+
+    idng_display_text(path, strlen(path), shown, sizeof shown);
+    fprintf(l->cfg->err, "%s:%d: $INCLUDE %s: %s\n", s->shown, s->line, shown, reason);
+    l->t->errors++;
+}
+
 static char *shown_text(const char *s)
 {
     size_t cap = 12 * strlen(s) + 1;
@@ -436,16 +447,16 @@ static void do_include(struct lint *l, FILE *fp, struct src *s, off_t pos, int l
     if (path == NULL) {
         error_at(l, s, "$INCLUDE: out of memory", NULL);
     } else if (s->depth >= INCLUDE_DEPTH_MAX) {
-        error_at(l, s, "$INCLUDE nested too deep (a file that includes itself?)", file);
+        include_error(l, s, path, "nested too deep (a file that includes itself?)");
     } else {
         struct src in = {path, shown_text(path), 0, s->depth + 1};
         FILE *f = fopen(path, "r");
         struct stat st;
 
         if (f == NULL || in.shown == NULL) {
-            error_at(l, s, f ? "$INCLUDE: out of memory" : strerror(errno), path);
+            include_error(l, s, path, f ? "out of memory" : strerror(errno));
         } else if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-            error_at(l, s, "$INCLUDE: not a regular file", path);
+            include_error(l, s, path, "not a regular file");
         } else {
             read_file(l, f, &in, inc_origin);
             inc_origin = NULL; /* read_file owns it */
