@@ -132,6 +132,8 @@ for group in "$@"; do
         need gnuplot-nox cmd:gnuplot
         need valgrind cmd:valgrind
         need ldnsutils cmd:ldns-read-zone
+        need libldns-dev file:/usr/include/ldns/ldns.h
+        need time file:/usr/bin/time
         ;;
     tapbench)
         need golang-github-dnstap-golang-dnstap-cli cmd:dnstap
