@@ -104,6 +104,16 @@ static void put_s(struct line *ln, const char *s)
     put(ln, s, strlen(s));
 }
 
+/* before, s, after; nothing when s is empty. */
+static void put_around(struct line *ln, const char *before, const char *s, const char *after)
+{
+    if (s[0] == '\0')
+        return;
+    put_s(ln, before);
+    put_s(ln, s);
+    put_s(ln, after);
+}
+
 /* A JSON member ,"key":"value" (value JSON-escaped) or ,"key":null. */
 static void put_json(struct line *ln, const char *key, const char *s)
 {
@@ -148,45 +158,20 @@ static void emit_text(struct line *ln, const struct finding *f)
     snprintf(num, sizeof num, ":%d: ", f->src->line);
     put_s(ln, num);
     put_s(ln, f->owner);
-    if (f->owner_u[0]) {
-        put_s(ln, " (");
-        put_s(ln, f->owner_u);
-        put_s(ln, ")");
-    }
-    put_s(ln, " ");
-    put_s(ln, f->type);
-    put_s(ln, " ");
+    put_around(ln, " (", f->owner_u, ")");
+    put_around(ln, " ", f->type, " ");
     put_s(ln, f->field);
     if (!f->is_owner) {
-        put_s(ln, "=");
-        put_s(ln, f->name);
-        if (f->name_u[0]) {
-            put_s(ln, " (");
-            put_s(ln, f->name_u);
-            put_s(ln, ")");
-        }
+        put_around(ln, "=", f->name, "");
+        put_around(ln, " (", f->name_u, ")");
     }
-    put_s(ln, ": ");
-    put_s(ln, f->cls);
-    put_s(ln, ": ");
-    if (f->has_label) {
-        put_s(ln, f->label);
-        put_s(ln, ": ");
-    }
+    put_around(ln, ": ", f->cls, ": ");
+    if (f->has_label)
+        put_around(ln, "", f->label, ": ");
     put_s(ln, f->message);
-    if (f->codepoint[0]) {
-        put_s(ln, " (");
-        put_s(ln, f->codepoint);
-        put_s(ln, ")");
-    }
-    if (f->alabel[0]) {
-        put_s(ln, " (A-label form ");
-        put_s(ln, f->alabel);
-        put_s(ln, ")");
-    }
-    put_s(ln, " [");
-    put_s(ln, f->action);
-    put_s(ln, "]\n");
+    put_around(ln, " (", f->codepoint, ")");
+    put_around(ln, " (A-label form ", f->alabel, ")");
+    put_around(ln, " [", f->action, "]\n");
 }
 
 /* JSON: the same fields, every key always present, null where absent. */

@@ -213,6 +213,20 @@ static const struct lint_case cases[] = {
      {"-:1: xn--zz.example. A owner: " BAD},
      {"idnguard: lint-zone: 1 records, 1 names, 1 findings, bad-punycode 1" NO_ERRORS},
      1},
+    {"dig AXFR output on standard input; a record over two lines",
+     {},
+     "\n; <<>> DiG 9.18 <<>> @192.0.2.53 example.com AXFR\n;; global options: +cmd\n"
+     "example.com.\t\t3600\tIN\tSOA\tns1.example.com. hostmaster.example.com. 1 7200 3600 "
+     "1209600 300\n"
+     "xn--bcher-kva.example.com. 3600\tIN\tCNAME\txn--zz.example.com.\n"
+     "example.com.\t\t3600\tIN\tMX\t( 10\n\t\t\txn--zz.example.com. )\n"
+     "example.com.\t\t3600\tIN\tSOA\tns1.example.com. hostmaster.example.com. 1 7200 3600 "
+     "1209600 300\n;; XFR size: 4 records (messages 1, bytes 250)\n",
+     {"-:5: xn--bcher-kva.example.com. (b\xc3\xbc" "cher.example.com.) CNAME "
+      "cname=xn--zz.example.com.: " BAD,
+      "-:7: example.com. MX exchange=xn--zz.example.com.: " BAD},
+     {"idnguard: lint-zone: 4 records, 10 names, 2 findings, bad-punycode 2" NO_ERRORS},
+     1},
     {"$INCLUDE from a pipe",
      {"-"},
      "$ORIGIN example.\n$INCLUDE sub/inc.db\nxn--zz IN A 192.0.2.1\n",
