@@ -165,6 +165,7 @@ for group in "$@"; do
         need swig cmd:swig
         need lintian cmd:lintian
         need systemd cmd:systemd-analyze
+        need libldns-dev file:/usr/include/ldns/ldns.h
         ;;
     *)
         echo "deps.sh: unknown group '$group'" >&2
