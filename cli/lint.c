@@ -272,10 +272,10 @@ static void judge_rr(struct lint *l, const struct src *s, const ldns_rr *rr)
     if (len > sizeof l->last_owner || len != l->last_owner_len
         || memcmp(wire, l->last_owner, len) != 0) {
         idng_policy_judge(l->cfg->policy, wire, len, &l->last_verdict);
-        if (len <= sizeof l->last_owner) {
+        /* (ldns gives no name over 255 octets; if it did, it matches none.) */
+        l->last_owner_len = len <= sizeof l->last_owner ? len : sizeof l->last_owner + 1;
+        if (len <= sizeof l->last_owner)
             memcpy(l->last_owner, wire, len);
-            l->last_owner_len = len;
-        }
     }
     if (l->last_verdict.action != IDNG_ACT_PASS)
         report(l, s, rr, "owner", wire, len, &l->last_verdict);
