@@ -11,6 +11,7 @@
  *   idnguard restriction [--mode=M] [NAME...]  UTS #39 restriction level
  *   idnguard check-conf [FILE]
  *   idnguard tap (-u SOCKET | -r FILE) [...]  dnstap in, query-log lines out (tap.c)
+ *   idnguard lint-zone [...] [FILE...]         a zone's names judged (lint.c)
  *
  * Without operands each command reads standard input, one item a line, and
  * writes exactly one line per input line.  Exit status: 0 when every item
@@ -19,6 +20,7 @@
  */
 #include "idng_conf.h"
 #include "idnguard.h"
+#include "lint.h"
 #include "tap.h"
 
 #include <stdio.h>
@@ -558,6 +560,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "tap") == 0)
         return idng_tap_main(argc, argv);
+    if (strcmp(argv[1], "lint-zone") == 0)
+        return idng_lint_main(argc, argv);
     for (k = 0; k < sizeof cmds / sizeof cmds[0]; k++)
         if (strcmp(argv[1], cmds[k].name) == 0)
             c = &cmds[k];

@@ -92,6 +92,11 @@ static size_t json_escape(const unsigned char *s, size_t n, char *d)
     return k;
 }
 
+size_t idng_log_json_escape(const char *s, size_t n, char *out)
+{
+    return json_escape((const unsigned char *)s, n, out);
+}
+
 /* Printable ASCII but space and '\\': what a text field (wr_field) shows as
  * itself. */
 static int field_plain(unsigned char c)

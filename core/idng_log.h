@@ -162,6 +162,19 @@ struct idng_logrec {
 size_t idng_log_format(const struct idng_logrec *r, enum idng_logfmt fmt, int with_time,
                        char *out, size_t cap);
 
+/** Room idng_log_json_escape needs for n octets (at most 6 out per octet in). */
+#define IDNG_LOG_JSON_ROOM(n) (6 * (size_t)(n))
+
+/**
+ * The JSON string escaper of the lines above (see "JSON strings"), for
+ * other writers of JSON (`idnguard lint-zone`): the RFC 8259 content of a
+ * string holding the n octets at s, without the quotes and without a NUL,
+ * into out, which has room for IDNG_LOG_JSON_ROOM(n).  Text that is already
+ * display-escaped (idng_display_*) comes out as a JSON consumer of the log
+ * sees it.  @return the length written.
+ */
+size_t idng_log_json_escape(const char *s, size_t n, char *out);
+
 struct idng_verdict;
 
 /** Buffer size for idng_log_client (INET6_ADDRSTRLEN). */

@@ -9,6 +9,8 @@
 #   make bench            all three, then bench/results/results.md and qps.png
 #   make bench-lookalike  the UTS #39 judgment per name against the validation,
 #                         and 100,000 protected names loaded (bench/lookalike_bench.c)
+#   make bench-lint       `idnguard lint-zone` against ldns reading the same zone
+#                         (BENCH_LINT_RECORDS=1000000, BENCH_LINT_ROUNDS=5)
 #   make bench-profile    the codec's instructions per name under callgrind, on
 #                         the same sets (bench/results/codec-profile.md says how
 #                         to read them)
@@ -114,3 +116,24 @@ bench-tap: deps-bench deps-stock deps-integration deps-tapbench
 	@mkdir -p $(BENCH_OUT)
 	IDNGUARD_ZONES=$(abspath $(ZONES_DIR)) sh bench/tap_bench.sh $(CURDIR)/$(STOCK_UNBOUND) \
 	    $(CURDIR)/$(CLI) $(BENCH_OUT)
+
+# `idnguard lint-zone` (issue 15) against ldns's own reading of the same
+# generated master file (bench/lint_bench.sh): ldns-read-zone, and
+# bench/ldns_stream.c, which reads record by record as lint-zone does and
+# judges nothing (the baseline of the budget: judging adds at most 50%).
+# BENCH_LINT_RECORDS=1000000 records, BENCH_LINT_ROUNDS=5 interleaved rounds:
+# bench/results/lint.md and lint-runs.csv.  Not part of `make bench`.
+LDNS_STREAM := $(BUILD)/bench/ldns_stream
+BENCH_LINT_RECORDS ?= 1000000
+BENCH_LINT_ROUNDS ?= 5
+$(LDNS_STREAM): bench/ldns_stream.c
+	@sh scripts/deps.sh --check bench build
+	@mkdir -p $(@D)
+	$(CC) -std=c11 -Wall -Wextra -Werror -O2 -g -o $@ $< -lldns
+
+.PHONY: bench-lint
+bench-lint: deps-bench deps-build
+	@$(MAKE) --no-print-directory $(CLI) $(LDNS_STREAM)
+	@mkdir -p $(BENCH_OUT)
+	BENCH_TMP=$(BUILD)/bench sh bench/lint_bench.sh $(CLI) $(LDNS_STREAM) $(BENCH_OUT) \
+	    $(BENCH_LINT_RECORDS) $(BENCH_LINT_ROUNDS)

@@ -16,7 +16,7 @@
 # the library code.
 
 FUZZ_NAMES := punycode_decode punycode_encode label_check to_ascii to_unicode \
-	conf_parse classify log_escape fstrm dnstap dnsmsg uts39
+	conf_parse classify log_escape fstrm dnstap dnsmsg lint_zone uts39
 FUZZ_TARGETS ?= $(FUZZ_NAMES)
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 10
@@ -38,7 +38,7 @@ FUZZ_LIB_WFLAGS := -Wno-error
 REPLAY_SAN = $(eval REPLAY_SAN := $(shell printf 'int main(void){return 0;}' | \
 	$(REPLAY_CC) $(FUZZ_SAN) -x c - -o /dev/null 2>/dev/null && echo '$(FUZZ_SAN)'))$(REPLAY_SAN)
 REPLAY_CFLAGS = $(STD_CFLAGS) -g -O1 $(REPLAY_SAN)
-FUZZ_INC := -Itests/fuzz
+FUZZ_INC := -Itests/fuzz -Icli
 
 FUZZ_LIB_SRC := $(CODEC_SRC) $(CONF_SRC) $(CORE_SRC) $(TAP_SRC)
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_BUILD)/obj/%.o)
@@ -58,16 +58,24 @@ $(FUZZ_BUILD)/replay-obj/%.o: %.c
 	$(REPLAY_CC) $(CPPFLAGS) $(FUZZ_INC) $(REPLAY_CFLAGS) $(if $(filter tests/%,$<),,$(FUZZ_LIB_WFLAGS)) -c -o $@ $<
 
 $(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/obj/tests/fuzz/fuzz_%.o $(FUZZ_LIB_OBJ)
-	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(FUZZ_LDLIBS)
 
 $(FUZZ_BUILD)/replay_%: $(FUZZ_BUILD)/replay-obj/tests/fuzz/fuzz_%.o \
     $(FUZZ_BUILD)/replay-obj/tests/fuzz/replay_main.o $(REPLAY_LIB_OBJ)
-	$(REPLAY_CC) $(REPLAY_SAN) -o $@ $^
+	$(REPLAY_CC) $(REPLAY_SAN) -o $@ $^ $(FUZZ_LDLIBS)
+
+# lint_zone: the zone reader of the CLI (cli/lint.c) and ldns, which is the
+# system's, not instrumented.
+FUZZ_LDLIBS :=
+$(FUZZ_BUILD)/fuzz_lint_zone: $(FUZZ_BUILD)/obj/cli/lint.o
+$(FUZZ_BUILD)/replay_lint_zone: $(FUZZ_BUILD)/replay-obj/cli/lint.o
+$(FUZZ_BUILD)/fuzz_lint_zone $(FUZZ_BUILD)/replay_lint_zone: FUZZ_LDLIBS = -lldns
 
 # Objects are intermediate files to make; keep them between runs.
 .SECONDARY: $(FUZZ_NAMES:%=$(FUZZ_BUILD)/obj/tests/fuzz/fuzz_%.o) \
 	$(FUZZ_NAMES:%=$(FUZZ_BUILD)/replay-obj/tests/fuzz/fuzz_%.o) \
-	$(FUZZ_BUILD)/replay-obj/tests/fuzz/replay_main.o $(FUZZ_LIB_OBJ) $(REPLAY_LIB_OBJ)
+	$(FUZZ_BUILD)/replay-obj/tests/fuzz/replay_main.o $(FUZZ_LIB_OBJ) $(REPLAY_LIB_OBJ) \
+	$(FUZZ_BUILD)/obj/cli/lint.o $(FUZZ_BUILD)/replay-obj/cli/lint.o
 
 # libFuzzer comes with clang's runtime libraries (make deps-hardening).
 fuzz-build: deps-hardening

@@ -8,16 +8,19 @@
 # With --check it never installs: it names what is missing and the make
 # target that installs it, and fails (the rules that build things use it).
 # Groups:
-#   build   compiler and make tools for the codec and the CLI
+#   build   compiler and make tools for the codec and the CLI, and ldns
+#           (libldns-dev), which the CLI's lint-zone reads master files with
 #   check   the unit tests: Check, Unicode data, Python for the table
 #           generator, dpkg-dev for fetching source packages, clang, ICU
-#           (the UTS #39 suite's oracle, its spoof checker)
+#           (the UTS #39 suite's oracle, its spoof checker), and what the
+#           CLI links (libldns-dev)
 #   tables  the table generator: Python and its inputs, the UCD
 #           (unicode-data) and UTS #46's data (unicode-idna)
 #   module  building Unbound from Debian's source package (with dnstap: fstrm,
 #           protobuf-c), and the module
 #   integration  NSD, drill and ldns for the integration tests and make run
-#   hardening    libFuzzer and sanitizer runtimes, valgrind, dnsperf
+#   hardening    libFuzzer and sanitizer runtimes, valgrind, dnsperf, ldns (the
+#                lint-zone harness)
 #   stock   the python module on Debian's stock unbound: what its daemon links
 #           (it is unpacked, not installed: scripts/stock-unbound.sh), ctypes'
 #           libffi, dpkg for unpacking
@@ -27,7 +30,7 @@
 #   tapbench  `make bench-tap`: the peers the tap is timed against (Go's
 #           dnstap, dnstap-ldns), fstrm_capture, taskset for pinning
 #   bench        ICU and libidn2 (the peers), the Public Suffix List, dnsperf,
-#                gnuplot
+#                gnuplot, ldns-read-zone (ldnsutils: lint-zone's baseline)
 #   deb     `make deb`: the Build-Depends of Debian's unbound source package
 #           (bookworm's list, checked again by dpkg-checkbuilddeps before the
 #           build), debhelper for the idnguard package, lintian, and
@@ -56,6 +59,7 @@ for group in "$@"; do
         need gcc cmd:cc
         need make cmd:make
         need pkg-config cmd:pkg-config
+        need libldns-dev file:/usr/include/ldns/ldns.h
         ;;
     check)
         need gcc cmd:cc
@@ -70,6 +74,7 @@ for group in "$@"; do
         need bzip2 cmd:bzcat
         need ca-certificates file:/etc/ssl/certs
         need libicu-dev file:/usr/include/unicode/uspoof.h
+        need libldns-dev file:/usr/include/ldns/ldns.h
         ;;
     tables)
         need python3 cmd:python3
@@ -101,6 +106,7 @@ for group in "$@"; do
         need libclang-rt-14-dev file:/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a
         need valgrind cmd:valgrind
         need dnsperf cmd:dnsperf
+        need libldns-dev file:/usr/include/ldns/ldns.h
         ;;
     stock)
         need dpkg cmd:dpkg
@@ -127,6 +133,9 @@ for group in "$@"; do
         need dnsperf cmd:dnsperf
         need gnuplot-nox cmd:gnuplot
         need valgrind cmd:valgrind
+        need ldnsutils cmd:ldns-read-zone
+        need libldns-dev file:/usr/include/ldns/ldns.h
+        need time file:/usr/bin/time
         ;;
     tapbench)
         need golang-github-dnstap-golang-dnstap-cli cmd:dnstap
@@ -158,6 +167,7 @@ for group in "$@"; do
         need swig cmd:swig
         need lintian cmd:lintian
         need systemd cmd:systemd-analyze
+        need libldns-dev file:/usr/include/ldns/ldns.h
         ;;
     *)
         echo "deps.sh: unknown group '$group'" >&2

@@ -1561,6 +1561,20 @@ START_TEST(test_codec_agreement)
 }
 END_TEST
 
+/* The escaper lint-zone's JSON lines share with the log's: exact output,
+ * within IDNG_LOG_JSON_ROOM, for each kind of octet it treats apart. */
+START_TEST(test_json_escape)
+{
+    static const char in[] = "a b\"\\\x01\x7f\xc3\xbc\xe2\x80\xae\xf0\x9f\x98\x89\xff.";
+    static const char want[] = "a\\u0020b\\\"\\\\\\u0001\\u007f\xc3\xbc\\u202e\xf0\x9f\x98\x89"
+                               "\\ufffd.";
+    char out[IDNG_LOG_JSON_ROOM(sizeof in - 1)];
+    size_t n = idng_log_json_escape(in, sizeof in - 1, out);
+
+    ck_assert_msg(n == sizeof want - 1 && memcmp(out, want, n) == 0, "got %.*s", (int)n, out);
+}
+END_TEST
+
 static Suite *log_suite(void)
 {
     Suite *s = suite_create("log");
@@ -1577,6 +1591,7 @@ static Suite *log_suite(void)
     tcase_add_loop_test(tc, test_time, 0, NTIMES);
     tcase_add_test(tc, test_worst_cases);
     tcase_add_loop_test(tc, test_client, 0, NADDRS);
+    tcase_add_test(tc, test_json_escape);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("properties");

@@ -213,6 +213,22 @@ def conf_inputs():
     return out
 
 
+def lint_inputs():
+    """Control octet (bit 0 JSON, bits 1-2 mode, bit 3 an origin), then a master file:
+    the lint-zone test zones, and a few of ldns's harder corners."""
+    out = []
+    for i, f in enumerate(sorted(glob.glob(os.path.join(TOP, "tests", "cli", "zones", "lint", "*.db")))):
+        with open(f, "rb") as fh:
+            out.append(bytes([i % 16]) + fh.read())
+    out += [
+        b"\x08www IN CNAME xn--zz\n( a b\n",
+        b"\x01$ORIGIN xn--zz.\n@ IN SOA a b ( 1 2 3\n 4 5 )\n\\# IN TYPE65280 \\# 2 0102\n",
+        b"\x09$TTL 1d\n$INCLUDE x.db sub\n\"quoted\" IN A 192.0.2.1\nb\\195\\188 IN MX 1 \\000.\n",
+        b"\x00" + b"a." * 130 + b" IN A 192.0.2.1\n" + b"x" * 70 + b" IN A 192.0.2.1\n",
+    ]
+    return out
+
+
 def main():
     counts = {}
     counts["punycode_decode"] = write(
@@ -226,6 +242,7 @@ def main():
     counts["classify"] = write("classify", wire_names())
     counts["log_escape"] = write("log_escape", log_names())
     counts["uts39"] = write("uts39", uts39_inputs())
+    counts["lint_zone"] = write("lint_zone", lint_inputs())
     for k, v in counts.items():
         print("%s: %d seeds" % (k, v))
 

@@ -1,0 +1,41 @@
+/**
+ * \file
+ * `idnguard lint-zone`: judges the names of DNS master files as the
+ * resolver module would (README, "Linting zones"; man idnguard(1)).
+ */
+#ifndef IDNG_CLI_LINT_H
+#define IDNG_CLI_LINT_H
+
+#include "idng_policy.h"
+
+#include <stdio.h>
+
+/** Runs `idnguard lint-zone ...`: argv[0] is the program, argv[1]
+ *  "lint-zone".  @return the exit status (0 clean, 1 findings, 2 errors). */
+int idng_lint_main(int argc, char **argv);
+
+/** What one run reads with, and where it writes. */
+struct idng_lint_cfg {
+    const struct idng_policy *policy; /**< the verdicts' policy */
+    int json;                         /**< findings as JSON objects, one a line */
+    int follow_include;               /**< open the files $INCLUDE names (0: an error) */
+    FILE *out;                        /**< findings */
+    FILE *err;                        /**< syntax errors and unreadable inputs */
+};
+
+/** Totals of a run. */
+struct idng_lint_totals {
+    unsigned long long records, names, findings, errors;
+    /** Findings per error class, then deny ([IDNG_CLASS_COUNT]). */
+    unsigned long long by_class[IDNG_CLASS_COUNT + 1];
+};
+
+/**
+ * Reads one master file from fp (already open; not closed) and judges its
+ * names: name is how messages call it, origin (may be NULL) the initial
+ * $ORIGIN in text.  Records are read and freed one at a time.  Adds to *t.
+ */
+void idng_lint_stream(const struct idng_lint_cfg *cfg, FILE *fp, const char *name,
+                      const char *origin, struct idng_lint_totals *t);
+
+#endif /* IDNG_CLI_LINT_H */
