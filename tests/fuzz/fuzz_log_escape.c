@@ -193,14 +193,14 @@ static void check_json(const char *s, size_t n, char *qname, size_t *qn, char *u
             p.i += 4;
         } else {
             size_t d = 0;
-            FUZZ_CHECK(k == 2 || k == 12 || k == 15,
+            FUZZ_CHECK(k == 2 || k == 13 || k == 16,
                        "JSON: value of \"%s\" is not a string or null", json_keys[k]);
             if (p.i < n && s[p.i] == '-')
                 p.i++;
             while (p.i < n && s[p.i] >= '0' && s[p.i] <= '9')
                 p.i++, d++;
             FUZZ_CHECK(d > 0, "JSON: number expected");
-            if (k == 15 && p.i < n && s[p.i] == '.')
+            if (k == 16 && p.i < n && s[p.i] == '.')
                 for (p.i++; p.i < n && s[p.i] >= '0' && s[p.i] <= '9'; p.i++)
                     ;
         }
@@ -318,6 +318,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     r.path = "resolved";
     r.mode = (idng_mode)((ctl >> 2) & 3) % 3;
     r.ede = ctl & 0x80 ? small * 300 : -1;
+    /* Now and then a lookalike: no Unicode form in either format. */
+    r.lookalike = small % 11 == 0 ? small & 7u : 0;
     if (ctl & 0x10) {
         lab = fuzz_dup(q, qlen < 63 ? qlen : 63);
         r.label = lab;
