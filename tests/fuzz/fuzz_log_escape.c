@@ -351,6 +351,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                    "Unicode form for a name the codec rejects");
     memcpy(luni, out, nu + 1);
     free(out);
+    /* A lookalike's line shows no Unicode form (the display rule of UTS #39). */
+    if (r.lookalike != 0) {
+        nu = 0;
+        luni[0] = '\0';
+    }
 
     /* The whole line. */
     out = fuzz_alloc(IDNG_LOG_LINE_MAX);
@@ -373,7 +378,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 FUZZ_CHECK(i + 1 < n && full[i + 1] != ' ' && i > 0, "empty field: %s", full);
                 fields++;
             }
-        want = (size_t)with_time + 2 + (nu > 0) + 3 + 3 + (r.ede >= 0);
+        want = (size_t)with_time + 2 + (nu > 0) + 3 + 3 + (r.ede >= 0) + (r.lookalike != 0);
         FUZZ_CHECK(fields == want, "%zu fields, expected %zu: %s", fields, want, full);
         at = (size_t)(strchr(full, ' ') - full) + 1;
         if (with_time)
