@@ -25,6 +25,8 @@ static inline uint32_t idng_uprops(uint32_t cp)
 /** UTS #39 security word of a code point (cp <= 0x10FFFF): US_* fields. */
 static inline uint32_t idng_usec(uint32_t cp)
 {
+    if (cp < 0x80)
+        return idng_ut_sec_ascii[cp];
     return idng_ut_sec_props[idng_ut_sec_stage2[idng_ut_sec_stage1[cp >> IDNG_UT_SHIFT]
                                                 + (cp & IDNG_UT_BLOCK_MASK)]];
 }

@@ -169,6 +169,7 @@ enum { QC_YES = 0, QC_NO = 1, QC_MAYBE = 2 };
 #define IDNG_UT_SEC_STAGE1_SIZE 8704
 #define IDNG_UT_SEC_STAGE2_SIZE 41344
 #define IDNG_UT_SEC_PROPS_SIZE 6129
+#define IDNG_UT_SEC_ASCII_SIZE 128
 #define IDNG_UT_SCX_SIZE 651
 #define IDNG_UT_CONF_COUNT 5247
 
@@ -202,6 +203,8 @@ extern const size_t idng_ut_upper_count;
 extern const uint16_t idng_ut_sec_stage1[IDNG_UT_SEC_STAGE1_SIZE];
 extern const uint16_t idng_ut_sec_stage2[IDNG_UT_SEC_STAGE2_SIZE];
 extern const uint32_t idng_ut_sec_props[IDNG_UT_SEC_PROPS_SIZE];
+/* the security words of U+0000-U+007F, for one load instead of the trie's three */
+extern const uint32_t idng_ut_sec_ascii[IDNG_UT_SEC_ASCII_SIZE];
 /* augmented script sets, IDNG_UT_SCX_WORDS words each, bit n = script n */
 extern const uint64_t idng_ut_scx[IDNG_UT_SCX_SIZE];
 /* sorted: code points with a confusables.txt prototype (NFD-stable ones) */

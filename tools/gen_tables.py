@@ -893,6 +893,8 @@ def main():
         ("uint16_t", "idng_ut_sec_stage1", sec_stage1, 16, "%d", "SEC_STAGE1_SIZE", None),
         ("uint16_t", "idng_ut_sec_stage2", sec_stage2, 16, "%d", "SEC_STAGE2_SIZE", None),
         ("uint32_t", "idng_ut_sec_props", sec_pwords, 8, "0x%08xu", "SEC_PROPS_SIZE", None),
+        ("uint32_t", "idng_ut_sec_ascii", sec_words[:128], 8, "0x%08xu", "SEC_ASCII_SIZE",
+         "the security words of U+0000-U+007F, for one load instead of the trie's three"),
         ("uint64_t", "idng_ut_scx", scx_flat, 3, "0x%016xull", "SCX_SIZE",
          "augmented script sets, IDNG_UT_SCX_WORDS words each, bit n = script n"),
         ("uint32_t", "idng_ut_conf_cp", conf_cp, 10, "0x%04x", "CONF_COUNT",
@@ -923,7 +925,8 @@ def main():
         out.append(table("idng_ut_%s_to" % case))
         count = len(data["idng_ut_%s_cp" % case])
         out.append("const size_t idng_ut_%s_count = %d;" % (case, count))
-    for name in ("idng_ut_sec_stage1", "idng_ut_sec_stage2", "idng_ut_sec_props", "idng_ut_scx",
+    for name in ("idng_ut_sec_stage1", "idng_ut_sec_stage2", "idng_ut_sec_props",
+                 "idng_ut_sec_ascii", "idng_ut_scx",
                  "idng_ut_conf_cp", "idng_ut_conf_ref"):
         out.append(table(name))
     out.append("const size_t idng_ut_conf_count = %d;" % len(conf_cp))
