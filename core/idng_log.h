@@ -155,6 +155,16 @@ struct idng_logrec {
 size_t idng_log_format(const struct idng_logrec *r, enum idng_logfmt fmt, int with_time,
                        char *out, size_t cap);
 
+/**
+ * RFC 8259 section 7 escaping of n octets of JSON string content into d,
+ * which has room for 6 * n: \" and \\, \u00XX for controls, \uXXXX
+ * (a surrogate pair above the BMP) for every code point idng_display_safe
+ * rejects, the space included, \ufffd for each octet that is not valid
+ * UTF-8; everything else as it is.  The log's one JSON escaper, also used
+ * by the CLI's --format=json.  Returns the length written.
+ */
+size_t idng_json_escape(const unsigned char *s, size_t n, char *d);
+
 struct idng_verdict;
 
 /** Buffer size for idng_log_client (INET6_ADDRSTRLEN). */
