@@ -86,6 +86,7 @@ struct label_state {
     size_t u_off, n;   /* U-label in the work buffer */
     enum kind kind;
     int judged, rtl, ascii_u;
+    int vanished; /* non-empty, but mapped to nothing */
     idng_status st, bidi;
     uint32_t bad, bidi_bad;
 };
@@ -321,6 +322,7 @@ static idng_status analyse_unicode(struct run *r, struct label_state *l, const c
         ascii = u[j] < 0x80;
     l->ascii_u = ascii;
     if (l->n == 0 && l->st == IDNG_OK) {
+        l->vanished = 1;
         if (!(r->flags & IDNG_F_NO_DNS_LENGTH))
             l->st = IDNG_E_EMPTY_LABEL;
     } else if (ascii && idng_ace_prefix_cp(u, l->n)) {
@@ -472,6 +474,13 @@ static idng_status convert(struct run *r, char *out, size_t *outlen, idng_error 
     for (i = 0; i < r->nlab; i++)
         if ((st = analyse_label(r, &r->labs[i], err)) != IDNG_OK)
             return st;
+    /* UTS #46 maps the whole name before it splits it into labels: a last
+     * label that maps to nothing (example.com. and U+00AD) leaves the
+     * name ending with a full stop, the root. */
+    if (!r->root && r->nlab > 1 && r->labs[r->nlab - 1].vanished && r->labs[r->nlab - 2].len > 0) {
+        r->root = 1;
+        r->nlab--;
+    }
     first = apply_bidi(r);
     if (first < r->nlab && !(r->to_unicode && (r->flags & IDNG_F_KEEP_GOING))) {
         const struct label_state *l = &r->labs[first];

@@ -311,6 +311,15 @@ static const struct flag_row {
     {{CHECK, L, "xn---bcher-4ya.de", IDNG_OK, NULL}, 0, IDNG_OK},
     {{CHECK, L, "xn--ab---3ra.de", IDNG_E_HYPHEN_34, NULL}, 0, IDNG_E_HYPHEN_34},
     {{CHECK, L, "xn--ls8h.la", IDNG_E_DISALLOWED, NULL}, 0, IDNG_E_DISALLOWED},
+    /* No flag: UTS #46 maps the whole name first, so a last label of
+     * ignored code points only leaves the root's full stop. */
+    {{ASCII, U, "example.com.\xc2\xad", IDNG_OK, "example.com."}, 0, IDNG_OK},
+    {{UNICODE, U, "example.com\xe3\x80\x82\xc2\xad", IDNG_OK, "example.com."}, 0, IDNG_OK},
+    {{ASCII, U, "example.com.\xe2\x80\x8c", IDNG_OK, "example.com."}, IDNG_F_TRANSITIONAL,
+     IDNG_E_CONTEXTJ},
+    {{ASCII, U, "example.com.\xc2\xad.", IDNG_E_EMPTY_LABEL, NULL}, 0, IDNG_E_EMPTY_LABEL},
+    {{ASCII, U, "a..\xc2\xad", IDNG_E_EMPTY_LABEL, NULL}, 0, IDNG_E_EMPTY_LABEL},
+    {{ASCII, U, "\xc2\xad", IDNG_E_EMPTY_LABEL, NULL}, 0, IDNG_E_EMPTY_LABEL},
 };
 
 START_TEST(test_flags)
