@@ -10,7 +10,8 @@
 # Groups:
 #   build   compiler and make tools for the codec and the CLI
 #   check   the unit tests: Check, Unicode data, Python for the table
-#           generator, dpkg-dev for fetching source packages, clang
+#           generator, dpkg-dev for fetching source packages, clang, and
+#           librust-url-dev for the WHATWG URL test data (urltestdata.json)
 #   tables  the table generator: Python and its inputs, the UCD
 #           (unicode-data) and UTS #46's data (unicode-idna)
 #   module  building Unbound from Debian's source package (with dnstap: fstrm,
@@ -68,6 +69,7 @@ for group in "$@"; do
         need clang cmd:clang
         need bzip2 cmd:bzcat
         need ca-certificates file:/etc/ssl/certs
+        need librust-url-dev pkg:librust-url-dev
         ;;
     tables)
         need python3 cmd:python3
