@@ -13,7 +13,7 @@
  * an atom is written whole or not at all, so truncation never leaves half
  * an escape.
  */
-#include "idnguard.h"
+#include "idna_internal.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -200,15 +200,18 @@ int idng_display_unicode_to(const uint8_t *wire, size_t len, idng_mode mode,
  * themselves: 1 for printable ASCII but '\\', the length of a UTF-8
  * sequence of a code point idng_display_safe() accepts, else 0 (the octet,
  * or the code point *cp of the *seq octets, is escaped). */
-static size_t text_self(const unsigned char *p, size_t len, uint32_t *cp, size_t *seq)
+static inline size_t text_self(const unsigned char *p, size_t len, uint32_t *cp, size_t *seq)
 {
     size_t m;
 
     if (p[0] >= 0x20 && p[0] < 0x7F && p[0] != '\\')
         return 1;
-    m = p[0] < 0x80 ? 0 : idng_utf8_decode(p, len, cp);
+    m = p[0] < 0x80 ? 0 : idng_utf8_valid(p, len);
     *seq = m;
-    return m != 0 && idng_display_safe(*cp) ? m : 0;
+    if (m == 0)
+        return 0;
+    idng_utf8_decode_valid(p, cp);
+    return idng_display_safe(*cp) ? m : 0;
 }
 
 void idng_display_text_to(const char *s, size_t len, idng_display_sink *sink, void *ctx)
