@@ -155,9 +155,17 @@ static IDNG_ALWAYS_INLINE idng_status ulabel_check(const uint32_t *u, size_t n, 
     return first;
 }
 
+/* The UTS #46 flags that change what ulabel_check judges.  Without any,
+ * the validators below run a copy of ulabel_check with flags 0, where
+ * every flag test is folded away: the module's path costs what it did
+ * before the flags. */
+#define LABEL_FLAGS (IDNG_F_NO_CHECK_HYPHENS | IDNG_F_NO_STD3 | IDNG_F_NO_JOINERS | IDNG_F_CHECK_CONTEXTO)
+
 idng_status idng_ulabel_check(const uint32_t *u, size_t n, idng_mode mode, unsigned flags,
                               uint32_t *bad, struct bidi *bd)
 {
+    if (!(flags & LABEL_FLAGS))
+        return ulabel_check(u, n, mode, 0, bad, bd, 1);
     return ulabel_check(u, n, mode, flags, bad, bd, 1);
 }
 
@@ -178,6 +186,8 @@ idng_status idng_ulabel_check(const uint32_t *u, size_t n, idng_mode mode, unsig
 idng_status idng_ulabel_check_nfc(const uint32_t *u, size_t n, idng_mode mode, unsigned flags,
                                   uint32_t *bad, struct bidi *bd)
 {
+    if (!(flags & LABEL_FLAGS))
+        return ulabel_check(u, n, mode, 0, bad, bd, 0);
     return ulabel_check(u, n, mode, flags, bad, bd, 0);
 }
 

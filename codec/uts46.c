@@ -86,7 +86,6 @@ struct label_state {
     size_t u_off, n;   /* U-label in the work buffer */
     enum kind kind;
     int judged, rtl, ascii_u;
-    int vanished; /* non-empty, but mapped to nothing */
     idng_status st, bidi;
     uint32_t bad, bidi_bad;
 };
@@ -123,8 +122,9 @@ static int transitional_mapping(uint32_t cp, const uint32_t **seq)
 
 /* Maps a non-ASCII label with the UTS #46 table (transitionally when
  * asked) and normalizes it to NFC. */
-static idng_status map_label(const unsigned char *s, size_t len, uint32_t *u, size_t *n,
-                             size_t cap, uint32_t *bad, int transitional)
+static IDNG_ALWAYS_INLINE idng_status map_label(const unsigned char *s, size_t len, uint32_t *u,
+                                                size_t *n, size_t cap, uint32_t *bad,
+                                                int transitional)
 {
     size_t pos = 0, count = 0, out = 0;
     idng_status st = IDNG_OK;
@@ -211,6 +211,8 @@ struct run {
     unsigned flags;
     int to_unicode;
     int root;          /* the name ends with a full stop (the root label) */
+    size_t vanished;   /* 1 + the last label that is not empty but mapped to
+                          nothing, or 0 */
     size_t nlab, used; /* labels; code points of work in use */
     struct label_state labs[TEXT_LABELS_MAX];
     uint32_t work[WORK_MAX];
@@ -225,6 +227,7 @@ static void run_start(struct run *r, const char *in, size_t inlen, idng_mode mod
     r->flags = flags;
     r->to_unicode = to_unicode;
     r->root = 0;
+    r->vanished = 0;
     r->nlab = 0;
     r->used = 0;
 }
@@ -314,15 +317,19 @@ static idng_status analyse_unicode(struct run *r, struct label_state *l, const c
 
     l->kind = K_UNICODE;
     l->judged = 1;
-    l->st = map_label((const unsigned char *)p, l->len, u, &l->n, cap, &l->bad,
-                      (r->flags & IDNG_F_TRANSITIONAL) && !r->to_unicode);
+    /* Two copies of the mapping: the nontransitional one without a test
+     * for the deviation code points. */
+    if ((r->flags & IDNG_F_TRANSITIONAL) && !r->to_unicode)
+        l->st = map_label((const unsigned char *)p, l->len, u, &l->n, cap, &l->bad, 1);
+    else
+        l->st = map_label((const unsigned char *)p, l->len, u, &l->n, cap, &l->bad, 0);
     if (l->st == IDNG_E_INPUT_TOO_LONG)
         return idng_fail(err, l->st, l->off, l->len, IDNG_NO_CODEPOINT);
     for (j = 0; j < l->n && ascii; j++)
         ascii = u[j] < 0x80;
     l->ascii_u = ascii;
     if (l->n == 0 && l->st == IDNG_OK) {
-        l->vanished = 1;
+        r->vanished = (size_t)(l - r->labs) + 1;
         if (!(r->flags & IDNG_F_NO_DNS_LENGTH))
             l->st = IDNG_E_EMPTY_LABEL;
     } else if (ascii && idng_ace_prefix_cp(u, l->n)) {
@@ -399,6 +406,27 @@ static size_t apply_bidi(struct run *r)
     return first;
 }
 
+/* The A-label of the U-label u[0..n), if it fits a[0..cap). */
+static idng_status put_alabel(const uint32_t *u, size_t n, char *a, size_t cap, struct sink *k)
+{
+    size_t alen = cap - 4;
+
+    if (idng_punycode_encode(u, n, NULL, a + 4, &alen) != IDNG_OK)
+        return IDNG_E_LABEL_TOO_LONG;
+    memcpy(a, "xn--", 4);
+    emit(k, a, alen + 4);
+    return IDNG_OK;
+}
+
+/* With IDNG_F_NO_DNS_LENGTH, an A-label of any length a mapped label can
+ * give: its buffer out of the default path's stack frame. */
+static IDNG_NOINLINE idng_status put_long_alabel(const uint32_t *u, size_t n, struct sink *k)
+{
+    char a[4 + 8 * MAPPED_LABEL_MAX];
+
+    return put_alabel(u, n, a, sizeof a, k);
+}
+
 /* Step 4, one label: as it was (a failed label kept by IDNG_F_KEEP_GOING,
  * or one not judged), its A-label, or its U-label. */
 static idng_status emit_label(struct run *r, const struct label_state *l, struct sink *k)
@@ -411,15 +439,11 @@ static idng_status emit_label(struct run *r, const struct label_state *l, struct
         emit_lower(k, p, l->len);
     } else if (r->to_unicode || l->ascii_u) {
         emit_utf8(k, r->work + l->u_off, l->n);
+    } else if (r->flags & IDNG_F_NO_DNS_LENGTH) {
+        return put_long_alabel(r->work + l->u_off, l->n, k);
     } else {
-        /* An A-label of up to 63 octets, or with IDNG_F_NO_DNS_LENGTH of
-         * any length a mapped label can give. */
-        char a[4 + 8 * MAPPED_LABEL_MAX];
-        size_t alen = r->flags & IDNG_F_NO_DNS_LENGTH ? sizeof a - 4 : IDNG_LABEL_MAX - 4;
-        if (idng_punycode_encode(r->work + l->u_off, l->n, NULL, a + 4, &alen) != IDNG_OK)
-            return IDNG_E_LABEL_TOO_LONG;
-        memcpy(a, "xn--", 4);
-        emit(k, a, alen + 4);
+        char a[IDNG_LABEL_MAX];
+        return put_alabel(r->work + l->u_off, l->n, a, sizeof a, k);
     }
     return IDNG_OK;
 }
@@ -477,7 +501,7 @@ static idng_status convert(struct run *r, char *out, size_t *outlen, idng_error 
     /* UTS #46 maps the whole name before it splits it into labels: a last
      * label that maps to nothing (example.com. and U+00AD) leaves the
      * name ending with a full stop, the root. */
-    if (!r->root && r->nlab > 1 && r->labs[r->nlab - 1].vanished && r->labs[r->nlab - 2].len > 0) {
+    if (r->vanished == r->nlab && r->nlab > 1 && !r->root && r->labs[r->nlab - 2].len > 0) {
         r->root = 1;
         r->nlab--;
     }
