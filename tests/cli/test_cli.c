@@ -479,6 +479,12 @@ static const struct operand_case option_cases[] = {
     {"json escapes input", {"to-ascii", "--format=json", "a\"\\\x01.de"},
      {"{\"input\":\"a\\\"\\\\\\u0001.de\",\"status\":\"ok\",\"output\":\"a\\\"\\\\\\u0001.de\"}"},
      0},
+    {"json: an octet that is not UTF-8", {"to-ascii", "--format=json", "a\xff.de"},
+     {"{\"input\":\"a\\ufffd.de\",\"status\":\"error\",\"class\":\"bad-utf8\",\"label\":"
+      "\"a\\ufffd\",\"offset\":0,\"message\":\"invalid\\u0020UTF-8\",\"codepoint\":null}"},
+     1},
+    {"tsv fields hold no tab", {"check", "--format=tsv", "a b\tc.de"}, {"a\\032b\\009c.de\tok\t"},
+     0},
     {"check tsv", {"check", "--format=tsv", "xn--ls8h.la", "xn--"},
      {"xn--ls8h.la\tok\t", "xn--\tempty-label\txn--: A-label decodes to nothing"}, 1},
     {"check json", {"check", "--format=json", "xn--ls8h.la"},
