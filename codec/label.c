@@ -157,9 +157,10 @@ static IDNG_ALWAYS_INLINE idng_status ulabel_check(const uint32_t *u, size_t n, 
 
 /* The UTS #46 flags that change what ulabel_check judges.  Without any,
  * the validators below run a copy of ulabel_check with flags 0, where
- * every flag test is folded away: the module's path costs what it did
+ * every flag test is folded away: the module's path costs nearly what it did
  * before the flags. */
-#define LABEL_FLAGS (IDNG_F_NO_CHECK_HYPHENS | IDNG_F_NO_STD3 | IDNG_F_NO_JOINERS | IDNG_F_CHECK_CONTEXTO)
+#define LABEL_FLAGS                                                                                \
+    (IDNG_F_NO_CHECK_HYPHENS | IDNG_F_NO_STD3 | IDNG_F_NO_JOINERS | IDNG_F_CHECK_CONTEXTO)
 
 idng_status idng_ulabel_check(const uint32_t *u, size_t n, idng_mode mode, unsigned flags,
                               uint32_t *bad, struct bidi *bd)

@@ -338,8 +338,9 @@ static idng_status analyse_unicode(struct run *r, struct label_state *l, const c
         idng_status st2;
         for (j = 0; j < l->n && j < sizeof a; j++)
             a[j] = (char)u[j];
-        st2 = l->n > IDNG_LABEL_MAX ? IDNG_E_LABEL_TOO_LONG
-                                    : idng_ace_check(a, l->n, r->mode, r->flags, u, &l->n, &l->bad, bd);
+        st2 = l->n > IDNG_LABEL_MAX
+                  ? IDNG_E_LABEL_TOO_LONG
+                  : idng_ace_check(a, l->n, r->mode, r->flags, u, &l->n, &l->bad, bd);
         if (l->st == IDNG_OK)
             l->st = st2;
         l->ascii_u = 0;

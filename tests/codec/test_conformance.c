@@ -183,10 +183,12 @@ static const char *judge(const struct vector *v, enum op op, char *got, size_t g
                          idng_status *st)
 {
     size_t outlen = gotcap - 1;
-    const char *want = op == TO_UNICODE ? v->to_unicode : op == TO_ASCII_N ? v->to_ascii_n
-                                                                           : v->to_ascii_t;
-    int want_error = op == TO_UNICODE ? v->unicode_error : op == TO_ASCII_N ? v->ascii_error
-                                                                            : v->ascii_t_error;
+    const char *want = op == TO_UNICODE   ? v->to_unicode
+                       : op == TO_ASCII_N ? v->to_ascii_n
+                                          : v->to_ascii_t;
+    int want_error = op == TO_UNICODE   ? v->unicode_error
+                     : op == TO_ASCII_N ? v->ascii_error
+                                        : v->ascii_t_error;
 
     *st = op == TO_UNICODE
               ? idng_to_unicode(v->source, strlen(v->source), got, &outlen, IDNG_MODE_UTS46,
@@ -216,19 +218,19 @@ START_TEST(test_line)
 
     if (reason) {
         ck_assert_msg(fu || fa || ft,
-                      "line %u: listed as a deviation (%s) but passes: update the list",
-                      v->lineno, reason);
+                      "line %u: listed as a deviation (%s) but passes: update the list", v->lineno,
+                      reason);
         return;
     }
-    ck_assert_msg(!fu, "line %u: toUnicode(%s): %s: want %s'%s', got %s '%s'", v->lineno,
-                  v->source, fu, v->unicode_error ? "an error, " : "", v->to_unicode,
-                  idng_status_symbol(su), got_u);
-    ck_assert_msg(!fa, "line %u: toAsciiN(%s): %s: want %s'%s', got %s '%s'", v->lineno,
-                  v->source, fa, v->ascii_error ? "an error, " : "", v->to_ascii_n,
-                  idng_status_symbol(sa), got_a);
-    ck_assert_msg(!ft, "line %u: toAsciiT(%s): %s: want %s'%s', got %s '%s'", v->lineno,
-                  v->source, ft, v->ascii_t_error ? "an error, " : "", v->to_ascii_t,
-                  idng_status_symbol(st), got_t);
+    ck_assert_msg(!fu, "line %u: toUnicode(%s): %s: want %s'%s', got %s '%s'", v->lineno, v->source,
+                  fu, v->unicode_error ? "an error, " : "", v->to_unicode, idng_status_symbol(su),
+                  got_u);
+    ck_assert_msg(!fa, "line %u: toAsciiN(%s): %s: want %s'%s', got %s '%s'", v->lineno, v->source,
+                  fa, v->ascii_error ? "an error, " : "", v->to_ascii_n, idng_status_symbol(sa),
+                  got_a);
+    ck_assert_msg(!ft, "line %u: toAsciiT(%s): %s: want %s'%s', got %s '%s'", v->lineno, v->source,
+                  ft, v->ascii_t_error ? "an error, " : "", v->to_ascii_t, idng_status_symbol(st),
+                  got_t);
 }
 END_TEST
 

@@ -31,12 +31,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define WHATWG_FLAGS \
+#define WHATWG_FLAGS                                                                               \
     (IDNG_F_STRICT | IDNG_F_NO_CHECK_HYPHENS | IDNG_F_NO_STD3 | IDNG_F_NO_DNS_LENGTH)
 
 struct host_case {
-    char *input;    /* the URL, as in the file */
-    char *host;     /* its host, cut out and percent-decoded */
+    char *input; /* the URL, as in the file */
+    char *host;  /* its host, cut out and percent-decoded */
     size_t hostlen;
     char *hostname; /* expected, or NULL for a failure */
 };
@@ -106,10 +106,11 @@ static unsigned hex4(struct json *j)
         die("truncated \\u escape");
     for (i = 0; i < 4; i++) {
         char c = *j->p++;
-        v = v * 16 + (unsigned)(c >= '0' && c <= '9'   ? c - '0'
-                                : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                                : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                                       : (die("bad \\u escape"), 0));
+        v = v * 16
+            + (unsigned)(c >= '0' && c <= '9'   ? c - '0'
+                         : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                         : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                                : (die("bad \\u escape"), 0));
     }
     return v;
 }
@@ -135,16 +136,34 @@ static char *json_string(struct json *j, size_t *len)
         }
         j->p++;
         switch (j->p < j->end ? *j->p++ : 0) {
-        case '"': s[n++] = '"'; continue;
-        case '\\': s[n++] = '\\'; continue;
-        case '/': s[n++] = '/'; continue;
-        case 'b': s[n++] = '\b'; continue;
-        case 'f': s[n++] = '\f'; continue;
-        case 'n': s[n++] = '\n'; continue;
-        case 'r': s[n++] = '\r'; continue;
-        case 't': s[n++] = '\t'; continue;
-        case 'u': break;
-        default: die("bad escape");
+        case '"':
+            s[n++] = '"';
+            continue;
+        case '\\':
+            s[n++] = '\\';
+            continue;
+        case '/':
+            s[n++] = '/';
+            continue;
+        case 'b':
+            s[n++] = '\b';
+            continue;
+        case 'f':
+            s[n++] = '\f';
+            continue;
+        case 'n':
+            s[n++] = '\n';
+            continue;
+        case 'r':
+            s[n++] = '\r';
+            continue;
+        case 't':
+            s[n++] = '\t';
+            continue;
+        case 'u':
+            break;
+        default:
+            die("bad escape");
         }
         cp = hex4(j);
         if (cp >= 0xD800 && cp < 0xDC00 && j->end - j->p >= 6 && j->p[0] == '\\'
@@ -199,8 +218,10 @@ static int special_scheme(const char *s, size_t n)
 
 static int hexval(char c)
 {
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
-         : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
 }
 
 /* The host of a host case, percent-decoded, in a new string; NULL when the
@@ -244,7 +265,9 @@ static char *cut_host(const char *input, size_t n, size_t *hostlen)
     if (colon > start) {
         unsigned long port = 0;
         for (i = colon; i < end; i++) {
-            if (u[i] < '0' || u[i] > '9' || (port = port * 10 + (unsigned long)(u[i] - '0')) > 65535) {
+            if (u[i] >= '0' && u[i] <= '9')
+                port = port * 10 + (unsigned long)(u[i] - '0');
+            if (u[i] < '0' || u[i] > '9' || port > 65535) {
                 free(u);
                 return NULL; /* the port fails, not the host */
             }
@@ -308,8 +331,10 @@ static void load(const char *path)
     size_t alloc = 0;
 
     if (!f) {
-        fprintf(stderr, "test_whatwg: cannot open %s (set WHATWG_URLTESTDATA; Debian's "
-                        "librust-url-dev ships it: make deps-check)\n", path);
+        fprintf(stderr,
+                "test_whatwg: cannot open %s (set WHATWG_URLTESTDATA; Debian's "
+                "librust-url-dev ships it: make deps-check)\n",
+                path);
         exit(EXIT_FAILURE);
     }
     if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0
@@ -368,8 +393,8 @@ static void load(const char *path)
             die("'}' expected");
         host = input ? cut_host(input, inputlen, &hostlen) : NULL;
         if (host && (failure || hostname)) {
-            if (ncases == alloc && !(cases = realloc(cases, (alloc = alloc ? 2 * alloc : 256)
-                                                                * sizeof *cases)))
+            if (ncases == alloc
+                && !(cases = realloc(cases, (alloc = alloc ? 2 * alloc : 256) * sizeof *cases)))
                 die("out of memory");
             cases[ncases].input = input;
             cases[ncases].host = host;
@@ -396,8 +421,7 @@ static const char *host_parse(const struct host_case *c, char *out, size_t cap, 
     size_t n = cap - 1, i;
 
     *ipv4 = 0;
-    if (idng_to_ascii(c->host, c->hostlen, out, &n, IDNG_MODE_UTS46, WHATWG_FLAGS, NULL)
-        != IDNG_OK)
+    if (idng_to_ascii(c->host, c->hostlen, out, &n, IDNG_MODE_UTS46, WHATWG_FLAGS, NULL) != IDNG_OK)
         return NULL;
     out[n] = '\0';
     if (n == 0)

@@ -191,10 +191,9 @@ static inline int fuzz_is_valid_status(idng_status st)
  */
 static inline void fuzz_check_uts46_flags(const uint8_t *data, size_t size, int to_unicode)
 {
-    static const unsigned bits[] = {IDNG_F_TRANSITIONAL, IDNG_F_NO_CHECK_HYPHENS,
-                                    IDNG_F_NO_STD3,      IDNG_F_NO_DNS_LENGTH,
-                                    IDNG_F_NO_BIDI,      IDNG_F_NO_JOINERS,
-                                    IDNG_F_CHECK_CONTEXTO};
+    static const unsigned bits[] = {
+        IDNG_F_TRANSITIONAL, IDNG_F_NO_CHECK_HYPHENS, IDNG_F_NO_STD3,       IDNG_F_NO_DNS_LENGTH,
+        IDNG_F_NO_BIDI,      IDNG_F_NO_JOINERS,       IDNG_F_CHECK_CONTEXTO};
     static char out[64 * 1024];
     const char *in = (const char *)data;
     unsigned flags = 0, m;
@@ -217,8 +216,8 @@ static inline void fuzz_check_uts46_flags(const uint8_t *data, size_t size, int 
                    "flags 0x%x mode %u: status %d", flags, m, st);
         if (st != IDNG_OK) {
             FUZZ_CHECK(e.label_off <= size && e.label_len <= size - e.label_off,
-                       "flags 0x%x mode %u: error at %zu+%zu in %zu octets", flags, m,
-                       e.label_off, e.label_len, size);
+                       "flags 0x%x mode %u: error at %zu+%zu in %zu octets", flags, m, e.label_off,
+                       e.label_len, size);
             continue;
         }
         FUZZ_CHECK(n < sizeof out && out[n] == '\0', "flags 0x%x mode %u: no NUL", flags, m);
@@ -235,8 +234,8 @@ static inline void fuzz_check_uts46_flags(const uint8_t *data, size_t size, int 
         n2 = n - 1;
         st = to_unicode ? idng_to_unicode(in, size, small, &n2, (idng_mode)m, flags, NULL)
                         : idng_to_ascii(in, size, small, &n2, (idng_mode)m, flags, NULL);
-        FUZZ_CHECK(st == IDNG_E_NOSPACE && n2 == n, "flags 0x%x mode %u: cap %zu gives %d",
-                   flags, m, n - 1, st);
+        FUZZ_CHECK(st == IDNG_E_NOSPACE && n2 == n, "flags 0x%x mode %u: cap %zu gives %d", flags,
+                   m, n - 1, st);
         free(small);
     }
 }
