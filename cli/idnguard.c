@@ -604,29 +604,33 @@ static const struct option {
     const char *help;
 } options[] = {
     {"--mode", O_MODE, OPT_MODE, 0, "M",
-     "validation: uts46 (default), idna2008-lookup, idna2008-registration\n"
-     "                     (idna2008 is its old name), punycode"},
+     "validation: uts46 (default), idna2008-lookup,\n"
+     "                     idna2008-registration (idna2008 is its old name),\n"
+     "                     punycode"},
     {"--strict", O_STRICT, OPT_STRICT, 0, NULL,
      "judge plain ASCII labels too (STD3 rules, hyphens, bidi)"},
     {"--profile", O_UTS46, OPT_PROFILE, 0, "P",
-     "dns (the default settings), whatwg (URL host parsing: --strict\n"
-     "                     --no-check-hyphens --no-std3 --no-dns-length),\n"
+     "dns (the default settings), whatwg (URL host parsing:\n"
+     "                     --strict --no-check-hyphens --no-std3 --no-dns-length),\n"
      "                     idna2008-registration (--strict, that mode),\n"
      "                     idna2008-lookup (that mode)"},
     {"--transitional", O_UTS46, OPT_SET, IDNG_F_TRANSITIONAL, NULL,
-     "to-ascii: transitional processing (maps U+00DF to ss, U+03C2 to\n"
-     "                     U+03C3, removes U+200C and U+200D)"},
+     "to-ascii: transitional processing (maps U+00DF to ss,\n"
+     "                     U+03C2 to U+03C3, removes U+200C and U+200D)"},
     {"--no-check-hyphens", O_UTS46, OPT_SET, IDNG_F_NO_CHECK_HYPHENS, NULL,
-     "allow '-' first, last and in positions 3-4 (CheckHyphens=false)"},
+     "allow '-' first, last and in positions 3-4\n"
+     "                     (CheckHyphens=false)"},
     {"--no-std3", O_UTS46, OPT_SET, IDNG_F_NO_STD3, NULL,
-     "allow ASCII other than letters, digits and '-' (UseSTD3ASCIIRules=false)"},
+     "allow ASCII other than letters, digits and '-'\n"
+     "                     (UseSTD3ASCIIRules=false)"},
     {"--no-dns-length", O_UTS46, OPT_SET, IDNG_F_NO_DNS_LENGTH, NULL,
      "no label or name length limits, empty labels allowed\n"
      "                     (VerifyDnsLength=false)"},
     {"--no-bidi", O_UTS46, OPT_SET, IDNG_F_NO_BIDI, NULL,
      "skip the bidi rule of RFC 5893 (CheckBidi=false)"},
     {"--no-joiners", O_UTS46, OPT_SET, IDNG_F_NO_JOINERS, NULL,
-     "skip the context rules of U+200C, U+200D (CheckJoiners=false)"},
+     "skip the context rules of U+200C, U+200D\n"
+     "                     (CheckJoiners=false)"},
     {"--check-contexto", O_UTS46, OPT_SET, IDNG_F_CHECK_CONTEXTO, NULL,
      "apply RFC 5892's CONTEXTO rules (uts46, idna2008-lookup)"},
     {"--case", O_CASE, OPT_CASE, 0, NULL,
@@ -677,8 +681,8 @@ static const struct command cmds[] = {
      "validate the module's settings file (default: $" IDNG_CONF_ENV " or\n"
      "    " IDNG_CONF_DEFAULT_PATH "): prints the effective settings, or every\n"
      "    error as 'FILE:LINE: message' on stderr; also checks that log-file and\n"
-     "    stats-file can be written by NAME (as root: 'unbound' when that user\n"
-     "    exists; else the user running it)"},
+     "    stats-file can be written by the user --user=NAME names (as root:\n"
+     "    'unbound' when that user exists; else the user running it)"},
     {"stats", NULL, O_FILE, "FILE",
      "the module's stats-file (Prometheus text), as a table: answers by\n"
      "    verdict, action and path"},
