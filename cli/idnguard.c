@@ -211,9 +211,9 @@ static int put_ok(const struct opts *o, const char *item, size_t len, const char
  * A failure.  text: "ERROR <class>: <label>: <message> (U+XXXX)[; note]";
  * TSV: input, the class, "<label>: <message> (U+XXXX)[; note]"; JSON: input,
  * "status":"error", class, label (null when the error is about the whole
- * item), offset, message, codepoint (null or "U+XXXX") and, for a name of
- * raw UTF-8 given to check, "to_ascii".  e may be NULL when the status
- * alone is known (encode, decode).
+ * item; "" for an empty label), offset, message, codepoint (null or
+ * "U+XXXX") and, for a name of raw UTF-8 given to check, "to_ascii".  e
+ * may be NULL when the status alone is known (encode, decode).
  */
 static int report_full(const struct opts *o, const char *item, size_t len, idng_status st,
                        const idng_error *e, const char *note, const char *to_ascii,
@@ -221,6 +221,10 @@ static int report_full(const struct opts *o, const char *item, size_t len, idng_
 {
     int has_label = e && e->label_len > 0 && e->label_off <= len
                     && e->label_len <= len - e->label_off;
+    /* JSON names an empty label too: "" at its offset. */
+    int json_label = has_label
+                     || (e && e->label_len == 0 && e->label_off <= len
+                         && idng_status_class(st) == IDNG_C_EMPTY_LABEL);
     char cp[24] = "";
 
     if (e && e->codepoint != IDNG_NO_CODEPOINT)
@@ -230,7 +234,7 @@ static int report_full(const struct opts *o, const char *item, size_t len, idng_
         out_str(",\"status\":\"error\",\"class\":\"");
         out_str(idng_status_class_name(st));
         out_str("\",\"label\":");
-        if (has_label) {
+        if (json_label) {
             char off[32];
             json_put(item + e->label_off, e->label_len);
             snprintf(off, sizeof off, ",\"offset\":%zu", e->label_off);

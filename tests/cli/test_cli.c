@@ -465,8 +465,8 @@ static const struct operand_case option_cases[] = {
     {"to-ascii json",
      {"to-ascii", "--format=json", "Bücher.DE", "a..b"},
      {"{\"input\":\"Bücher.DE\",\"status\":\"ok\",\"output\":\"xn--bcher-kva.de\"}",
-      "{\"input\":\"a..b\",\"status\":\"error\",\"class\":\"empty-label\",\"label\":null,"
-      "\"offset\":null,\"message\":\"empty\\u0020label\",\"codepoint\":null}"},
+      "{\"input\":\"a..b\",\"status\":\"error\",\"class\":\"empty-label\",\"label\":\"\","
+      "\"offset\":2,\"message\":\"empty\\u0020label\",\"codepoint\":null}"},
      1},
     {"to-unicode json",
      {"to-unicode", "--format=json", "xn--bcher-kva.de", "a.xn--1-0hc"},
