@@ -41,6 +41,10 @@ ICU_DIR = $(call find_src,$(SRC)/icu-*/source)
 IDNA_TEST = $(ICU_DIR)/test/testdata/IdnaTestV2.txt
 IDNA_CSV = $(call find_src,$(SRC)/libidn2-*/lib/idna-tables-properties.csv)
 NORM_TEST := $(BUILD)/NormalizationTest.txt
+# The WHATWG URL Standard's urltestdata.json (web platform tests), whose
+# host cases tests/codec/test_whatwg.c runs: Debian's librust-url-dev ships
+# it with the url crate's sources.
+URLTESTDATA ?= $(firstword $(wildcard /usr/share/cargo/registry/url-*/tests/urltestdata.json))
 
 CODEC_SRC := $(wildcard codec/*.c)
 CODEC_OBJ := $(CODEC_SRC:%.c=$(BUILD)/%.o)
@@ -334,6 +338,7 @@ check: deps
 	@$(MAKE) --no-print-directory check-all
 
 TEST_ENV = IDNA_TEST_FILE=$(IDNA_TEST) IDNA_PROPERTIES_CSV=$(IDNA_CSV) \
+	WHATWG_URLTESTDATA=$(URLTESTDATA) \
 	NORMALIZATION_TEST=$(NORM_TEST) IDNGUARD_BIN=$(CLI) \
 	IDNGUARD_UNBOUND=$(UNBOUND) IDNGUARD_MODULE=$(CURDIR)/$(MODULE) \
 	IDNGUARD_UNBOUND_ALT=$(CURDIR)/$(UB_ALT) \

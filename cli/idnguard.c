@@ -2,16 +2,22 @@
  * \file
  * idnguard: command-line front end of the codec.
  *
- *   idnguard encode [--case] [LABEL...]      Unicode label -> raw Punycode
- *   idnguard decode [--case] [LABEL...]      raw Punycode -> Unicode label
- *   idnguard to-ascii [--mode=M] [--strict] [NAME...]
- *   idnguard to-unicode [--mode=M] [--strict] [NAME...]
- *   idnguard check [--mode=M] [NAME...]
- *   idnguard skeleton [--mode=M] [NAME...]     UTS #39 skeleton of each label
- *   idnguard restriction [--mode=M] [NAME...]  UTS #39 restriction level
- *   idnguard check-conf [FILE]
- *   idnguard tap (-u SOCKET | -r FILE) [...]  dnstap in, query-log lines out (tap.c)
+ *   idnguard encode [--case] [--format=F] [LABEL...]   Unicode label -> raw Punycode
+ *   idnguard decode [--case] [--format=F] [LABEL...]   raw Punycode -> Unicode label
+ *   idnguard to-ascii [--mode=M] [--strict] [UTS #46 options] [--format=F] [NAME...]
+ *   idnguard to-unicode [--mode=M] [--strict] [UTS #46 options] [--format=F] [NAME...]
+ *   idnguard check [--mode=M] [--format=F] [NAME...]
+ *   idnguard skeleton [--mode=M] [--format=F] [NAME...]     UTS #39 skeleton of each label
+ *   idnguard restriction [--mode=M] [--format=F] [NAME...]  UTS #39 restriction level
  *   idnguard lint-zone [...] [FILE...]         a zone's names judged (lint.c)
+ *   idnguard check-conf [--user=NAME] [FILE]
+ *   idnguard stats FILE
+ *   idnguard tap (-u SOCKET | -r FILE) [...]  dnstap in, query-log lines out (tap.c)
+ *
+ * Options may come anywhere among the operands, until "--"; every argument
+ * before it that begins with '-' is an option, and one the command does not
+ * know is a usage error (so "-m" or "-h" is never taken for a name).  Each
+ * command's --help prints its own usage.
  *
  * Without operands each command reads standard input, one item a line, and
  * writes exactly one line per input line.  Exit status: 0 when every item
@@ -19,6 +25,7 @@
  * standard input; it exits 0 when FILE is valid, 1 when not.
  */
 #include "idng_conf.h"
+#include "idng_log.h"
 #include "idnguard.h"
 #include "lint.h"
 #include "tap.h"
@@ -32,22 +39,25 @@
 
 #define OUT_MAX (4 * IDNG_INPUT_MAX + 16)
 
+/* --format: how each answer line is written (see usage_text). */
+enum format { FMT_TEXT, FMT_TSV, FMT_JSON };
+
 struct opts {
     idng_mode mode;
     unsigned flags;
     int use_case;
+    enum format format;
     const char *user; /* check-conf --user=NAME */
 };
 
 typedef int (*command_fn)(const char *item, size_t len, const struct opts *o);
 
 /*
- * The answers of to-ascii, to-unicode and check: gathered here and handed to
- * stdio in blocks, since a stdio call per line was a fifth of the time of
+ * The answers of every per-item command: gathered here and handed to stdio
+ * in blocks, since a stdio call per line was a fifth of the time of
  * `to-ascii` over plain names.  Anything else written to standard output
- * (error lines, the other commands) first drains it, so the order holds.
- * On a terminal every line is handed over at once, as stdio's line
- * buffering would.
+ * first drains it, so the order holds.  On a terminal every line is handed
+ * over at once, as stdio's line buffering would.
  */
 static struct {
     char buf[1 << 16];
@@ -78,94 +88,219 @@ static void out_commit(size_t n)
         out_drain();
 }
 
-static void usage(FILE *f)
+/* Appends n octets of a line, any n. */
+static void out_put(const char *s, size_t n)
 {
-    fputs("usage: idnguard COMMAND [OPTIONS] [ITEM...]\n"
-          "\n"
-          "commands:\n"
-          "  encode [--case] LABEL...     Punycode-encode UTF-8 labels (no xn-- prefix)\n"
-          "  decode [--case] LABEL...     decode raw Punycode (no xn-- prefix) to UTF-8\n"
-          "  to-ascii NAME...             UTS #46 ToASCII: 'B\xc3\xbc" "cher.DE' -> xn--bcher-kva.de\n"
-          "  to-unicode NAME...           UTS #46 ToUnicode: xn--bcher-kva.de -> b\xc3\xbc" "cher.de\n"
-          "  check NAME...                judge each name as the resolver module does:\n"
-          "                               prints 'ok' or '<class>: <label>: <message>'\n"
-          "  skeleton NAME...             UTS #39 confusable skeleton of each label's\n"
-          "                               Unicode form: names that look alike have one\n"
-          "                               skeleton ('\\046' is a '.' inside a label)\n"
-          "  restriction NAME...          UTS #39 restriction level of the least\n"
-          "                               restrictive label: ascii-only, single-script,\n"
-          "                               highly-, moderately-, minimally-restrictive or\n"
-          "                               unrestricted (plain ASCII labels: ascii-only)\n"
-          "  check-conf [--user=NAME] [FILE]\n"
-          "                               validate the module's settings file (default:\n"
-          "                               $" IDNG_CONF_ENV " or " IDNG_CONF_DEFAULT_PATH "):\n"
-          "                               prints the effective settings, or every\n"
-          "                               error as 'FILE:LINE: message' on stderr; also\n"
-          "                               checks that log-file and stats-file can be\n"
-          "                               written by NAME (as root: 'unbound' when that\n"
-          "                               user exists; else the user running it)\n"
-          "  stats FILE                   the module's stats-file (Prometheus text), as a\n"
-          "                               table: answers by verdict, action and path\n"
-          "  tap (-u SOCKET | -r FILE) [OPTIONS]\n"
-          "                               a resolver's dnstap as the module's query-log\n"
-          "                               lines (idnguard tap --help)\n"
-          "\n"
-          "options:\n"
-          "  --mode=punycode|idna2008|uts46   validation of xn-- labels (default uts46)\n"
-          "  --strict                     to-ascii/to-unicode: judge plain ASCII labels too\n"
-          "  --case                       encode: lowercase and record case flags\n"
-          "                               (RFC 3492 appendix A); decode: apply them\n"
-          "  --help                       this text\n"
-          "  --version                    idnguard's version, its Unicode version and the\n"
-          "                               Unbound the module was built against\n"
-          "\n"
-          "Items that begin with '-' (Punycode can) go after '--'.\n"
-          "Without ITEM operands, items are read from standard input, one a line, and\n"
-          "exactly one line is written per input line ('ERROR <class>: ...' on failure).\n"
-          "Exit status: 0 all ok, 1 any failure, 2 usage error.\n",
-          f);
-}
-
-static void put_atom(void *ctx, const char *atom, size_t n)
-{
-    fwrite(atom, 1, n, ctx);
-}
-
-/* Writes an operand's text as the display unit shows text (idng_display_text):
- * an error line shows the offending input unambiguously on one line. */
-static void put_escaped(const char *s, size_t len)
-{
-    idng_display_text_to(s, len, put_atom, stdout);
-}
-
-static void put_codepoint_note(const idng_error *e)
-{
-    if (e->codepoint != IDNG_NO_CODEPOINT)
-        printf(" (U+%04lX)", (unsigned long)e->codepoint);
-}
-
-/* "ERROR <class>: <label>: <message>" for a failure inside an item. */
-static int report(const char *item, size_t len, const idng_error *e, int with_prefix)
-{
-    out_drain();
-    if (with_prefix)
-        fputs("ERROR ", stdout);
-    printf("%s: ", idng_status_class_name(e->status));
-    if (e->label_len > 0 && e->label_off <= len && e->label_len <= len - e->label_off) {
-        put_escaped(item + e->label_off, e->label_len);
-        fputs(": ", stdout);
+    while (n > 0) {
+        size_t k = n < sizeof obuf.buf ? n : sizeof obuf.buf;
+        memcpy(out_room(k), s, k);
+        obuf.len += k;
+        s += k;
+        n -= k;
     }
-    fputs(idng_status_message(e->status), stdout);
-    put_codepoint_note(e);
-    putchar('\n');
+}
+
+static void out_str(const char *s)
+{
+    out_put(s, strlen(s));
+}
+
+/* Ends a line begun with out_put. */
+static void out_end_line(void)
+{
+    out_put("\n", 1);
+    out_commit(0);
+}
+
+/* A display sink that appends atoms to the line. */
+static void out_sink(void *ctx, const char *atom, size_t n)
+{
+    (void)ctx;
+    out_put(atom, n);
+}
+
+/* The same, but a space is an escape too (\032): a field of the CLI's
+ * text and TSV lines never holds a space, a tab or a line break. */
+static void field_sink(void *ctx, const char *atom, size_t n)
+{
+    if (n == 1 && atom[0] == ' ')
+        idng_display_octet_to(' ', out_sink, ctx);
+    else
+        out_put(atom, n);
+}
+
+/* Is s[0..n) shown as itself in a field (field_put would change nothing)? */
+static int field_plain(const char *s, size_t n)
+{
+    return idng_display_text_plain(s, n) == n && memchr(s, ' ', n) == NULL;
+}
+
+/*
+ * One item, a label or an answer in a text or TSV line: the display
+ * unit's form of text (idng_display_text_to: controls, '\\', octets that
+ * are not UTF-8 and code points not safe to show escaped), with the space
+ * escaped as well.
+ */
+static void field_put(const char *s, size_t n)
+{
+    if (field_plain(s, n))
+        out_put(s, n);
+    else
+        idng_display_text_to(s, n, field_sink, NULL);
+}
+
+/* A JSON string: the log's escaper (idng_json_escape), a piece at a time,
+ * each piece ending before an octet that begins a UTF-8 sequence. */
+static void json_put(const char *s, size_t n)
+{
+    static char esc[6 * 1024];
+    const size_t piece = sizeof esc / 6;
+
+    out_put("\"", 1);
+    while (n > 0) {
+        size_t k = n, back;
+        if (k > piece) {
+            k = piece;
+            for (back = 0; back < 3 && ((unsigned char)s[k] & 0xC0) == 0x80; back++)
+                k--;
+        }
+        out_put(esc, idng_json_escape((const unsigned char *)s, k, esc));
+        s += k;
+        n -= k;
+    }
+    out_put("\"", 1);
+}
+
+/* The input item, first in a TSV or JSON line. */
+static void put_input(const struct opts *o, const char *item, size_t len)
+{
+    if (o->format == FMT_JSON) {
+        out_str("{\"input\":");
+        json_put(item, len);
+    } else {
+        field_put(item, len);
+        out_put("\t", 1);
+    }
+}
+
+/* A success: the answer (NULL for check, which has none). */
+static int put_ok(const struct opts *o, const char *item, size_t len, const char *ans,
+                  size_t anslen)
+{
+    if (o->format == FMT_TEXT) {
+        if (ans)
+            field_put(ans, anslen);
+        else
+            out_str("ok");
+    } else {
+        put_input(o, item, len);
+        if (o->format == FMT_JSON) {
+            out_str(",\"status\":\"ok\"");
+            if (ans) {
+                out_str(",\"output\":");
+                json_put(ans, anslen);
+            }
+            out_put("}", 1);
+        } else {
+            out_str("ok\t");
+            if (ans)
+                field_put(ans, anslen);
+        }
+    }
+    out_end_line();
+    return 0;
+}
+
+/*
+ * A failure.  text: "ERROR <class>: <label>: <message> (U+XXXX)[; note]";
+ * TSV: input, the class, "<label>: <message> (U+XXXX)[; note]"; JSON: input,
+ * "status":"error", class, label (null when the error is about the whole
+ * item; "" for an empty label), offset, message, codepoint (null or
+ * "U+XXXX") and, for a name of raw UTF-8 given to check, "to_ascii".  e
+ * may be NULL when the status alone is known (encode, decode).
+ */
+static int report_full(const struct opts *o, const char *item, size_t len, idng_status st,
+                       const idng_error *e, const char *note, const char *to_ascii,
+                       size_t to_ascii_len)
+{
+    int has_label = e && e->label_len > 0 && e->label_off <= len
+                    && e->label_len <= len - e->label_off;
+    /* JSON names an empty label too: "" at its offset. */
+    int json_label = has_label
+                     || (e && e->label_len == 0 && e->label_off <= len
+                         && idng_status_class(st) == IDNG_C_EMPTY_LABEL);
+    char cp[24] = "";
+
+    if (e && e->codepoint != IDNG_NO_CODEPOINT)
+        snprintf(cp, sizeof cp, "U+%04lX", (unsigned long)e->codepoint);
+    if (o->format == FMT_JSON) {
+        put_input(o, item, len);
+        out_str(",\"status\":\"error\",\"class\":\"");
+        out_str(idng_status_class_name(st));
+        out_str("\",\"label\":");
+        if (json_label) {
+            char off[32];
+            json_put(item + e->label_off, e->label_len);
+            snprintf(off, sizeof off, ",\"offset\":%zu", e->label_off);
+            out_str(off);
+        } else {
+            out_str("null,\"offset\":null");
+        }
+        out_str(",\"message\":");
+        json_put(idng_status_message(st), strlen(idng_status_message(st)));
+        out_str(",\"codepoint\":");
+        if (cp[0]) {
+            out_put("\"", 1);
+            out_str(cp);
+            out_put("\"", 1);
+        } else {
+            out_str("null");
+        }
+        if (to_ascii) {
+            out_str(",\"to_ascii\":");
+            json_put(to_ascii, to_ascii_len);
+        }
+        out_put("}", 1);
+        out_end_line();
+        return 1;
+    }
+    if (o->format == FMT_TSV) {
+        put_input(o, item, len);
+        out_str(idng_status_class_name(st));
+        out_put("\t", 1);
+    } else {
+        out_str("ERROR ");
+        out_str(idng_status_class_name(st));
+        out_str(": ");
+    }
+    if (has_label) {
+        field_put(item + e->label_off, e->label_len);
+        out_str(": ");
+    }
+    out_str(idng_status_message(st));
+    if (cp[0]) {
+        out_str(" (");
+        out_str(cp);
+        out_put(")", 1);
+    }
+    if (note) {
+        out_str("; ");
+        out_str(note);
+        if (to_ascii)
+            field_put(to_ascii, to_ascii_len);
+    }
+    out_end_line();
     return 1;
 }
 
-static int report_status(idng_status st)
+static int report(const struct opts *o, const char *item, size_t len, const idng_error *e)
 {
-    out_drain();
-    printf("ERROR %s: %s\n", idng_status_class_name(st), idng_status_message(st));
-    return 1;
+    return report_full(o, item, len, e->status, e, NULL, NULL, 0);
+}
+
+static int report_status(const struct opts *o, const char *item, size_t len, idng_status st)
+{
+    return report_full(o, item, len, st, NULL, NULL, NULL, 0);
 }
 
 static int cmd_encode(const char *item, size_t len, const struct opts *o)
@@ -179,10 +314,10 @@ static int cmd_encode(const char *item, size_t len, const struct opts *o)
     while (pos < len) {
         size_t m;
         if (n == IDNG_INPUT_MAX)
-            return report_status(IDNG_E_INPUT_TOO_LONG);
+            return report_status(o, item, len, IDNG_E_INPUT_TOO_LONG);
         m = idng_utf8_decode((const unsigned char *)item + pos, len - pos, &cps[n]);
         if (m == 0)
-            return report_status(IDNG_E_BAD_UTF8);
+            return report_status(o, item, len, IDNG_E_BAD_UTF8);
         flags[n] = 0;
         if (o->use_case) {
             uint32_t lower = idng_simple_lower(cps[n]);
@@ -194,46 +329,50 @@ static int cmd_encode(const char *item, size_t len, const struct opts *o)
     }
     st = idng_punycode_encode(cps, n, o->use_case ? flags : NULL, out, &outlen);
     if (st != IDNG_OK)
-        return report_status(st);
-    fwrite(out, 1, outlen, stdout);
-    putchar('\n');
-    return 0;
+        return report_status(o, item, len, st);
+    return put_ok(o, item, len, out, outlen);
 }
 
 static int cmd_decode(const char *item, size_t len, const struct opts *o)
 {
     uint32_t cps[IDNG_INPUT_MAX];
-    unsigned char flags[IDNG_INPUT_MAX], buf[4];
-    size_t n = IDNG_INPUT_MAX, i;
+    unsigned char flags[IDNG_INPUT_MAX];
+    char out[4 * IDNG_INPUT_MAX];
+    size_t n = IDNG_INPUT_MAX, i, outlen = 0;
     idng_status st;
 
     if (len > IDNG_INPUT_MAX)
-        return report_status(IDNG_E_INPUT_TOO_LONG);
+        return report_status(o, item, len, IDNG_E_INPUT_TOO_LONG);
     st = idng_punycode_decode(item, len, cps, &n, flags);
     if (st != IDNG_OK)
-        return report_status(st);
+        return report_status(o, item, len, st);
     for (i = 0; i < n; i++) {
         uint32_t cp = cps[i];
         if (o->use_case && flags[i])
             cp = cp < 0x80 ? (cp >= 'a' && cp <= 'z' ? cp - 32 : cp) : idng_simple_upper(cp);
-        fwrite(buf, 1, idng_utf8_encode(cp, buf), stdout);
+        outlen += idng_utf8_encode(cp, (unsigned char *)out + outlen);
     }
-    putchar('\n');
-    return 0;
+    return put_ok(o, item, len, out, outlen);
 }
 
 static int convert(const char *item, size_t len, const struct opts *o, int to_unicode)
 {
+    static char copy[OUT_MAX];
     char *p = out_room(OUT_MAX);
     size_t outlen = OUT_MAX - 1; /* and the newline */
     idng_error e;
     idng_status st = to_unicode ? idng_to_unicode(item, len, p, &outlen, o->mode, o->flags, &e)
                                 : idng_to_ascii(item, len, p, &outlen, o->mode, o->flags, &e);
     if (st != IDNG_OK)
-        return report(item, len, &e, 1);
-    p[outlen] = '\n';
-    out_commit(outlen + 1);
-    return 0;
+        return report(o, item, len, &e);
+    /* The fast path: an answer shown as it is, written in place. */
+    if (o->format == FMT_TEXT && field_plain(p, outlen)) {
+        p[outlen] = '\n';
+        out_commit(outlen + 1);
+        return 0;
+    }
+    memcpy(copy, p, outlen);
+    return put_ok(o, item, len, copy, outlen);
 }
 
 static int cmd_to_ascii(const char *item, size_t len, const struct opts *o)
@@ -248,13 +387,30 @@ static int cmd_to_unicode(const char *item, size_t len, const struct opts *o)
 
 static int cmd_check(const char *item, size_t len, const struct opts *o)
 {
-    idng_error e;
+    char ascii[OUT_MAX];
+    size_t alen = sizeof ascii;
+    idng_error e, ae;
 
-    if (idng_name_check(item, len, o->mode, &e) != IDNG_OK)
-        return report(item, len, &e, 0);
-    memcpy(out_room(3), "ok\n", 3);
-    out_commit(3);
-    return 0;
+    if (idng_name_check(item, len, o->mode, &e) == IDNG_OK) {
+        if (o->format != FMT_TEXT)
+            return put_ok(o, item, len, NULL, 0);
+        memcpy(out_room(3), "ok\n", 3);
+        out_commit(3);
+        return 0;
+    }
+    /* A name of raw UTF-8 is a U-label name, not a wire name: say what
+     * to-ascii makes of it (the module never sees such a name). */
+    if (e.status == IDNG_E_RAW_8BIT) {
+        if (idng_to_ascii(item, len, ascii, &alen, o->mode, 0, &ae) == IDNG_OK)
+            return report_full(o, item, len, e.status, &e, "a U-label name: to-ascii gives ",
+                               ascii, alen);
+        return report_full(o, item, len, e.status, &e,
+                           idng_status_class(ae.status) == IDNG_C_BAD_UTF8
+                               ? "not UTF-8 either"
+                               : "a U-label name, which to-ascii refuses too",
+                           NULL, 0);
+    }
+    return report(o, item, len, &e);
 }
 
 /* The longest skeleton idng_name_skeleton can write for a name the codec
@@ -263,19 +419,27 @@ static int cmd_check(const char *item, size_t len, const struct opts *o)
  * and the full stops. */
 #define SKELETON_OUT_MAX (253 * IDNG_SKELETON_GROWTH * 10 + 2 * IDNG_LABELS_MAX)
 
+/* The skeleton is already in the display unit's spelling (a '.' inside a
+ * label as \\046): text and TSV show it as it is, JSON as a string. */
 static int cmd_skeleton(const char *item, size_t len, const struct opts *o)
 {
-    char *out = out_room(SKELETON_OUT_MAX + 1);
+    static char out[SKELETON_OUT_MAX + 1];
     size_t n = SKELETON_OUT_MAX;
     idng_error e;
     idng_status st = idng_name_skeleton(item, len, out, &n, o->mode, &e);
 
     if (st == IDNG_E_NOSPACE)
-        return report_status(st);
+        return report_status(o, item, len, st);
     if (st != IDNG_OK)
-        return report(item, len, &e, 1);
-    out[n] = '\n';
-    out_commit(n + 1);
+        return report(o, item, len, &e);
+    if (o->format == FMT_JSON)
+        return put_ok(o, item, len, out, n);
+    if (o->format == FMT_TSV) {
+        put_input(o, item, len);
+        out_str("ok\t");
+    }
+    out_put(out, n);
+    out_end_line();
     return 0;
 }
 
@@ -284,16 +448,11 @@ static int cmd_restriction(const char *item, size_t len, const struct opts *o)
     idng_restriction level;
     idng_error e;
     const char *name;
-    size_t n;
 
     if (idng_name_restriction(item, len, o->mode, &level, NULL, &e) != IDNG_OK)
-        return report(item, len, &e, 1);
+        return report(o, item, len, &e);
     name = idng_restriction_name(level);
-    n = strlen(name);
-    memcpy(out_room(n + 1), name, n);
-    out_room(n + 1)[n] = '\n';
-    out_commit(n + 1);
-    return 0;
+    return put_ok(o, item, len, name, strlen(name));
 }
 
 /* check-conf [FILE]: validates one file and prints the effective settings. */
@@ -467,79 +626,324 @@ enum {
     O_STRICT = 1u << 1,
     O_CASE = 1u << 2,
     O_FILE = 1u << 3,
-    O_USER = 1u << 4
+    O_USER = 1u << 4,
+    O_FORMAT = 1u << 5,
+    O_UTS46 = 1u << 6, /* the UTS #46 processing flags and --profile */
+    O_ALL = ~0u
+};
+
+enum opt_id {
+    OPT_HELP,
+    OPT_MODE,
+    OPT_STRICT,
+    OPT_CASE,
+    OPT_FORMAT,
+    OPT_USER,
+    OPT_PROFILE,
+    OPT_SET /* sets flag */
+};
+
+/* Every option of the per-item commands and check-conf: what it is called,
+ * which commands take it, and its line in the command's --help. */
+static const struct option {
+    const char *name; /* "--mode": with a value "--mode=M" */
+    unsigned cmds;
+    enum opt_id id;
+    unsigned flag;
+    const char *arg; /* NULL: takes no value */
+    const char *help;
+} options[] = {
+    {"--mode", O_MODE, OPT_MODE, 0, "M",
+     "validation: uts46 (default), idna2008-lookup,\n"
+     "                     idna2008-registration (idna2008 is its old name),\n"
+     "                     punycode"},
+    {"--strict", O_STRICT, OPT_STRICT, 0, NULL,
+     "judge plain ASCII labels too (STD3 rules, hyphens, bidi)"},
+    {"--profile", O_UTS46, OPT_PROFILE, 0, "P",
+     "dns (the default settings), whatwg (URL host parsing:\n"
+     "                     --strict --no-check-hyphens --no-std3 --no-dns-length),\n"
+     "                     idna2008-registration (--strict, that mode),\n"
+     "                     idna2008-lookup (that mode)"},
+    {"--transitional", O_UTS46, OPT_SET, IDNG_F_TRANSITIONAL, NULL,
+     "to-ascii: transitional processing (maps U+00DF to ss,\n"
+     "                     U+03C2 to U+03C3, removes U+200C and U+200D)"},
+    {"--no-check-hyphens", O_UTS46, OPT_SET, IDNG_F_NO_CHECK_HYPHENS, NULL,
+     "allow '-' first, last and in positions 3-4\n"
+     "                     (CheckHyphens=false)"},
+    {"--no-std3", O_UTS46, OPT_SET, IDNG_F_NO_STD3, NULL,
+     "allow ASCII other than letters, digits and '-'\n"
+     "                     (UseSTD3ASCIIRules=false)"},
+    {"--no-dns-length", O_UTS46, OPT_SET, IDNG_F_NO_DNS_LENGTH, NULL,
+     "no label or name length limits, empty labels allowed\n"
+     "                     (VerifyDnsLength=false)"},
+    {"--no-bidi", O_UTS46, OPT_SET, IDNG_F_NO_BIDI, NULL,
+     "skip the bidi rule of RFC 5893 (CheckBidi=false)"},
+    {"--no-joiners", O_UTS46, OPT_SET, IDNG_F_NO_JOINERS, NULL,
+     "skip the context rules of U+200C, U+200D\n"
+     "                     (CheckJoiners=false)"},
+    {"--check-contexto", O_UTS46, OPT_SET, IDNG_F_CHECK_CONTEXTO, NULL,
+     "apply RFC 5892's CONTEXTO rules (uts46, idna2008-lookup)"},
+    {"--case", O_CASE, OPT_CASE, 0, NULL,
+     "encode: lowercase and record case flags (RFC 3492\n"
+     "                     appendix A); decode: apply them"},
+    {"--format", O_FORMAT, OPT_FORMAT, 0, "F", "text (default), tsv or json: see below"},
+    {"--user", O_USER, OPT_USER, 0, "NAME", "check the files as this user"},
+    {"--help", O_ALL, OPT_HELP, 0, NULL, "this command's usage"},
+};
+
+#define PROFILE_FLAGS                                                                  \
+    (IDNG_F_STRICT | IDNG_F_TRANSITIONAL | IDNG_F_NO_CHECK_HYPHENS | IDNG_F_NO_STD3      \
+     | IDNG_F_NO_DNS_LENGTH | IDNG_F_NO_BIDI | IDNG_F_NO_JOINERS | IDNG_F_CHECK_CONTEXTO)
+
+/* --profile=P: a mode and flags, replacing those set before. */
+static const struct profile {
+    const char *name;
+    idng_mode mode;
+    unsigned flags;
+} profiles[] = {
+    {"dns", IDNG_MODE_UTS46, 0},
+    {"whatwg", IDNG_MODE_UTS46,
+     IDNG_F_STRICT | IDNG_F_NO_CHECK_HYPHENS | IDNG_F_NO_STD3 | IDNG_F_NO_DNS_LENGTH},
+    {"idna2008-registration", IDNG_MODE_IDNA2008, IDNG_F_STRICT},
+    {"idna2008-lookup", IDNG_MODE_IDNA2008_LOOKUP, 0},
 };
 
 struct command {
     const char *name;
-    command_fn fn;  /* per item; NULL for check-conf */
+    command_fn fn;  /* per item; NULL for check-conf and stats */
     unsigned opts;
+    const char *operands;
+    const char *what;
 };
 
-/*
- * Parses the options after the command name into o.  Returns -1 and sets
- * *first to the first operand, or the exit status to return at once (0 for
- * --help, 2 for a usage error).  Options begin with "--"; for a command on
- * a FILE, "-x" is an option too, since items (Punycode) may begin with '-'.
- */
-static int parse_options(int argc, char **argv, const struct command *c, struct opts *o,
-                         int *first)
+static const struct command cmds[] = {
+    {"encode", cmd_encode, O_CASE | O_FORMAT, "[LABEL...]",
+     "Punycode-encode UTF-8 labels (no xn-- prefix)"},
+    {"decode", cmd_decode, O_CASE | O_FORMAT, "[LABEL...]",
+     "decode raw Punycode (no xn-- prefix) to UTF-8"},
+    {"to-ascii", cmd_to_ascii, O_MODE | O_STRICT | O_FORMAT | O_UTS46, "[NAME...]",
+     "UTS #46 ToASCII: 'B\xc3\xbc" "cher.DE' -> xn--bcher-kva.de"},
+    {"to-unicode", cmd_to_unicode, O_MODE | O_STRICT | O_FORMAT | O_UTS46, "[NAME...]",
+     "UTS #46 ToUnicode: xn--bcher-kva.de -> b\xc3\xbc" "cher.de"},
+    {"check", cmd_check, O_MODE | O_FORMAT, "[NAME...]",
+     "judge each name as the resolver module does: 'ok' or an ERROR line"},
+    {"skeleton", cmd_skeleton, O_MODE | O_FORMAT, "[NAME...]",
+     "UTS #39 confusable skeleton of each label's Unicode form: names that look\n"
+     "    alike have one skeleton ('\\046' is a '.' inside a label)"},
+    {"restriction", cmd_restriction, O_MODE | O_FORMAT, "[NAME...]",
+     "UTS #39 restriction level of the least restrictive label: ascii-only,\n"
+     "    single-script, highly-, moderately-, minimally-restrictive or unrestricted\n"
+     "    (plain ASCII labels: ascii-only)"},
+    {"check-conf", NULL, O_FILE | O_USER, "[FILE]",
+     "validate the module's settings file (default: $" IDNG_CONF_ENV " or\n"
+     "    " IDNG_CONF_DEFAULT_PATH "): prints the effective settings, or every\n"
+     "    error as 'FILE:LINE: message' on stderr; also checks that log-file and\n"
+     "    stats-file can be written by the user --user=NAME names (as root:\n"
+     "    'unbound' when that user exists; else the user running it)"},
+    {"stats", NULL, O_FILE, "FILE",
+     "the module's stats-file (Prometheus text), as a table: answers by\n"
+     "    verdict, action and path"},
+};
+
+static const char items_text[] =
+    "Options may come before, between or after the items; '--' ends them, and\n"
+    "an item that begins with '-' (Punycode can) goes after it.  Any other\n"
+    "argument that begins with '-' is an option, and an unknown one is an\n"
+    "error; '-' alone is an error too (without items, standard input is read).\n"
+    "Without ITEM operands, items are read from standard input, one a line (a\n"
+    "'\\r' before the '\\n' is dropped; lines are data, never options), and\n"
+    "exactly one line is written per item.\n"
+    "--format=text: the answer, or 'ok' for check; a failure is\n"
+    "  'ERROR <class>: <label>: <message>'.  Labels and answers are shown\n"
+    "  escaped (\\DDD for an octet, \\u{XXXX} for a code point not safe to\n"
+    "  show; '\\', the space and controls always), so an answer line holds no\n"
+    "  space and never begins like an ERROR line.\n"
+    "--format=tsv: 'INPUT<TAB>ok<TAB>ANSWER' or 'INPUT<TAB><class><TAB><label>:\n"
+    "  <message>', escaped as in text.\n"
+    "--format=json: one object a line, strings exact (RFC 8259 escapes; an octet\n"
+    "  that is not UTF-8 becomes \\ufffd):\n"
+    "  {\"input\":...,\"status\":\"ok\",\"output\":...} or {\"input\":...,\n"
+    "  \"status\":\"error\",\"class\":...,\"label\":...,\"offset\":...,\"message\":...,\n"
+    "  \"codepoint\":...}.\n"
+    "Exit status: 0 all ok, 1 any failure, 2 usage error.\n";
+
+static void usage(FILE *f)
 {
-    int i;
+    size_t k;
+
+    fputs("usage: idnguard COMMAND [OPTIONS] [ITEM...]\n\ncommands:\n", f);
+    for (k = 0; k < sizeof cmds / sizeof cmds[0]; k++)
+        fprintf(f, "  %s %s\n    %s\n", cmds[k].name, cmds[k].operands, cmds[k].what);
+    fputs("  lint-zone [OPTIONS] [FILE...]\n"
+          "    judge every name of DNS master files as the module would (idnguard\n"
+          "    lint-zone --help)\n"
+          "  tap (-u SOCKET | -r FILE) [OPTIONS]\n"
+          "    a resolver's dnstap as the module's query-log lines (idnguard tap --help)\n"
+          "  --version\n"
+          "    idnguard's version, its Unicode version and the Unbound the module was\n"
+          "    built against\n"
+          "\n"
+          "Each command's options: idnguard COMMAND --help.\n\n",
+          f);
+    fputs(items_text, f);
+}
+
+static void command_usage(const struct command *c, FILE *f)
+{
+    size_t k;
+
+    fprintf(f, "usage: idnguard %s [OPTIONS] %s\n  %s\n\noptions:\n", c->name, c->operands,
+            c->what);
+    for (k = 0; k < sizeof options / sizeof options[0]; k++) {
+        const struct option *p = &options[k];
+        char head[40];
+        if (!(c->opts & p->cmds))
+            continue;
+        snprintf(head, sizeof head, "%s%s%s", p->name, p->arg ? "=" : "", p->arg ? p->arg : "");
+        fprintf(f, "  %-18s %s\n", head, p->help);
+    }
+    if (c->fn) {
+        fputc('\n', f);
+        fputs(items_text, f);
+    }
+}
+
+/* The value of "--name=VALUE" when a is that option, else NULL. */
+static const char *option_value(const char *a, const struct option *p, int *match)
+{
+    size_t n = strlen(p->name);
+
+    *match = strncmp(a, p->name, n) == 0 && (a[n] == '\0' || (p->arg && a[n] == '='));
+    return *match && a[n] == '=' ? a + n + 1 : NULL;
+}
+
+/* Applies one option; returns -1 to go on, or the exit status. */
+static int apply_option(const struct command *c, const struct option *p, const char *a,
+                        const char *v, struct opts *o)
+{
+    size_t k;
+
+    if (p->arg && v == NULL) {
+        fprintf(stderr, "idnguard: %s: option '%s' needs a value: %s=%s\n", c->name, a, p->name,
+                p->arg);
+        return 2;
+    }
+    switch (p->id) {
+    case OPT_HELP:
+        command_usage(c, stdout);
+        return fflush(stdout) == 0 ? 0 : 2;
+    case OPT_MODE:
+        if (idng_mode_lookup(v, strlen(v), &o->mode) != 0) {
+            fprintf(stderr,
+                    "idnguard: %s: unknown mode '%s' (uts46, idna2008-lookup, "
+                    "idna2008-registration, idna2008, punycode)\n",
+                    c->name, v);
+            return 2;
+        }
+        return -1;
+    case OPT_PROFILE:
+        for (k = 0; k < sizeof profiles / sizeof profiles[0]; k++)
+            if (strcmp(profiles[k].name, v) == 0) {
+                o->mode = profiles[k].mode;
+                o->flags = (o->flags & ~(unsigned)PROFILE_FLAGS) | profiles[k].flags;
+                return -1;
+            }
+        fprintf(stderr,
+                "idnguard: %s: unknown profile '%s' (dns, whatwg, idna2008-registration, "
+                "idna2008-lookup)\n",
+                c->name, v);
+        return 2;
+    case OPT_FORMAT:
+        if (strcmp(v, "text") == 0)
+            o->format = FMT_TEXT;
+        else if (strcmp(v, "tsv") == 0)
+            o->format = FMT_TSV;
+        else if (strcmp(v, "json") == 0)
+            o->format = FMT_JSON;
+        else {
+            fprintf(stderr, "idnguard: %s: unknown format '%s' (text, tsv, json)\n", c->name, v);
+            return 2;
+        }
+        return -1;
+    case OPT_STRICT:
+        o->flags |= IDNG_F_STRICT;
+        return -1;
+    case OPT_SET:
+        o->flags |= p->flag;
+        return -1;
+    case OPT_CASE:
+        o->use_case = 1;
+        return -1;
+    case OPT_USER:
+        if (v[0] == '\0' || !getpwnam(v)) {
+            fprintf(stderr, "idnguard: %s: no user '%s'\n", c->name, v);
+            return 2;
+        }
+        o->user = v;
+        return -1;
+    }
+    return 2;
+}
+
+/*
+ * Parses the arguments after the command name: the options into o, the
+ * operands moved to the front of argv + 2 in order, *nops of them.
+ * Every argument before "--" that begins with '-' is an option; after "--"
+ * everything is an operand.  Returns -1, or the exit status to return at
+ * once (0 for --help, 2 for a usage error).
+ */
+static int parse_args(int argc, char **argv, const struct command *c, struct opts *o, int *nops)
+{
+    int i, n = 0, rc;
+    size_t k;
 
     for (i = 2; i < argc; i++) {
-        const char *a = argv[i];
+        const char *a = argv[i], *v = NULL;
+        const struct option *p = NULL;
         if (strcmp(a, "--") == 0) {
-            i++;
+            for (i++; i < argc; i++)
+                argv[2 + n++] = argv[i];
             break;
         }
-        if (strcmp(a, "--help") == 0) {
-            usage(stdout);
-            return 0;
-        } else if ((c->opts & O_MODE) && strncmp(a, "--mode=", 7) == 0) {
-            if (idng_mode_lookup(a + 7, strlen(a + 7), &o->mode) != 0) {
-                fprintf(stderr, "idnguard: unknown mode '%s' (punycode, idna2008, uts46)\n",
-                        a + 7);
-                return 2;
-            }
-        } else if ((c->opts & O_STRICT) && strcmp(a, "--strict") == 0) {
-            o->flags |= IDNG_F_STRICT;
-        } else if ((c->opts & O_CASE) && strcmp(a, "--case") == 0) {
-            o->use_case = 1;
-        } else if ((c->opts & O_USER) && strncmp(a, "--user=", 7) == 0 && a[7] != '\0') {
-            if (!getpwnam(a + 7)) {
-                fprintf(stderr, "idnguard: %s: no user '%s'\n", c->name, a + 7);
-                return 2;
-            }
-            o->user = a + 7;
-        } else if (a[0] == '-' && (a[1] == '-' || ((c->opts & O_FILE) && a[1] != '\0'))) {
-            fprintf(stderr, "idnguard: %s: unknown option '%s'\n", c->name, a);
+        if (a[0] != '-') {
+            argv[2 + n++] = argv[i];
+            continue;
+        }
+        if (a[1] == '\0') {
+            fprintf(stderr,
+                    "idnguard: %s: '-' is not an item (without items, standard input is "
+                    "read; an item '-' goes after '--')\n",
+                    c->name);
             return 2;
-        } else {
-            break;
         }
+        if (strcmp(a, "-h") == 0)
+            a = "--help";
+        for (k = 0; k < sizeof options / sizeof options[0] && !p; k++) {
+            int match;
+            v = option_value(a, &options[k], &match);
+            if (match && (c->opts & options[k].cmds))
+                p = &options[k];
+        }
+        if (!p) {
+            fprintf(stderr,
+                    "idnguard: %s: unknown option '%s' (idnguard %s --help; an item that "
+                    "begins with '-' goes after '--')\n",
+                    c->name, argv[i], c->name);
+            return 2;
+        }
+        if ((rc = apply_option(c, p, argv[i], v, o)) >= 0)
+            return rc;
     }
-    *first = i;
+    *nops = n;
     return -1;
 }
 
 int main(int argc, char **argv)
 {
-    static const struct command cmds[] = {
-        {"encode", cmd_encode, O_CASE},
-        {"decode", cmd_decode, O_CASE},
-        {"to-ascii", cmd_to_ascii, O_MODE | O_STRICT},
-        {"to-unicode", cmd_to_unicode, O_MODE | O_STRICT},
-        {"check", cmd_check, O_MODE},
-        {"skeleton", cmd_skeleton, O_MODE},
-        {"restriction", cmd_restriction, O_MODE},
-        {"check-conf", NULL, O_FILE | O_USER},
-        {"stats", NULL, O_FILE},
-    };
-    struct opts o = {IDNG_MODE_UTS46, 0, 0, NULL};
+    struct opts o = {IDNG_MODE_UTS46, 0, 0, FMT_TEXT, NULL};
     const struct command *c = NULL;
     size_t k;
-    int i, rc, failed = 0;
+    int i, n, rc, failed = 0;
 
     if (argc < 2) {
         usage(stderr);
@@ -570,29 +974,28 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    if ((rc = parse_options(argc, argv, c, &o, &i)) >= 0)
+    if ((rc = parse_args(argc, argv, c, &o, &n)) >= 0)
         return rc;
     if (c->opts & O_FILE) {
-        if (argc - i > 1) {
-            fprintf(stderr, "idnguard: %s: one FILE at most (extra '%s')\n", c->name,
-                    argv[i + 1]);
+        if (n > 1) {
+            fprintf(stderr, "idnguard: %s: one FILE at most (extra '%s')\n", c->name, argv[3]);
             return 2;
         }
         if (strcmp(c->name, "stats") == 0) {
-            if (i == argc) {
+            if (n == 0) {
                 fprintf(stderr, "idnguard: stats: which FILE? (the module's stats-file)\n");
                 return 2;
             }
-            return stats_file(argv[i]) ? 1 : (fflush(stdout) == 0 ? 0 : 2);
+            return stats_file(argv[2]) ? 1 : (fflush(stdout) == 0 ? 0 : 2);
         }
         /* The files are opened by the daemon's user: as root, check for
          * Unbound's usual one unless told another. */
         if (!o.user && geteuid() == 0 && getpwnam("unbound"))
             o.user = "unbound";
-        failed = check_conf_file(i < argc ? argv[i] : idng_conf_path(), o.user);
+        failed = check_conf_file(n > 0 ? argv[2] : idng_conf_path(), o.user);
         if (failed == 1)
             return 1;
-    } else if (i == argc) {
+    } else if (n == 0) {
         /* A file or pipe gets full buffers (run_stdin flushes before it
          * waits for input); a terminal keeps stdio's line buffering. */
         if (!isatty(STDOUT_FILENO))
@@ -602,8 +1005,8 @@ int main(int argc, char **argv)
         failed = run_stdin(c->fn, &o);
     } else {
         obuf.per_line = isatty(STDOUT_FILENO);
-        for (; i < argc; i++)
-            failed |= c->fn(argv[i], strlen(argv[i]), &o);
+        for (i = 0; i < n; i++)
+            failed |= c->fn(argv[2 + i], strlen(argv[2 + i]), &o);
     }
     out_drain();
     if (failed == 2 || fflush(stdout) != 0 || ferror(stdout)) {

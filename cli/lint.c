@@ -30,7 +30,7 @@
 /** $INCLUDE files nested at most this deep (a file that includes itself). */
 #define INCLUDE_DEPTH_MAX 16
 /** Room for one output line: the JSON worst case of every field. */
-#define LINE_CAP (IDNG_LOG_JSON_ROOM(4 * IDNG_DISPLAY_NAME_MAX + 2 * IDNG_DISPLAY_UNICODE_MAX) + 4096)
+#define LINE_CAP (IDNG_JSON_ROOM(4 * IDNG_DISPLAY_NAME_MAX + 2 * IDNG_DISPLAY_UNICODE_MAX) + 4096)
 
 /* ---- which field of which type a name is (for the reader only) ---- */
 
@@ -123,8 +123,8 @@ static void put_json(struct line *ln, const char *key, const char *s)
         return;
     }
     put_s(ln, "\"");
-    if (sizeof ln->buf - ln->len >= IDNG_LOG_JSON_ROOM(strlen(s)))
-        ln->len += idng_log_json_escape(s, strlen(s), ln->buf + ln->len);
+    if (sizeof ln->buf - ln->len >= IDNG_JSON_ROOM(strlen(s)))
+        ln->len += idng_json_escape((const unsigned char *)s, strlen(s), ln->buf + ln->len);
     put_s(ln, "\"");
 }
 

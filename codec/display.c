@@ -13,7 +13,7 @@
  * an atom is written whole or not at all, so truncation never leaves half
  * an escape.
  */
-#include "idnguard.h"
+#include "idna_internal.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -196,32 +196,55 @@ int idng_display_unicode_to(const uint8_t *wire, size_t len, idng_mode mode,
     return 1;
 }
 
+/* How many octets at p[0..len) (len >= 1) idng_display_text_to shows as
+ * themselves: 1 for printable ASCII but '\\', the length of a UTF-8
+ * sequence of a code point idng_display_safe() accepts, else 0 (the octet,
+ * or the code point *cp of the *seq octets, is escaped). */
+static inline size_t text_self(const unsigned char *p, size_t len, uint32_t *cp, size_t *seq)
+{
+    size_t m;
+
+    if (p[0] >= 0x20 && p[0] < 0x7F && p[0] != '\\')
+        return 1;
+    m = p[0] < 0x80 ? 0 : idng_utf8_valid(p, len);
+    *seq = m;
+    if (m == 0)
+        return 0;
+    idng_utf8_decode_valid(p, cp);
+    return idng_display_safe(*cp) ? m : 0;
+}
+
 void idng_display_text_to(const char *s, size_t len, idng_display_sink *sink, void *ctx)
 {
     const unsigned char *p = (const unsigned char *)s;
     size_t i = 0;
 
     while (i < len) {
-        uint32_t cp;
-        size_t m;
+        uint32_t cp = 0;
+        size_t seq = 0, m = text_self(p + i, len - i, &cp, &seq);
 
-        if (p[i] >= 0x20 && p[i] < 0x7F && p[i] != '\\') {
-            sink(ctx, s + i, 1);
-            i++;
-            continue;
-        }
-        m = p[i] < 0x80 ? 0 : idng_utf8_decode(p + i, len - i, &cp);
-        if (m == 0) {
-            idng_display_octet_to(p[i], sink, ctx);
-            i++;
-        } else if (idng_display_safe(cp)) {
+        if (m > 0) {
             sink(ctx, s + i, m);
             i += m;
+        } else if (seq == 0) {
+            idng_display_octet_to(p[i], sink, ctx);
+            i++;
         } else {
             put_u(sink, ctx, cp);
-            i += m;
+            i += seq;
         }
     }
+}
+
+size_t idng_display_text_plain(const char *s, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0, m, seq;
+    uint32_t cp;
+
+    while (i < len && (m = text_self(p + i, len - i, &cp, &seq)) > 0)
+        i += m;
+    return i;
 }
 
 size_t idng_display_label(const uint8_t *label, size_t len, char *out, size_t cap)

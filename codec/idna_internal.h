@@ -437,17 +437,18 @@ int idng_contexto_ok(const uint32_t *u, size_t n, size_t i);
 
 /* ---- Labels (label.c) ---- */
 
-/* The one validator of a U-label u[0..n) under mode: *bad gets the code
- * point to blame, bd the label's bidi verdict (see label.c). */
-idng_status idng_ulabel_check(const uint32_t *u, size_t n, idng_mode mode, uint32_t *bad,
-                              struct bidi *bd);
+/* The one validator of a U-label u[0..n) under mode and the UTS #46 flags
+ * (IDNG_F_*; 0 for the module's checks): *bad gets the code point to
+ * blame, bd the label's bidi verdict (see label.c). */
+idng_status idng_ulabel_check(const uint32_t *u, size_t n, idng_mode mode, unsigned flags,
+                              uint32_t *bad, struct bidi *bd);
 /* idng_ulabel_check of a label already in NFC, without judging NFC again. */
-idng_status idng_ulabel_check_nfc(const uint32_t *u, size_t n, idng_mode mode, uint32_t *bad,
-                                  struct bidi *bd);
+idng_status idng_ulabel_check_nfc(const uint32_t *u, size_t n, idng_mode mode, unsigned flags,
+                                  uint32_t *bad, struct bidi *bd);
 /* An xn-- label of plain ASCII: u (IDNG_LABEL_MAX code points) and *n get
  * its U-label; then as idng_ulabel_check. */
-idng_status idng_ace_check(const char *label, size_t len, idng_mode mode, uint32_t *u,
-                           size_t *n, uint32_t *bad, struct bidi *bd);
+idng_status idng_ace_check(const char *label, size_t len, idng_mode mode, unsigned flags,
+                           uint32_t *u, size_t *n, uint32_t *bad, struct bidi *bd);
 /* The full paths of idng_name_check and idng_wire_check(_each). */
 idng_status idng_name_check_full(const char *name, size_t len, idng_mode mode, idng_error *err);
 idng_status idng_wire_check_full(const uint8_t *wire, size_t len, idng_mode mode,

@@ -157,12 +157,22 @@ typedef enum idng_mode {
     IDNG_MODE_IDNA2008 = 1,
     /** Plus UTS #46 nontransitional validity with CheckHyphens, CheckBidi,
      *  CheckJoiners, UseSTD3ASCIIRules, VerifyDnsLength. */
-    IDNG_MODE_UTS46 = 2
+    IDNG_MODE_UTS46 = 2,
+    /** IDNA2008 as RFC 5891 section 5.4 asks of a lookup: that of
+     *  IDNG_MODE_IDNA2008 (which is section 4's registration, "idna2008"
+     *  or "idna2008-registration") but that a label may begin or end with
+     *  '-' (only "--" in positions 3-4 is refused) and that the CONTEXTO
+     *  rules are not applied (IDNG_F_CHECK_CONTEXTO applies them). */
+    IDNG_MODE_IDNA2008_LOOKUP = 3
 } idng_mode;
+/** The highest mode. */
+#define IDNG_MODE_MAX IDNG_MODE_IDNA2008_LOOKUP
 
-/** Name of a mode ("uts46"); NULL if out of range. */
+/** Name of a mode ("uts46", "idna2008", "idna2008-lookup"); NULL if out of
+ *  range. */
 const char *idng_mode_name(idng_mode mode);
-/** Parses a mode name; returns 0 and sets *mode, or -1. */
+/** Parses a mode name, or "idna2008-registration" (IDNG_MODE_IDNA2008);
+ *  returns 0 and sets *mode, or -1. */
 int idng_mode_lookup(const char *name, size_t len, idng_mode *mode);
 
 /** Flags for the name functions. */
@@ -177,7 +187,38 @@ enum {
     /** to-Unicode: leave xn-- labels that fail validation as they are and
      *  keep going instead of stopping at the first error; wire to-ASCII:
      *  likewise for raw labels that cannot be converted. */
-    IDNG_F_KEEP_GOING = 1u << 1
+    IDNG_F_KEEP_GOING = 1u << 1,
+    /*
+     * The UTS #46 processing options (section 4) that differ from this
+     * codec's defaults, for idng_to_ascii and idng_to_unicode.  The
+     * defaults are the module's: nontransitional, CheckHyphens,
+     * UseSTD3ASCIIRules, VerifyDnsLength, CheckBidi, CheckJoiners on.
+     */
+    /** Transitional processing (to-ASCII only; ToUnicode is always
+     *  nontransitional): U+00DF maps to "ss", U+03C2 to U+03C3, U+200C
+     *  and U+200D are removed.  xn-- labels are validated as without it
+     *  (UTS #46 15.0 section 4 step 4). */
+    IDNG_F_TRANSITIONAL = 1u << 2,
+    /** CheckHyphens=false: '-' may begin or end a label, and "--" stand
+     *  in positions 3-4 (a U-label still may not begin with "xn--"). */
+    IDNG_F_NO_CHECK_HYPHENS = 1u << 3,
+    /** UseSTD3ASCIIRules=false: ASCII code points other than letters,
+     *  digits and '-' (but '.') are valid.  The tables fold the STD3 rules
+     *  in, so the few non-ASCII code points UTS #46 maps to such ASCII
+     *  when the rules are off (disallowed_STD3_mapped: U+2474 to "(1)",
+     *  U+FF0F to "/", ...) stay disallowed. */
+    IDNG_F_NO_STD3 = 1u << 4,
+    /** VerifyDnsLength=false: no label or name length limit on the
+     *  result, and empty labels are allowed. */
+    IDNG_F_NO_DNS_LENGTH = 1u << 5,
+    /** CheckBidi=false: the bidi rule (RFC 5893) is not applied. */
+    IDNG_F_NO_BIDI = 1u << 6,
+    /** CheckJoiners=false (uts46 mode): U+200C and U+200D are valid
+     *  anywhere. */
+    IDNG_F_NO_JOINERS = 1u << 7,
+    /** Apply RFC 5892's CONTEXTO rules in uts46 and idna2008-lookup modes
+     *  too (IDNG_MODE_IDNA2008 always does). */
+    IDNG_F_CHECK_CONTEXTO = 1u << 8
 };
 
 /** Where an error was found; filled by the name and label functions. */
@@ -451,6 +492,10 @@ void idng_display_unicode_known_to(const uint8_t *wire, size_t len, idng_display
  * \u{XXXX}, controls, DEL and octets that are not UTF-8 as \DDD.
  */
 void idng_display_text_to(const char *s, size_t len, idng_display_sink *sink, void *ctx);
+/** How many octets at the start of s[0..len) idng_display_text_to shows
+ *  as themselves (len when it would change nothing): lets a caller copy
+ *  text that needs no escaping as it is. */
+size_t idng_display_text_plain(const char *s, size_t len);
 
 /** A buffer sink: keeps cap - 1 octets of whole atoms and a NUL. */
 struct idng_display_buf {

@@ -16,17 +16,22 @@
 /* Labels in a name: 253 octets allow at most 127. */
 #define LABELS_MAX 128
 
-/* Status of u[i], whose property word is w, under mode (not punycode). */
+/* Status of u[i], whose property word is w, under mode (not punycode)
+ * and the UTS #46 flags (IDNG_F_*); CONTEXTO rules of uts46 mode are
+ * applied by the caller. */
 static IDNG_ALWAYS_INLINE idng_status cp_status(const uint32_t *u, size_t n, size_t i, uint32_t w,
-                                                 idng_mode mode)
+                                                 idng_mode mode, unsigned flags)
 {
-    if (mode == IDNG_MODE_IDNA2008) {
+    if (mode != IDNG_MODE_UTS46) {
         switch (UP_I08(w)) {
         case I08_PVALID:
             return IDNG_OK;
         case I08_CONTEXTJ:
             return idng_contextj_ok(u, n, i) ? IDNG_OK : IDNG_E_CONTEXTJ;
         case I08_CONTEXTO:
+            /* RFC 5891 5.4: a lookup needs only a rule to exist. */
+            if (mode == IDNG_MODE_IDNA2008_LOOKUP && !(flags & IDNG_F_CHECK_CONTEXTO))
+                return IDNG_OK;
             return idng_contexto_ok(u, n, i) ? IDNG_OK : IDNG_E_CONTEXTO;
         case I08_UNASSIGNED:
             return IDNG_E_UNASSIGNED;
@@ -40,14 +45,31 @@ static IDNG_ALWAYS_INLINE idng_status cp_status(const uint32_t *u, size_t n, siz
         if (u[i] == '.') /* UTS #46 4.1 criterion 4 */
             return IDNG_E_DISALLOWED;
         if (u[i] == 0x200C || u[i] == 0x200D) /* CheckJoiners */
-            return idng_contextj_ok(u, n, i) ? IDNG_OK : IDNG_E_CONTEXTJ;
+            return idng_contextj_ok(u, n, i) || (flags & IDNG_F_NO_JOINERS) ? IDNG_OK
+                                                                          : IDNG_E_CONTEXTJ;
         return IDNG_OK;
     case U46_MAPPED:
     case U46_IGNORED:
         return IDNG_E_MAPPED;
     default:
+        /* UseSTD3ASCIIRules=false: the table's disallowed_STD3_valid
+         * are the ASCII code points but letters, digits, '-' and '.'. */
+        if ((flags & IDNG_F_NO_STD3) && u[i] < 0x80)
+            return IDNG_OK;
         return UP_I08(w) == I08_UNASSIGNED ? IDNG_E_UNASSIGNED : IDNG_E_DISALLOWED;
     }
+}
+
+/* IDNG_F_CHECK_CONTEXTO in uts46 mode: the first CONTEXTO code point of
+ * u[0..n) whose rule fails, or n. */
+static IDNG_NOINLINE size_t contexto_fails(const uint32_t *u, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (UP_I08(idng_uprops(u[i])) == I08_CONTEXTO && !idng_contexto_ok(u, n, i))
+            return i;
+    return n;
 }
 
 /*
@@ -64,7 +86,8 @@ static IDNG_ALWAYS_INLINE idng_status cp_status(const uint32_t *u, size_t n, siz
  * whenever that pass runs.
  */
 static IDNG_ALWAYS_INLINE idng_status ulabel_check(const uint32_t *u, size_t n, idng_mode mode,
-                                                  uint32_t *bad, struct bidi *bd, int judge_nfc)
+                                                  unsigned flags, uint32_t *bad, struct bidi *bd,
+                                                  int judge_nfc)
 {
     struct bidi_run br;
     idng_status first = IDNG_OK;
@@ -105,28 +128,46 @@ static IDNG_ALWAYS_INLINE idng_status ulabel_check(const uint32_t *u, size_t n, 
                 break;
             }
         }
-        if (first == IDNG_OK && (first = cp_status(u, n, i, w, mode)) != IDNG_OK)
+        if (first == IDNG_OK && (first = cp_status(u, n, i, w, mode, flags)) != IDNG_OK)
             first_bad = cp;
     }
     idng_bidi_finish(&br, u[n - 1], bd);
     if (nfc_no || (nfc_maybe && !idng_is_nfc_maybe(u, n)))
         return IDNG_E_NOT_NFC;
-    if (n >= 4 && u[2] == '-' && u[3] == '-')
-        return IDNG_E_HYPHEN_34;
-    if (u[0] == '-' || u[n - 1] == '-')
-        return IDNG_E_HYPHEN_EDGE;
+    if (!(flags & IDNG_F_NO_CHECK_HYPHENS)) {
+        if (n >= 4 && u[2] == '-' && u[3] == '-')
+            return IDNG_E_HYPHEN_34;
+        if ((u[0] == '-' || u[n - 1] == '-') && mode != IDNG_MODE_IDNA2008_LOOKUP)
+            return IDNG_E_HYPHEN_EDGE;
+    }
     if (UP_MARK(w0)) {
         *bad = u[0];
         return IDNG_E_LEADING_MARK;
+    }
+    if (first == IDNG_OK && (flags & IDNG_F_CHECK_CONTEXTO) && mode == IDNG_MODE_UTS46) {
+        size_t j = contexto_fails(u, n);
+        if (j < n) {
+            *bad = u[j];
+            return IDNG_E_CONTEXTO;
+        }
     }
     *bad = first_bad;
     return first;
 }
 
-idng_status idng_ulabel_check(const uint32_t *u, size_t n, idng_mode mode, uint32_t *bad,
-                              struct bidi *bd)
+/* The UTS #46 flags that change what ulabel_check judges.  Without any,
+ * the validators below run a copy of ulabel_check with flags 0, where
+ * every flag test is folded away: the module's path costs nearly what it did
+ * before the flags. */
+#define LABEL_FLAGS                                                                                \
+    (IDNG_F_NO_CHECK_HYPHENS | IDNG_F_NO_STD3 | IDNG_F_NO_JOINERS | IDNG_F_CHECK_CONTEXTO)
+
+idng_status idng_ulabel_check(const uint32_t *u, size_t n, idng_mode mode, unsigned flags,
+                              uint32_t *bad, struct bidi *bd)
 {
-    return ulabel_check(u, n, mode, bad, bd, 1);
+    if (!(flags & LABEL_FLAGS))
+        return ulabel_check(u, n, mode, 0, bad, bd, 1);
+    return ulabel_check(u, n, mode, flags, bad, bd, 1);
 }
 
 /*
@@ -143,10 +184,12 @@ idng_status idng_ulabel_check(const uint32_t *u, size_t n, idng_mode mode, uint3
  * Nothing touches them between the two.  The other checks, and their order, are
  * those of idng_ulabel_check: NOT_NFC came first, and cannot occur.
  */
-idng_status idng_ulabel_check_nfc(const uint32_t *u, size_t n, idng_mode mode, uint32_t *bad,
-                                  struct bidi *bd)
+idng_status idng_ulabel_check_nfc(const uint32_t *u, size_t n, idng_mode mode, unsigned flags,
+                                  uint32_t *bad, struct bidi *bd)
 {
-    return ulabel_check(u, n, mode, bad, bd, 0);
+    if (!(flags & LABEL_FLAGS))
+        return ulabel_check(u, n, mode, 0, bad, bd, 0);
+    return ulabel_check(u, n, mode, flags, bad, bd, 0);
 }
 
 /*
@@ -182,8 +225,8 @@ idng_status idng_ulabel_check_nfc(const uint32_t *u, size_t n, idng_mode mode, u
  * tests/codec/test_punycode.c checks it exhaustively on short inputs, and
  * the fuzz harness of the label check re-encodes every label it accepts.
  */
-idng_status idng_ace_check(const char *label, size_t len, idng_mode mode, uint32_t *u,
-                           size_t *n, uint32_t *bad, struct bidi *bd)
+idng_status idng_ace_check(const char *label, size_t len, idng_mode mode, unsigned flags,
+                           uint32_t *u, size_t *n, uint32_t *bad, struct bidi *bd)
 {
     size_t i;
     idng_status st;
@@ -208,7 +251,7 @@ idng_status idng_ace_check(const char *label, size_t len, idng_mode mode, uint32
     }
     if (high < 0x80)
         return IDNG_E_ASCII_ONLY;
-    return idng_ulabel_check(u, *n, mode, bad, bd);
+    return idng_ulabel_check(u, *n, mode, flags, bad, bd);
 }
 
 struct span {
@@ -241,7 +284,7 @@ static idng_status check_labels(const struct span *labs, size_t nlab, idng_mode 
 
     if (count)
         *count = 0;
-    if ((unsigned)mode > IDNG_MODE_UTS46 || nlab > LABELS_MAX)
+    if ((unsigned)mode > IDNG_MODE_MAX || nlab > LABELS_MAX)
         return idng_fail(err, IDNG_E_INVAL, 0, 0, IDNG_NO_CODEPOINT);
     for (i = 0; i < nlab; i++) {
         const struct span *l = &labs[i];
@@ -252,7 +295,7 @@ static idng_status check_labels(const struct span *labs, size_t nlab, idng_mode 
         else if (idng_has_8bit(l->s, l->len))
             lst[i] = IDNG_E_RAW_8BIT;
         else if (idng_is_ace(l->s, l->len)) {
-            st = idng_ace_check(l->s, l->len, mode, u, &n, &bad, &bd);
+            st = idng_ace_check(l->s, l->len, mode, 0, u, &n, &bad, &bd);
             if (st != IDNG_OK) {
                 lst[i] = st;
                 lbad[i] = bad;

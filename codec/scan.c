@@ -150,14 +150,14 @@ static IDNG_ALWAYS_INLINE int plain_wire(const uint8_t *w, size_t len)
 
 idng_status idng_name_check(const char *name, size_t len, idng_mode mode, idng_error *err)
 {
-    if ((unsigned)mode <= IDNG_MODE_UTS46 && plain_name((const unsigned char *)name, len))
+    if ((unsigned)mode <= IDNG_MODE_MAX && plain_name((const unsigned char *)name, len))
         return idng_ok(err);
     return idng_name_check_full(name, len, mode, err);
 }
 
 idng_status idng_wire_check(const uint8_t *wire, size_t len, idng_mode mode, idng_error *err)
 {
-    if ((unsigned)mode <= IDNG_MODE_UTS46 && plain_wire(wire, len))
+    if ((unsigned)mode <= IDNG_MODE_MAX && plain_wire(wire, len))
         return idng_ok(err);
     return idng_wire_check_full(wire, len, mode, err, NULL, 0, NULL, NULL, NULL);
 }
@@ -168,7 +168,7 @@ idng_status idng_wire_check_each(const uint8_t *wire, size_t len, idng_mode mode
     idng_error first;
 
     *count = 0;
-    if ((unsigned)mode <= IDNG_MODE_UTS46 && plain_wire(wire, len))
+    if ((unsigned)mode <= IDNG_MODE_MAX && plain_wire(wire, len))
         return IDNG_OK;
     return idng_wire_check_full(wire, len, mode, &first, each, cap, count, NULL, NULL);
 }
@@ -243,7 +243,7 @@ static int plain_convert(const char *in, size_t inlen, char *out, size_t *outlen
 {
     size_t i, n;
 
-    if ((unsigned)mode > IDNG_MODE_UTS46 || (flags & IDNG_F_STRICT)
+    if ((unsigned)mode > IDNG_MODE_MAX || (flags & IDNG_F_STRICT)
         || !plain_name((const unsigned char *)in, inlen))
         return 0;
     n = inlen < *outlen ? inlen : *outlen;

@@ -84,14 +84,22 @@ const char *idng_mode_name(idng_mode mode)
         return "idna2008";
     case IDNG_MODE_UTS46:
         return "uts46";
+    case IDNG_MODE_IDNA2008_LOOKUP:
+        return "idna2008-lookup";
     }
     return NULL;
 }
 
 int idng_mode_lookup(const char *name, size_t len, idng_mode *mode)
 {
+    static const char registration[] = "idna2008-registration";
     int m;
-    for (m = IDNG_MODE_PUNYCODE; m <= IDNG_MODE_UTS46; m++) {
+
+    if (len == sizeof registration - 1 && memcmp(name, registration, len) == 0) {
+        *mode = IDNG_MODE_IDNA2008;
+        return 0;
+    }
+    for (m = IDNG_MODE_PUNYCODE; m <= IDNG_MODE_MAX; m++) {
         const char *n = idng_mode_name((idng_mode)m);
         if (strlen(n) == len && memcmp(n, name, len) == 0) {
             *mode = (idng_mode)m;

@@ -109,9 +109,22 @@ static int any_decomposes(const uint32_t *u, size_t n)
     return 0;
 }
 
-/* Maps a non-ASCII label with the UTS #46 table and normalizes it to NFC. */
-static idng_status map_label(const unsigned char *s, size_t len, uint32_t *u, size_t *n,
-                             size_t cap, uint32_t *bad)
+/* The transitional mapping of the four deviation code points of UTS #46
+ * (section 4, step 1 with Transitional_Processing): U+00DF "ss", U+03C2
+ * U+03C3, U+200C and U+200D nothing.  The tables hold only their status. */
+static int transitional_mapping(uint32_t cp, const uint32_t **seq)
+{
+    static const uint32_t ss[2] = {'s', 's'}, sigma[1] = {0x3C3};
+
+    *seq = cp == 0xDF ? ss : sigma;
+    return cp == 0xDF ? 2 : cp == 0x3C2 ? 1 : 0;
+}
+
+/* Maps a non-ASCII label with the UTS #46 table (transitionally when
+ * asked) and normalizes it to NFC. */
+static IDNG_ALWAYS_INLINE idng_status map_label(const unsigned char *s, size_t len, uint32_t *u,
+                                                size_t *n, size_t cap, uint32_t *bad,
+                                                int transitional)
 {
     size_t pos = 0, count = 0, out = 0;
     idng_status st = IDNG_OK;
@@ -133,6 +146,8 @@ static idng_status map_label(const unsigned char *s, size_t len, uint32_t *u, si
             /* Only mapped and ignored code points are in the mapping table. */
             if (UP_U46(w) == U46_MAPPED || UP_U46(w) == U46_IGNORED)
                 m = idng_u46_mapping(cp, &seq);
+            else if (transitional && UP_U46(w) == U46_DEVIATION)
+                m = transitional_mapping(cp, &seq);
         }
         if (++count > IDNG_INPUT_LABEL_MAX)
             return IDNG_E_INPUT_TOO_LONG;
@@ -196,6 +211,8 @@ struct run {
     unsigned flags;
     int to_unicode;
     int root;          /* the name ends with a full stop (the root label) */
+    size_t vanished;   /* 1 + the last label that is not empty but mapped to
+                          nothing, or 0 */
     size_t nlab, used; /* labels; code points of work in use */
     struct label_state labs[TEXT_LABELS_MAX];
     uint32_t work[WORK_MAX];
@@ -210,6 +227,7 @@ static void run_start(struct run *r, const char *in, size_t inlen, idng_mode mod
     r->flags = flags;
     r->to_unicode = to_unicode;
     r->root = 0;
+    r->vanished = 0;
     r->nlab = 0;
     r->used = 0;
 }
@@ -273,7 +291,7 @@ static idng_status analyse_ascii(struct run *r, struct label_state *l, const cha
         l->judged = 1;
         if (cap < IDNG_LABEL_MAX)
             return idng_fail(err, IDNG_E_INPUT_TOO_LONG, l->off, l->len, IDNG_NO_CODEPOINT);
-        l->st = idng_ace_check(p, l->len, r->mode, u, &l->n, &l->bad, bd);
+        l->st = idng_ace_check(p, l->len, r->mode, r->flags, u, &l->n, &l->bad, bd);
     } else if (r->flags & IDNG_F_STRICT) {
         l->kind = K_UNICODE;
         l->judged = 1;
@@ -283,7 +301,7 @@ static idng_status analyse_ascii(struct run *r, struct label_state *l, const cha
         for (j = 0; j < l->len; j++)
             u[j] = idng_ascii_lower((unsigned char)p[j]);
         l->n = l->len;
-        l->st = idng_ulabel_check(u, l->n, r->mode, &l->bad, bd);
+        l->st = idng_ulabel_check(u, l->n, r->mode, r->flags, &l->bad, bd);
     } else {
         l->kind = K_PLAIN;
     }
@@ -299,27 +317,35 @@ static idng_status analyse_unicode(struct run *r, struct label_state *l, const c
 
     l->kind = K_UNICODE;
     l->judged = 1;
-    l->st = map_label((const unsigned char *)p, l->len, u, &l->n, cap, &l->bad);
+    /* Two copies of the mapping: the nontransitional one without a test
+     * for the deviation code points. */
+    if ((r->flags & IDNG_F_TRANSITIONAL) && !r->to_unicode)
+        l->st = map_label((const unsigned char *)p, l->len, u, &l->n, cap, &l->bad, 1);
+    else
+        l->st = map_label((const unsigned char *)p, l->len, u, &l->n, cap, &l->bad, 0);
     if (l->st == IDNG_E_INPUT_TOO_LONG)
         return idng_fail(err, l->st, l->off, l->len, IDNG_NO_CODEPOINT);
     for (j = 0; j < l->n && ascii; j++)
         ascii = u[j] < 0x80;
     l->ascii_u = ascii;
     if (l->n == 0 && l->st == IDNG_OK) {
-        l->st = IDNG_E_EMPTY_LABEL;
+        r->vanished = (size_t)(l - r->labs) + 1;
+        if (!(r->flags & IDNG_F_NO_DNS_LENGTH))
+            l->st = IDNG_E_EMPTY_LABEL;
     } else if (ascii && idng_ace_prefix_cp(u, l->n)) {
         /* Mapped into an A-label (fullwidth input, say): judge it as one. */
         char a[IDNG_LABEL_MAX];
         idng_status st2;
         for (j = 0; j < l->n && j < sizeof a; j++)
             a[j] = (char)u[j];
-        st2 = l->n > IDNG_LABEL_MAX ? IDNG_E_LABEL_TOO_LONG
-                                    : idng_ace_check(a, l->n, r->mode, u, &l->n, &l->bad, bd);
+        st2 = l->n > IDNG_LABEL_MAX
+                  ? IDNG_E_LABEL_TOO_LONG
+                  : idng_ace_check(a, l->n, r->mode, r->flags, u, &l->n, &l->bad, bd);
         if (l->st == IDNG_OK)
             l->st = st2;
         l->ascii_u = 0;
     } else if (l->st == IDNG_OK) {
-        l->st = idng_ulabel_check_nfc(u, l->n, r->mode, &l->bad, bd);
+        l->st = idng_ulabel_check_nfc(u, l->n, r->mode, r->flags, &l->bad, bd);
     }
     return IDNG_OK;
 }
@@ -340,7 +366,7 @@ static idng_status analyse_label(struct run *r, struct label_state *l, idng_erro
     l->bad = IDNG_NO_CODEPOINT;
     l->u_off = r->used;
     if (l->len == 0)
-        l->st = IDNG_E_EMPTY_LABEL;
+        l->st = r->flags & IDNG_F_NO_DNS_LENGTH ? IDNG_OK : IDNG_E_EMPTY_LABEL;
     else if (!idng_has_8bit(p, l->len))
         st = analyse_ascii(r, l, p, u, cap, &bd, err);
     else
@@ -367,6 +393,8 @@ static size_t apply_bidi(struct run *r)
 
     for (i = 0; i < r->nlab; i++)
         bidi_domain |= r->labs[i].rtl;
+    if (r->flags & IDNG_F_NO_BIDI)
+        bidi_domain = 0;
     for (i = 0; i < r->nlab; i++) {
         struct label_state *l = &r->labs[i];
         if (l->st == IDNG_OK && bidi_domain && l->bidi != IDNG_OK) {
@@ -377,6 +405,27 @@ static size_t apply_bidi(struct run *r)
             first = i;
     }
     return first;
+}
+
+/* The A-label of the U-label u[0..n), if it fits a[0..cap). */
+static idng_status put_alabel(const uint32_t *u, size_t n, char *a, size_t cap, struct sink *k)
+{
+    size_t alen = cap - 4;
+
+    if (idng_punycode_encode(u, n, NULL, a + 4, &alen) != IDNG_OK)
+        return IDNG_E_LABEL_TOO_LONG;
+    memcpy(a, "xn--", 4);
+    emit(k, a, alen + 4);
+    return IDNG_OK;
+}
+
+/* With IDNG_F_NO_DNS_LENGTH, an A-label of any length a mapped label can
+ * give: its buffer out of the default path's stack frame. */
+static IDNG_NOINLINE idng_status put_long_alabel(const uint32_t *u, size_t n, struct sink *k)
+{
+    char a[4 + 8 * MAPPED_LABEL_MAX];
+
+    return put_alabel(u, n, a, sizeof a, k);
 }
 
 /* Step 4, one label: as it was (a failed label kept by IDNG_F_KEEP_GOING,
@@ -391,13 +440,11 @@ static idng_status emit_label(struct run *r, const struct label_state *l, struct
         emit_lower(k, p, l->len);
     } else if (r->to_unicode || l->ascii_u) {
         emit_utf8(k, r->work + l->u_off, l->n);
+    } else if (r->flags & IDNG_F_NO_DNS_LENGTH) {
+        return put_long_alabel(r->work + l->u_off, l->n, k);
     } else {
         char a[IDNG_LABEL_MAX];
-        size_t alen = sizeof a - 4;
-        if (idng_punycode_encode(r->work + l->u_off, l->n, NULL, a + 4, &alen) != IDNG_OK)
-            return IDNG_E_LABEL_TOO_LONG;
-        memcpy(a, "xn--", 4);
-        emit(k, a, alen + 4);
+        return put_alabel(r->work + l->u_off, l->n, a, sizeof a, k);
     }
     return IDNG_OK;
 }
@@ -420,7 +467,8 @@ static idng_status emit_name(struct run *r, size_t first, char *out, size_t *out
         if (i > 0)
             emit_byte(&k, '.');
         if (emit_label(r, l, &k) != IDNG_OK
-            || (!r->to_unicode && k.len - before - (i > 0) > IDNG_LABEL_MAX)) {
+            || (!r->to_unicode && k.len - before - (i > 0) > IDNG_LABEL_MAX
+                && !(r->flags & IDNG_F_NO_DNS_LENGTH))) {
             *outlen = 0;
             return idng_fail(err, IDNG_E_LABEL_TOO_LONG, l->off, l->len, IDNG_NO_CODEPOINT);
         }
@@ -428,7 +476,8 @@ static idng_status emit_name(struct run *r, size_t first, char *out, size_t *out
     dns_len = k.len;
     if (r->root)
         emit_byte(&k, '.');
-    if (!r->to_unicode && (dns_len > IDNG_NAME_MAX || (r->nlab == 0 && !r->root))) {
+    if (!r->to_unicode && !(r->flags & IDNG_F_NO_DNS_LENGTH)
+        && (dns_len > IDNG_NAME_MAX || (r->nlab == 0 && !r->root))) {
         *outlen = 0;
         return idng_fail(err, r->nlab == 0 ? IDNG_E_EMPTY_LABEL : IDNG_E_NAME_TOO_LONG, 0,
                          r->inlen, IDNG_NO_CODEPOINT);
@@ -450,6 +499,13 @@ static idng_status convert(struct run *r, char *out, size_t *outlen, idng_error 
     for (i = 0; i < r->nlab; i++)
         if ((st = analyse_label(r, &r->labs[i], err)) != IDNG_OK)
             return st;
+    /* UTS #46 maps the whole name before it splits it into labels: a last
+     * label that maps to nothing (example.com. and U+00AD) leaves the
+     * name ending with a full stop, the root. */
+    if (r->vanished == r->nlab && r->nlab > 1 && !r->root && r->labs[r->nlab - 2].len > 0) {
+        r->root = 1;
+        r->nlab--;
+    }
     first = apply_bidi(r);
     if (first < r->nlab && !(r->to_unicode && (r->flags & IDNG_F_KEEP_GOING))) {
         const struct label_state *l = &r->labs[first];
@@ -462,7 +518,7 @@ static idng_status convert(struct run *r, char *out, size_t *outlen, idng_error 
 /* What a conversion refuses before it looks at the text. */
 static idng_status check_input(idng_mode mode, size_t inlen, idng_error *err)
 {
-    if ((unsigned)mode > IDNG_MODE_UTS46)
+    if ((unsigned)mode > IDNG_MODE_MAX)
         return idng_fail(err, IDNG_E_INVAL, 0, 0, IDNG_NO_CODEPOINT);
     if (inlen > IDNG_INPUT_MAX)
         return idng_fail(err, IDNG_E_INPUT_TOO_LONG, 0, inlen, IDNG_NO_CODEPOINT);
@@ -549,7 +605,7 @@ idng_status idng_wire_to_ascii(const uint8_t *wire, size_t len, uint8_t *out, si
     idng_wire_skip(&it);
     if ((st = idng_wire_status(&it, err)) != IDNG_OK)
         return st;
-    if ((unsigned)mode > IDNG_MODE_UTS46)
+    if ((unsigned)mode > IDNG_MODE_MAX)
         return idng_fail(err, IDNG_E_INVAL, 0, 0, IDNG_NO_CODEPOINT);
     idng_wire_start(&it, wire, len);
     while (idng_wire_step(&it, &label, &llen) == IDNG_WIRE_LABEL) {

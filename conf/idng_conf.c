@@ -270,13 +270,13 @@ static int put_mode(const struct idng_conf *c, const struct key *k, FILE *f)
 
 static void expect_mode(const struct key *k, char *out, size_t cap)
 {
-    const char *names[3];
+    const char *names[IDNG_MODE_MAX + 1];
     int m;
 
     (void)k;
-    for (m = IDNG_MODE_PUNYCODE; m <= IDNG_MODE_UTS46; m++)
+    for (m = IDNG_MODE_PUNYCODE; m <= IDNG_MODE_MAX; m++)
         names[m] = idng_mode_name((idng_mode)m);
-    join_names(out, cap, names, 3);
+    join_names(out, cap, names, IDNG_MODE_MAX + 1);
 }
 
 static const struct kind kind_mode = {set_mode, put_mode, expect_mode};

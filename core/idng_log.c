@@ -58,12 +58,8 @@ static size_t json_u(char *d, uint32_t v)
     return 6;
 }
 
-/*
- * RFC 8259 section 7 escaping of n octets into d (room for 6 * n):
- * \" and \\, \u00XX for controls, \uXXXX (surrogate pairs above the BMP)
- * for whatever idng_display_safe rejects, \ufffd for invalid UTF-8.
- */
-static size_t json_escape(const unsigned char *s, size_t n, char *d)
+/* RFC 8259 escaping of JSON string content: see idng_log.h. */
+size_t idng_json_escape(const unsigned char *s, size_t n, char *d)
 {
     size_t i = 0, k = 0;
 
@@ -92,11 +88,6 @@ static size_t json_escape(const unsigned char *s, size_t n, char *d)
     return k;
 }
 
-size_t idng_log_json_escape(const char *s, size_t n, char *out)
-{
-    return json_escape((const unsigned char *)s, n, out);
-}
-
 /* Printable ASCII but space and '\\': what a text field (wr_field) shows as
  * itself. */
 static int field_plain(unsigned char c)
@@ -104,7 +95,7 @@ static int field_plain(unsigned char c)
     return c > 0x20 && c < 0x7F && c != '\\';
 }
 
-/* What json_escape copies as itself among them: all but '"'. */
+/* What idng_json_escape copies as itself among them: all but '"'. */
 static int json_plain(unsigned char c)
 {
     return field_plain(c) && c != '"';
@@ -127,10 +118,10 @@ static void wr_str(struct wr *w, const char *s, size_t n)
     for (i = 0; i < n; i++)
         if (!json_plain((unsigned char)s[i]))
             break;
-    if (i == n) /* json_escape would copy it unchanged */
+    if (i == n) /* idng_json_escape would copy it unchanged */
         wr_raw(w, s, n);
     else
-        wr_raw(w, buf, json_escape((const unsigned char *)s, n, buf));
+        wr_raw(w, buf, idng_json_escape((const unsigned char *)s, n, buf));
 }
 
 /* The display unit's atoms, JSON-escaped when the writer says so. */

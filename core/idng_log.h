@@ -162,18 +162,18 @@ struct idng_logrec {
 size_t idng_log_format(const struct idng_logrec *r, enum idng_logfmt fmt, int with_time,
                        char *out, size_t cap);
 
-/** Room idng_log_json_escape needs for n octets (at most 6 out per octet in). */
-#define IDNG_LOG_JSON_ROOM(n) (6 * (size_t)(n))
+/** Room idng_json_escape needs for n octets (at most 6 out per octet in). */
+#define IDNG_JSON_ROOM(n) (6 * (size_t)(n))
 
 /**
- * The JSON string escaper of the lines above (see "JSON strings"), for
- * other writers of JSON (`idnguard lint-zone`): the RFC 8259 content of a
- * string holding the n octets at s, without the quotes and without a NUL,
- * into out, which has room for IDNG_LOG_JSON_ROOM(n).  Text that is already
- * display-escaped (idng_display_*) comes out as a JSON consumer of the log
- * sees it.  @return the length written.
+ * RFC 8259 section 7 escaping of n octets of JSON string content into d,
+ * which has room for 6 * n: \" and \\, \u00XX for controls, \uXXXX
+ * (a surrogate pair above the BMP) for every code point idng_display_safe
+ * rejects, the space included, \ufffd for each octet that is not valid
+ * UTF-8; everything else as it is.  The log's one JSON escaper, also used
+ * by the CLI's --format=json and `idnguard lint-zone`.  Returns the length written.
  */
-size_t idng_log_json_escape(const char *s, size_t n, char *out);
+size_t idng_json_escape(const unsigned char *s, size_t n, char *d);
 
 struct idng_verdict;
 

@@ -19,18 +19,18 @@ xn--.example.
 bücher.example.'
 printf '%s\n' "== idnguard check (mode uts46, the module default): the first failing label of each name"
 printf '%s\n' "$names" | while IFS= read -r n; do
-    printf '  %-32s %s\n' "$n" "$("$cli" check "$n")"
+    printf '  %-32s %s\n' "$n" "$("$cli" check -- "$n")"
 done
 printf '\n%s\n' "== the same names under --mode=idna2008"
 printf '%s\n' "$names" | while IFS= read -r n; do
-    printf '  %-32s %s\n' "$n" "$("$cli" check --mode=idna2008 "$n")"
+    printf '  %-32s %s\n' "$n" "$("$cli" check --mode=idna2008 -- "$n")"
 done
 printf '\n%s\n' "== to-ascii (what the module's 'normalize' sends upstream)"
 for n in 'Bücher.DE' 'ｂüｃｈｅｒ.example' '_dmarc.Bücher.de' 'правда.рф' '😉.example'; do
-    printf '  %-32s %s\n' "$n" "$("$cli" to-ascii "$n")"
+    printf '  %-32s %s\n' "$n" "$("$cli" to-ascii -- "$n")"
 done
 printf '\n%s\n' "== to-unicode (what the module's query log shows beside the name)"
 for n in 'xn--bcher-kva.example.' 'xn--80aafi6cg.xn--p1ai' 'xn--n28h.example'; do
-    printf '  %-32s %s\n' "$n" "$("$cli" to-unicode "$n")"
+    printf '  %-32s %s\n' "$n" "$("$cli" to-unicode -- "$n")"
 done
 printf '\n%s\n' "Try it yourself: $cli --help"

@@ -12,8 +12,9 @@
 #           (libldns-dev), which the CLI's lint-zone reads master files with
 #   check   the unit tests: Check, Unicode data, Python for the table
 #           generator, dpkg-dev for fetching source packages, clang, ICU
-#           (the UTS #39 suite's oracle, its spoof checker), and what the
-#           CLI links (libldns-dev)
+#           (the UTS #39 suite's oracle, its spoof checker), what the CLI
+#           links (libldns-dev), and librust-url-dev for the WHATWG URL test
+#           data (urltestdata.json)
 #   tables  the table generator: Python and its inputs, the UCD
 #           (unicode-data) and UTS #46's data (unicode-idna)
 #   module  building Unbound from Debian's source package (with dnstap: fstrm,
@@ -75,6 +76,7 @@ for group in "$@"; do
         need ca-certificates file:/etc/ssl/certs
         need libicu-dev file:/usr/include/unicode/uspoof.h
         need libldns-dev file:/usr/include/ldns/ldns.h
+        need librust-url-dev pkg:librust-url-dev
         ;;
     tables)
         need python3 cmd:python3

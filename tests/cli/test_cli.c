@@ -15,6 +15,7 @@
  */
 #include "common.h"
 
+#include "idng_log.h"
 #include "idnguard.h"
 
 #include <errno.h>
@@ -344,10 +345,14 @@ static const struct operand_case codec_cases[] = {
     {"encode --case Bücher", {"encode", "--case", "Bücher"}, {"Bcher-kva"}, 0},
     {"decode --case Bcher-kva", {"decode", "--case", "Bcher-kva"}, {"Bücher"}, 0},
     {"encode --case BÜCHER", {"encode", "--case", "BÜCHER"}, {"BCHER-kvA"}, 0},
-    {"decode --case BCHER-kvA", {"decode", "--case", "BCHER-kvA"}, {"BÜCHER"}, 0},
-    {"decode --case bcher-kvA", {"decode", "--case", "bcher-kvA"}, {"bÜcher"}, 0},
+    /* In text, a code point UTS #46 maps (an uppercase letter) is shown
+     * escaped, as the display unit shows text; JSON strings carry it. */
+    {"decode --case BCHER-kvA", {"decode", "--case", "BCHER-kvA"}, {"B\\u{00DC}CHER"}, 0},
+    {"decode --case --format=json BCHER-kvA", {"decode", "--case", "--format=json", "BCHER-kvA"},
+     {"{\"input\":\"BCHER-kvA\",\"status\":\"ok\",\"output\":\"B\\u00dcCHER\"}"}, 0},
+    {"decode --case bcher-kvA", {"decode", "--case", "bcher-kvA"}, {"b\\u{00DC}cher"}, 0},
     {"encode --case ÄÖÜ", {"encode", "--case", "ÄÖÜ"}, {"4cA0BS"}, 0},
-    {"decode --case 4cA0BS", {"decode", "--case", "4cA0BS"}, {"ÄÖÜ"}, 0},
+    {"decode --case 4cA0BS", {"decode", "--case", "4cA0BS"}, {"\\u{00C4}\\u{00D6}\\u{00DC}"}, 0},
     /* RFC 3492 section 7.1, samples (L) and (M), with their case. */
     {"RFC 3492 (L) encode",
      {"encode", "--case", "3年B組金八先生"},
@@ -362,7 +367,7 @@ static const struct operand_case codec_cases[] = {
      {"-with-SUPER-MONKEYS-pc58ag80a8qai00g7n9n"},
      0},
     {"RFC 3492 (M) decode",
-     {"decode", "--case", "-with-SUPER-MONKEYS-pc58ag80a8qai00g7n9n"},
+     {"decode", "--case", "--", "-with-SUPER-MONKEYS-pc58ag80a8qai00g7n9n"},
      {"安室奈美恵-with-SUPER-MONKEYS"},
      0},
     {"encode all-ASCII gets a delimiter", {"encode", "last"}, {"last-"}, 0},
@@ -386,7 +391,8 @@ static const struct operand_case codec_cases[] = {
     {"to-ascii xn-- label", {"to-ascii", "xn--.de"}, {"ERROR empty-label: xn--: *"}, 1},
     {"to-ascii --strict _dmarc", {"to-ascii", "--strict", "_dmarc.example"},
      {"ERROR disallowed: _dmarc: *"}, 1},
-    {"to-ascii --strict -x", {"to-ascii", "--strict", "-x.example"}, {"ERROR hyphen: -x: *"}, 1},
+    {"to-ascii --strict -x", {"to-ascii", "--strict", "--", "-x.example"},
+     {"ERROR hyphen: -x: label begins or ends with '-'"}, 1},
     {"to-unicode trailing dot", {"to-unicode", "xn--bcher-kva.example."}, {"bücher.example."}, 0},
     {"to-unicode emoji", {"to-unicode", "xn--ls8h.la"}, {"💩.la"}, 0},
     {"to-unicode uppercase A-label", {"to-unicode", "XN--BCHER-KVA.DE"}, {"bücher.de"}, 0},
@@ -399,32 +405,148 @@ static const struct operand_case check_cases[] = {
     {"check emoji uts46", {"check", "xn--ls8h.la"}, {"ok"}, 0},
     {"check emoji --mode=uts46", {"check", "--mode=uts46", "xn--ls8h.la"}, {"ok"}, 0},
     {"check emoji idna2008", {"check", "--mode=idna2008", "xn--ls8h.la"},
-     {"disallowed: xn--ls8h: *"}, 1},
+     {"ERROR disallowed: xn--ls8h: *"}, 1},
     {"check emoji punycode", {"check", "--mode=punycode", "xn--ls8h.la"}, {"ok"}, 0},
     {"check soft hyphen", {"check", "xn--example-nka.org"},
-     {"not-canonical: xn--example-nka: *"}, 1},
+     {"ERROR not-canonical: xn--example-nka: *"}, 1},
     {"check soft hyphen idna2008",
      {"check", "--mode=idna2008", "xn--example-nka.org"},
-     {"disallowed: xn--example-nka: *"},
+     {"ERROR disallowed: xn--example-nka: *"},
      1},
     {"check _dmarc", {"check", "_dmarc.example"}, {"ok"}, 0},
     {"check r3---sn", {"check", "r3---sn-abc.googlevideo.com"}, {"ok"}, 0},
-    {"check -x", {"check", "-x.example"}, {"ok"}, 0},
+    {"check -x", {"check", "--", "-x.example"}, {"ok"}, 0},
     {"check a--b", {"check", "a--b.example"}, {"ok"}, 0},
     {"check uppercase A-label", {"check", "XN--BCHER-KVA.de"}, {"ok"}, 0},
     {"check A-label", {"check", "xn--bcher-kva.example."}, {"ok"}, 0},
     {"check root", {"check", "."}, {"ok"}, 0},
-    {"check bidi", {"check", "xn--1-0hc"}, {"bidi: *"}, 1},
-    {"check xn--", {"check", "xn--"}, {"empty-label: *"}, 1},
-    {"check xn--example-", {"check", "xn--example-"}, {"ascii-only: *"}, 1},
-    {"check raw UTF-8", {"check", "bücher.de"}, {"raw-8bit: bücher: *"}, 1},
-    {"check bad Punycode", {"check", "xn--zz%.de"}, {"bad-punycode: xn--zz%: *"}, 1},
+    {"check bidi", {"check", "xn--1-0hc"}, {"ERROR bidi: *"}, 1},
+    {"check xn--", {"check", "xn--"}, {"ERROR empty-label: *"}, 1},
+    {"check xn--example-", {"check", "xn--example-"}, {"ERROR ascii-only: *"}, 1},
+    {"check raw UTF-8", {"check", "bücher.de"},
+     {"ERROR raw-8bit: bücher: label holds octets >= 0x80; a U-label name: to-ascii gives "
+      "xn--bcher-kva.de"}, 1},
+    {"check raw UTF-8 to-ascii refuses", {"check", "b\xc3\xbc_cher.de"},
+     {"ERROR raw-8bit: bü_cher: label holds octets >= 0x80; a U-label name, which to-ascii "
+      "refuses too"}, 1},
+    {"check raw UTF-8 --format=json", {"check", "--format=json", "bücher.de"},
+     {"{\"input\":\"bücher.de\",\"status\":\"error\",\"class\":\"raw-8bit\",\"label\":"
+      "\"bücher\",\"offset\":0,\"message\":"
+      "\"label\\u0020holds\\u0020octets\\u0020>=\\u00200x80\",\"codepoint\":null,"
+      "\"to_ascii\":\"xn--bcher-kva.de\"}"}, 1},
+    {"check bad Punycode", {"check", "xn--zz%.de"}, {"ERROR bad-punycode: xn--zz%: *"}, 1},
     {"check all pass", {"check", "xn--ls8h.la", "_dmarc.example", "a--b.example"},
      {"ok", "ok", "ok"}, 0},
     {"check one fails",
      {"check", "xn--ls8h.la", "xn--", "a--b.example"},
-     {"ok", "empty-label: xn--: *", "ok"},
+     {"ok", "ERROR empty-label: xn--: *", "ok"},
      1},
+};
+
+/* Options anywhere before "--", formats and the UTS #46 options: every
+ * line exact. */
+static const struct operand_case option_cases[] = {
+    /* An option after an item applies to every item. */
+    {"option after an item", {"check", "xn--ls8h.la", "--mode=idna2008"},
+     {"ERROR disallowed: xn--ls8h: code point is disallowed (U+1F4A9)"}, 1},
+    {"items after --", {"check", "--", "--help", "-h", "-"}, {"ok", "ok", "ok"}, 0},
+    {"to-ascii -- -x", {"to-ascii", "--", "-X.example"}, {"-x.example"}, 0},
+    /* text: an answer holds no space (\032), so it never reads as an
+     * ERROR line; controls and '\\' escaped too. */
+    {"to-ascii space", {"to-ascii", "a b.DE"}, {"a\\032b.de"}, 0},
+    {"to-ascii ESC and backslash", {"to-ascii", "a\x1b\\.de"}, {"a\\027\\092.de"}, 0},
+    {"decode ERROR lookalike", {"decode", "ERROR x-"}, {"ERROR\\032x"}, 0},
+    {"to-unicode text", {"to-unicode", "xn--bcher-kva.de"}, {"bücher.de"}, 0},
+    {"to-ascii tsv",
+     {"to-ascii", "--format=tsv", "Bücher.DE", "a..b", "a b.de", "xn--zz%"},
+     {"Bücher.DE\tok\txn--bcher-kva.de", "a..b\tempty-label\tempty label",
+      "a\\032b.de\tok\ta\\032b.de", "xn--zz%\tbad-punycode\txn--zz%: invalid Punycode digit"},
+     1},
+    {"to-ascii json",
+     {"to-ascii", "--format=json", "Bücher.DE", "a..b"},
+     {"{\"input\":\"Bücher.DE\",\"status\":\"ok\",\"output\":\"xn--bcher-kva.de\"}",
+      "{\"input\":\"a..b\",\"status\":\"error\",\"class\":\"empty-label\",\"label\":\"\","
+      "\"offset\":2,\"message\":\"empty\\u0020label\",\"codepoint\":null}"},
+     1},
+    {"to-unicode json",
+     {"to-unicode", "--format=json", "xn--bcher-kva.de", "a.xn--1-0hc"},
+     {"{\"input\":\"xn--bcher-kva.de\",\"status\":\"ok\",\"output\":\"bücher.de\"}",
+      "{\"input\":\"a.xn--1-0hc\",\"status\":\"error\",\"class\":\"bidi\",\"label\":"
+      "\"xn--1-0hc\",\"offset\":2,\"message\":\"first\\u0020character\\u0020is\\u0020not"
+      "\\u0020L,\\u0020R\\u0020or\\u0020AL\\u0020(RFC\\u00205893\\u0020rule\\u00201)\","
+      "\"codepoint\":\"U+0031\"}"},
+     1},
+    {"json escapes input", {"to-ascii", "--format=json", "a\"\\\x01.de"},
+     {"{\"input\":\"a\\\"\\\\\\u0001.de\",\"status\":\"ok\",\"output\":\"a\\\"\\\\\\u0001.de\"}"},
+     0},
+    {"json: an octet that is not UTF-8", {"to-ascii", "--format=json", "a\xff.de"},
+     {"{\"input\":\"a\\ufffd.de\",\"status\":\"error\",\"class\":\"bad-utf8\",\"label\":"
+      "\"a\\ufffd\",\"offset\":0,\"message\":\"invalid\\u0020UTF-8\",\"codepoint\":null}"},
+     1},
+    {"tsv fields hold no tab", {"check", "--format=tsv", "a b\tc.de"}, {"a\\032b\\009c.de\tok\t"},
+     0},
+    {"check tsv", {"check", "--format=tsv", "xn--ls8h.la", "xn--"},
+     {"xn--ls8h.la\tok\t", "xn--\tempty-label\txn--: A-label decodes to nothing"}, 1},
+    {"check json", {"check", "--format=json", "xn--ls8h.la"},
+     {"{\"input\":\"xn--ls8h.la\",\"status\":\"ok\"}"}, 0},
+    {"encode tsv", {"encode", "--format=tsv", "München", "b\\c"},
+     {"München\tok\tMnchen-3ya", "b\\092c\tok\tb\\092c-"}, 0},
+    {"decode json error", {"decode", "--format=json", "0000h"},
+     {"{\"input\":\"0000h\",\"status\":\"error\",\"class\":\"bad-codepoint\",\"label\":null,"
+      "\"offset\":null,\"message\":\"code\\u0020point\\u0020above\\u0020U+10FFFF\","
+      "\"codepoint\":null}"},
+     1},
+    /* UTS #46 options. */
+    {"--transitional", {"to-ascii", "--transitional", "Faß.de", "a\xe2\x80\x8d" "b.de"},
+     {"fass.de", "ab.de"}, 0},
+    {"nontransitional", {"to-ascii", "Faß.de", "a\xe2\x80\x8d" "b.de"},
+     {"xn--fa-hia.de",
+      "ERROR contextj: a\\u{200D}b: joiner not allowed here (RFC 5892 A.1, A.2) (U+200D)"}, 1},
+    {"to-unicode ignores --transitional", {"to-unicode", "--transitional", "Faß.de"},
+     {"faß.de"}, 0},
+    {"--no-check-hyphens", {"to-ascii", "--no-check-hyphens", "--", "-bü-.de"},
+     {"xn---b--ioa.de"}, 0},
+    {"check hyphens", {"to-ascii", "--", "-bü-.de"},
+     {"ERROR hyphen: -bü-: label begins or ends with '-'"}, 1},
+    {"--no-std3", {"to-ascii", "--no-std3", "ü_.de"}, {"xn--_-dha.de"}, 0},
+    {"std3", {"to-ascii", "ü_.de"}, {"ERROR disallowed: ü_: code point is disallowed (U+005F)"},
+     1},
+    {"--no-dns-length", {"to-ascii", "--no-dns-length", "a..b", "\xc2\xad.de"}, {"a..b", ".de"},
+     0},
+    {"--no-bidi", {"to-ascii", "--no-bidi", "xn--1-0hc.de"}, {"xn--1-0hc.de"}, 0},
+    {"--no-joiners", {"to-ascii", "--no-joiners", "a\xe2\x80\x8c" "b.de"}, {"xn--ab-j1t.de"}, 0},
+    {"--check-contexto", {"to-ascii", "--check-contexto", "a·b.de", "l·l.de"},
+     {"ERROR contexto: a·b: code point not allowed in this context (RFC 5892 A.3-A.9) (U+00B7)",
+      "xn--ll-0ea.de"},
+     1},
+    {"--profile=whatwg",
+     {"to-ascii", "--profile=whatwg", "--", "a_b--c-.EX", "a..b", "xn--1-0hc.de"},
+     {"a_b--c-.ex", "a..b",
+      "ERROR bidi: xn--1-0hc: first character is not L, R or AL (RFC 5893 rule 1) (U+0031)"},
+     1},
+    {"--profile=whatwg then dns", {"to-ascii", "--profile=whatwg", "--profile=dns", "a..b"},
+     {"ERROR empty-label: empty label"}, 1},
+    {"--profile=idna2008-registration",
+     {"to-ascii", "--profile=idna2008-registration", "--", "-x.de", "xn--ls8h.la"},
+     {"ERROR hyphen: -x: label begins or ends with '-'",
+      "ERROR disallowed: xn--ls8h: code point is disallowed (U+1F4A9)"},
+     1},
+    {"--profile=idna2008-lookup", {"to-ascii", "--profile=idna2008-lookup", "--", "-bücher.de"},
+     {"xn---bcher-4ya.de"}, 0},
+    /* The modes by name: idna2008 is the registration. */
+    {"--mode=idna2008-lookup", {"to-unicode", "--mode=idna2008-lookup", "xn---bcher-4ya.de"},
+     {"-bücher.de"}, 0},
+    {"--mode=idna2008-registration",
+     {"check", "--mode=idna2008-registration", "xn---bcher-4ya.de", "xn--ls8h.la"},
+     {"ERROR hyphen: xn---bcher-4ya: label begins or ends with '-'",
+      "ERROR disallowed: xn--ls8h: code point is disallowed (U+1F4A9)"},
+     1},
+    {"--mode=idna2008", {"check", "--mode=idna2008", "xn---bcher-4ya.de"},
+     {"ERROR hyphen: xn---bcher-4ya: label begins or ends with '-'"}, 1},
+    {"check --mode=idna2008-lookup", {"check", "--mode=idna2008-lookup", "xn---bcher-4ya.de"},
+     {"ok"}, 0},
+    /* A last label of ignored code points only is the root. */
+    {"soft hyphen after the root", {"to-ascii", "example.com.\xc2\xad"}, {"example.com."}, 0},
 };
 
 static void run_operand_case(const struct operand_case *c)
@@ -452,6 +574,12 @@ START_TEST(test_check_operands)
 }
 END_TEST
 
+START_TEST(test_option_operands)
+{
+    run_operand_case(&option_cases[_i]);
+}
+END_TEST
+
 /* ------------------------------------------------------------------------ */
 /* encode --case | decode --case gives the input back.                       */
 
@@ -466,9 +594,10 @@ START_TEST(test_case_roundtrip)
     const char *enc_args[] = {"encode", "--case", "--", word, NULL};
     char encoded[256];
     /* "--": an encoded label may itself begin with "--" ("ПРИВЕТ-Мир"). */
-    const char *dec_args[] = {"decode", "--case", "--", encoded, NULL};
+    const char *dec_args[] = {"decode", "--case", "--format=json", "--", encoded, NULL};
+    char want[1024];
     run_result r;
-    size_t i;
+    size_t i, n;
     int upper = 0;
 
     run_cli(enc_args, "", 0, &r);
@@ -488,12 +617,18 @@ START_TEST(test_case_roundtrip)
                   encoded);
     run_free(&r);
 
+    /* JSON gives the code points exactly (text escapes the uppercase
+     * ones): the output string is the word, escaped by the log's escaper. */
+    n = (size_t)snprintf(want, sizeof want, "{\"input\":\"%s\",\"status\":\"ok\",\"output\":\"",
+                         encoded);
+    ck_assert(n + 6 * strlen(word) + 3 < sizeof want);
+    n += idng_json_escape((const unsigned char *)word, strlen(word), want + n);
+    memcpy(want + n, "\"}\n", 4);
     run_cli(dec_args, "", 0, &r);
     ck_assert_msg(r.status == 0, "decode --case %s: exit status %d (%s)", encoded, r.status,
                   r.out);
-    ck_assert_msg(r.out_len == strlen(word) + 1 && memcmp(r.out, word, strlen(word)) == 0
-                      && r.out[r.out_len - 1] == '\n',
-                  "decode --case %s: \"%s\", expected \"%s\"", encoded, r.out, word);
+    ck_assert_msg(strcmp(r.out, want) == 0, "decode --case %s: \"%s\", expected \"%s\"", encoded,
+                  r.out, want);
     run_free(&r);
 }
 END_TEST
@@ -525,7 +660,7 @@ static const struct stream_case stream_cases[] = {
     {"decode --case stdin",
      {"decode", "--case"},
      "Bcher-kva\r\nBCHER-kvA\n4cA0BS",
-     {"Bücher", "BÜCHER", "ÄÖÜ"},
+     {"Bücher", "B\\u{00DC}CHER", "\\u{00C4}\\u{00D6}\\u{00DC}"},
      0},
     {"to-ascii stdin",
      {"to-ascii"},
@@ -542,19 +677,19 @@ static const struct stream_case stream_cases[] = {
     {"check stdin",
      {"check"},
      "xn--ls8h.la\n\nxn--example-nka.org\r\n_dmarc.example\r\nr3---sn-abc.googlevideo.com",
-     {"ok", "empty-label: *", "not-canonical: xn--example-nka: *", "ok", "ok"},
+     {"ok", "ERROR empty-label: *", "ERROR not-canonical: xn--example-nka: *", "ok", "ok"},
      1},
     {"check --mode=idna2008 stdin",
      {"check", "--mode=idna2008"},
      "a--b.example\r\nxn--ls8h.la\nxn--bcher-kva.de",
-     {"ok", "disallowed: xn--ls8h: *", "ok"},
+     {"ok", "ERROR disallowed: xn--ls8h: *", "ok"},
      1},
     {"check stdin all ok",
      {"check"},
      "xn--ls8h.la\r\n_dmarc.example\n-x.example\nXN--BCHER-KVA.de\n",
      {"ok", "ok", "ok", "ok"},
      0},
-    {"check -- reads stdin", {"check", "--"}, "xn--\n", {"empty-label: xn--: *"}, 1},
+    {"check -- reads stdin", {"check", "--"}, "xn--\n", {"ERROR empty-label: xn--: *"}, 1},
     {"encode stdin all ok", {"encode"}, "a\nb\n", {"a-", "b-"}, 0},
     {"check empty stdin", {"check"}, "", {NULL}, 0},
     /* UTS #39: p<Cyrillic a>ypal.com has paypal.com's skeleton ("m" and
@@ -567,7 +702,7 @@ static const struct stream_case stream_cases[] = {
       "\xd8\xa8\\046.exarnple", "ERROR empty-label: *"},
      1},
     {"restriction stdin",
-     {"restriction"},
+     {"restriction", "--format=text"},
      "xn--pypal-4ve.com\npaypal.com\r\n_dmarc.*.example\nxn--aypal-i4k\n"
      "\xe4\xb8\xad\xe6\x96\x87.com\nxn--ls8h.la\na\xe4\xb8\xad\xe3\x81\x8b",
      {"minimally-restrictive", "ascii-only", "ascii-only", "moderately-restrictive",
@@ -575,6 +710,21 @@ static const struct stream_case stream_cases[] = {
      0},
     {"restriction --mode=idna2008", {"restriction", "--mode=idna2008"}, "xn--ls8h.la\n",
      {"ERROR disallowed: xn--ls8h: *"}, 1},
+    {"skeleton tsv", {"skeleton", "--format=tsv"}, "\xd8\xa8\xd9\xa0.example\n",
+     {"\\216\\168\\217\\160.example\tok\t\xd8\xa8\\046.exarnple"}, 0},
+    {"restriction json", {"restriction", "--format=json"}, "xn--pypal-4ve.com\n",
+     {"{\"input\":\"xn--pypal-4ve.com\",\"status\":\"ok\",\"output\":\"minimally-restrictive\"}"},
+     0},
+    /* Lines are data, never options; one '\r' before '\n' is dropped (a
+     * second is the item's: escaped). */
+    {"stdin lines that look like options",
+     {"to-ascii", "--format=tsv"},
+     "A.example\r\n-h\n--mode=x\n-\nx\r\r\n",
+     {"A.example\tok\ta.example", "-h\tok\t-h", "--mode=x\tok\t--mode=x", "-\tok\t-",
+      "x\\013\tok\tx\\013"},
+     0},
+    {"check json stdin", {"check", "--format=json"}, "xn--ls8h.la\r\n-x\n",
+     {"{\"input\":\"xn--ls8h.la\",\"status\":\"ok\"}", "{\"input\":\"-x\",\"status\":\"ok\"}"}, 0},
 };
 
 START_TEST(test_stream)
@@ -605,7 +755,7 @@ static void big_expected(const char *cmd, size_t i, buf *b)
         buf_printf(b, check ? "ok" : "host%zu.example", i);
         break;
     case 1:
-        buf_printf(b, "%sempty-label: xn--: ", check ? "" : "ERROR ");
+        buf_printf(b, "ERROR empty-label: xn--: ");
         break;
     case 2:
         buf_printf(b, check ? "ok" : "bücher.n%zu.de", i);
@@ -614,7 +764,7 @@ static void big_expected(const char *cmd, size_t i, buf *b)
         buf_printf(b, check ? "ok" : "\xf0\x9f\x92\xa9.n%zu.la", i);
         break;
     default:
-        buf_printf(b, check ? "raw-8bit: a\\255%zu: " : "ERROR bad-utf8: a\\255%zu: ", i);
+        buf_printf(b, check ? "ERROR raw-8bit: a\\255%zu: " : "ERROR bad-utf8: a\\255%zu: ", i);
         break;
     }
 }
@@ -709,7 +859,7 @@ static const struct long_case long_cases[] = {
     {"decode", "ERROR too-long: ", "Mnchen-3ya", "München"},
     {"to-ascii", "ERROR too-long: ", "Bücher.de", "xn--bcher-kva.de"},
     {"to-unicode", "ERROR too-long: ", "xn--bcher-kva.de", "bücher.de"},
-    {"check", "too-long: ", "xn--bcher-kva.de", "ok"},
+    {"check", "ERROR too-long: ", "xn--bcher-kva.de", "ok"},
 };
 
 START_TEST(test_too_long)
@@ -756,10 +906,10 @@ struct escape_case {
 };
 
 static const struct escape_case escape_cases[] = {
-    {"check ESC before xn--", "check", NULL, "a\x1b[31mb.xn--", 0, "empty-label: xn--: ", NULL},
+    {"check ESC before xn--", "check", NULL, "a\x1b[31mb.xn--", 0, "ERROR empty-label: xn--: ", NULL},
     {"to-ascii ESC before xn--", "to-ascii", NULL, "a\x1b[31mb.xn--", 0,
      "ERROR empty-label: xn--: ", NULL},
-    {"check ESC in A-label", "check", NULL, "xn--a\x1b[31mb.de", 0, "bad-punycode: ",
+    {"check ESC in A-label", "check", NULL, "xn--a\x1b[31mb.de", 0, "ERROR bad-punycode: ",
      "xn--a\\027[31mb: "},
     {"to-unicode ESC in A-label", "to-unicode", NULL, "xn--a\x1b[31mb.de", 0,
      "ERROR ", "xn--a\\027[31mb: "},
@@ -768,15 +918,15 @@ static const struct escape_case escape_cases[] = {
      "ü\\027[31m\\127\\092b: "},
     {"to-ascii --strict ESC in ASCII label", "to-ascii", "--strict", "A\x1b[31mb.example", 0,
      "ERROR disallowed: A\\027[31mb: ", NULL},
-    {"check raw 8-bit with SOH", "check", NULL, "b\xc3\xbc\x01" "cher.de", 0, "raw-8bit: ",
+    {"check raw 8-bit with SOH", "check", NULL, "b\xc3\xbc\x01" "cher.de", 0, "ERROR raw-8bit: ",
      "bü\\001cher: "},
-    {"check NUL in A-label", "check", NULL, "xn--a\0b.de", 10, "bad-punycode: ",
+    {"check NUL in A-label", "check", NULL, "xn--a\0b.de", 10, "ERROR bad-punycode: ",
      "xn--a\\000b: "},
-    {"check bell and tab", "check", NULL, "xn--\a\tb", 0, "bad-punycode: ",
+    {"check bell and tab", "check", NULL, "xn--\a\tb", 0, "ERROR bad-punycode: ",
      "xn--\\007\\009b: "},
     {"to-unicode bad UTF-8 and ESC", "to-unicode", NULL, "\x1b\xff.xn--x", 0,
      "ERROR bad-utf8: ", "\\027\\255: "},
-    {"check CR inside the line", "check", NULL, "xn--a\rb.de", 0, "bad-punycode: ",
+    {"check CR inside the line", "check", NULL, "xn--a\rb.de", 0, "ERROR bad-punycode: ",
      "xn--a\\013b: "},
 };
 
@@ -829,6 +979,32 @@ static const struct usage_case usage_cases[] = {
     {"decode has no --strict", {"decode", "--strict", "x"}, "unknown option"},
     {"check has no --strict", {"check", "--strict", "x"}, "unknown option"},
     {"to-ascii has no --case", {"to-ascii", "--case", "x"}, "unknown option"},
+    /* A short option is an option, never a name: -m was judged as one. */
+    {"check -m", {"check", "-m", "idna2008", "x"},
+     "idnguard: check: unknown option '-m' (idnguard check --help; an item that begins with "
+     "'-' goes after '--')\n"},
+    {"unknown option after an item", {"check", "x", "--frob"},
+     "idnguard: check: unknown option '--frob' (idnguard check --help; an item that begins "
+     "with '-' goes after '--')\n"},
+    {"item that begins with -", {"decode", "-with-SUPER-MONKEYS-pc58ag80a8qai00g7n9n"},
+     "unknown option '-with-SUPER-MONKEYS-pc58ag80a8qai00g7n9n'"},
+    {"lone -", {"check", "-"},
+     "idnguard: check: '-' is not an item (without items, standard input is read; an item "
+     "'-' goes after '--')\n"},
+    {"--mode without a value", {"to-ascii", "--mode", "uts46", "x"},
+     "idnguard: to-ascii: option '--mode' needs a value: --mode=M\n"},
+    {"flag with a value", {"to-ascii", "--strict=1", "x"}, "unknown option '--strict=1'"},
+    {"bogus format", {"check", "--format=xml", "x"},
+     "idnguard: check: unknown format 'xml' (text, tsv, json)\n"},
+    {"bogus profile", {"to-ascii", "--profile=browser", "x"},
+     "idnguard: to-ascii: unknown profile 'browser' (dns, whatwg, idna2008-registration, "
+     "idna2008-lookup)\n"},
+    {"check has no --transitional", {"check", "--transitional", "x"}, "unknown option"},
+    {"encode has no --profile", {"encode", "--profile=dns", "x"}, "unknown option"},
+    {"stats has no --format", {"stats", "--format=json", "f"}, "unknown option"},
+    {"bogus mode names the modes", {"check", "--mode=idna2003", "x"},
+     "idnguard: check: unknown mode 'idna2003' (uts46, idna2008-lookup, idna2008-registration, "
+     "idna2008, punycode)\n"},
 };
 
 START_TEST(test_usage_errors)
@@ -846,26 +1022,58 @@ START_TEST(test_usage_errors)
 }
 END_TEST
 
-static const struct operand_case help_cases[] = {
-    {"--help", {"--help"}, {NULL}, 0},
-    {"-h", {"-h"}, {NULL}, 0},
-    {"help", {"help"}, {NULL}, 0},
-    {"check --help", {"check", "--help"}, {NULL}, 0},
-    {"encode --help", {"encode", "--case", "--help"}, {NULL}, 0},
-    {"to-ascii --help", {"to-ascii", "--help", "xn--"}, {NULL}, 0},
+/* --help: the whole usage, or one command's (its options and no other's),
+ * on stdout with status 0, wherever it stands before "--". */
+struct help_case {
+    const char *name;
+    const char *args[MAX_ARGS + 1];
+    const char *first_line;
+    const char *has[4];  /**< substrings the text holds */
+    const char *lacks;   /**< NULL, or a substring it must not hold */
+};
+
+static const struct help_case help_cases[] = {
+    {"--help", {"--help"}, "usage: idnguard COMMAND [OPTIONS] [ITEM...]",
+     {"to-ascii [NAME...]", "check-conf [FILE]", "idnguard COMMAND --help"}, NULL},
+    {"-h", {"-h"}, "usage: idnguard COMMAND [OPTIONS] [ITEM...]", {"decode [LABEL...]"}, NULL},
+    {"help", {"help"}, "usage: idnguard COMMAND [OPTIONS] [ITEM...]", {"stats FILE"}, NULL},
+    {"check --help", {"check", "--help"}, "usage: idnguard check [OPTIONS] [NAME...]",
+     {"  --mode=M ", "  --format=F ", "idna2008-lookup", "'-' alone is an error"}, "--case"},
+    /* It printed "ok" before: -h was taken for a name. */
+    {"check -h", {"check", "-h"}, "usage: idnguard check [OPTIONS] [NAME...]", {"--mode=M"},
+     "--strict"},
+    {"check NAME --help", {"check", "xn--", "--help"}, "usage: idnguard check [OPTIONS] [NAME...]",
+     {"--format=F"}, NULL},
+    {"encode --help", {"encode", "--case", "--help"}, "usage: idnguard encode [OPTIONS] [LABEL...]",
+     {"  --case ", "--format=F"}, "--mode"},
+    {"to-ascii --help", {"to-ascii", "--help", "xn--"}, "usage: idnguard to-ascii [OPTIONS] [NAME...]",
+     {"  --transitional ", "  --no-std3 ", "  --profile=P ", "  --check-contexto "}, "--case"},
+    {"to-unicode --help", {"to-unicode", "--help"}, "usage: idnguard to-unicode [OPTIONS] [NAME...]",
+     {"  --no-check-hyphens ", "  --no-dns-length ", "  --no-bidi ", "  --no-joiners "}, NULL},
+    {"stats --help", {"stats", "--help"}, "usage: idnguard stats [OPTIONS] FILE", {"--help"},
+     "--format"},
 };
 
 START_TEST(test_help)
 {
-    const struct operand_case *c = &help_cases[_i];
+    const struct help_case *c = &help_cases[_i];
+    const char *nl;
     run_result r;
+    size_t k;
 
-    run_cli(c->args, "", 0, &r);
+    run_cli(c->args, "xn--\n", 5, &r);
     ck_assert_msg(r.status == 0, "%s: exit status %d, expected 0", c->name, r.status);
-    ck_assert_msg(strncmp(r.out, "usage:", 6) == 0, "%s: stdout \"%.40s\" does not start usage:",
-                  c->name, r.out);
-    ck_assert_msg(strstr(r.out, "check") != NULL && strstr(r.out, "--mode=") != NULL,
-                  "%s: help text lacks the commands and options", c->name);
+    nl = strchr(r.out, '\n');
+    ck_assert_msg(nl != NULL && (size_t)(nl - r.out) == strlen(c->first_line)
+                      && strncmp(r.out, c->first_line, strlen(c->first_line)) == 0,
+                  "%s: stdout \"%.60s\" does not begin with the line \"%s\"", c->name, r.out,
+                  c->first_line);
+    for (k = 0; k < 4 && c->has[k]; k++)
+        ck_assert_msg(strstr(r.out, c->has[k]) != NULL, "%s: help text lacks \"%s\"", c->name,
+                      c->has[k]);
+    if (c->lacks)
+        ck_assert_msg(strstr(r.out, c->lacks) == NULL, "%s: help text holds \"%s\"", c->name,
+                      c->lacks);
     ck_assert_msg(r.err_len == 0, "%s: unexpected stderr \"%s\"", c->name, r.err);
     run_free(&r);
 }
@@ -978,6 +1186,7 @@ static Suite *cli_suite(void)
     tc = tcase_create("operands");
     tcase_add_loop_test(tc, test_codec_operands, 0, N_OF(codec_cases));
     tcase_add_loop_test(tc, test_check_operands, 0, N_OF(check_cases));
+    tcase_add_loop_test(tc, test_option_operands, 0, N_OF(option_cases));
     tcase_add_loop_test(tc, test_case_roundtrip, 0, N_OF(case_words));
     suite_add_tcase(s, tc);
 

@@ -2,11 +2,11 @@
  * \file
  * UTS #46 conformance: every test line of IdnaTestV2.txt (Unicode 15.0.0),
  * run through idng_to_unicode and idng_to_ascii in strict UTS #46 mode
- * (nontransitional; CheckHyphens, CheckBidi, CheckJoiners, UseSTD3ASCIIRules
- * and, for ToASCII, VerifyDnsLength all on).  The transitional columns are
- * not used: idnguard implements nontransitional processing only.
+ * (CheckHyphens, CheckBidi, CheckJoiners, UseSTD3ASCIIRules and, for
+ * ToASCII, VerifyDnsLength all on): toUnicode and toAsciiN nontransitional,
+ * toAsciiT with IDNG_F_TRANSITIONAL (columns 6 and 7).
  *
- * For each line and each direction: when the file expects no error, the
+ * For each line and each of the three: when the file expects no error, the
  * output must equal the expected string; when it expects errors, the codec
  * must report an error (UTS #46 asks only that an error be recorded, not
  * which one).  Each line is its own loop test, so a failure names its line.
@@ -23,8 +23,8 @@
 
 struct vector {
     unsigned lineno;
-    char *source, *to_unicode, *to_ascii_n;
-    int unicode_error, ascii_error;
+    char *source, *to_unicode, *to_ascii_n, *to_ascii_t;
+    int unicode_error, ascii_error, ascii_t_error;
 };
 
 static struct vector *vectors;
@@ -166,6 +166,8 @@ static void load(const char *path)
         v->unicode_error = col[2][0] != '\0' && strcmp(col[2], "[]") != 0;
         v->to_ascii_n = col[3][0] ? unescape(col[3], lineno) : strdup(v->to_unicode);
         v->ascii_error = col[4][0] == '\0' ? v->unicode_error : strcmp(col[4], "[]") != 0;
+        v->to_ascii_t = col[5][0] ? unescape(col[5], lineno) : strdup(v->to_ascii_n);
+        v->ascii_t_error = col[6][0] == '\0' ? v->ascii_error : strcmp(col[6], "[]") != 0;
     }
     free(line);
     fclose(f);
@@ -173,18 +175,26 @@ static void load(const char *path)
         die("no test lines found", lineno);
 }
 
-/* One direction of one line; returns NULL on agreement, else a reason. */
-static const char *judge(const struct vector *v, int to_unicode, char *got, size_t gotcap,
+/* What a line is checked for: toUnicode, toAsciiN, toAsciiT. */
+enum op { TO_UNICODE, TO_ASCII_N, TO_ASCII_T };
+
+/* One operation on one line; returns NULL on agreement, else a reason. */
+static const char *judge(const struct vector *v, enum op op, char *got, size_t gotcap,
                          idng_status *st)
 {
     size_t outlen = gotcap - 1;
-    const char *want = to_unicode ? v->to_unicode : v->to_ascii_n;
-    int want_error = to_unicode ? v->unicode_error : v->ascii_error;
+    const char *want = op == TO_UNICODE   ? v->to_unicode
+                       : op == TO_ASCII_N ? v->to_ascii_n
+                                          : v->to_ascii_t;
+    int want_error = op == TO_UNICODE   ? v->unicode_error
+                     : op == TO_ASCII_N ? v->ascii_error
+                                        : v->ascii_t_error;
 
-    *st = to_unicode ? idng_to_unicode(v->source, strlen(v->source), got, &outlen,
-                                       IDNG_MODE_UTS46, IDNG_F_STRICT, NULL)
-                     : idng_to_ascii(v->source, strlen(v->source), got, &outlen,
-                                     IDNG_MODE_UTS46, IDNG_F_STRICT, NULL);
+    *st = op == TO_UNICODE
+              ? idng_to_unicode(v->source, strlen(v->source), got, &outlen, IDNG_MODE_UTS46,
+                                IDNG_F_STRICT, NULL)
+              : idng_to_ascii(v->source, strlen(v->source), got, &outlen, IDNG_MODE_UTS46,
+                              IDNG_F_STRICT | (op == TO_ASCII_T ? IDNG_F_TRANSITIONAL : 0), NULL);
     if (*st == IDNG_OK)
         got[outlen] = '\0';
     else
@@ -200,22 +210,27 @@ START_TEST(test_line)
 {
     const struct vector *v = &vectors[_i];
     const char *reason = deviation_reason(v->source);
-    char got_u[4 * IDNG_INPUT_MAX], got_a[4 * IDNG_INPUT_MAX];
-    idng_status su, sa;
-    const char *fu = judge(v, 1, got_u, sizeof got_u, &su);
-    const char *fa = judge(v, 0, got_a, sizeof got_a, &sa);
+    char got_u[4 * IDNG_INPUT_MAX], got_a[4 * IDNG_INPUT_MAX], got_t[4 * IDNG_INPUT_MAX];
+    idng_status su, sa, st;
+    const char *fu = judge(v, TO_UNICODE, got_u, sizeof got_u, &su);
+    const char *fa = judge(v, TO_ASCII_N, got_a, sizeof got_a, &sa);
+    const char *ft = judge(v, TO_ASCII_T, got_t, sizeof got_t, &st);
 
     if (reason) {
-        ck_assert_msg(fu || fa, "line %u: listed as a deviation (%s) but passes: update the list",
-                      v->lineno, reason);
+        ck_assert_msg(fu || fa || ft,
+                      "line %u: listed as a deviation (%s) but passes: update the list", v->lineno,
+                      reason);
         return;
     }
-    ck_assert_msg(!fu, "line %u: toUnicode(%s): %s: want %s'%s', got %s '%s'", v->lineno,
-                  v->source, fu, v->unicode_error ? "an error, " : "", v->to_unicode,
-                  idng_status_symbol(su), got_u);
-    ck_assert_msg(!fa, "line %u: toAsciiN(%s): %s: want %s'%s', got %s '%s'", v->lineno,
-                  v->source, fa, v->ascii_error ? "an error, " : "", v->to_ascii_n,
-                  idng_status_symbol(sa), got_a);
+    ck_assert_msg(!fu, "line %u: toUnicode(%s): %s: want %s'%s', got %s '%s'", v->lineno, v->source,
+                  fu, v->unicode_error ? "an error, " : "", v->to_unicode, idng_status_symbol(su),
+                  got_u);
+    ck_assert_msg(!fa, "line %u: toAsciiN(%s): %s: want %s'%s', got %s '%s'", v->lineno, v->source,
+                  fa, v->ascii_error ? "an error, " : "", v->to_ascii_n, idng_status_symbol(sa),
+                  got_a);
+    ck_assert_msg(!ft, "line %u: toAsciiT(%s): %s: want %s'%s', got %s '%s'", v->lineno, v->source,
+                  ft, v->ascii_t_error ? "an error, " : "", v->to_ascii_t, idng_status_symbol(st),
+                  got_t);
 }
 END_TEST
 
@@ -232,17 +247,19 @@ static Suite *conformance_suite(void)
 int main(void)
 {
     const char *path = getenv("IDNA_TEST_FILE");
-    size_t i, nerr_u = 0, nerr_a = 0, ndev = 0;
+    size_t i, nerr_u = 0, nerr_a = 0, nerr_t = 0, ndev = 0;
 
     load(path ? path : "IdnaTestV2.txt");
     for (i = 0; i < nvectors; i++) {
         nerr_u += vectors[i].unicode_error;
         nerr_a += vectors[i].ascii_error;
+        nerr_t += vectors[i].ascii_t_error;
     }
     for (i = 0; deviations[i].source; i++)
         ndev++;
-    printf("IdnaTestV2.txt (Unicode %s): %zu test lines, each checked in toUnicode and "
-           "toAsciiN; %zu and %zu of them expect errors; %zu listed deviations\n",
-           IDNG_UNICODE_VERSION, nvectors, nerr_u, nerr_a, ndev);
+    printf("IdnaTestV2.txt (Unicode %s): %zu test lines, each checked in toUnicode, "
+           "toAsciiN and toAsciiT; %zu, %zu and %zu of them expect errors; %zu listed "
+           "deviations\n",
+           IDNG_UNICODE_VERSION, nvectors, nerr_u, nerr_a, nerr_t, ndev);
     return t_run_suite(conformance_suite());
 }

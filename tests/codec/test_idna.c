@@ -193,7 +193,8 @@ static const struct row bad[] = {
     {ASCII, (idng_mode)-1, "a", IDNG_E_INVAL, NULL},
 };
 
-static idng_status call(const struct row *r, char *out, size_t *outlen, idng_error *e)
+static idng_status call(const struct row *r, unsigned flags, char *out, size_t *outlen,
+                        idng_error *e)
 {
     size_t len = strlen(r->in);
     switch (r->fn) {
@@ -202,19 +203,19 @@ static idng_status call(const struct row *r, char *out, size_t *outlen, idng_err
     case LABEL:
         return idng_label_check(r->in, len, r->mode, e);
     case ASCII:
-        return idng_to_ascii(r->in, len, out, outlen, r->mode, 0, e);
+        return idng_to_ascii(r->in, len, out, outlen, r->mode, flags, e);
     case UNICODE:
-        return idng_to_unicode(r->in, len, out, outlen, r->mode, 0, e);
+        return idng_to_unicode(r->in, len, out, outlen, r->mode, flags, e);
     }
     return IDNG_E_INVAL;
 }
 
-static void run_row(const struct row *r)
+static void run_row_flags(const struct row *r, unsigned flags)
 {
-    char out[1024];
+    char out[4096];
     size_t outlen = sizeof out;
     idng_error e;
-    idng_status st = call(r, out, &outlen, &e);
+    idng_status st = call(r, flags, out, &outlen, &e);
     static const char *const fnames[] = {"name_check", "to_ascii", "to_unicode", "label_check"};
 
     ck_assert_msg(st == r->want, "%s(%s, mode %d): want %s, got %s", fnames[r->fn], r->in,
@@ -232,6 +233,11 @@ static void run_row(const struct row *r)
     }
 }
 
+static void run_row(const struct row *r)
+{
+    run_row_flags(r, 0);
+}
+
 START_TEST(test_good)
 {
     run_row(&good[_i]);
@@ -241,6 +247,108 @@ END_TEST
 START_TEST(test_bad)
 {
     run_row(&bad[_i]);
+}
+END_TEST
+
+/*
+ * The UTS #46 processing flags and the idna2008-lookup mode: each row is
+ * run with its flags (want, out) and without them (want_default), so that
+ * every row shows what its flag changes.
+ */
+#define L IDNG_MODE_IDNA2008_LOOKUP
+static const struct flag_row {
+    struct row r;
+    unsigned flags;
+    idng_status want_default;
+} flagged[] = {
+    /* Transitional to-ASCII: the four deviation code points mapped. */
+    {{ASCII, U, "Fa\xc3\x9f.de", IDNG_OK, "fass.de"}, IDNG_F_TRANSITIONAL, IDNG_OK},
+    {{ASCII, U, "\xcf\x82\xce\xb1.gr", IDNG_OK, "xn--mxa9a.gr"}, IDNG_F_TRANSITIONAL, IDNG_OK},
+    {{ASCII, U, "a\xe2\x80\x8d" "b.de", IDNG_OK, "ab.de"}, IDNG_F_TRANSITIONAL, IDNG_E_CONTEXTJ},
+    {{ASCII, U, "a\xe2\x80\x8c" "b.de", IDNG_OK, "ab.de"}, IDNG_F_TRANSITIONAL, IDNG_E_CONTEXTJ},
+    /* A label made only of ignored code points after the mapping. */
+    {{ASCII, U, "\xe2\x80\x8c.de", IDNG_E_EMPTY_LABEL, NULL}, IDNG_F_TRANSITIONAL,
+     IDNG_E_CONTEXTJ},
+    /* ToUnicode is nontransitional whatever the flag says; xn-- labels
+     * are validated nontransitionally (UTS #46 15.0 section 4 step 4). */
+    {{UNICODE, U, "Fa\xc3\x9f.de", IDNG_OK, "fa\xc3\x9f.de"}, IDNG_F_TRANSITIONAL, IDNG_OK},
+    {{ASCII, U, "xn--fa-hia.de", IDNG_OK, "xn--fa-hia.de"}, IDNG_F_TRANSITIONAL, IDNG_OK},
+    /* CheckHyphens=false. */
+    {{ASCII, U, "-b\xc3\xbc-.de", IDNG_OK, "xn---b--ioa.de"}, IDNG_F_NO_CHECK_HYPHENS,
+     IDNG_E_HYPHEN_EDGE},
+    {{ASCII, U, "ab--\xc3\xbc.de", IDNG_OK, "xn--ab---3ra.de"}, IDNG_F_NO_CHECK_HYPHENS,
+     IDNG_E_HYPHEN_34},
+    {{ASCII, U, "xn--\xc3\xbc.de", IDNG_E_XN_PREFIX, NULL}, IDNG_F_NO_CHECK_HYPHENS,
+     IDNG_E_XN_PREFIX},
+    /* UseSTD3ASCIIRules=false: ASCII but letters, digits, '-' and '.'. */
+    {{ASCII, U, "a_b.\xc3\xbc_.de", IDNG_OK, "a_b.xn--_-dha.de"}, IDNG_F_NO_STD3,
+     IDNG_E_DISALLOWED},
+    {{ASCII, U, "a$b.de", IDNG_OK, "a$b.de"}, IDNG_F_NO_STD3 | IDNG_F_STRICT,
+     IDNG_E_DISALLOWED},
+    /* VerifyDnsLength=false: empty labels, long labels and names. */
+    {{ASCII, U, "a..b", IDNG_OK, "a..b"}, IDNG_F_NO_DNS_LENGTH, IDNG_E_EMPTY_LABEL},
+    {{ASCII, U, "\xc2\xad.de", IDNG_OK, ".de"}, IDNG_F_NO_DNS_LENGTH, IDNG_E_EMPTY_LABEL},
+    {{ASCII, U,
+      "\xc3\xbc" "0123456789012345678901234567890123456789012345678901234567890123.de",
+      IDNG_OK, "xn--0123456789012345678901234567890123456789012345678901234567890123-kug.de"},
+     IDNG_F_NO_DNS_LENGTH, IDNG_E_LABEL_TOO_LONG},
+    /* CheckBidi=false. */
+    {{ASCII, U, "xn--1-0hc.de", IDNG_OK, "xn--1-0hc.de"}, IDNG_F_NO_BIDI, IDNG_E_BIDI_1},
+    {{UNICODE, U, "\xd7\x90.1a", IDNG_OK, "\xd7\x90.1a"}, IDNG_F_NO_BIDI | IDNG_F_STRICT,
+     IDNG_E_BIDI_1},
+    /* CheckJoiners=false. */
+    {{ASCII, U, "a\xe2\x80\x8c" "b.de", IDNG_OK, "xn--ab-j1t.de"}, IDNG_F_NO_JOINERS,
+     IDNG_E_CONTEXTJ},
+    /* CONTEXTO: MIDDLE DOT between two l only (RFC 5892 A.3). */
+    {{ASCII, U, "a\xc2\xb7" "b.de", IDNG_E_CONTEXTO, NULL}, IDNG_F_CHECK_CONTEXTO, IDNG_OK},
+    {{ASCII, U, "l\xc2\xb7l.de", IDNG_OK, "xn--ll-0ea.de"}, IDNG_F_CHECK_CONTEXTO, IDNG_OK},
+    {{ASCII, L, "a\xc2\xb7" "b.de", IDNG_E_CONTEXTO, NULL}, IDNG_F_CHECK_CONTEXTO, IDNG_OK},
+    {{ASCII, I, "a\xc2\xb7" "b.de", IDNG_E_CONTEXTO, NULL}, 0, IDNG_E_CONTEXTO},
+    /* idna2008-lookup (RFC 5891 5.4): '-' may begin or end a label, "--"
+     * in positions 3-4 may not. */
+    {{UNICODE, L, "xn---bcher-4ya.de", IDNG_OK, "-b\xc3\xbc" "cher.de"}, 0, IDNG_OK},
+    {{UNICODE, I, "xn---bcher-4ya.de", IDNG_E_HYPHEN_EDGE, NULL}, 0, IDNG_E_HYPHEN_EDGE},
+    {{CHECK, L, "xn---bcher-4ya.de", IDNG_OK, NULL}, 0, IDNG_OK},
+    {{CHECK, L, "xn--ab---3ra.de", IDNG_E_HYPHEN_34, NULL}, 0, IDNG_E_HYPHEN_34},
+    {{CHECK, L, "xn--ls8h.la", IDNG_E_DISALLOWED, NULL}, 0, IDNG_E_DISALLOWED},
+    /* No flag: UTS #46 maps the whole name first, so a last label of
+     * ignored code points only leaves the root's full stop. */
+    {{ASCII, U, "example.com.\xc2\xad", IDNG_OK, "example.com."}, 0, IDNG_OK},
+    {{UNICODE, U, "example.com\xe3\x80\x82\xc2\xad", IDNG_OK, "example.com."}, 0, IDNG_OK},
+    {{ASCII, U, "example.com.\xe2\x80\x8c", IDNG_OK, "example.com."}, IDNG_F_TRANSITIONAL,
+     IDNG_E_CONTEXTJ},
+    {{ASCII, U, "example.com.\xc2\xad.", IDNG_E_EMPTY_LABEL, NULL}, 0, IDNG_E_EMPTY_LABEL},
+    {{ASCII, U, "a..\xc2\xad", IDNG_E_EMPTY_LABEL, NULL}, 0, IDNG_E_EMPTY_LABEL},
+    {{ASCII, U, "\xc2\xad", IDNG_E_EMPTY_LABEL, NULL}, 0, IDNG_E_EMPTY_LABEL},
+};
+
+START_TEST(test_flags)
+{
+    const struct flag_row *f = &flagged[_i];
+    struct row without = f->r;
+
+    run_row_flags(&f->r, f->flags);
+    if (f->r.mode == L && f->flags == 0)
+        return; /* a mode row: nothing to run without */
+    without.want = f->want_default;
+    without.out = NULL;
+    run_row_flags(&without, f->flags & IDNG_F_STRICT);
+}
+END_TEST
+
+/* The mode names: the new one, and the registration's alias. */
+START_TEST(test_mode_names)
+{
+    idng_mode m;
+
+    ck_assert_str_eq(idng_mode_name(IDNG_MODE_IDNA2008_LOOKUP), "idna2008-lookup");
+    ck_assert_str_eq(idng_mode_name(IDNG_MODE_IDNA2008), "idna2008");
+    ck_assert_int_eq(idng_mode_lookup("idna2008-registration", 21, &m), 0);
+    ck_assert_int_eq(m, IDNG_MODE_IDNA2008);
+    ck_assert_int_eq(idng_mode_lookup("idna2008-lookup", 15, &m), 0);
+    ck_assert_int_eq(m, IDNG_MODE_IDNA2008_LOOKUP);
+    ck_assert_int_eq(idng_mode_lookup("idna2008-", 9, &m), -1);
+    ck_assert_ptr_null(idng_mode_name((idng_mode)(IDNG_MODE_MAX + 1)));
 }
 END_TEST
 
@@ -467,6 +575,8 @@ static Suite *idna_suite(void)
     tcase_add_test(tc, test_every_class_covered);
     tcase_add_test(tc, test_error_location);
     tcase_add_test(tc, test_status_table);
+    tcase_add_loop_test(tc, test_flags, 0, (int)(sizeof flagged / sizeof flagged[0]));
+    tcase_add_test(tc, test_mode_names);
     suite_add_tcase(s, tc);
     tc = tcase_create("limits");
     tcase_add_test(tc, test_name_buffers);

@@ -380,9 +380,12 @@ static const struct usage_case usage_cases[] = {
     {"two files", {"a.conf", "b.conf"}, 2, NULL, "one FILE at most"},
     {"unknown option", {"--frob"}, 2, NULL, "unknown option '--frob'"},
     {"short option", {"-x", "a.conf"}, 2, NULL, "unknown option '-x'"},
-    {"help", {"--help"}, 0, "check-conf [--user=NAME] [FILE]", NULL},
+    {"help", {"--help"}, 0, "usage: idnguard check-conf [OPTIONS] [FILE]", NULL},
+    {"help lists --user", {"--help"}, 0, "--user=NAME", NULL},
     {"after --", {"--", "-x.conf"}, 1, NULL, "-x.conf: cannot open: "},
-    {"file then extra", {"a.conf", "--help"}, 2, NULL, "one FILE at most"},
+    /* Options anywhere before "--": --help after the file is --help. */
+    {"file then --help", {"a.conf", "--help"}, 0, "usage: idnguard check-conf", NULL},
+    {"file then unknown option", {"a.conf", "-x"}, 2, NULL, "unknown option '-x'"},
 };
 
 START_TEST(test_usage)

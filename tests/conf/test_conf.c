@@ -503,7 +503,7 @@ START_TEST(test_error_buffer)
     idng_conf_init(&c);
     ck_assert_int_eq(idng_conf_parse(&c, text, strlen(text), NULL, err, sizeof err), -1);
     ck_assert_str_eq(err, "config:2: bad value 'bogus' for 'mode' (expected punycode, "
-                          "idna2008 or uts46)");
+                          "idna2008, uts46 or idna2008-lookup)");
     /* Truncated, terminated, and never written past its capacity. */
     memset(small, 'Z', sizeof small);
     ck_assert_int_eq(idng_conf_parse(&c, text, strlen(text), "f", small, 8), -1);
@@ -520,6 +520,17 @@ START_TEST(test_error_buffer)
     text = "idnguard:\n    mode: punycode\n    mode: bogus\n";
     ck_assert_int_eq(idng_conf_parse(&c, text, 29, "f", err, sizeof err), 0);
     ck_assert_int_eq(c.policy.mode, IDNG_MODE_PUNYCODE);
+    /* The IDNA2008 modes by what they are (RFC 5891 4 and 5.4); "idna2008"
+     * stays the registration's name. */
+    text = "idnguard:\n    mode: idna2008-lookup\n";
+    ck_assert_int_eq(idng_conf_parse(&c, text, strlen(text), "f", err, sizeof err), 0);
+    ck_assert_int_eq(c.policy.mode, IDNG_MODE_IDNA2008_LOOKUP);
+    text = "idnguard:\n    mode: idna2008-registration\n";
+    ck_assert_int_eq(idng_conf_parse(&c, text, strlen(text), "f", err, sizeof err), 0);
+    ck_assert_int_eq(c.policy.mode, IDNG_MODE_IDNA2008);
+    text = "idnguard:\n    mode: idna2008\n";
+    ck_assert_int_eq(idng_conf_parse(&c, text, strlen(text), "f", err, sizeof err), 0);
+    ck_assert_int_eq(c.policy.mode, IDNG_MODE_IDNA2008);
     idng_conf_free(&c);
 }
 END_TEST

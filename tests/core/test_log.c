@@ -973,6 +973,46 @@ static const struct name_row names[] = {
 
 #define NNAMES (sizeof names / sizeof names[0])
 
+/* idng_display_text_plain: the prefix idng_display_text_to leaves as it
+ * is, which the CLI copies without escaping; and idng_json_escape, the
+ * one JSON escaper, exposed for the CLI's --format=json. */
+START_TEST(test_text_plain_and_json_escape)
+{
+    static const struct {
+        const char *s;
+        size_t plain;
+        const char *json;
+    } rows[] = {
+        {"xn--bcher-kva.de", 16, "xn--bcher-kva.de"},
+        {"b\xc3\xbc" "cher", 7, "b\xc3\xbc" "cher"},
+        {"a b", 3, "a\\u0020b"},
+        {"a\\b", 1, "a\\\\b"},
+        {"a\x1b[", 1, "a\\u001b["},
+        {"\xc3\x9c", 0, "\\u00dc"},        /* mapped under UTS #46 */
+        {"a\xe2\x80\x8d", 1, "a\\u200d"},  /* a joiner */
+        {"ok\xff", 2, "ok\\ufffd"},
+        {"q\"", 2, "q\\\""},
+        {"\xf0\x9f\x92\xa9", 4, "\xf0\x9f\x92\xa9"},
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        const char *s = rows[i].s;
+        char shown[64], json[64];
+        size_t n = strlen(s), k = idng_display_text_plain(s, n);
+        ck_assert_msg(k == rows[i].plain, "%zu: plain %zu, want %zu", i, k, rows[i].plain);
+        /* What is plain is shown as it is. */
+        ck_assert_uint_ge(idng_display_text(s, n, shown, sizeof shown), k);
+        ck_assert_msg(memcmp(shown, s, k) == 0, "%zu: '%s'", i, shown);
+        k = idng_json_escape((const unsigned char *)s, n, json);
+        json[k] = '\0';
+        ck_assert_msg(strcmp(json, rows[i].json) == 0, "%zu: json '%s', want '%s'", i, json,
+                      rows[i].json);
+    }
+    ck_assert_uint_eq(idng_display_text_plain(NULL, 0), 0);
+}
+END_TEST
+
 START_TEST(test_names)
 {
     const struct name_row *t = &names[_i];
@@ -1562,14 +1602,14 @@ START_TEST(test_codec_agreement)
 END_TEST
 
 /* The escaper lint-zone's JSON lines share with the log's: exact output,
- * within IDNG_LOG_JSON_ROOM, for each kind of octet it treats apart. */
+ * within IDNG_JSON_ROOM, for each kind of octet it treats apart. */
 START_TEST(test_json_escape)
 {
     static const char in[] = "a b\"\\\x01\x7f\xc3\xbc\xe2\x80\xae\xf0\x9f\x98\x89\xff.";
     static const char want[] = "a\\u0020b\\\"\\\\\\u0001\\u007f\xc3\xbc\\u202e\xf0\x9f\x98\x89"
                                "\\ufffd.";
-    char out[IDNG_LOG_JSON_ROOM(sizeof in - 1)];
-    size_t n = idng_log_json_escape(in, sizeof in - 1, out);
+    char out[IDNG_JSON_ROOM(sizeof in - 1)];
+    size_t n = idng_json_escape((const unsigned char *)in, sizeof in - 1, out);
 
     ck_assert_msg(n == sizeof want - 1 && memcmp(out, want, n) == 0, "got %.*s", (int)n, out);
 }
@@ -1585,6 +1625,7 @@ static Suite *log_suite(void)
     tcase_add_test(tc, test_extra_fields);
     tcase_add_loop_test(tc, test_golden_truncation, 0, NGOLDEN);
     tcase_add_loop_test(tc, test_names, 0, NNAMES);
+    tcase_add_test(tc, test_text_plain_and_json_escape);
     tcase_add_test(tc, test_null_and_tiny_buffers);
     tcase_add_loop_test(tc, test_mnemonics, 0, NMNEMONICS);
     tcase_add_test(tc, test_mnemonic_buffers);

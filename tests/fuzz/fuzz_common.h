@@ -181,6 +181,66 @@ static inline int fuzz_is_valid_status(idng_status st)
 }
 
 /*
+ * The UTS #46 processing flags and every mode, idna2008-lookup included,
+ * on one input, the flags chosen by its first octet (and IDNG_F_STRICT by
+ * its second): whatever the mix, a valid status, an error inside the
+ * input, and the buffer discipline (exactly the length needed is enough,
+ * one octet less is IDNG_E_NOSPACE with the same length).  The properties
+ * of the default flags (the module's classifier accepts the output, the
+ * round trips) do not hold for every mix, so only these are checked.
+ */
+static inline void fuzz_check_uts46_flags(const uint8_t *data, size_t size, int to_unicode)
+{
+    static const unsigned bits[] = {
+        IDNG_F_TRANSITIONAL, IDNG_F_NO_CHECK_HYPHENS, IDNG_F_NO_STD3,       IDNG_F_NO_DNS_LENGTH,
+        IDNG_F_NO_BIDI,      IDNG_F_NO_JOINERS,       IDNG_F_CHECK_CONTEXTO};
+    static char out[64 * 1024];
+    const char *in = (const char *)data;
+    unsigned flags = 0, m;
+    size_t k;
+
+    if (size == 0)
+        return;
+    for (k = 0; k < sizeof bits / sizeof bits[0]; k++)
+        if (data[0] & (1u << k))
+            flags |= bits[k];
+    if (size > 1 && (data[1] & 1))
+        flags |= IDNG_F_STRICT;
+    for (m = 0; m <= IDNG_MODE_MAX; m++) {
+        idng_error e;
+        size_t n = sizeof out, n2;
+        char *small;
+        idng_status st = to_unicode ? idng_to_unicode(in, size, out, &n, (idng_mode)m, flags, &e)
+                                    : idng_to_ascii(in, size, out, &n, (idng_mode)m, flags, &e);
+        FUZZ_CHECK(fuzz_is_valid_status(st) && st != IDNG_E_NOSPACE && e.status == st,
+                   "flags 0x%x mode %u: status %d", flags, m, st);
+        if (st != IDNG_OK) {
+            FUZZ_CHECK(e.label_off <= size && e.label_len <= size - e.label_off,
+                       "flags 0x%x mode %u: error at %zu+%zu in %zu octets", flags, m, e.label_off,
+                       e.label_len, size);
+            continue;
+        }
+        FUZZ_CHECK(n < sizeof out && out[n] == '\0', "flags 0x%x mode %u: no NUL", flags, m);
+        small = fuzz_alloc(n);
+        n2 = n;
+        st = to_unicode ? idng_to_unicode(in, size, small, &n2, (idng_mode)m, flags, NULL)
+                        : idng_to_ascii(in, size, small, &n2, (idng_mode)m, flags, NULL);
+        FUZZ_CHECK(st == IDNG_OK && n2 == n && !memcmp(small, out, n),
+                   "flags 0x%x mode %u: cap %zu gives %d", flags, m, n, st);
+        free(small);
+        if (n == 0)
+            continue;
+        small = fuzz_alloc(n - 1);
+        n2 = n - 1;
+        st = to_unicode ? idng_to_unicode(in, size, small, &n2, (idng_mode)m, flags, NULL)
+                        : idng_to_ascii(in, size, small, &n2, (idng_mode)m, flags, NULL);
+        FUZZ_CHECK(st == IDNG_E_NOSPACE && n2 == n, "flags 0x%x mode %u: cap %zu gives %d", flags,
+                   m, n - 1, st);
+        free(small);
+    }
+}
+
+/*
  * Modes are ordered by strictness: a name that idna2008 or uts46 (rows 1, 2)
  * converts, punycode mode (row 0) converts too, to the same output.  res,
  * outn and the outputs are indexed [mode][flags]; output (m, f) starts at

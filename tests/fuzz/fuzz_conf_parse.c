@@ -68,7 +68,7 @@ static char *write_conf(const struct idng_conf *c, size_t *len)
 static void check_sane(const struct idng_conf *c)
 {
     size_t i;
-    FUZZ_CHECK((unsigned)c->policy.mode <= IDNG_MODE_UTS46, "mode %d", c->policy.mode);
+    FUZZ_CHECK((unsigned)c->policy.mode <= IDNG_MODE_MAX, "mode %d", c->policy.mode);
     FUZZ_CHECK((unsigned)c->policy.on_invalid < IDNG_ACT_NORMALIZE, "on-invalid %d", c->policy.on_invalid);
     for (i = 0; i < IDNG_CLASS_COUNT; i++) {
         FUZZ_CHECK((unsigned)c->policy.action[i] < IDNG_ACTION_COUNT, "action[%zu] %d", i,

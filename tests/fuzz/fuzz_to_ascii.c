@@ -135,6 +135,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             }
         }
     fuzz_check_modes_agree(res, outn, &saved[0][0][0], sizeof saved[0][0]);
+    fuzz_check_uts46_flags(data, size, 0);
     free(in);
     return 0;
 }

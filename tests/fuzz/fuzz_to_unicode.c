@@ -110,6 +110,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                        "mode %d: to-Unicode(to-ASCII(to-Unicode(x))) = %d, differs", mode, st2);
         }
     fuzz_check_modes_agree(res, outn, &saved[0][0][0], sizeof saved[0][0]);
+    fuzz_check_uts46_flags(data, size, 1);
     free(in);
     return 0;
 }
