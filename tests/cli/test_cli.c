@@ -711,7 +711,7 @@ static const struct stream_case stream_cases[] = {
     {"restriction --mode=idna2008", {"restriction", "--mode=idna2008"}, "xn--ls8h.la\n",
      {"ERROR disallowed: xn--ls8h: *"}, 1},
     {"skeleton tsv", {"skeleton", "--format=tsv"}, "\xd8\xa8\xd9\xa0.example\n",
-     {"\\216\\168\\217\\160.example\tok\t\xd8\xa8\\046.exarnple"}, 0},
+     {"\xd8\xa8\xd9\xa0.example\tok\t\xd8\xa8\\046.exarnple"}, 0},
     {"restriction json", {"restriction", "--format=json"}, "xn--pypal-4ve.com\n",
      {"{\"input\":\"xn--pypal-4ve.com\",\"status\":\"ok\",\"output\":\"minimally-restrictive\"}"},
      0},
