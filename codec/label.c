@@ -52,9 +52,10 @@ static IDNG_ALWAYS_INLINE idng_status cp_status(const uint32_t *u, size_t n, siz
     case U46_IGNORED:
         return IDNG_E_MAPPED;
     default:
-        /* UseSTD3ASCIIRules=false: the table's disallowed_STD3_valid
-         * are the ASCII code points but letters, digits, '-' and '.'. */
-        if ((flags & IDNG_F_NO_STD3) && u[i] < 0x80)
+        /* UseSTD3ASCIIRules=false: UTS #46's disallowed_STD3_valid (the
+         * ASCII code points but letters, digits, '-' and '.', and those
+         * such as U+2260 that decompose into one of them) are valid. */
+        if ((flags & IDNG_F_NO_STD3) && UP_STD3(w))
             return IDNG_OK;
         return UP_I08(w) == I08_UNASSIGNED ? IDNG_E_UNASSIGNED : IDNG_E_DISALLOWED;
     }

@@ -91,6 +91,9 @@ enum { QC_YES = 0, QC_NO = 1, QC_MAYBE = 2 };
 #define UP_DECOMP_SHIFT 28
 #define UP_DECOMP_MASK 1u
 #define UP_DECOMP(w) (((w) >> UP_DECOMP_SHIFT) & UP_DECOMP_MASK)
+#define UP_STD3_SHIFT 29
+#define UP_STD3_MASK 1u
+#define UP_STD3(w) (((w) >> UP_STD3_SHIFT) & UP_STD3_MASK)
 
 /* UTS #39: layout of a security word (idng_ut_sec_props), as above. */
 #define US_SCX_SHIFT 0
@@ -159,7 +162,7 @@ enum { QC_YES = 0, QC_NO = 1, QC_MAYBE = 2 };
 /* Table sizes, in entries. */
 #define IDNG_UT_STAGE1_SIZE 8704
 #define IDNG_UT_STAGE2_SIZE 34304
-#define IDNG_UT_PROPS_SIZE 213
+#define IDNG_UT_PROPS_SIZE 221
 #define IDNG_UT_POOL_SIZE 10505
 #define IDNG_UT_MAP_COUNT 6205
 #define IDNG_UT_DEC_COUNT 2061

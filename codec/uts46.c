@@ -121,10 +121,11 @@ static int transitional_mapping(uint32_t cp, const uint32_t **seq)
 }
 
 /* Maps a non-ASCII label with the UTS #46 table (transitionally when
- * asked) and normalizes it to NFC. */
+ * asked; with no_std3, UseSTD3ASCIIRules=false lets disallowed_STD3_valid
+ * through) and normalizes it to NFC. */
 static IDNG_ALWAYS_INLINE idng_status map_label(const unsigned char *s, size_t len, uint32_t *u,
                                                 size_t *n, size_t cap, uint32_t *bad,
-                                                int transitional)
+                                                int transitional, int no_std3)
 {
     size_t pos = 0, count = 0, out = 0;
     idng_status st = IDNG_OK;
@@ -152,7 +153,8 @@ static IDNG_ALWAYS_INLINE idng_status map_label(const unsigned char *s, size_t l
         if (++count > IDNG_INPUT_LABEL_MAX)
             return IDNG_E_INPUT_TOO_LONG;
         if (m < 0) {
-            if (cp >= 0x80 && UP_U46(w) == U46_DISALLOWED && st == IDNG_OK) {
+            if (cp >= 0x80 && UP_U46(w) == U46_DISALLOWED && st == IDNG_OK
+                && !(no_std3 && UP_STD3(w))) {
                 st = UP_I08(w) == I08_UNASSIGNED ? IDNG_E_UNASSIGNED : IDNG_E_DISALLOWED;
                 *bad = cp;
             }
@@ -319,10 +321,12 @@ static idng_status analyse_unicode(struct run *r, struct label_state *l, const c
     l->judged = 1;
     /* Two copies of the mapping: the nontransitional one without a test
      * for the deviation code points. */
-    if ((r->flags & IDNG_F_TRANSITIONAL) && !r->to_unicode)
-        l->st = map_label((const unsigned char *)p, l->len, u, &l->n, cap, &l->bad, 1);
+    if (((r->flags & IDNG_F_TRANSITIONAL) && !r->to_unicode) || (r->flags & IDNG_F_NO_STD3))
+        l->st = map_label((const unsigned char *)p, l->len, u, &l->n, cap, &l->bad,
+                          (r->flags & IDNG_F_TRANSITIONAL) && !r->to_unicode,
+                          (r->flags & IDNG_F_NO_STD3) != 0);
     else
-        l->st = map_label((const unsigned char *)p, l->len, u, &l->n, cap, &l->bad, 0);
+        l->st = map_label((const unsigned char *)p, l->len, u, &l->n, cap, &l->bad, 0, 0);
     if (l->st == IDNG_E_INPUT_TOO_LONG)
         return idng_fail(err, l->st, l->off, l->len, IDNG_NO_CODEPOINT);
     for (j = 0; j < l->n && ascii; j++)

@@ -64,9 +64,11 @@ QC_NAMES = {"Y": "YES", "N": "NO", "M": "MAYBE"}
 # The packing below and the header's UP_* macros both come from this list.
 # DECOMP is 1 for the code points of idng_ut_dec_cp (a canonical
 # decomposition in the table; Hangul syllables decompose by algorithm), so
-# that NFC searches that table only for them.
+# that NFC searches that table only for them.  STD3 is 1 for UTS #46's
+# disallowed_STD3_valid code points (U46 says disallowed): valid when
+# UseSTD3ASCIIRules is false (IDNG_F_NO_STD3).
 FIELDS = [("U46", 3), ("I08", 3), ("BIDI", 5), ("JT", 3), ("SCRIPT", 3), ("MARK", 1),
-          ("NFCQC", 2), ("CCC", 8), ("DECOMP", 1)]
+          ("NFCQC", 2), ("CCC", 8), ("DECOMP", 1), ("STD3", 1)]
 
 # The trie's block size is 1 << TRIE_SHIFT code points.  A reference into
 # the sequence pool is offset << REF_LEN_BITS | length.  A composition key
@@ -310,7 +312,7 @@ def load_idna_mapping_table(path):
     dots = sorted(c for c, t in mapping.items() if 0x2E in t and status[c] == "mapped")
     if dots != [0x3002, 0xFF0E, 0xFF61]:
         die("unexpected mappings to FULL STOP: %s" % ["%04X" % c for c in dots])
-    return status, mapping
+    return status, mapping, std3
 
 
 def derive_idna2008(gc, props, blocks, hst, norm, casefold):
@@ -752,7 +754,7 @@ def main():
                     {"Non_Joining": "U", "Transparent": "T"})
 
     norm = Normalizer(ccc, decomp, excluded)
-    u46_status, u46_map = load_idna_mapping_table(inputs["IDNA/IdnaMappingTable.txt"])
+    u46_status, u46_map, u46_std3 = load_idna_mapping_table(inputs["IDNA/IdnaMappingTable.txt"])
     i08 = derive_idna2008(gc, props, blocks, hst, norm, casefold)
 
     words = []
@@ -761,7 +763,8 @@ def main():
                            "JT": jt[cp], "SCRIPT": script[cp],
                            "MARK": 1 if gc[cp][0] == "M" else 0, "NFCQC": nfc_qc[cp],
                            "CCC": ccc[cp],
-                           "DECOMP": 1 if cp in decomp and not decomp[cp][0] else 0}))
+                           "DECOMP": 1 if cp in decomp and not decomp[cp][0] else 0,
+                           "STD3": 1 if cp in u46_std3 else 0}))
     stage1, stage2, pwords = build_trie(words, TRIE_SHIFT)
     if len(pwords) > 0xFFFF or len(stage2) > 0xFFFF:
         die("trie does not fit 16-bit indexes")

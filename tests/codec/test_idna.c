@@ -285,6 +285,10 @@ static const struct flag_row {
      IDNG_E_DISALLOWED},
     {{ASCII, U, "a$b.de", IDNG_OK, "a$b.de"}, IDNG_F_NO_STD3 | IDNG_F_STRICT,
      IDNG_E_DISALLOWED},
+    /* ... and what decomposes into one of them: U+2260 NOT EQUAL TO is
+     * disallowed_STD3_valid, raw and as an A-label. */
+    {{ASCII, U, "\xe2\x89\xa0.de", IDNG_OK, "xn--1ch.de"}, IDNG_F_NO_STD3, IDNG_E_DISALLOWED},
+    {{ASCII, U, "xn--1ch.de", IDNG_OK, "xn--1ch.de"}, IDNG_F_NO_STD3, IDNG_E_DISALLOWED},
     /* VerifyDnsLength=false: empty labels, long labels and names. */
     {{ASCII, U, "a..b", IDNG_OK, "a..b"}, IDNG_F_NO_DNS_LENGTH, IDNG_E_EMPTY_LABEL},
     {{ASCII, U, "\xc2\xad.de", IDNG_OK, ".de"}, IDNG_F_NO_DNS_LENGTH, IDNG_E_EMPTY_LABEL},
