@@ -326,19 +326,24 @@ static int ends_in_number(const char *s, size_t n)
     return n - start >= 2 && s[start] == '0' && (s[start + 1] | 0x20) == 'x';
 }
 
-static void load(const char *path)
+/* What the two files' objects hold that these tests read. */
+struct jobj {
+    char *input, *hostname, *output;
+    size_t inputlen;
+    int failure, has_output;
+};
+
+/* Reads a JSON array of objects and strings (comments) from path, and hands
+ * each object to fn, which takes over its strings. */
+static void read_objects(const char *path, const char *var, void (*fn)(struct jobj *o))
 {
     FILE *f = fopen(path, "rb");
     char *text = NULL;
     long size = 0;
     struct json j;
-    size_t alloc = 0;
 
     if (!f) {
-        fprintf(stderr,
-                "test_whatwg: cannot open %s (set WHATWG_URLTESTDATA; Debian's "
-                "librust-url-dev ships it: make deps-check)\n",
-                path);
+        fprintf(stderr, "test_whatwg: cannot open %s (set %s)\n", path, var);
         exit(EXIT_FAILURE);
     }
     if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0
@@ -350,9 +355,7 @@ static void load(const char *path)
     if (!expect(&j, '['))
         die("not a JSON array");
     do {
-        char *input = NULL, *hostname = NULL, *host;
-        int failure = 0;
-        size_t hostlen = 0, inputlen = 0;
+        struct jobj o = {NULL, NULL, NULL, 0, 0, 0};
         skip_ws(&j);
         if (j.p < j.end && *j.p == '"') { /* a comment */
             free(json_string(&j, NULL));
@@ -373,20 +376,24 @@ static void load(const char *path)
             if (j.p < j.end && *j.p == '"') {
                 size_t vlen;
                 char *v = json_string(&j, &vlen);
-                if (strcmp(key, "input") == 0) {
-                    input = v;
-                    inputlen = vlen;
-                } else if (strcmp(key, "hostname") == 0) {
-                    hostname = v;
+                if (strcmp(key, "input") == 0 && !o.input) {
+                    o.input = v;
+                    o.inputlen = vlen;
+                } else if (strcmp(key, "hostname") == 0 && !o.hostname) {
+                    o.hostname = v;
+                } else if (strcmp(key, "output") == 0 && !o.output) {
+                    o.output = v;
+                    o.has_output = 1;
                 } else {
                     free(v);
                 }
             } else if (j.end - j.p >= 4 && memcmp(j.p, "true", 4) == 0) {
-                failure |= strcmp(key, "failure") == 0;
+                o.failure |= strcmp(key, "failure") == 0;
                 j.p += 4;
             } else if (j.end - j.p >= 5 && memcmp(j.p, "false", 5) == 0) {
                 j.p += 5;
             } else if (j.end - j.p >= 4 && memcmp(j.p, "null", 4) == 0) {
+                o.has_output |= strcmp(key, "output") == 0;
                 j.p += 4;
             } else {
                 die("unexpected value");
@@ -395,27 +402,37 @@ static void load(const char *path)
         } while (expect(&j, ','));
         if (!expect(&j, '}'))
             die("'}' expected");
-        host = input ? cut_host(input, inputlen, &hostlen) : NULL;
-        if (host && (failure || hostname)) {
-            if (ncases == alloc
-                && !(cases = realloc(cases, (alloc = alloc ? 2 * alloc : 256) * sizeof *cases)))
-                die("out of memory");
-            cases[ncases].input = input;
-            cases[ncases].host = host;
-            cases[ncases].hostlen = hostlen;
-            cases[ncases].hostname = failure ? NULL : hostname;
-            ncases++;
-            if (failure)
-                free(hostname);
-        } else {
-            free(input);
-            free(hostname);
-            free(host);
-        }
+        fn(&o);
     } while (expect(&j, ','));
     if (!expect(&j, ']'))
         die("']' expected");
     free(text);
+}
+
+/* urltestdata.json: a host case of an object, or nothing. */
+static void host_object(struct jobj *o)
+{
+    static size_t alloc;
+    size_t hostlen = 0;
+    char *host = o->input ? cut_host(o->input, o->inputlen, &hostlen) : NULL;
+
+    free(o->output);
+    if (host && (o->failure || o->hostname)) {
+        if (ncases == alloc
+            && !(cases = realloc(cases, (alloc = alloc ? 2 * alloc : 256) * sizeof *cases)))
+            die("out of memory");
+        cases[ncases].input = o->input;
+        cases[ncases].host = host;
+        cases[ncases].hostlen = hostlen;
+        cases[ncases].hostname = o->failure ? NULL : o->hostname;
+        ncases++;
+        if (o->failure)
+            free(o->hostname);
+    } else {
+        free(o->input);
+        free(o->hostname);
+        free(host);
+    }
 }
 
 /*
@@ -434,77 +451,19 @@ struct ascii_case {
 static struct ascii_case *acases;
 static size_t nacases;
 
-static void load_toascii(const char *path)
+/* toascii.json: every object is a case. */
+static void ascii_object(struct jobj *o)
 {
-    FILE *f = fopen(path, "rb");
-    char *text = NULL;
-    long size = 0;
-    struct json j;
-    size_t alloc = 0;
+    static size_t alloc;
+    struct ascii_case c = {o->input, o->inputlen, o->output};
 
-    if (!f) {
-        fprintf(stderr, "test_whatwg: cannot open %s (set WHATWG_TOASCII)\n", path);
-        exit(EXIT_FAILURE);
-    }
-    if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0
-        || !(text = malloc((size_t)size + 1)) || fread(text, 1, (size_t)size, f) != (size_t)size)
-        die("cannot read toascii.json");
-    fclose(f);
-    j.p = text;
-    j.end = text + size;
-    if (!expect(&j, '['))
-        die("toascii.json: not a JSON array");
-    do {
-        struct ascii_case c = {NULL, 0, NULL};
-        int has_output = 0;
-        skip_ws(&j);
-        if (j.p < j.end && *j.p == '"') { /* a comment */
-            free(json_string(&j, NULL));
-            continue;
-        }
-        if (!expect(&j, '{'))
-            die("toascii.json: object expected");
-        do {
-            char *key;
-            skip_ws(&j);
-            if (j.p < j.end && *j.p == '}')
-                break;
-            key = json_string(&j, NULL);
-            if (!expect(&j, ':'))
-                die("toascii.json: ':' expected");
-            skip_ws(&j);
-            if (j.p < j.end && *j.p == '"') {
-                size_t vlen;
-                char *v = json_string(&j, &vlen);
-                if (strcmp(key, "input") == 0) {
-                    c.input = v;
-                    c.len = vlen;
-                } else if (strcmp(key, "output") == 0) {
-                    c.output = v;
-                    has_output = 1;
-                } else {
-                    free(v);
-                }
-            } else if (j.end - j.p >= 4 && memcmp(j.p, "null", 4) == 0) {
-                has_output |= strcmp(key, "output") == 0;
-                j.p += 4;
-            } else {
-                die("toascii.json: unexpected value");
-            }
-            free(key);
-        } while (expect(&j, ','));
-        if (!expect(&j, '}'))
-            die("toascii.json: '}' expected");
-        if (!c.input || !has_output)
-            die("toascii.json: an object without input or output");
-        if (nacases == alloc
-            && !(acases = realloc(acases, (alloc = alloc ? 2 * alloc : 64) * sizeof *acases)))
-            die("out of memory");
-        acases[nacases++] = c;
-    } while (expect(&j, ','));
-    if (!expect(&j, ']'))
-        die("toascii.json: ']' expected");
-    free(text);
+    free(o->hostname);
+    if (!o->input || !o->has_output)
+        die("toascii.json: an object without input or output");
+    if (nacases == alloc
+        && !(acases = realloc(acases, (alloc = alloc ? 2 * alloc : 64) * sizeof *acases)))
+        die("out of memory");
+    acases[nacases++] = c;
 }
 
 /* The host parser on a case's host: the result in out, or NULL for a
@@ -608,12 +567,16 @@ static Suite *whatwg_suite(void)
 int main(void)
 {
     const char *path = getenv("WHATWG_URLTESTDATA");
-    size_t i, nfail = 0, ndev = 0, nipv4 = 0;
+    size_t i, nfail = 0, ndev = 0, nipv4 = 0, nurl;
 
     const char *toascii = getenv("WHATWG_TOASCII");
 
-    load(path && path[0] ? path : "urltestdata.json");
-    load_toascii(toascii && toascii[0] ? toascii : "tests/codec/data/toascii.json");
+    read_objects(path && path[0] ? path : "urltestdata.json",
+                 "WHATWG_URLTESTDATA; Debian's librust-url-dev ships it: make deps-check",
+                 host_object);
+    nurl = nobjects;
+    read_objects(toascii && toascii[0] ? toascii : "tests/codec/data/toascii.json",
+                 "WHATWG_TOASCII", ascii_object);
     if (ncases == 0)
         die("no host cases found");
     for (i = 0; i < ncases; i++) {
@@ -627,7 +590,7 @@ int main(void)
         ndev++;
     printf("urltestdata.json: %zu of its %zu cases are host cases (%zu expect failure), "
            "%zu of them left to the IPv4 parser; %zu listed deviations\n",
-           ncases, nobjects, nfail, nipv4, ndev);
+           ncases, nurl, nfail, nipv4, ndev);
     for (ndev = 0; toascii_deviations[ndev].input; ndev++)
         ;
     printf("toascii.json: %zu cases; %zu listed deviations\n", nacases, ndev);
