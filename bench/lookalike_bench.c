@@ -121,6 +121,9 @@ static double run(int m, const struct set *s, const struct idng_policy *plain,
                 break;
             case M_SCAN:
             case M_SCAN_P:
+                /* As the policy runs it: a plain ASCII name skips both. */
+                if (idng_wire_is_plain(s->wire[i], s->len[i]))
+                    break;
                 idng_lookalike_start(&lk_run, m == M_SCAN ? NULL : &prot->protect, IDNG_RL_HIGHLY,
                                      IDNG_MODE_UTS46, s->wire[i], s->len[i]);
                 sink += (unsigned)idng_wire_check_labels(s->wire[i], s->len[i], IDNG_MODE_UTS46,
