@@ -6,7 +6,8 @@
 #   make bench-resolver   the resolver only (BENCH_SECONDS=10 per run, BENCH_REPEAT=3)
 #   make bench-cli        the CLI streaming names against a minimal ICU loop
 #                         (BENCH_CLI_LINES=600000 per run, BENCH_REPEAT=5)
-#   make bench            all three, then bench/results/results.md and qps.png
+#   make bench            those three and bench-lookalike, then bench/results/results.md
+#                         and qps.png
 #   make bench-lookalike  the UTS #39 judgment per name against the validation,
 #                         and 100,000 protected names loaded (bench/lookalike_bench.c)
 #   make bench-lint       `idnguard lint-zone` against ldns reading the same zone
@@ -91,6 +92,7 @@ bench:
 	@$(MAKE) --no-print-directory bench-codec
 	@$(MAKE) --no-print-directory bench-resolver
 	@$(MAKE) --no-print-directory bench-cli
+	@$(MAKE) --no-print-directory bench-lookalike
 	@$(MAKE) --no-print-directory bench-report
 
 # The python module on Debian's stock unbound against the stock daemon alone
