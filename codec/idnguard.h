@@ -322,9 +322,9 @@ int idng_wire_is_plain(const uint8_t *wire, size_t len);
 /**
  * idng_wire_check_each that also hands every label to fn (see
  * idng_label_fn), so that a caller judging labels further does not decode
- * them again.  A well-formed name of plain ASCII labels none of which
- * begins with "xn--" is judged on the fast path, and fn is not called at
- * all; neither is it for a malformed name.
+ * them again.  It walks every label of a well-formed name, so a caller
+ * tests idng_wire_is_plain first (a plain name has nothing to hand over);
+ * fn is not called for a malformed name.
  */
 idng_status idng_wire_check_labels(const uint8_t *wire, size_t len, idng_mode mode,
                                    idng_error *each, size_t cap, size_t *count, idng_label_fn *fn,

@@ -184,9 +184,8 @@ idng_status idng_wire_check_labels(const uint8_t *wire, size_t len, idng_mode mo
 {
     idng_error first;
 
+    /* No plain-name test: the caller has made it (idng_wire_is_plain). */
     *count = 0;
-    if ((unsigned)mode <= IDNG_MODE_UTS46 && plain_wire(wire, len))
-        return IDNG_OK;
     return idng_wire_check_full(wire, len, mode, &first, each, cap, count, fn, ctx);
 }
 

@@ -61,8 +61,13 @@ idng_restriction idng_uts39_label(const uint32_t *s, size_t n, int *mixed_number
      * set does not hold Latin (section 5.2 step 5), both starting from
      * every script; the zero of the first decimal digit (section 5.3). */
     uint64_t all[IDNG_UT_SCX_WORDS], no_latn[IDNG_UT_SCX_WORDS];
+    /* What of a security word this reads; a code point whose word agrees
+     * with the one before on all of it (same script set, Allowed, not a
+     * digit) changes nothing, which is most of them. */
+    const uint32_t seen_mask = US_SCX_MASK << US_SCX_SHIFT | US_ALLOWED_MASK << US_ALLOWED_SHIFT
+                               | US_DIGIT_MASK << US_DIGIT_SHIFT;
     int ascii = 1, allowed = 1, seen = 0, mixed = 0;
-    uint32_t zero = 0, last = US_SCX_MASK + 1;
+    uint32_t zero = 0, last = US_SCX_MASK + 1, last_w = 0xFFFFFFFFu;
     size_t i;
     unsigned k;
 
@@ -76,6 +81,10 @@ idng_restriction idng_uts39_label(const uint32_t *s, size_t n, int *mixed_number
             continue;
         }
         w = idng_usec(s[i]);
+        if ((w & seen_mask) == last_w) {
+            ascii &= s[i] < 0x80;
+            continue;
+        }
         if (US_DIGIT(w) != US_DIGIT_NONE) {
             /* Unicode keeps each set of ten decimal digits contiguous and
              * in order, so the zero of a digit is the digit less its value. */
@@ -91,6 +100,8 @@ idng_restriction idng_uts39_label(const uint32_t *s, size_t n, int *mixed_number
             continue;
         }
         ascii &= s[i] < 0x80;
+        if (US_DIGIT(w) == US_DIGIT_NONE)
+            last_w = w & seen_mask;
         /* The same set as the code point before changes nothing (a label
          * is mostly of one script). */
         if (US_SCX(w) == last)

@@ -194,7 +194,8 @@ static int is_parent(const struct idng_protect *s, uint64_t h)
 /* Puts the skeleton of label i before the key already built (the labels
  * after it), after its length, and returns the new parent's hash; 0 and
  * r->keys cleared when it does not fit. */
-static uint64_t key_label(struct idng_lookalike_run *r, size_t i, uint64_t parent)
+static uint64_t key_label(struct idng_lookalike_run *r, uint32_t *key, size_t i,
+                          uint64_t parent)
 {
     uint32_t sk[(IDNG_LABEL_MAX + 1) * IDNG_SKELETON_GROWTH];
     size_t n = sizeof sk / sizeof sk[0], end = r->key_at[i + 1];
@@ -205,13 +206,14 @@ static uint64_t key_label(struct idng_lookalike_run *r, size_t i, uint64_t paren
         return 0;
     }
     r->key_at[i] = end - n - 1;
-    r->key[r->key_at[i]] = (uint32_t)n;
-    memcpy(r->key + r->key_at[i] + 1, sk, n * sizeof *sk);
-    return fold(parent, r->key + r->key_at[i], n + 1);
+    key[r->key_at[i]] = (uint32_t)n;
+    memcpy(key + r->key_at[i] + 1, sk, n * sizeof *sk);
+    return fold(parent, key + r->key_at[i], n + 1);
 }
 
 int idng_lookalike_finish(struct idng_lookalike_run *r, struct idng_lookalike *out)
 {
+    uint32_t key[IDNG_LK_KEY_MAX];
     size_t i, last = 0, first;
     uint64_t h = ROOT_HASH;
 
@@ -233,12 +235,12 @@ int idng_lookalike_finish(struct idng_lookalike_run *r, struct idng_lookalike *o
     for (i = r->nlab; i-- > 0;) {
         const struct idng_skel_slot *sl;
         size_t start = r->off[i] - 1; /* the parent's length octet */
-        h = key_label(r, i, h);
+        h = key_label(r, key, i, h);
         if (!r->keys || !is_parent(r->protect, h))
             break;
         if (i > last)
             continue;
-        sl = find_key(r->protect, h, r->key + r->key_at[i], IDNG_LK_KEY_MAX - r->key_at[i]);
+        sl = find_key(r->protect, h, key + r->key_at[i], IDNG_LK_KEY_MAX - r->key_at[i]);
         if (sl == NULL
             || idng_nameset_find(&r->protect->names, r->wire + start, r->wire_len - start)
                    != IDNG_NAMESET_NONE)
@@ -387,6 +389,7 @@ int idng_protect_add(struct idng_protect *s, const uint8_t *wire, size_t len)
     static const struct idng_protect keyed = {.used = 1};
     struct idng_lookalike_run r;
     struct idng_skel_slot sl;
+    uint32_t key[IDNG_LK_KEY_MAX];
     uint64_t h = ROOT_HASH;
     size_t at, k, klen;
     int rc;
@@ -408,7 +411,7 @@ int idng_protect_add(struct idng_protect *s, const uint8_t *wire, size_t len)
         return 1;
     r.key_at[r.nlab] = IDNG_LK_KEY_MAX;
     for (at = r.nlab; at-- > 0;) {
-        h = key_label(&r, at, h);
+        h = key_label(&r, key, at, h);
         if (!r.keys)
             return -2;
         if (parent_add(s, h) != 0)
@@ -422,9 +425,9 @@ int idng_protect_add(struct idng_protect *s, const uint8_t *wire, size_t len)
         return rc;
     /* Names with one skeleton share a slot: the first name stands for them
      * in messages, and the others are found by idng_nameset_find. */
-    if (find_key(s, h, r.key + r.key_at[0], klen) != NULL)
+    if (find_key(s, h, key + r.key_at[0], klen) != NULL)
         return 0;
-    memcpy(s->keys + s->keys_len, r.key + r.key_at[0], klen * sizeof *r.key);
+    memcpy(s->keys + s->keys_len, key + r.key_at[0], klen * sizeof *key);
     sl.hash = h;
     sl.off = (uint32_t)s->keys_len;
     sl.len = (uint32_t)klen;

@@ -95,7 +95,7 @@ struct idng_lookalike {
  * itself: idng_lookalike_start, then idng_lookalike_label for every label
  * in name order (it is an idng_label_fn: the policy hands it to
  * idng_wire_check_labels, so that each xn-- label is decoded once), then
- * idng_lookalike_finish.  About 11 KiB; the fields are internals.
+ * idng_lookalike_finish.  About 3 KiB; the fields are internals.
  */
 struct idng_lookalike_run {
     const struct idng_protect *protect;
@@ -112,10 +112,9 @@ struct idng_lookalike_run {
      * which makes the skeletons from the last label on. */
     size_t cp_at[IDNG_LABELS_MAX + 1];
     uint32_t cps[IDNG_WIRE_MAX];
-    /* The key, built from its end: the parent from label i on is
-     * key[key_at[i] .. IDNG_LK_KEY_MAX). */
+    /* The key (on idng_lookalike_finish's frame), built from its end: the
+     * parent from label i on is key[key_at[i] .. IDNG_LK_KEY_MAX). */
     size_t key_at[IDNG_LABELS_MAX + 1];
-    uint32_t key[IDNG_LK_KEY_MAX];
     struct idng_lookalike out;
 };
 
