@@ -77,6 +77,7 @@ void idng_lookalike_start(struct idng_lookalike_run *r, const struct idng_protec
     r->wire_len = len;
     r->keys = protect != NULL && protect->used > 0;
     r->nlab = 0;
+    r->first = 0;
     r->cp_at[0] = 0;
     r->any = 0; /* out is set up by the first judged label: most names have none */
 }
@@ -129,7 +130,7 @@ void idng_lookalike_label(void *ctx, size_t off, size_t len, const uint32_t *cps
                      && idng_is_ace(a, alen)
                      && idng_punycode_decode(a + 4, alen - 4, own, &n, NULL) == IDNG_OK;
             for (k = 0; judged && k < n; k++)
-                own[k] += own[k] - 'A' < 26 ? 'a' - 'A' : 0;
+                own[k] += own[k] - 'A' < 26u ? 'a' - 'A' : 0;
         } else if (!r->keys) {
             r->judged[i] = 0;
             r->cp_at[i + 1] = r->cp_at[i];
@@ -137,7 +138,7 @@ void idng_lookalike_label(void *ctx, size_t off, size_t len, const uint32_t *cps
         }
         if (!judged) {
             for (k = 0; k < len; k++)
-                own[k] = lab[k] - 'A' < 26 ? lab[k] + ('a' - 'A') : lab[k];
+                own[k] = (unsigned)(lab[k] - 'A') < 26u ? lab[k] + ('a' - 'A') : lab[k];
             n = len;
         }
         cps = own;
@@ -152,11 +153,22 @@ void idng_lookalike_label(void *ctx, size_t off, size_t len, const uint32_t *cps
         judge_label(r, cps, n, off, len);
     }
     if (r->keys) {
-        /* At most 253 code points in all: labels of a name within 255
-         * octets, none longer as code points than as octets. */
-        size_t at = r->cp_at[i];
-        if (n > IDNG_WIRE_MAX - at)
-            n = IDNG_WIRE_MAX - at, r->keys = 0; /* cannot be: give up keying */
+        /* Raw labels can map to more code points than they have octets
+         * (U+3316 to six).  A parent of more code points than a key holds
+         * cannot match (its key is at least that long), so the labels on
+         * the left make room for the new one: only their parents go
+         * uncompared. */
+        size_t at = r->cp_at[i], j, drop;
+        if (n > IDNG_LK_KEY_MAX - at) {
+            for (j = r->first; j < i && n > IDNG_LK_KEY_MAX - (at - r->cp_at[j]); j++)
+                ;
+            drop = r->cp_at[j];
+            memmove(r->cps, r->cps + drop, (at - drop) * sizeof *r->cps);
+            for (k = j; k <= i; k++)
+                r->cp_at[k] -= drop;
+            r->first = j;
+            at = r->cp_at[i];
+        }
         memcpy(r->cps + at, cps, n * sizeof *cps);
         r->cp_at[i + 1] = at + n;
     }
@@ -211,6 +223,22 @@ static uint64_t key_label(struct idng_lookalike_run *r, uint32_t *key, size_t i,
     return fold(parent, key + r->key_at[i], n + 1);
 }
 
+/* Is the parent at w a protected name itself?  One that holds raw labels
+ * is compared in its A-label form, as the protected names are held. */
+static int is_protected(const struct idng_lookalike_run *r, const uint8_t *w, size_t len)
+{
+    uint8_t a[IDNG_WIRE_MAX];
+    size_t alen = sizeof a, k;
+    int raw = 0;
+
+    for (k = 0; k < len && !raw; k++)
+        raw = w[k] >= 0x80;
+    if (raw && idng_wire_to_ascii(w, len, a, &alen, r->mode, IDNG_F_KEEP_GOING, NULL) != IDNG_OK)
+        return 0;
+    return raw ? idng_nameset_find(&r->protect->names, a, alen) != IDNG_NAMESET_NONE
+               : idng_nameset_find(&r->protect->names, w, len) != IDNG_NAMESET_NONE;
+}
+
 int idng_lookalike_finish(struct idng_lookalike_run *r, struct idng_lookalike *out)
 {
     uint32_t key[IDNG_LK_KEY_MAX];
@@ -232,7 +260,7 @@ int idng_lookalike_finish(struct idng_lookalike_run *r, struct idng_lookalike *o
      * judged label, the longest whose key is a protected name's, when it is
      * not a protected name itself, makes the name confusable. */
     r->key_at[r->nlab] = IDNG_LK_KEY_MAX;
-    for (i = r->nlab; i-- > 0;) {
+    for (i = r->nlab; i-- > r->first;) {
         const struct idng_skel_slot *sl;
         size_t start = r->off[i] - 1; /* the parent's length octet */
         h = key_label(r, key, i, h);
@@ -241,9 +269,7 @@ int idng_lookalike_finish(struct idng_lookalike_run *r, struct idng_lookalike *o
         if (i > last)
             continue;
         sl = find_key(r->protect, h, key + r->key_at[i], IDNG_LK_KEY_MAX - r->key_at[i]);
-        if (sl == NULL
-            || idng_nameset_find(&r->protect->names, r->wire + start, r->wire_len - start)
-                   != IDNG_NAMESET_NONE)
+        if (sl == NULL || is_protected(r, r->wire + start, r->wire_len - start))
             continue;
         for (first = i; !r->judged[first]; first++)
             ;
@@ -273,7 +299,7 @@ static int walk(struct idng_lookalike_run *r, const uint8_t *wire, size_t len)
                         == IDNG_OK
                  && count > 0;
         for (k = 0; ok && k < count; k++)
-            cps[k] += cps[k] - 'A' < 26 ? 'a' - 'A' : 0;
+            cps[k] += cps[k] - 'A' < 26u ? 'a' - 'A' : 0;
         idng_lookalike_label(r, (size_t)(lab - wire), n, ok ? cps : NULL, ok ? count : 0);
     }
     return st == IDNG_WIRE_END;

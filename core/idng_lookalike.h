@@ -95,7 +95,7 @@ struct idng_lookalike {
  * itself: idng_lookalike_start, then idng_lookalike_label for every label
  * in name order (it is an idng_label_fn: the policy hands it to
  * idng_wire_check_labels, so that each xn-- label is decoded once), then
- * idng_lookalike_finish.  About 3 KiB; the fields are internals.
+ * idng_lookalike_finish.  About 10 KiB; the fields are internals.
  */
 struct idng_lookalike_run {
     const struct idng_protect *protect;
@@ -104,14 +104,14 @@ struct idng_lookalike_run {
     const uint8_t *wire;
     size_t wire_len;
     int keys, any;
-    size_t nlab;
+    size_t nlab, first; /* labels, and the first whose code points are kept */
     size_t off[IDNG_LABELS_MAX];
     uint8_t len[IDNG_LABELS_MAX];
     unsigned char judged[IDNG_LABELS_MAX];
     /* With keys: each label's code points, kept for idng_lookalike_finish,
      * which makes the skeletons from the last label on. */
     size_t cp_at[IDNG_LABELS_MAX + 1];
-    uint32_t cps[IDNG_WIRE_MAX];
+    uint32_t cps[IDNG_LK_KEY_MAX];
     /* The key (on idng_lookalike_finish's frame), built from its end: the
      * parent from label i on is key[key_at[i] .. IDNG_LK_KEY_MAX). */
     size_t key_at[IDNG_LABELS_MAX + 1];

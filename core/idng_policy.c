@@ -469,6 +469,11 @@ size_t idng_policy_ede_text(const struct idng_verdict *v, char *out, size_t cap)
     return n;
 }
 
+void idng_verdict_for_client(struct idng_verdict *v, const struct idng_verdict *q)
+{
+    v->lookalike = q->lookalike;
+}
+
 int idng_verdict_interesting(const struct idng_verdict *v)
 {
     return v->err.status != IDNG_OK || v->listed != IDNG_LISTED_NONE;

@@ -201,6 +201,15 @@ void idng_policy_judge(const struct idng_policy *p, const uint8_t *wire, size_t 
 void idng_policy_judge_data(const struct idng_policy *p, const uint8_t *wire, size_t len,
                             struct idng_verdict *v);
 
+/**
+ * When a response is rejected, the client is answered with the rejected
+ * name's verdict v (its class, its label, "looks like" in the EDE text),
+ * but the query log shows the client's own name: v takes the display facts
+ * of q, the verdict of that name (its lookalike bits), so that a lookalike
+ * asked for is never shown in Unicode beside another name's verdict.
+ */
+void idng_verdict_for_client(struct idng_verdict *v, const struct idng_verdict *q);
+
 /** Do refuse, nxdomain and drop keep the client from an answer? */
 int idng_action_rejects(enum idng_action a);
 

@@ -580,13 +580,17 @@ static enum module_ext_state handle_moddone(struct module_qstate *qstate, struct
         v = q->held_v;
     }
     if (found == IDNG_SCAN_REJECT) {
-        /* Answer as if the client had asked for the rejected name. */
+        /* Answer as if the client had asked for the rejected name (the log
+         * still shows the client's name, as its own verdict says). */
         atomic_fetch_add(&counters.answers_rejected, 1);
+        idng_verdict_for_client(&v, &q->v);
         q->v = v;
         return reject(qstate, ie, q);
     }
-    if (found == IDNG_SCAN_LOG && q->v.err.status == IDNG_OK && q->v.listed == IDNG_LISTED_NONE)
+    if (found == IDNG_SCAN_LOG && q->v.err.status == IDNG_OK && q->v.listed == IDNG_LISTED_NONE) {
+        idng_verdict_for_client(&v, &q->v);
         q->v = v; /* a name in the answer is to be logged */
+    }
     q->phase = PH_DONE;
     return module_finished;
 }

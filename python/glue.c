@@ -221,6 +221,13 @@ EXPORT void idng_py_set_action(void *v, int action)
 }
 
 /** Is the verdict not plain ok (a class, or a list decided)? */
+/** idng_verdict_for_client: v, a rejected response's verdict, keeps the
+ *  display facts of q, the client's name's. */
+EXPORT void idng_py_for_client(void *v, const void *q)
+{
+    idng_verdict_for_client(v, q);
+}
+
 EXPORT int idng_py_interesting(const void *v)
 {
     return idng_verdict_interesting(v);

@@ -58,6 +58,7 @@ def _load_glue():
         "idng_py_set_action": (None, [vp, ctypes.c_int]),
         "idng_py_normalize": (sz, [vp, u8p, sz, vp, vp]),
         "idng_py_scan": (ctypes.c_int, [vp, u8p, sz, vp]),
+        "idng_py_for_client": (None, [vp, vp]),
         "idng_py_ede_text": (sz, [vp, cp, sz]),
         "idng_py_count": (None, [ctypes.c_int]),
         "idng_py_log": (sz, [vp, vp, cp, ctypes.c_uint, u8p, sz, ctypes.c_uint, ctypes.c_uint,
@@ -296,9 +297,11 @@ def _moddone(qstate, id, qdata):
             invalidateQueryInCache(qstate, qstate.qinfo)
             _glue.idng_py_count(C_UNCACHED)
             _glue.idng_py_count(C_ANSWERS_REJECTED)
+            _glue.idng_py_for_client(sv, v)  # the log shows the client's name
             qdata["v"] = sv
             return _reject(qstate, id, qdata, sv)
         if found == 1 and not _glue.idng_py_interesting(v):
+            _glue.idng_py_for_client(sv, v)
             v = qdata["v"] = sv
         rcode = msg.rep.flags & 0xF
         if msg.rep.security in (1, 4) and not qstate.query_flags & QF_BIT_CD:

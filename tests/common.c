@@ -166,3 +166,30 @@ void t_sleep_ms(unsigned ms)
     while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
         ;
 }
+
+size_t t_wire(const char *text, uint8_t *out)
+{
+    size_t o = 1, lenpos = 0;
+    const char *p = text;
+
+    out[0] = 0;
+    for (; *p; p++) {
+        if (*p == '.') {
+            out[lenpos] = (uint8_t)(o - lenpos - 1);
+            lenpos = o++;
+            out[lenpos] = 0;
+            continue;
+        }
+        if (*p == '\\') {
+            out[o++] = (uint8_t)((p[1] - '0') * 100 + (p[2] - '0') * 10 + (p[3] - '0'));
+            p += 3;
+            continue;
+        }
+        out[o++] = (uint8_t)*p;
+    }
+    if (o - lenpos - 1 > 0) { /* no trailing dot: close the last label */
+        out[lenpos] = (uint8_t)(o - lenpos - 1);
+        out[o++] = 0;
+    }
+    return o;
+}

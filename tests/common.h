@@ -56,6 +56,10 @@ void t_tmpdir_remove(const char *dir);
  */
 char *t_slurp(const char *path, size_t *len);
 
+/** A text name, \DDD escapes giving raw octets, in wire format at out
+ *  (room for 256 octets); returns its length. */
+size_t t_wire(const char *text, uint8_t *out);
+
 /** Sleeps ms milliseconds, a signal or not (for the bounded polls of the suites). */
 void t_sleep_ms(unsigned ms);
 

@@ -10,33 +10,6 @@
 
 #include <string.h>
 
-/* Text name (with \DDD escapes) to wire format. */
-static size_t wire(const char *text, uint8_t *out)
-{
-    size_t o = 1, lenpos = 0;
-    const char *p = text;
-
-    out[0] = 0;
-    for (; *p; p++) {
-        if (*p == '.') {
-            out[lenpos] = (uint8_t)(o - lenpos - 1);
-            lenpos = o++;
-            out[lenpos] = 0;
-            continue;
-        }
-        if (*p == '\\') {
-            out[o++] = (uint8_t)((p[1] - '0') * 100 + (p[2] - '0') * 10 + (p[3] - '0'));
-            p += 3;
-            continue;
-        }
-        out[o++] = (uint8_t)*p;
-    }
-    if (o - lenpos - 1 > 0) { /* no trailing dot: close the last label */
-        out[lenpos] = (uint8_t)(o - lenpos - 1);
-        out[o++] = 0;
-    }
-    return o;
-}
 
 static void load(struct idng_conf *c, const char *text)
 {
@@ -169,7 +142,7 @@ START_TEST(test_judge)
 
     strcat(text, r->conf);
     load(&c, text);
-    n = wire(r->name, w);
+    n = t_wire(r->name, w);
     idng_policy_judge(&c.policy, w, n, &v);
     ck_assert_msg(strcmp(idng_verdict_name(&v), r->verdict) == 0, "%s with [%s]: verdict %s, want %s",
                   r->name, r->conf, idng_verdict_name(&v), r->verdict);
@@ -186,7 +159,7 @@ START_TEST(test_label_location_and_ede)
     struct idng_verdict v;
     uint8_t w[256];
     char ede[256];
-    size_t n = wire("www.xn--ab-m1t.example.", w);
+    size_t n = t_wire("www.xn--ab-m1t.example.", w);
 
     load(&c, "idnguard:\n");
     idng_policy_judge(&c.policy, w, n, &v);
@@ -196,7 +169,7 @@ START_TEST(test_label_location_and_ede)
     idng_policy_ede_text(&v, ede, sizeof ede);
     ck_assert_str_eq(ede, "idnguard: contextj: xn--ab-m1t: joiner not allowed here (RFC 5892 A.1, A.2)");
     /* Raw octets in the label are escaped, so the EDE text is ASCII. */
-    n = wire("b\\195\\188cher.example.", w);
+    n = t_wire("b\\195\\188cher.example.", w);
     load(&c, "idnguard:\non-raw-8bit: refuse\n");
     idng_policy_judge(&c.policy, w, n, &v);
     idng_policy_ede_text(&v, ede, sizeof ede);
@@ -244,7 +217,7 @@ START_TEST(test_normalize)
     const struct norm *t = &norms[_i];
     struct idng_conf c;
     uint8_t w[256], out[256], want[256];
-    size_t n = wire(t->in, w), outlen = sizeof out;
+    size_t n = t_wire(t->in, w), outlen = sizeof out;
     idng_error e;
     idng_status st;
 
@@ -253,7 +226,7 @@ START_TEST(test_normalize)
     ck_assert_msg(st == t->st, "%s: %s, want %s", t->in, idng_status_symbol(st),
                   idng_status_symbol(t->st));
     if (st == IDNG_OK && t->out) {
-        size_t wn = wire(t->out, want);
+        size_t wn = t_wire(t->out, want);
         ck_assert_msg(outlen == wn && memcmp(out, want, wn) == 0, "%s: wrong wire output", t->in);
     }
     if (st != IDNG_OK)
@@ -473,7 +446,7 @@ START_TEST(test_judge_data)
 
     snprintf(text, sizeof text, "idnguard:\n%s", t[_i].conf);
     load(&c, text);
-    n = wire(t[_i].name, w);
+    n = t_wire(t[_i].name, w);
     idng_policy_judge_data(&c.policy, w, n, &v);
     ck_assert_msg(strcmp(idng_verdict_name(&v), t[_i].verdict) == 0 && v.action == t[_i].action,
                   "%s with [%s]: %s/%s, want %s/%s", t[_i].name, t[_i].conf,
@@ -501,9 +474,9 @@ START_TEST(test_response_scan)
     struct idng_scan s;
     struct idng_verdict v;
     uint8_t alias[64], fake[64], good[64], raw[64], fullw[64];
-    size_t na = wire("alias.example.", alias), nf = wire("xn--ab-m1t.example.", fake);
-    size_t ng = wire("www.example.", good), nr = wire("\\195\\188.xn--ab-m1t.example.", raw);
-    size_t nw = wire("xn--bc-kw3n.example.", fullw);
+    size_t na = t_wire("alias.example.", alias), nf = t_wire("xn--ab-m1t.example.", fake);
+    size_t ng = t_wire("www.example.", good), nr = t_wire("\\195\\188.xn--ab-m1t.example.", raw);
+    size_t nw = t_wire("xn--bc-kw3n.example.", fullw);
 
     load(&c, "idnguard:\non-not-canonical: log\n");
     /* A CNAME in the answer section into the fake label: rejected, and named. */

@@ -546,6 +546,23 @@ START_TEST(test_mixed_script_logged)
 }
 END_TEST
 
+/* A lookalike whose answer is refused (a CNAME into a fake label): the
+ * client gets the target's verdict (no lookalike: it does not even decode),
+ * but the line shows the client's name,
+ * and so in A-labels only. */
+START_TEST(test_lookalike_answer_refused_logged_in_alabels)
+{
+    struct dnsq_result r;
+    struct qline q;
+
+    hx_query(&H, "xn--aypal-i4k.chain.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_policy(&r, &q, "xn--aypal-i4k.chain.example.", 5, "bad-punycode:xn--zz", "refuse",
+                     "idnguard: bad-punycode: xn--zz: ");
+    ck_assert_msg(q.unicode[0] == '\0' && strcmp(q.lookalike, "mixed-script") == 0,
+                  "line shows \"%s\", lookalike \"%s\": %s", q.unicode, q.lookalike, q.raw);
+}
+END_TEST
+
 /* A reload with a bad protected name keeps the running settings (and
  * says which line of which file); the next good file is taken. */
 START_TEST(test_lookalike_reload)
@@ -634,6 +651,7 @@ static Suite *policy_suite(void)
     tcase_add_test(tc, test_protected_and_ascii_pass);
     tcase_add_test(tc, test_chain_into_confusable);
     tcase_add_test(tc, test_mixed_script_logged);
+    tcase_add_test(tc, test_lookalike_answer_refused_logged_in_alabels);
     tcase_add_test(tc, test_lookalike_reload);
     suite_add_tcase(s, tc);
     return s;
