@@ -14,6 +14,9 @@
 #                   asked): what a big list costs each query
 #   6 module-logrej as 2, but log-rejected: yes (the default): a line in
 #                   Unbound's own log for every query refused
+#   7 module-protect100k  as 2, with 100,000 protected names (UTS #39, a
+#                   tenth of them IDNs) in a protect-file: what rule 6's
+#                   confusable check costs each query
 # and three workloads:
 #   hits    a small set of names, repeated: answered from Unbound's cache
 #           (names the module refuses are answered by the module every time)
@@ -127,6 +130,11 @@ printf 'idnguard:\n    log-queries: yes\n    log-file: "%s/idnguard-3.log"\n' "$
 { printf 'idnguard:\n    log-queries: no\n    log-rejected: no\n'
   awk 'BEGIN { for (i = 0; i < 100000; i++) printf "    deny: d%d.deny%d.example.\n", i, i % 97 }'
 } > "$dir/idng-5.conf"
+awk 'BEGIN { for (i = 0; i < 100000; i++)
+    printf (i % 10 == 0 ? "b\303\274cher%d.protect%d.example\n" : "brand%d.protect%d.example\n"), i, i % 97 }' \
+    > "$dir/protect.txt"
+printf 'idnguard:\n    log-queries: no\n    log-rejected: no\n    protect-file: "%s/protect.txt"\n' \
+    "$dir" > "$dir/idng-7.conf"
 # Unbound's settings for configuration N: no module in 1 and 4, Unbound's
 # own query log in 4, a log file each.
 printf 'log-queries: yes\nlog-replies: yes\n' > "$dir/server-extra-4"
@@ -141,7 +149,7 @@ lab_configure() { # N
 cfg_name() {
     case $1 in
     1) echo no-module ;; 2) echo module ;; 3) echo module-log ;; 4) echo unbound-log ;;
-    5) echo module-deny100k ;; 6) echo module-logrej ;;
+    5) echo module-deny100k ;; 6) echo module-logrej ;; 7) echo module-protect100k ;;
     esac
 }
 
@@ -192,18 +200,13 @@ echo "resolver_bench: Unbound on 127.0.0.1:$port, NSD on :$nsd_port; $repeat rou
     "${seconds}s runs, dnsperf -c $clients -q $outstanding, num-threads $threads_list"
 round=1
 while [ "$round" -le "$repeat" ]; do
-    order="1 2 3 4 5 6"
-    case $((round % 6)) in
-    2) order="2 3 4 5 6 1" ;;
-    3) order="3 4 5 6 1 2" ;;
-    4) order="4 5 6 1 2 3" ;;
-    5) order="5 6 1 2 3 4" ;;
-    0) order="6 1 2 3 4 5" ;;
-    esac
+    # The configurations in order, rotated by one each round.
+    order=$(echo 1 2 3 4 5 6 7 | awk -v r="$round" '{
+        for (i = 0; i < NF; i++) printf "%s ", $(((r - 1 + i) % NF) + 1) }')
     for th in $threads_list; do
         for wl in ${BENCH_WORKLOADS:-hits misses fake20}; do
             for c in $order; do
-                case " ${BENCH_CONFIGS:-1 2 3 4 5 6} " in *" $c "*) ;; *) continue ;; esac
+                case " ${BENCH_CONFIGS:-1 2 3 4 5 6 7} " in *" $c "*) ;; *) continue ;; esac
                 start_unbound "$c" "$th"
                 dnsperf -s 127.0.0.1 -p "$port" -d "$dir/$wl.txt" -l "$seconds" -c "$clients" \
                     -q "$outstanding" -t 5 > "$dir/dnsperf.out" 2>&1 || true
@@ -261,12 +264,12 @@ awk -F, -v out="$out" "$bench_stats_awk"'
         csv = out "/resolver.csv"; mem = out "/memory.csv"; md = out "/resolver.md"
         print "workload,threads,config,name,runs,median_qps,min_qps,max_qps,ratio_to_no_module,ratio_min,ratio_max,refused_share" > csv
         print "workload,threads,config,name,max_vmrss_kb" > mem
-        print "| workload | threads | (1) no module | (2) module | (3) module, query log | (4) Unbound log-queries+replies | (5) module, 100,000-name deny list | (6) module, refusals logged | (2)/(1) | (3)/(1) | (3)/(4) | (5)/(2) | (6)/(1) |" > md
-        print "|---|---:|---:|---:|---:|---:|---:|---:|---|---|---|---|---|" > md
+        print "| workload | threads | (1) no module | (2) module | (3) module, query log | (4) Unbound log-queries+replies | (5) module, 100,000-name deny list | (6) module, refusals logged | (7) module, 100,000 protected names | (2)/(1) | (3)/(1) | (3)/(4) | (5)/(2) | (6)/(1) | (7)/(2) |" > md
+        print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|---|---|---|" > md
         for (i = 1; i <= ng; i++) {
             g = groups[i]
             delete med
-            for (c = 1; c <= 6; c++) {
+            for (c = 1; c <= 7; c++) {
                 k = g "," c
                 if (!(k in n)) { med[c] = "-"; continue }
                 delete v
@@ -279,19 +282,20 @@ awk -F, -v out="$out" "$bench_stats_awk"'
                 printf "%s,%d,%s,%d\n", g, c, name[c], rss[k] > mem
             }
             split(g, f, ",")
-            printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", f[1], f[2], med[1],
-                med[2], med[3], med[4], med[5], med[6], cell(ratio(g, 2, 1)), cell(ratio(g, 3, 1)),
-                cell(ratio(g, 3, 4)), cell(ratio(g, 5, 2)), cell(ratio(g, 6, 1)) > md
+            printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", f[1], f[2],
+                med[1], med[2], med[3], med[4], med[5], med[6], med[7], cell(ratio(g, 2, 1)),
+                cell(ratio(g, 3, 1)), cell(ratio(g, 3, 4)), cell(ratio(g, 5, 2)), cell(ratio(g, 6, 1)),
+                cell(ratio(g, 7, 2)) > md
         }
         print "" > md
         print "Daemon resident size after the run (VmRSS, largest over the runs), KiB:" > md
         print "" > md
-        print "| workload | threads | (1) no module | (2) module | (3) module, query log | (4) Unbound log | (5) module, deny list | (6) module, refusals logged |" > md
-        print "|---|---:|---:|---:|---:|---:|---:|---:|" > md
+        print "| workload | threads | (1) no module | (2) module | (3) module, query log | (4) Unbound log | (5) module, deny list | (6) module, refusals logged | (7) module, protected names |" > md
+        print "|---|---:|---:|---:|---:|---:|---:|---:|---:|" > md
         for (i = 1; i <= ng; i++) {
             g = groups[i]; split(g, f, ",")
-            printf "| %s | %s | %d | %d | %d | %d | %d | %d |\n", f[1], f[2], rss[g ",1"], rss[g ",2"],
-                rss[g ",3"], rss[g ",4"], rss[g ",5"], rss[g ",6"] > md
+            printf "| %s | %s | %d | %d | %d | %d | %d | %d | %d |\n", f[1], f[2], rss[g ",1"], rss[g ",2"],
+                rss[g ",3"], rss[g ",4"], rss[g ",5"], rss[g ",6"], rss[g ",7"] > md
         }
     }' "$runs"
 {
