@@ -94,13 +94,13 @@ static void judge_label(struct idng_lookalike_run *r, const uint32_t *cps, size_
         o->level = level;
     if (level > r->limit && !(o->found & IDNG_LK_MIXED_SCRIPT)) {
         o->found |= IDNG_LK_MIXED_SCRIPT;
-        o->script_off = off;
-        o->script_len = len;
+        o->at[0].off = off;
+        o->at[0].len = len;
     }
     if (mixed && !(o->found & IDNG_LK_MIXED_NUMBER)) {
         o->found |= IDNG_LK_MIXED_NUMBER;
-        o->number_off = off;
-        o->number_len = len;
+        o->at[2].off = off;
+        o->at[2].len = len;
     }
 }
 
@@ -274,35 +274,25 @@ int idng_lookalike_finish(struct idng_lookalike_run *r, struct idng_lookalike *o
         for (first = i; !r->judged[first]; first++)
             ;
         out->found |= IDNG_LK_CONFUSABLE;
-        out->conf_off = r->off[first];
-        out->conf_len = r->len[first];
+        out->at[1].off = r->off[first];
+        out->at[1].len = r->len[first];
         out->like = sl->index - 1;
     }
     return 1;
 }
 
-/* Every label of a well-formed wire name, xn-- labels decoded, to
- * idng_lookalike_label.  0 when the name is malformed. */
+/* Every label of a well-formed wire name to idng_lookalike_label, by the
+ * validation's own walk (xn-- labels decoded as the policy sees them); 0
+ * when the name is malformed. */
 static int walk(struct idng_lookalike_run *r, const uint8_t *wire, size_t len)
 {
-    idng_wire_iter it;
-    const uint8_t *lab;
+    idng_error each[IDNG_LABELS_MAX];
     size_t n;
-    int st;
 
-    idng_wire_iter_init(&it, wire, len);
-    while ((st = idng_wire_next(&it, &lab, &n)) == IDNG_WIRE_LABEL) {
-        uint32_t cps[IDNG_LABEL_MAX];
-        size_t count = IDNG_LABEL_MAX, k;
-        int ok = idng_is_ace((const char *)lab, n)
-                 && idng_punycode_decode((const char *)lab + 4, n - 4, cps, &count, NULL)
-                        == IDNG_OK
-                 && count > 0;
-        for (k = 0; ok && k < count; k++)
-            cps[k] += cps[k] - 'A' < 26u ? 'a' - 'A' : 0;
-        idng_lookalike_label(r, (size_t)(lab - wire), n, ok ? cps : NULL, ok ? count : 0);
-    }
-    return st == IDNG_WIRE_END;
+    if (idng_wire_len(wire, len) == 0)
+        return 0;
+    idng_wire_check_labels(wire, len, r->mode, each, IDNG_LABELS_MAX, &n, idng_lookalike_label, r);
+    return 1;
 }
 
 int idng_lookalike_scan(const struct idng_protect *protect, idng_restriction limit,

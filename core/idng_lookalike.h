@@ -81,9 +81,13 @@ enum {
 struct idng_lookalike {
     unsigned found;            /**< IDNG_LK_* bits */
     idng_restriction level;    /**< the least restrictive xn-- label's level */
-    size_t script_off, script_len; /**< the first label below the limit */
-    size_t number_off, number_len; /**< the first label with mixed numbers */
-    size_t conf_off, conf_len; /**< the first xn-- label of the confusable part */
+    /** Per class, at the index of its bit (IDNG_LK_MIXED_SCRIPT = 1 << 0, ...):
+     *  the label found, as in idng_error: the first label below the limit,
+     *  the first xn-- label of the confusable part, the first label with
+     *  mixed numbers. */
+    struct {
+        size_t off, len;
+    } at[3];
     size_t like;               /**< index in protect->names of the name it looks like */
 };
 

@@ -210,12 +210,12 @@ static void lookalike(const struct idng_policy *p, const uint8_t *wire, size_t l
 {
     /* The classes in the order they win among equal actions. */
     static const struct {
-        unsigned bit;
+        unsigned index; /* the class's bit is 1 << index */
         idng_status st;
     } order[] = {
-        {IDNG_LK_CONFUSABLE, IDNG_E_CONFUSABLE},
-        {IDNG_LK_MIXED_SCRIPT, IDNG_E_MIXED_SCRIPT},
-        {IDNG_LK_MIXED_NUMBER, IDNG_E_MIXED_NUMBER},
+        {1, IDNG_E_CONFUSABLE},
+        {0, IDNG_E_MIXED_SCRIPT},
+        {2, IDNG_E_MIXED_NUMBER},
     };
     size_t k;
 
@@ -230,14 +230,11 @@ static void lookalike(const struct idng_policy *p, const uint8_t *wire, size_t l
     if (!decide_it)
         return;
     for (k = 0; k < sizeof order / sizeof order[0]; k++) {
-        idng_error e = {order[k].st, 0, 0, IDNG_NO_CODEPOINT};
+        unsigned x = order[k].index;
+        idng_error e = {order[k].st, f->at[x].off, f->at[x].len, IDNG_NO_CODEPOINT};
         enum idng_action a = p->action[idng_status_class(order[k].st)];
-        if (!(f->found & order[k].bit))
+        if (!(f->found & 1u << x))
             continue;
-        e.label_off = order[k].bit == IDNG_LK_CONFUSABLE ? f->conf_off
-                      : order[k].bit == IDNG_LK_MIXED_SCRIPT ? f->script_off : f->number_off;
-        e.label_len = order[k].bit == IDNG_LK_CONFUSABLE ? f->conf_len
-                      : order[k].bit == IDNG_LK_MIXED_SCRIPT ? f->script_len : f->number_len;
         /* As in rule 2: the most severe, the first label among equals. */
         if (v->err.status == IDNG_OK || idng_action_severity(a) > idng_action_severity(v->action)
             || (idng_action_severity(a) == idng_action_severity(v->action)

@@ -158,9 +158,9 @@ static void judge(const struct idng_conf *c, const uint8_t *w, size_t len, size_
         if (idng_lookalike_scan(&c->policy.protect, c->policy.restriction_level, c->policy.mode,
                                 w, len, &f)) {
             for (k = 0; k < 3; k++) {
-                size_t off = lk[k].bit == IDNG_LK_CONFUSABLE     ? f.conf_off
-                             : lk[k].bit == IDNG_LK_MIXED_SCRIPT ? f.script_off
-                                                                 : f.number_off;
+                size_t off = f.at[lk[k].bit == IDNG_LK_CONFUSABLE     ? 1
+                                  : lk[k].bit == IDNG_LK_MIXED_SCRIPT ? 0
+                                                                      : 2].off;
                 int sev = idng_action_severity(
                     c->policy.action[idng_status_class(lk[k].st)]);
                 if (!(f.found & lk[k].bit))
