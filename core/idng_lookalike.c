@@ -46,24 +46,13 @@ static uint64_t fold(uint64_t parent, const uint32_t *p, size_t n)
 }
 #define ROOT_HASH UINT64_C(0x9e3779b97f4a7c15)
 
-/* Does the name hold a label that begins with "xn--" or an octet >= 0x80?
- * (Names without one are not judged; a malformed name neither.) */
-static int has_judged_label(const uint8_t *w, size_t len)
+/* Does p[0..n) hold an octet >= 0x80 (a raw label, or a name with one)? */
+static int has_8bit(const uint8_t *p, size_t n)
 {
-    size_t pos = 0;
     uint8_t high = 0;
 
-    while (pos < len && w[pos] != 0) {
-        size_t n = w[pos], i;
-        if (n > IDNG_LABEL_MAX || n >= len - pos)
-            return 0;
-        if (n >= 4 && (w[pos + 1] | 0x20) == 'x' && (w[pos + 2] | 0x20) == 'n' && w[pos + 3] == '-'
-            && w[pos + 4] == '-')
-            return 1;
-        for (i = 1; i <= n; i++)
-            high |= w[pos + i];
-        pos += n + 1;
-    }
+    while (n-- > 0)
+        high |= *p++;
     return (high & 0x80) != 0;
 }
 
@@ -110,7 +99,7 @@ void idng_lookalike_label(void *ctx, size_t off, size_t len, const uint32_t *cps
     const uint8_t *lab = r->wire + off;
     uint32_t own[IDNG_LABEL_MAX];
     size_t i = r->nlab, k;
-    int judged = cps != NULL, raw = 0;
+    int judged = cps != NULL;
 
     if (i >= IDNG_LABELS_MAX)
         return;
@@ -118,10 +107,8 @@ void idng_lookalike_label(void *ctx, size_t off, size_t len, const uint32_t *cps
     r->off[i] = off;
     r->len[i] = (uint8_t)len;
     if (!judged) {
-        for (k = 0; k < len; k++)
-            raw |= lab[k] >= 0x80;
         /* A raw label is judged as what it normalizes to. */
-        if (raw) {
+        if (has_8bit(lab, len)) {
             char a[IDNG_LABEL_MAX];
             size_t alen = sizeof a;
             n = IDNG_LABEL_MAX;
@@ -228,11 +215,9 @@ static uint64_t key_label(struct idng_lookalike_run *r, uint32_t *key, size_t i,
 static int is_protected(const struct idng_lookalike_run *r, const uint8_t *w, size_t len)
 {
     uint8_t a[IDNG_WIRE_MAX];
-    size_t alen = sizeof a, k;
-    int raw = 0;
+    size_t alen = sizeof a;
+    int raw = has_8bit(w, len);
 
-    for (k = 0; k < len && !raw; k++)
-        raw = w[k] >= 0x80;
     if (raw && idng_wire_to_ascii(w, len, a, &alen, r->mode, IDNG_F_KEEP_GOING, NULL) != IDNG_OK)
         return 0;
     return raw ? idng_nameset_find(&r->protect->names, a, alen) != IDNG_NAMESET_NONE
@@ -301,7 +286,8 @@ int idng_lookalike_scan(const struct idng_protect *protect, idng_restriction lim
 {
     struct idng_lookalike_run r;
 
-    if (!has_judged_label(wire, len)) {
+    /* Names without an xn-- label or an octet >= 0x80 are not judged. */
+    if (idng_wire_is_plain(wire, len)) {
         memset(out, 0, sizeof *out);
         return 0;
     }
@@ -407,20 +393,19 @@ int idng_protect_add(struct idng_protect *s, const uint8_t *wire, size_t len)
     struct idng_skel_slot sl;
     uint32_t key[IDNG_LK_KEY_MAX];
     uint64_t h = ROOT_HASH;
-    size_t at, k, klen;
+    size_t at, klen;
     int rc;
 
+    /* Only A-label names: no octet is >= 0x80 (length octets are below
+     * 0x40, so the whole name may be tested), every xn-- label decodes. */
+    if (has_8bit(wire, len))
+        return -2;
     idng_lookalike_start(&r, &keyed, IDNG_RL_UNRESTRICTED, IDNG_MODE_UTS46, wire, len);
     if (!walk(&r, wire, len) || !r.keys)
         return -2;
-    /* Only A-label names: every xn-- label decodes, no octet is >= 0x80. */
-    for (at = 0; at < r.nlab; at++) {
-        for (k = 0; k < r.len[at]; k++)
-            if (wire[r.off[at] + k] >= 0x80)
-                return -2;
+    for (at = 0; at < r.nlab; at++)
         if (idng_is_ace((const char *)wire + r.off[at], r.len[at]) && !r.judged[at])
             return -2;
-    }
     if (r.nlab == 0)
         return -2;
     if (idng_nameset_find(&s->names, wire, len) != IDNG_NAMESET_NONE)
