@@ -3,11 +3,11 @@
 #
 # dnsperf against the Unbound daemon built here, on loopback, with NSD behind
 # it (tests/integration/nsd.conf.in and unbound.conf.in, the integration
-# zones, and bench/zones/bench.zone: a wildcard for cache misses), in four
+# zones, and bench/zones/bench.zone: a wildcard for cache misses), in eight
 # configurations:
 #   1 no-module     module-config "validator iterator"
 #   2 module        the idnguard module, default policy, logging off
-#                   (log-queries: no, log-rejected: no)
+#                   (log-queries: no, log-rejected: no; see below)
 #   3 module-log    the module logging every query to its own log-file
 #   4 unbound-log   no module; Unbound's log-queries and log-replies to its logfile
 #   5 module-deny100k  as 2, with a deny list of 100,000 names (none of them
@@ -17,6 +17,15 @@
 #   7 module-protect100k  as 2, with 100,000 protected names (UTS #39, a
 #                   tenth of them IDNs) in a protect-file: what rule 6's
 #                   confusable check costs each query
+#   8 module-lookalike-log  as 2, but the lookalike classes at their
+#                   default action, log: a line in Unbound's own log for
+#                   every query of a mixed-script name (two of the 20 hits,
+#                   an emoji and an Arabic name with a code point outside
+#                   UTS #39's Allowed set)
+# "Logging off" (2, 5, 6, 7) is log-queries: no, log-rejected: no, and
+# on-mixed-script / on-mixed-number: pass, so that no query makes a line;
+# the lookalike rules are still judged (they are counted, and they decide
+# how a name is shown).
 # and three workloads:
 #   hits    a small set of names, repeated: answered from Unbound's cache
 #           (names the module refuses are answered by the module every time)
@@ -124,16 +133,18 @@ awk -v n="$n_miss" 'BEGIN {
 }' > "$dir/misses.txt"
 
 # ---- configurations ----
-printf 'idnguard:\n    log-queries: no\n    log-rejected: no\n' > "$dir/idng-2.conf"
-printf 'idnguard:\n    log-queries: no\n' > "$dir/idng-6.conf"
+quiet='    on-mixed-script: pass\n    on-mixed-number: pass\n'
+printf "idnguard:\n    log-queries: no\n    log-rejected: no\n$quiet" > "$dir/idng-2.conf"
+printf "idnguard:\n    log-queries: no\n$quiet" > "$dir/idng-6.conf"
+printf 'idnguard:\n    log-queries: no\n    log-rejected: no\n' > "$dir/idng-8.conf"
 printf 'idnguard:\n    log-queries: yes\n    log-file: "%s/idnguard-3.log"\n' "$dir" > "$dir/idng-3.conf"
-{ printf 'idnguard:\n    log-queries: no\n    log-rejected: no\n'
+{ printf "idnguard:\n    log-queries: no\n    log-rejected: no\n$quiet"
   awk 'BEGIN { for (i = 0; i < 100000; i++) printf "    deny: d%d.deny%d.example.\n", i, i % 97 }'
 } > "$dir/idng-5.conf"
 awk 'BEGIN { for (i = 0; i < 100000; i++)
     printf (i % 10 == 0 ? "b\303\274cher%d.protect%d.example\n" : "brand%d.protect%d.example\n"), i, i % 97 }' \
     > "$dir/protect.txt"
-printf 'idnguard:\n    log-queries: no\n    log-rejected: no\n    protect-file: "%s/protect.txt"\n' \
+printf "idnguard:\n    log-queries: no\n    log-rejected: no\n$quiet    protect-file: \"%s/protect.txt\"\n" \
     "$dir" > "$dir/idng-7.conf"
 # Unbound's settings for configuration N: no module in 1 and 4, Unbound's
 # own query log in 4, a log file each.
@@ -150,6 +161,7 @@ cfg_name() {
     case $1 in
     1) echo no-module ;; 2) echo module ;; 3) echo module-log ;; 4) echo unbound-log ;;
     5) echo module-deny100k ;; 6) echo module-logrej ;; 7) echo module-protect100k ;;
+    8) echo module-lookalike-log ;;
     esac
 }
 
@@ -201,12 +213,12 @@ echo "resolver_bench: Unbound on 127.0.0.1:$port, NSD on :$nsd_port; $repeat rou
 round=1
 while [ "$round" -le "$repeat" ]; do
     # The configurations in order, rotated by one each round.
-    order=$(echo 1 2 3 4 5 6 7 | awk -v r="$round" '{
+    order=$(echo 1 2 3 4 5 6 7 8 | awk -v r="$round" '{
         for (i = 0; i < NF; i++) printf "%s ", $(((r - 1 + i) % NF) + 1) }')
     for th in $threads_list; do
         for wl in ${BENCH_WORKLOADS:-hits misses fake20}; do
             for c in $order; do
-                case " ${BENCH_CONFIGS:-1 2 3 4 5 6 7} " in *" $c "*) ;; *) continue ;; esac
+                case " ${BENCH_CONFIGS:-1 2 3 4 5 6 7 8} " in *" $c "*) ;; *) continue ;; esac
                 start_unbound "$c" "$th"
                 dnsperf -s 127.0.0.1 -p "$port" -d "$dir/$wl.txt" -l "$seconds" -c "$clients" \
                     -q "$outstanding" -t 5 > "$dir/dnsperf.out" 2>&1 || true
@@ -264,12 +276,12 @@ awk -F, -v out="$out" "$bench_stats_awk"'
         csv = out "/resolver.csv"; mem = out "/memory.csv"; md = out "/resolver.md"
         print "workload,threads,config,name,runs,median_qps,min_qps,max_qps,ratio_to_no_module,ratio_min,ratio_max,refused_share" > csv
         print "workload,threads,config,name,max_vmrss_kb" > mem
-        print "| workload | threads | (1) no module | (2) module | (3) module, query log | (4) Unbound log-queries+replies | (5) module, 100,000-name deny list | (6) module, refusals logged | (7) module, 100,000 protected names | (2)/(1) | (3)/(1) | (3)/(4) | (5)/(2) | (6)/(1) | (7)/(2) |" > md
-        print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|---|---|---|" > md
+        print "| workload | threads | (1) no module | (2) module | (3) module, query log | (4) Unbound log-queries+replies | (5) module, 100,000-name deny list | (6) module, refusals logged | (7) module, 100,000 protected names | (8) module, lookalikes logged | (2)/(1) | (3)/(1) | (3)/(4) | (5)/(2) | (6)/(1) | (7)/(2) | (8)/(2) |" > md
+        print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|---|---|---|---|" > md
         for (i = 1; i <= ng; i++) {
             g = groups[i]
             delete med
-            for (c = 1; c <= 7; c++) {
+            for (c = 1; c <= 8; c++) {
                 k = g "," c
                 if (!(k in n)) { med[c] = "-"; continue }
                 delete v
@@ -282,20 +294,20 @@ awk -F, -v out="$out" "$bench_stats_awk"'
                 printf "%s,%d,%s,%d\n", g, c, name[c], rss[k] > mem
             }
             split(g, f, ",")
-            printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", f[1], f[2],
-                med[1], med[2], med[3], med[4], med[5], med[6], med[7], cell(ratio(g, 2, 1)),
+            printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", f[1], f[2],
+                med[1], med[2], med[3], med[4], med[5], med[6], med[7], med[8], cell(ratio(g, 2, 1)),
                 cell(ratio(g, 3, 1)), cell(ratio(g, 3, 4)), cell(ratio(g, 5, 2)), cell(ratio(g, 6, 1)),
-                cell(ratio(g, 7, 2)) > md
+                cell(ratio(g, 7, 2)), cell(ratio(g, 8, 2)) > md
         }
         print "" > md
         print "Daemon resident size after the run (VmRSS, largest over the runs), KiB:" > md
         print "" > md
-        print "| workload | threads | (1) no module | (2) module | (3) module, query log | (4) Unbound log | (5) module, deny list | (6) module, refusals logged | (7) module, protected names |" > md
-        print "|---|---:|---:|---:|---:|---:|---:|---:|---:|" > md
+        print "| workload | threads | (1) no module | (2) module | (3) module, query log | (4) Unbound log | (5) module, deny list | (6) module, refusals logged | (7) module, protected names | (8) module, lookalikes logged |" > md
+        print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|" > md
         for (i = 1; i <= ng; i++) {
             g = groups[i]; split(g, f, ",")
-            printf "| %s | %s | %d | %d | %d | %d | %d | %d | %d |\n", f[1], f[2], rss[g ",1"], rss[g ",2"],
-                rss[g ",3"], rss[g ",4"], rss[g ",5"], rss[g ",6"], rss[g ",7"] > md
+            printf "| %s | %s | %d | %d | %d | %d | %d | %d | %d | %d |\n", f[1], f[2], rss[g ",1"], rss[g ",2"],
+                rss[g ",3"], rss[g ",4"], rss[g ",5"], rss[g ",6"], rss[g ",7"], rss[g ",8"] > md
         }
     }' "$runs"
 {

@@ -165,8 +165,12 @@ enum idng_action idng_policy_fallback(const struct idng_policy *p, idng_status s
 static int listed(const struct idng_policy *p, const uint8_t *wire, size_t len,
                   struct idng_verdict *v)
 {
-    int allow = idng_nameset_listed(&p->allow, wire, len);
-    int deny = idng_nameset_listed(&p->deny, wire, len);
+    int allow, deny;
+
+    if (p->allow.count == 0 && p->deny.count == 0) /* most resolvers: no lists */
+        return 0;
+    allow = idng_nameset_listed(&p->allow, wire, len);
+    deny = idng_nameset_listed(&p->deny, wire, len);
 
     /* The more specific entry wins (a name cannot be in both lists). */
     if (allow > deny) {
@@ -289,19 +293,26 @@ static __attribute__((noinline)) void judge_labels(const struct idng_policy *p,
     }
 }
 
+/* Rule 1: 1 when a list decided v (its lookalike facts too). */
+static int judge_lists(const struct idng_policy *p, const uint8_t *wire, size_t len,
+                       struct idng_verdict *v)
+{
+    struct idng_lookalike f;
+
+    clear(v);
+    if (!listed(p, wire, len, v))
+        return 0;
+    if (idng_lookalike_scan(&p->protect, p->restriction_level, p->mode, wire, len, &f))
+        lookalike(p, wire, len, &f, v, 0);
+    return 1;
+}
+
 /* Rules 1-3 and 6 on the name as it is; with a_form, rule 5 on top. */
 static void judge(const struct idng_policy *p, const uint8_t *wire, size_t len,
                   struct idng_verdict *v, int a_form)
 {
-    clear(v);
-    if (listed(p, wire, len, v)) {
-        struct idng_lookalike f;
-        if (idng_lookalike_scan(&p->protect, p->restriction_level, p->mode, wire, len, &f))
-            lookalike(p, wire, len, &f, v, 0);
-        return;
-    }
     /* A name of plain ASCII labels: no label fails, none is a lookalike. */
-    if (!idng_wire_is_plain(wire, len))
+    if (!judge_lists(p, wire, len, v) && !idng_wire_is_plain(wire, len))
         judge_labels(p, wire, len, v, a_form);
 }
 
@@ -309,6 +320,12 @@ void idng_policy_judge(const struct idng_policy *p, const uint8_t *wire, size_t 
                        struct idng_verdict *v)
 {
     judge(p, wire, len, v, 1);
+}
+
+void idng_policy_judge_plain(const struct idng_policy *p, const uint8_t *wire, size_t len,
+                             struct idng_verdict *v)
+{
+    judge_lists(p, wire, len, v);
 }
 
 void idng_policy_judge_data(const struct idng_policy *p, const uint8_t *wire, size_t len,

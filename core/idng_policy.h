@@ -191,6 +191,15 @@ void idng_policy_judge(const struct idng_policy *p, const uint8_t *wire, size_t 
                        struct idng_verdict *v);
 
 /**
+ * idng_policy_judge of a name the caller has found plain with
+ * idng_wire_is_plain (no xn-- label, no octet >= 0x80, well formed): only
+ * the lists decide it, so the test is not made twice.  For any other name
+ * the verdict is wrong.
+ */
+void idng_policy_judge_plain(const struct idng_policy *p, const uint8_t *wire, size_t len,
+                             struct idng_verdict *v);
+
+/**
  * Judges a name found in a response (answer-section owners, CNAME and
  * DNAME targets, the name a response is for).  As idng_policy_judge,
  * except that a name whose action would be normalize is converted with

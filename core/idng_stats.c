@@ -39,12 +39,15 @@ const char *idng_verdict_row_name(unsigned row)
 
 void idng_counters_snapshot(const struct idng_counters *c, struct idng_stats *st)
 {
-    unsigned r, a, p;
+    unsigned s, r, a, p;
 
-    for (r = 0; r < IDNG_VERDICT_COUNT; r++)
-        for (a = 0; a < IDNG_ACTION_COUNT; a++)
-            for (p = 0; p < IDNG_PATH_COUNT; p++)
-                st->answers[r][a][p] = atomic_load(&c->answers[r][a][p]);
+    memset(st->answers, 0, sizeof st->answers);
+    for (s = 0; s < IDNG_COUNTER_SHARDS; s++)
+        for (r = 0; r < IDNG_VERDICT_COUNT; r++)
+            for (a = 0; a < IDNG_ACTION_COUNT; a++)
+                for (p = 0; p < IDNG_PATH_COUNT; p++)
+                    st->answers[r][a][p] += atomic_load_explicit(
+                        &c->shard[s].answers[r][a][p], memory_order_relaxed);
     st->normalized = atomic_load(&c->normalized);
     st->answers_rejected = atomic_load(&c->answers_rejected);
     st->uncached = atomic_load(&c->uncached);
@@ -61,14 +64,32 @@ unsigned idng_verdict_row(const struct idng_verdict *v)
                                            : (unsigned)idng_status_class(v->err.status);
 }
 
+/* This thread's shard, plus one (0: none taken yet). */
+static _Thread_local unsigned my_shard;
+
+unsigned idng_counters_shard(void)
+{
+    static atomic_uint next;
+
+    if (!my_shard)
+        my_shard = 1 + atomic_fetch_add_explicit(&next, 1, memory_order_relaxed)
+                           % IDNG_COUNTER_SHARDS;
+    return my_shard - 1;
+}
+
+void idng_counters_count(struct idng_counters *c, unsigned row, enum idng_action action,
+                         enum idng_path path)
+{
+    if (row < IDNG_VERDICT_COUNT && (unsigned)action < IDNG_ACTION_COUNT
+        && (unsigned)path < IDNG_PATH_COUNT)
+        atomic_fetch_add_explicit(&c->shard[idng_counters_shard()].answers[row][action][path], 1,
+                                  memory_order_relaxed);
+}
+
 void idng_counters_answer(struct idng_counters *c, const struct idng_verdict *v,
                           enum idng_path path)
 {
-    unsigned row = idng_verdict_row(v);
-
-    if (row < IDNG_VERDICT_COUNT && (unsigned)v->action < IDNG_ACTION_COUNT
-        && (unsigned)path < IDNG_PATH_COUNT)
-        atomic_fetch_add(&c->answers[row][v->action][path], 1);
+    idng_counters_count(c, idng_verdict_row(v), v->action, path);
 }
 
 /* Output that counts what does not fit. */

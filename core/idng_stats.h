@@ -65,21 +65,47 @@ struct idng_stats {
     uint64_t reload_failures, log_errors;
 };
 
-/** The counters themselves, counted by every thread at once. */
+/**
+ * Shards of the answer counters.  Every cache hit counts one answer, so a
+ * counter all threads add to would be a cache line passed between the
+ * cores at every query: each thread counts in a shard of its own (taken at
+ * its first count, in turn), and a snapshot sums the shards.  Threads past
+ * the last shard share the shards again, which stays exact (the adds are
+ * atomic), only slower.
+ */
+#define IDNG_COUNTER_SHARDS 16
+
+/** One thread's answer counters, on cache lines of their own. */
+struct idng_counter_shard {
+    _Alignas(64) atomic_ullong answers[IDNG_VERDICT_COUNT][IDNG_ACTION_COUNT][IDNG_PATH_COUNT];
+};
+
+/** The counters themselves, counted by every thread at once.  The other
+ *  counters count rarer events (a cache miss at most), so they are shared. */
 struct idng_counters {
-    atomic_ullong answers[IDNG_VERDICT_COUNT][IDNG_ACTION_COUNT][IDNG_PATH_COUNT];
+    struct idng_counter_shard shard[IDNG_COUNTER_SHARDS];
     atomic_ullong normalized, answers_rejected, uncached, stripped, internal;
     atomic_ullong reload_failures, log_errors;
 };
 
-/** Reads every counter of c into st (each one atomically). */
+/** Reads every counter of c into st (each one atomically; the answers
+ *  summed over the shards). */
 void idng_counters_snapshot(const struct idng_counters *c, struct idng_stats *st);
 
 /** The verdict row of v: its class, or IDNG_VERDICT_ALLOW / _DENY when a
  *  list decided. */
 unsigned idng_verdict_row(const struct idng_verdict *v);
 
-/** Counts one client answer: answers[row of v][v's action][path]. */
+/** The calling thread's shard (0 to IDNG_COUNTER_SHARDS - 1): the first
+ *  thread to ask gets 0, the next 1, and so on, round again past the last. */
+unsigned idng_counters_shard(void);
+
+/** Counts one client answer: answers[row][action][path], in the calling
+ *  thread's shard (nothing when one is out of range). */
+void idng_counters_count(struct idng_counters *c, unsigned row, enum idng_action action,
+                         enum idng_path path);
+
+/** idng_counters_count of v's row and action. */
 void idng_counters_answer(struct idng_counters *c, const struct idng_verdict *v,
                           enum idng_path path);
 

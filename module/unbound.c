@@ -39,6 +39,7 @@
 #include "util/regional.h"
 
 #include "idng_log.h"
+#include "idng_memo.h"
 #include "idng_out.h"
 #include "idng_policy.h"
 #include "idng_stats.h"
@@ -57,6 +58,9 @@
 /** Module-wide state, in dynlibmod_env.dyn_env. */
 struct idng_env {
     struct idng_conf conf;
+    /* Names the contents of conf for the threads' remembered verdicts
+     * (idng_memo.h): a new value at every load, never 0. */
+    uint64_t conf_gen;
     struct idng_logfile *logf;  /* NULL: Unbound's own log */
     /* The stats timer: logs the counters and replaces the stats file
      * every stats_interval seconds. */
@@ -132,6 +136,10 @@ static struct {
 /* The counters (idng_stats.h), cumulative since the daemon started: in the
  * pinned module they outlive reloads too.  Atomic: every worker counts. */
 static struct idng_counters counters;
+/* Each thread's remembered verdicts of the cache-hit path (idng_memo.h),
+ * and the source of the settings generations they are keyed by. */
+static _Thread_local struct idng_memo memo;
+static atomic_uint_fast64_t conf_gens;
 
 static struct idng_env *env_of(struct module_env *env, int id)
 {
@@ -758,9 +766,21 @@ static void idng_log_reply(struct query_info *qinfo, struct module_qstate *qstat
         if (q->phase == PH_REJECTED)
             path = IDNG_PATH_POLICY;
     } else if (qinfo) {
-        idng_policy_judge(&ie->conf.policy, qinfo->qname, qinfo->qname_len, &v);
         /* Answered without the module: nothing was rejected or normalized
-         * here, but a name whose action is log is still logged as such. */
+         * here, but a name whose action is log is still logged as such.
+         * Unless that or log-queries makes a line, the answer is only
+         * counted, and this thread may remember the name's verdict. */
+        if (!ie->conf.log_queries) {
+            struct idng_brief b;
+
+            idng_memo_judge(&memo, ie->conf_gen, &ie->conf.policy, qinfo->qname,
+                            qinfo->qname_len, &b);
+            if (b.action != IDNG_ACT_LOG) {
+                idng_counters_count(&counters, b.row, IDNG_ACT_PASS, path);
+                return;
+            }
+        }
+        idng_policy_judge(&ie->conf.policy, qinfo->qname, qinfo->qname_len, &v);
         if (v.action != IDNG_ACT_LOG)
             v.action = IDNG_ACT_PASS;
     } else {
@@ -900,6 +920,7 @@ static int load_settings(struct idng_env *ie, const char *path)
         idng_conf_free(&ie->conf);
         loaded = 0;
     }
+    ie->conf_gen = 1 + atomic_fetch_add(&conf_gens, 1);
     if (loaded) {
         drop_kept();
         return 0;

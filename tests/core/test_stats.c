@@ -6,6 +6,7 @@
 #include "common.h"
 #include "idng_stats.h"
 
+#include <pthread.h>
 #include <string.h>
 
 static void sample(struct idng_stats *s)
@@ -78,6 +79,81 @@ START_TEST(test_prometheus)
 }
 END_TEST
 
+/* Counting from many threads at once: every answer lands in the snapshot,
+ * in its row, action and path, with more threads than shards too; and
+ * threads started one after another take shards in turn, so that no two
+ * of the first IDNG_COUNTER_SHARDS share one. */
+#define COUNT_THREADS (IDNG_COUNTER_SHARDS + 4)
+#define COUNT_EACH 20000
+
+static struct idng_counters shared_counters;
+
+struct counter_arg {
+    unsigned k, shard;
+};
+
+static void *count_some(void *arg)
+{
+    struct counter_arg *a = arg;
+    unsigned i;
+
+    a->shard = idng_counters_shard();
+    for (i = 0; i < COUNT_EACH; i++) {
+        idng_counters_count(&shared_counters, a->k % 3, IDNG_ACT_PASS, IDNG_PATH_CACHE);
+        idng_counters_count(&shared_counters, IDNG_VERDICT_DENY, IDNG_ACT_REFUSE,
+                            IDNG_PATH_POLICY);
+    }
+    /* Out of range: nothing counted. */
+    idng_counters_count(&shared_counters, IDNG_VERDICT_COUNT, IDNG_ACT_PASS, IDNG_PATH_CACHE);
+    idng_counters_count(&shared_counters, 0, IDNG_ACTION_COUNT, IDNG_PATH_CACHE);
+    idng_counters_count(&shared_counters, 0, IDNG_ACT_PASS, IDNG_PATH_COUNT);
+    return NULL;
+}
+
+START_TEST(test_counters_threads)
+{
+    pthread_t t[COUNT_THREADS];
+    struct counter_arg a[COUNT_THREADS];
+    struct idng_stats st;
+    unsigned i, j, r, x, p;
+    uint64_t total = 0;
+
+    /* One at a time first: consecutive threads, consecutive shards. */
+    for (i = 0; i < IDNG_COUNTER_SHARDS; i++) {
+        a[i].k = i;
+        ck_assert_int_eq(pthread_create(&t[i], NULL, count_some, &a[i]), 0);
+        ck_assert_int_eq(pthread_join(t[i], NULL), 0);
+    }
+    for (i = 0; i < IDNG_COUNTER_SHARDS; i++)
+        for (j = i + 1; j < IDNG_COUNTER_SHARDS; j++)
+            ck_assert_uint_ne(a[i].shard, a[j].shard);
+    /* Then all at once, more threads than shards. */
+    for (i = 0; i < COUNT_THREADS; i++) {
+        a[i].k = i;
+        ck_assert_int_eq(pthread_create(&t[i], NULL, count_some, &a[i]), 0);
+    }
+    for (i = 0; i < COUNT_THREADS; i++)
+        ck_assert_int_eq(pthread_join(t[i], NULL), 0);
+    idng_counters_snapshot(&shared_counters, &st);
+    for (r = 0; r < 3; r++) {
+        uint64_t want = 0;
+
+        for (i = 0; i < IDNG_COUNTER_SHARDS; i++)
+            want += (i % 3 == r) * (uint64_t)COUNT_EACH;
+        for (i = 0; i < COUNT_THREADS; i++)
+            want += (i % 3 == r) * (uint64_t)COUNT_EACH;
+        ck_assert_uint_eq(st.answers[r][IDNG_ACT_PASS][IDNG_PATH_CACHE], want);
+    }
+    ck_assert_uint_eq(st.answers[IDNG_VERDICT_DENY][IDNG_ACT_REFUSE][IDNG_PATH_POLICY],
+                      (uint64_t)(IDNG_COUNTER_SHARDS + COUNT_THREADS) * COUNT_EACH);
+    for (r = 0; r < IDNG_VERDICT_COUNT; r++)
+        for (x = 0; x < IDNG_ACTION_COUNT; x++)
+            for (p = 0; p < IDNG_PATH_COUNT; p++)
+                total += st.answers[r][x][p];
+    ck_assert_uint_eq(total, (uint64_t)(IDNG_COUNTER_SHARDS + COUNT_THREADS) * COUNT_EACH * 2);
+}
+END_TEST
+
 static Suite *stats_suite(void)
 {
     Suite *s = suite_create("stats");
@@ -85,6 +161,9 @@ static Suite *stats_suite(void)
 
     tcase_add_test(tc, test_line);
     tcase_add_test(tc, test_prometheus);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("counters");
+    tcase_add_test(tc, test_counters_threads);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -166,6 +166,18 @@ START_TEST(test_concurrent_clients)
 }
 END_TEST
 
+/* Writes the settings file, sends SIGHUP, and waits for the module's
+ * nth "loaded" line since the daemon started. */
+static void reload_with(const char *conf, int nth)
+{
+    int n;
+
+    ck_assert_int_eq(harness_write_conf(&H, conf), 0);
+    ck_assert_int_eq(harness_sighup(&H), 0);
+    n = harness_wait_count(H.ub_log, 0, "idnguard: loaded", nth, HARNESS_START_MS);
+    ck_assert_msg(n >= nth, "%d \"idnguard: loaded\" lines after SIGHUP, not %d", n, nth);
+}
+
 /* ---- reload ---- */
 
 START_TEST(test_reload_changes_mode)
@@ -173,7 +185,6 @@ START_TEST(test_reload_changes_mode)
     struct dnsq_result r;
     struct qline q;
     char line[2048];
-    int n;
 
     /* uts46: the emoji passes, logged as no UTS #39 identifier (and its
      * answer is now in the cache). */
@@ -181,10 +192,7 @@ START_TEST(test_reload_changes_mode)
     hx_expect_data(&r, &q, "xn--ls8h.example.", "xn--ls8h.example. A 192.0.2.3",
                    "mixed-script:xn--ls8h", "log", "resolved");
 
-    ck_assert_int_eq(harness_write_conf(&H, "idnguard:\n    mode: idna2008\n"), 0);
-    ck_assert_int_eq(harness_sighup(&H), 0);
-    n = harness_wait_count(H.ub_log, 0, "idnguard: loaded", 2, HARNESS_START_MS);
-    ck_assert_msg(n >= 2, "no second \"idnguard: loaded\" line after SIGHUP (%d)", n);
+    reload_with("idnguard:\n    mode: idna2008\n", 2);
     ck_assert(harness_wait_line(H.ub_log, 0, "(mode idna2008", 0, line, sizeof line));
     /* The load line names the module's version and the Unbound it was built for. */
     ck_assert_msg(strstr(line, PY("idnguard " IDNG_VERSION " built against Unbound ",
@@ -1000,6 +1008,41 @@ START_TEST(test_log_queries_no_cache_hit)
 }
 END_TEST
 
+/* The cache-hit path remembers verdicts per thread (core/idng_memo.h);
+ * settings loaded on SIGHUP must not meet a verdict of the old ones.  The
+ * emoji label is mixed-script: first passed, so that its cache hit is
+ * remembered as pass (one worker, which is Unbound's main thread and
+ * survives the reload), then logged, so that the cache hit after the
+ * reload must make a line. */
+START_TEST(test_log_queries_no_cache_hit_reload)
+{
+    struct dnsq_result r;
+    struct qline q;
+    int i;
+
+    reload_with("idnguard:\n    log-queries: no\n    on-invalid: log\n    on-mixed-script: pass\n", 2);
+    for (i = 0; i < 2; i++) {
+        ck_assert(dnsq_query(H.port, "xn--ls8h.example", DNSQ_A, 0, 1, HARNESS_QUERY_MS, &r) == 0);
+        ck_assert_msg(r.rcode == 0, "emoji name: %s", dnsq_rcode_name(r.rcode));
+    }
+    /* A line that does come (contextj is logged) shows that none was
+     * written for the emoji before it. */
+    hx_query(&H, "xn--ab-m1t.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    ck_assert_msg(strcmp(q.action, "log") == 0, "line %s", q.raw);
+    ck_assert_msg(harness_count_lines(H.qlog, 0, " xn--ls8h.example. ") == 0,
+                  "a line for a passed mixed-script name with log-queries: no");
+
+    reload_with("idnguard:\n    log-queries: no\n    on-invalid: log\n", 3);
+    for (i = 0; i < 2; i++) {
+        hx_query(&H, "xn--ls8h.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+        ck_assert_msg(strcmp(q.verdict, "mixed-script:xn--ls8h") == 0
+                          && strcmp(q.action, "log") == 0,
+                      "query %d after the reload: line %s", i + 1, q.raw);
+    }
+    ck_assert_msg(strcmp(q.path, "cache") == 0, "second query not from the cache: %s", q.raw);
+}
+END_TEST
+
 static Suite *ops_suite(void)
 {
     Suite *s = suite_create("integration-ops");
@@ -1054,6 +1097,7 @@ static Suite *ops_suite(void)
     tc = harness_tcase("log-queries-no", setup_quiet, teardown);
     tcase_add_test(tc, test_log_queries_no);
     tcase_add_test(tc, test_log_queries_no_cache_hit);
+    tcase_add_test(tc, test_log_queries_no_cache_hit_reload);
     suite_add_tcase(s, tc);
     return s;
 }
