@@ -5,7 +5,6 @@
 #include "idng_policy.h"
 
 #include <stddef.h>
-#include <stdio.h>
 #include <string.h>
 
 static const char *const action_names[IDNG_ACTION_COUNT] = {
@@ -456,23 +455,37 @@ enum idng_scan_result idng_scan_result(const struct idng_scan *s, struct idng_ve
     return s->worst.action == IDNG_ACT_LOG ? IDNG_SCAN_LOG : IDNG_SCAN_PASS;
 }
 
+/* Appends s to out[0..n), at most up to cap - 1 octets as snprintf would
+ * cut it; the new length.  (snprintf was most of a refusal's EDE text, and
+ * the text is built for every refused query.) */
+static size_t put_str(char *out, size_t cap, size_t n, const char *s)
+{
+    size_t l = strlen(s);
+
+    if (n + 1 >= cap)
+        return n;
+    if (l > cap - 1 - n)
+        l = cap - 1 - n;
+    memcpy(out + n, s, l);
+    return n + l;
+}
+
 size_t idng_policy_ede_text(const struct idng_verdict *v, char *out, size_t cap)
 {
     size_t n;
-    int w;
 
     if (cap == 0)
         return 0;
-    w = snprintf(out, cap, "idnguard: %s", idng_verdict_name(v));
-    n = w < 0 ? 0 : (size_t)w >= cap ? cap - 1 : (size_t)w;
+    n = put_str(out, cap, 0, "idnguard: ");
+    n = put_str(out, cap, n, idng_verdict_name(v));
     if (v->err.label_len > 0 && n + 2 < cap) {
         out[n++] = ':';
         out[n++] = ' ';
         n += idng_display_label(v->label, v->err.label_len, out + n, cap - n);
     }
     if (v->listed == IDNG_LISTED_NONE && v->err.status != IDNG_OK && n + 2 < cap) {
-        w = snprintf(out + n, cap - n, ": %s", idng_status_message(v->err.status));
-        n += w < 0 ? 0 : (size_t)w >= cap - n ? cap - n - 1 : (size_t)w;
+        n = put_str(out, cap, n, ": ");
+        n = put_str(out, cap, n, idng_status_message(v->err.status));
     }
     if (v->err.status == IDNG_E_CONFUSABLE && v->like_len > 0 && n + 14 < cap) {
         memcpy(out + n, ": looks like ", 13);
