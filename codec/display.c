@@ -128,12 +128,13 @@ int idng_display_has_unicode(const uint8_t *wire, size_t len, idng_mode mode)
     size_t n;
     int ace = 0;
 
-    if (wire == NULL || idng_wire_check(wire, len, mode, NULL) != IDNG_OK)
+    /* The labels first: most names have no xn-- label to check. */
+    if (wire == NULL)
         return 0;
     idng_wire_iter_init(&it, wire, len);
     while (idng_wire_next(&it, &lab, &n) == IDNG_WIRE_LABEL)
         ace |= idng_is_ace((const char *)lab, n);
-    return ace;
+    return ace && idng_wire_check(wire, len, mode, NULL) == IDNG_OK;
 }
 
 /* One decoded code point of a Unicode form. */
