@@ -62,15 +62,19 @@ int idng_memo_judge(struct idng_memo *m, uint64_t gen, const struct idng_policy 
     b->row = idng_verdict_row(&v);
     b->action = v.action;
     if (set) {
-        i = set[0].recent; /* the other one */
+        /* An empty slot (or one of older settings), else the one not looked
+         * up last.  The newcomer is not made the recent one: a name asked
+         * once (a cache miss) then never again takes only the slot a hot
+         * name does not hold, and a name asked again is promoted by its
+         * lookup. */
+        i = set[0].gen != gen ? 0 : set[1].gen != gen ? 1 : set[0].recent;
         s = &set[i];
         s->gen = gen;
         s->len = (uint8_t)len;
         s->row = (uint8_t)b->row;
         s->action = (uint8_t)b->action;
         memcpy(s->name, wire, len);
-        s->recent = 1;
-        set[!i].recent = 0;
+        s->recent = 0;
     }
     return 0;
 }

@@ -44,7 +44,7 @@ struct idng_memo_slot {
     uint8_t len;   /**< the name's length (1-255) */
     uint8_t row;
     uint8_t action;
-    uint8_t recent; /**< 1: the slot of its set looked up or filled last */
+    uint8_t recent; /**< 1: the slot of its set looked up last */
     uint8_t name[IDNG_WIRE_MAX];
 };
 
@@ -57,8 +57,8 @@ struct idng_memo {
  * The brief of idng_policy_judge(p, wire, len) into *b.  gen (nonzero)
  * names p's contents: the caller gives a new one whenever it replaces the
  * settings.  Returns 1 when the brief came from the table, 0 when the name
- * was judged (and, unless plain, remembered in place of the name of its set
- * used less recently).
+ * was judged (and, unless plain, remembered in an empty slot of its set,
+ * else in place of the name of the set looked up less recently).
  */
 int idng_memo_judge(struct idng_memo *m, uint64_t gen, const struct idng_policy *p,
                     const uint8_t *wire, size_t len, struct idng_brief *b);

@@ -3,6 +3,7 @@
  * The module's decisions, without Unbound (see idng_policy.h).
  */
 #include "idng_policy.h"
+#include "idng_memo.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -130,6 +131,11 @@ static void clear(struct idng_verdict *v)
     v->err.codepoint = IDNG_NO_CODEPOINT;
     v->action = IDNG_ACT_PASS;
     v->listed = IDNG_LISTED_NONE;
+}
+
+void idng_verdict_ok(struct idng_verdict *v)
+{
+    clear(v);
 }
 
 /* Makes e, found in wire[0..len), the verdict, with action a. */
@@ -386,6 +392,26 @@ void idng_scan_init(struct idng_scan *s)
 {
     clear(&s->worst);
     s->found = 0;
+    s->memo = NULL;
+    s->gen = 0;
+}
+
+/* idng_policy_judge_data for the scan: through the scan's remembered
+ * verdicts when it has them.  A name whose judgment is ok has that as its
+ * judge_data verdict too (judge_data differs only on normalize). */
+static void scan_judge(const struct idng_policy *p, struct idng_scan *s, const uint8_t *wire,
+                       size_t len, struct idng_verdict *v)
+{
+    struct idng_brief b;
+
+    if (s->memo) {
+        idng_memo_judge(s->memo, s->gen, p, wire, len, &b);
+        if (b.row == IDNG_C_OK) {
+            idng_verdict_ok(v);
+            return;
+        }
+    }
+    idng_policy_judge_data(p, wire, len, v);
 }
 
 /* Keeps the more severe of s->worst and v (the earlier one among equals). */
@@ -402,7 +428,7 @@ void idng_scan_name(const struct idng_policy *p, struct idng_scan *s, const uint
 {
     struct idng_verdict v;
 
-    idng_policy_judge_data(p, wire, len, &v);
+    scan_judge(p, s, wire, len, &v);
     keep_worse(s, &v);
 }
 
@@ -421,7 +447,7 @@ int idng_scan_owner(const struct idng_policy *p, struct idng_scan *s, enum idng_
 
     if (sec != IDNG_SEC_ANSWER && (type == RR_NSEC || type == RR_NSEC3))
         return 0;
-    idng_policy_judge_data(p, owner, len, &v);
+    scan_judge(p, s, owner, len, &v);
     cut = idng_action_rejects(v.action)
           && (strip == IDNG_STRIP_ALL || (strip == IDNG_STRIP_EXTRA && sec != IDNG_SEC_ANSWER));
     if (strip != IDNG_STRIP_EXTRA || !cut)
@@ -434,7 +460,7 @@ int idng_scan_target(const struct idng_policy *p, struct idng_scan *s, const uin
 {
     struct idng_verdict v;
 
-    idng_policy_judge_data(p, wire, len, &v);
+    scan_judge(p, s, wire, len, &v);
     keep_worse(s, &v);
     return strip == IDNG_STRIP_ALL && idng_action_rejects(v.action);
 }

@@ -146,6 +146,8 @@ void idng_policy_resolve(struct idng_policy *p, const unsigned char *explicit_ac
  */
 int idng_policy_default_action(int cls);
 
+struct idng_memo; /* idng_memo.h */
+
 /** Which list, if any, decided the verdict. */
 enum idng_listed { IDNG_LISTED_NONE, IDNG_LISTED_ALLOW, IDNG_LISTED_DENY };
 
@@ -189,6 +191,16 @@ int idng_action_severity(enum idng_action a);
  */
 void idng_policy_judge(const struct idng_policy *p, const uint8_t *wire, size_t len,
                        struct idng_verdict *v);
+
+/**
+ * The verdict of a name that nothing in the policy objects to: status ok,
+ * action pass, no list, no label, no lookalike facts.  It is what
+ * idng_policy_judge gives whenever the verdict's class is ok and no list
+ * decided (a lookalike found always decides a verdict that was ok), so a
+ * caller that kept only that much of a verdict (idng_memo.h) can have the
+ * whole of it back.
+ */
+void idng_verdict_ok(struct idng_verdict *v);
 
 /**
  * idng_policy_judge of a name the caller has found plain with
@@ -279,6 +291,12 @@ enum idng_scan_result { IDNG_SCAN_PASS, IDNG_SCAN_LOG, IDNG_SCAN_REJECT };
 struct idng_scan {
     struct idng_verdict worst; /**< the most severe verdict so far */
     int found;                 /**< nonzero once worst holds a verdict */
+    /** Optional (NULL after idng_scan_init): the calling thread's
+     *  remembered verdicts and their settings generation (idng_memo.h), so
+     *  that a name judged ok before, by the query or an earlier scan, is
+     *  not judged again. */
+    struct idng_memo *memo;
+    uint64_t gen;
 };
 
 /** Starts a scan. */

@@ -308,6 +308,20 @@ static int scan_rrset(const struct idng_policy *p, struct idng_scan *s, enum idn
     return cut;
 }
 
+/* idng_policy_judge of a client's name through this thread's remembered
+ * verdicts: a name found ok before is not judged again (idng_memo.h). */
+static void judge_name(struct idng_env *ie, const uint8_t *wire, size_t len,
+                       struct idng_verdict *v)
+{
+    struct idng_brief b;
+
+    idng_memo_judge(&memo, ie->conf_gen, &ie->conf.policy, wire, len, &b);
+    if (b.row == IDNG_C_OK)
+        idng_verdict_ok(v);
+    else
+        idng_policy_judge(&ie->conf.policy, wire, len, v);
+}
+
 /*
  * Runs the policy's response scan (idng_policy.h) over a response: qi (may
  * be NULL) is the name it is for; RRsets the scan says to remove (strip)
@@ -321,6 +335,8 @@ static enum idng_scan_result scan_response(struct idng_env *ie, const struct que
     size_t i, kept = 0, an, ns, cut_an = 0, cut_ns = 0, cut_ar = 0;
 
     idng_scan_init(&s);
+    s.memo = &memo;
+    s.gen = ie->conf_gen;
     if (qi)
         idng_scan_name(&ie->conf.policy, &s, qi->qname, qi->qname_len);
     if (!rep)
@@ -532,7 +548,7 @@ static enum module_ext_state handle_new(struct module_qstate *qstate, int id,
         q->phase = PH_WAIT_MODULE;
         return module_wait_module;
     }
-    idng_policy_judge(&ie->conf.policy, qstate->qinfo.qname, qstate->qinfo.qname_len, &q->v);
+    judge_name(ie, qstate->qinfo.qname, qstate->qinfo.qname_len, &q->v);
     if (q->v.action == IDNG_ACT_NORMALIZE) {
         int r = start_normalize(qstate, id, ie, q);
         if (r < 0)
@@ -769,18 +785,18 @@ static void idng_log_reply(struct query_info *qinfo, struct module_qstate *qstat
         /* Answered without the module: nothing was rejected or normalized
          * here, but a name whose action is log is still logged as such.
          * Unless that or log-queries makes a line, the answer is only
-         * counted, and this thread may remember the name's verdict. */
-        if (!ie->conf.log_queries) {
-            struct idng_brief b;
+         * counted.  This thread remembers what it needs of the verdicts
+         * (idng_memo.h); a line needs the whole verdict, which for a name
+         * found ok is known without judging it again. */
+        struct idng_brief b;
 
-            idng_memo_judge(&memo, ie->conf_gen, &ie->conf.policy, qinfo->qname,
-                            qinfo->qname_len, &b);
-            if (b.action != IDNG_ACT_LOG) {
-                idng_counters_count(&counters, b.row, IDNG_ACT_PASS, path);
-                return;
-            }
+        idng_memo_judge(&memo, ie->conf_gen, &ie->conf.policy, qinfo->qname, qinfo->qname_len,
+                        &b);
+        if (!ie->conf.log_queries && b.action != IDNG_ACT_LOG) {
+            idng_counters_count(&counters, b.row, IDNG_ACT_PASS, path);
+            return;
         }
-        idng_policy_judge(&ie->conf.policy, qinfo->qname, qinfo->qname_len, &v);
+        judge_name(ie, qinfo->qname, qinfo->qname_len, &v);
         if (v.action != IDNG_ACT_LOG)
             v.action = IDNG_ACT_PASS;
     } else {

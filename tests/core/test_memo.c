@@ -2,8 +2,9 @@
  * \file
  * The remembered verdicts of the cache-hit path (core/idng_memo.c): a
  * brief from the table is always the brief idng_policy_judge gives, under
- * collisions, case changes, new settings and names that lie; and the table
- * answers what it should (a name judged once is looked up after).
+ * collisions, case changes, new settings and names that lie; the table
+ * answers what it should (a name judged once is looked up after); and a
+ * verdict whose row is ok is idng_verdict_ok's, all of it.
  */
 #include "common.h"
 #include "idng_conf.h"
@@ -47,6 +48,19 @@ static int agree(struct idng_memo *m, uint64_t gen, const struct idng_policy *p,
     ck_assert_msg(got.row == want.row && got.action == want.action,
                   "len %zu: memo row %u action %d, judged row %u action %d (hit %d)", len, got.row,
                   got.action, want.row, want.action, hit);
+    if (got.row == IDNG_C_OK) {
+        /* The module rebuilds such a verdict whole from the row alone. */
+        struct idng_verdict v, ok;
+
+        idng_policy_judge(p, w, len, &v);
+        idng_verdict_ok(&ok);
+        ck_assert_msg(v.err.status == ok.err.status && v.err.label_len == ok.err.label_len
+                          && v.err.codepoint == ok.err.codepoint && v.action == ok.action
+                          && v.listed == ok.listed && v.lookalike == ok.lookalike
+                          && v.like_len == ok.like_len,
+                      "len %zu: an ok verdict with more in it (lookalike %u, label %zu)", len,
+                      v.lookalike, v.err.label_len);
+    }
     return hit;
 }
 
@@ -181,7 +195,8 @@ static int slot_holding(const struct idng_memo *m, const uint8_t *w, size_t len)
 }
 
 /* Names that hash to one set of two slots: two of them alternating both
- * stay; a third pushes out the one of the two looked up less recently. */
+ * stay; a third pushes out the one of the two looked up less recently; a
+ * name asked once never pushes out the one looked up last. */
 START_TEST(test_sets_of_two)
 {
     struct idng_memo *m = calloc(1, sizeof *m);
@@ -227,7 +242,81 @@ START_TEST(test_sets_of_two)
     ck_assert_int_eq(agree(m, 1, &conf.policy, w[1], len[1]), 1);
     ck_assert_int_eq(agree(m, 1, &conf.policy, w[2], len[2]), 1);
     ck_assert_int_eq(agree(m, 1, &conf.policy, w[0], len[0]), 0);
+    /* Names asked once (cache misses) do not push out a name asked again:
+     * each newcomer takes the slot the hot name does not hold. */
+    memset(m, 0, sizeof *m);
+    ck_assert_int_eq(agree(m, 1, &conf.policy, w[0], len[0]), 0);
+    ck_assert_int_eq(agree(m, 1, &conf.policy, w[0], len[0]), 1);
+    ck_assert_int_eq(agree(m, 1, &conf.policy, w[1], len[1]), 0);
+    ck_assert_int_eq(agree(m, 1, &conf.policy, w[2], len[2]), 0);
+    ck_assert_msg(agree(m, 1, &conf.policy, w[0], len[0]) == 1,
+                  "%s pushed out by names asked once", names3[0]);
+    /* A slot of older settings counts as empty. */
+    ck_assert_int_eq(agree(m, 2, &conf.policy, w[1], len[1]), 0);
+    ck_assert_int_eq(agree(m, 2, &conf.policy, w[2], len[2]), 0);
+    ck_assert_int_eq(agree(m, 2, &conf.policy, w[1], len[1]), 1);
+    ck_assert_int_eq(agree(m, 2, &conf.policy, w[2], len[2]), 1);
     idng_conf_free(&conf);
+    free(m);
+}
+END_TEST
+
+/* The same verdict, as far as anyone reads one. */
+static void same_verdict(const struct idng_verdict *a, const struct idng_verdict *b, const char *what)
+{
+    ck_assert_msg(a->err.status == b->err.status && a->err.label_len == b->err.label_len
+                      && a->err.label_off == b->err.label_off && a->action == b->action
+                      && a->listed == b->listed && a->lookalike == b->lookalike
+                      && a->like_len == b->like_len
+                      && memcmp(a->label, b->label, a->err.label_len) == 0
+                      && memcmp(a->like, b->like, a->like_len) == 0,
+                  "%s: the scan with a memo (status %d, action %d) and without (status %d, "
+                  "action %d) differ",
+                  what, a->err.status, a->action, b->err.status, b->action);
+}
+
+/* The response scan (idng_policy.h) with the thread's table gives what it
+ * gives without: every name of the list as the name a response is for, as
+ * an owner in each section and as a target, under every settings file,
+ * each twice (the second time from the table), and strips the same RRsets. */
+START_TEST(test_scan_with_memo)
+{
+    struct idng_memo *m = calloc(1, sizeof *m);
+    uint8_t w[256];
+    size_t c, i, k;
+
+    ck_assert_ptr_nonnull(m);
+    for (c = 0; c < sizeof confs / sizeof confs[0]; c++) {
+        struct idng_conf conf;
+
+        load(&conf, confs[c]);
+        for (k = 0; k < 2; k++)
+            for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+                size_t len = t_wire(names[i], w);
+                enum idng_strip st;
+
+                for (st = IDNG_STRIP_NONE; st <= IDNG_STRIP_ALL; st++) {
+                    struct idng_scan a, b;
+                    struct idng_verdict va, vb;
+                    enum idng_section sec;
+
+                    idng_scan_init(&a);
+                    idng_scan_init(&b);
+                    a.memo = m;
+                    a.gen = c + 1;
+                    idng_scan_name(&conf.policy, &a, w, len);
+                    idng_scan_name(&conf.policy, &b, w, len);
+                    for (sec = IDNG_SEC_ANSWER; sec <= IDNG_SEC_ADDITIONAL; sec++)
+                        ck_assert_int_eq(idng_scan_owner(&conf.policy, &a, sec, 1, w, len, st),
+                                         idng_scan_owner(&conf.policy, &b, sec, 1, w, len, st));
+                    ck_assert_int_eq(idng_scan_target(&conf.policy, &a, w, len, st),
+                                     idng_scan_target(&conf.policy, &b, w, len, st));
+                    ck_assert_int_eq(idng_scan_result(&a, &va), idng_scan_result(&b, &vb));
+                    same_verdict(&va, &vb, names[i]);
+                }
+            }
+        idng_conf_free(&conf);
+    }
     free(m);
 }
 END_TEST
@@ -281,6 +370,7 @@ static Suite *memo_suite(void)
     tcase_add_test(tc, test_generation);
     tcase_add_test(tc, test_not_remembered);
     tcase_add_test(tc, test_sets_of_two);
+    tcase_add_test(tc, test_scan_with_memo);
     tcase_add_test(tc, test_random_names);
     tcase_set_timeout(tc, 120);
     suite_add_tcase(s, tc);
