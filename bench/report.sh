@@ -64,11 +64,17 @@ ccv=$(${CC:-cc} --version 2>/dev/null | head -n 1)
     echo
     [ -f "$out/resolver.md" ] && cat "$out/resolver.md"
     echo
+    if [ -f "$out/resolver-instructions.md" ]; then
+        echo "### Instructions per query (\`make bench-resolver-instructions\`)"
+        echo
+        cat "$out/resolver-instructions.md"
+        echo
+    fi
     if [ -f "$out/cli.md" ]; then
         sed '1s/^# /## /' "$out/cli.md"
         echo
     fi
-    echo "Plot: qps.png. Raw data: codec.csv, resolver-runs.csv, resolver.csv, memory.csv, cli.csv, disagreements.tsv."
+    echo "Plot: qps.png. Raw data: codec.csv, resolver-runs.csv, resolver.csv, resolver-instructions.csv, memory.csv, cli.csv, disagreements.tsv."
 } > "$md"
 
 if [ -f "$out/resolver.csv" ] && command -v gnuplot >/dev/null 2>&1; then

@@ -4,6 +4,9 @@
 #   make bench-codec      the codec only (BENCH_RUNS=15 runs of BENCH_RUN_MS=8 ms;
 #                         BENCH_FILTER=psl-idn for one set)
 #   make bench-resolver   the resolver only (BENCH_SECONDS=10 per run, BENCH_REPEAT=3)
+#   make bench-resolver-instructions  the same daemon under callgrind: user-space
+#                         instructions per query (BENCH_QUERIES=4000), which the
+#                         machine's load does not move
 #   make bench-cli        the CLI streaming names against a minimal ICU loop
 #                         (BENCH_CLI_LINES=600000 per run, BENCH_REPEAT=5)
 #   make bench            those three and bench-lookalike, then bench/results/results.md
@@ -75,6 +78,13 @@ bench-resolver: deps-bench deps-module deps-integration
 	IDNGUARD_ZONES=$(abspath $(ZONES_DIR)) sh bench/resolver_bench.sh $(UNBOUND) $(CURDIR)/$(MODULE) \
 	    $(BENCH_OUT)
 
+.PHONY: bench-resolver-instructions
+bench-resolver-instructions: deps-bench deps-module deps-integration
+	@$(MAKE) --no-print-directory $(MODULE) zones
+	@mkdir -p $(BENCH_OUT)
+	BENCH_MODE=instructions IDNGUARD_ZONES=$(abspath $(ZONES_DIR)) sh bench/resolver_bench.sh \
+	    $(UNBOUND) $(CURDIR)/$(MODULE) $(BENCH_OUT)
+
 $(ICU_STREAM): bench/icu_stream.c
 	@sh scripts/deps.sh --check bench build
 	@mkdir -p $(@D)
@@ -91,6 +101,7 @@ bench-report: deps-bench
 bench:
 	@$(MAKE) --no-print-directory bench-codec
 	@$(MAKE) --no-print-directory bench-resolver
+	@$(MAKE) --no-print-directory bench-resolver-instructions
 	@$(MAKE) --no-print-directory bench-cli
 	@$(MAKE) --no-print-directory bench-lookalike
 	@$(MAKE) --no-print-directory bench-report
