@@ -52,6 +52,7 @@ int idng_memo_judge(struct idng_memo *m, uint64_t gen, const struct idng_policy 
                 set[!i].recent = 0;
                 b->row = set[i].row;
                 b->action = (enum idng_action)set[i].action;
+                b->ok = set[i].ok;
                 return 1;
             }
     }
@@ -61,6 +62,7 @@ int idng_memo_judge(struct idng_memo *m, uint64_t gen, const struct idng_policy 
         idng_policy_judge(p, wire, len, &v);
     b->row = idng_verdict_row(&v);
     b->action = v.action;
+    b->ok = idng_verdict_is_ok(&v);
     if (set) {
         /* An empty slot (or one of older settings), else the one not looked
          * up last.  The newcomer is not made the recent one: a name asked
@@ -73,6 +75,7 @@ int idng_memo_judge(struct idng_memo *m, uint64_t gen, const struct idng_policy 
         s->len = (uint8_t)len;
         s->row = (uint8_t)b->row;
         s->action = (uint8_t)b->action;
+        s->ok = (uint8_t)b->ok;
         memcpy(s->name, wire, len);
         s->recent = 0;
     }

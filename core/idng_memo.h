@@ -37,6 +37,8 @@ extern "C" {
 struct idng_brief {
     unsigned row;          /**< idng_verdict_row of the verdict */
     enum idng_action action;
+    int ok;                /**< idng_verdict_is_ok of the verdict: idng_verdict_ok
+                                gives it back whole */
 };
 
 struct idng_memo_slot {
@@ -45,6 +47,7 @@ struct idng_memo_slot {
     uint8_t row;
     uint8_t action;
     uint8_t recent; /**< 1: the slot of its set looked up last */
+    uint8_t ok;
     uint8_t name[IDNG_WIRE_MAX];
 };
 

@@ -138,6 +138,12 @@ void idng_verdict_ok(struct idng_verdict *v)
     clear(v);
 }
 
+int idng_verdict_is_ok(const struct idng_verdict *v)
+{
+    return v->err.status == IDNG_OK && v->err.label_len == 0 && v->action == IDNG_ACT_PASS
+           && v->listed == IDNG_LISTED_NONE && v->lookalike == 0 && v->like_len == 0;
+}
+
 /* Makes e, found in wire[0..len), the verdict, with action a. */
 static void decide(struct idng_verdict *v, const idng_error *e, enum idng_action a,
                    const uint8_t *wire, size_t len)
@@ -397,8 +403,9 @@ void idng_scan_init(struct idng_scan *s)
 }
 
 /* idng_policy_judge_data for the scan: through the scan's remembered
- * verdicts when it has them.  A name whose judgment is ok has that as its
- * judge_data verdict too (judge_data differs only on normalize). */
+ * verdicts when it has them.  A name whose judgment is ok (idng_verdict_is_ok)
+ * has that as its judge_data verdict too (judge_data differs only on
+ * normalize). */
 static void scan_judge(const struct idng_policy *p, struct idng_scan *s, const uint8_t *wire,
                        size_t len, struct idng_verdict *v)
 {
@@ -406,7 +413,7 @@ static void scan_judge(const struct idng_policy *p, struct idng_scan *s, const u
 
     if (s->memo) {
         idng_memo_judge(s->memo, s->gen, p, wire, len, &b);
-        if (b.row == IDNG_C_OK) {
+        if (b.ok) {
             idng_verdict_ok(v);
             return;
         }

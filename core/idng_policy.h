@@ -198,9 +198,13 @@ void idng_policy_judge(const struct idng_policy *p, const uint8_t *wire, size_t 
  * idng_policy_judge gives whenever the verdict's class is ok and no list
  * decided (a lookalike found always decides a verdict that was ok), so a
  * caller that kept only that much of a verdict (idng_memo.h) can have the
- * whole of it back.
+ * whole of it back (it keeps idng_verdict_is_ok of the verdict, so that the
+ * shortcut never rests on the rule above alone).
  */
 void idng_verdict_ok(struct idng_verdict *v);
+
+/** 1 when v is idng_verdict_ok's verdict in every field a reader uses. */
+int idng_verdict_is_ok(const struct idng_verdict *v);
 
 /**
  * idng_policy_judge of a name the caller has found plain with

@@ -316,7 +316,7 @@ static void judge_name(struct idng_env *ie, const uint8_t *wire, size_t len,
     struct idng_brief b;
 
     idng_memo_judge(&memo, ie->conf_gen, &ie->conf.policy, wire, len, &b);
-    if (b.row == IDNG_C_OK)
+    if (b.ok)
         idng_verdict_ok(v);
     else
         idng_policy_judge(&ie->conf.policy, wire, len, v);
