@@ -279,6 +279,31 @@ static void same_verdict(const struct idng_verdict *a, const struct idng_verdict
                   what, a->err.status, a->action, b->err.status, b->action);
 }
 
+/* One response scan of the name with the table and one without: as the
+ * name a response is for, with owners an owner in each section, and as a
+ * target; the same strips, the same result, the same verdict. */
+static void scans_agree(struct idng_memo *m, uint64_t gen, const struct idng_policy *p,
+                        const uint8_t *w, size_t len, enum idng_strip st, int owners,
+                        const char *what)
+{
+    struct idng_scan a, b;
+    struct idng_verdict va, vb;
+    enum idng_section sec;
+
+    idng_scan_init(&a);
+    idng_scan_init(&b);
+    a.memo = m;
+    a.gen = gen;
+    idng_scan_name(p, &a, w, len);
+    idng_scan_name(p, &b, w, len);
+    for (sec = IDNG_SEC_ANSWER; owners && sec <= IDNG_SEC_ADDITIONAL; sec++)
+        ck_assert_int_eq(idng_scan_owner(p, &a, sec, 1, w, len, st),
+                         idng_scan_owner(p, &b, sec, 1, w, len, st));
+    ck_assert_int_eq(idng_scan_target(p, &a, w, len, st), idng_scan_target(p, &b, w, len, st));
+    ck_assert_int_eq(idng_scan_result(&a, &va), idng_scan_result(&b, &vb));
+    same_verdict(&va, &vb, what);
+}
+
 /* The response scan (idng_policy.h) with the thread's table gives what it
  * gives without: every name of the list as the name a response is for, as
  * an owner in each section and as a target, under every settings file,
@@ -299,25 +324,8 @@ START_TEST(test_scan_with_memo)
                 size_t len = t_wire(names[i], w);
                 enum idng_strip st;
 
-                for (st = IDNG_STRIP_NONE; st <= IDNG_STRIP_ALL; st++) {
-                    struct idng_scan a, b;
-                    struct idng_verdict va, vb;
-                    enum idng_section sec;
-
-                    idng_scan_init(&a);
-                    idng_scan_init(&b);
-                    a.memo = m;
-                    a.gen = c + 1;
-                    idng_scan_name(&conf.policy, &a, w, len);
-                    idng_scan_name(&conf.policy, &b, w, len);
-                    for (sec = IDNG_SEC_ANSWER; sec <= IDNG_SEC_ADDITIONAL; sec++)
-                        ck_assert_int_eq(idng_scan_owner(&conf.policy, &a, sec, 1, w, len, st),
-                                         idng_scan_owner(&conf.policy, &b, sec, 1, w, len, st));
-                    ck_assert_int_eq(idng_scan_target(&conf.policy, &a, w, len, st),
-                                     idng_scan_target(&conf.policy, &b, w, len, st));
-                    ck_assert_int_eq(idng_scan_result(&a, &va), idng_scan_result(&b, &vb));
-                    same_verdict(&va, &vb, names[i]);
-                }
+                for (st = IDNG_STRIP_NONE; st <= IDNG_STRIP_ALL; st++)
+                    scans_agree(m, c + 1, &conf.policy, w, len, st, 1, names[i]);
             }
         idng_conf_free(&conf);
     }
@@ -365,6 +373,117 @@ START_TEST(test_random_names)
 }
 END_TEST
 
+/* From an attacker's review of the table: names made of pieces that each
+ * test something (raw UTF-8 and its A-label, case variants of xn--, a
+ * lookalike of a protected name, an emoji, a joiner, U+202E, a fullwidth
+ * full stop, Arabic, Devanagari and Greek, octets that are not UTF-8, a
+ * bare or short xn--) under twelve settings files (raw names passed or
+ * refused, a deny of a raw name's A-label form, lists on parents,
+ * protected names, the lookalike classes passed, the other modes, the
+ * loosest restriction level, on-invalid pass): the table's brief is the
+ * judgment's, and a response scan with it is one without. */
+static const char *const review_confs[] = {
+    "",
+    "on-raw-8bit: pass\n",
+    "on-raw-8bit: refuse\n",
+    "on-raw-8bit: pass\ndeny: xn--dj-kia8a.example.\n",
+    "allow: example.\n",
+    "deny: example.\nallow: xn--bcher-kva.example.\n",
+    "protect: paypal.example\nprotect: bucher.example\n",
+    "on-mixed-script: pass\non-confusable: pass\non-mixed-number: pass\nprotect: paypal.example\n",
+    "mode: idna2008\n",
+    "mode: punycode\non-invalid: log\n",
+    "restriction-level: unrestricted\n",
+    "on-invalid: pass\n",
+};
+
+static const char *const pieces[] = {
+    "xn--bcher-kva", "XN--BCHER-KVA", "xn--Bcher-KVA", "b\\195\\188cher", "B\\195\\156CHER",
+    "d\\195\\169j\\195\\160", "xn--dj-kia8a", "p\\208\\176ypal", "xn--pypal-4ve", "paypal",
+    "bucher", "example", "EXAMPLE", "xn--ls8h", "\\240\\159\\146\\169", "a\\226\\128\\141b",
+    "xn--mgba3gch31f060k", "\\216\\167\\217\\132", "xn--1-0hc", "1", "\\226\\128\\174x",
+    "\\200", "\\255\\254", "xn--", "xn--a", "www", "\\195\\188", "\\239\\188\\142",
+    "xn--ab-m1t", "\\224\\165\\1072", "a", "\\206\\177", "xn--mxa",
+};
+
+START_TEST(test_review_pieces)
+{
+    struct idng_memo *m = calloc(1, sizeof *m);
+    size_t c;
+    unsigned i, k;
+
+    ck_assert_ptr_nonnull(m);
+    for (c = 0; c < sizeof review_confs / sizeof review_confs[0]; c++) {
+        struct idng_conf conf;
+
+        load(&conf, review_confs[c]);
+        for (i = 0; i < 10000; i++) {
+            char text[600] = "";
+            uint8_t w[256];
+            size_t len, n = 1 + rnd() % 4;
+
+            for (k = 0; k < n; k++) {
+                strcat(text, pieces[rnd() % (sizeof pieces / sizeof pieces[0])]);
+                strcat(text, ".");
+            }
+            len = t_wire(text, w);
+            for (k = 0; k < 2; k++) {
+                agree(m, c + 1, &conf.policy, w, len);
+                scans_agree(m, c + 1, &conf.policy, w, len, IDNG_STRIP_ALL, 0, text);
+            }
+        }
+        idng_conf_free(&conf);
+    }
+    free(m);
+}
+END_TEST
+
+/* Names of 255 octets, three labels of 63 and one of 61, xn-- or XN-- or
+ * neither, sometimes an 8-bit octet, told apart only by their octet 253:
+ * each its own verdict. */
+START_TEST(test_review_long_names)
+{
+    static const char *const cf[] = {"", "deny: xn--bcher-kva.example.\n",
+                                     "protect: paypal.example\n"};
+    static const char alnum[] = "abcdefghijklmnopqrstuvwxyz0123456789-";
+    struct idng_memo *m = calloc(1, sizeof *m);
+    uint8_t w[256];
+    unsigned i, k, c;
+
+    ck_assert_ptr_nonnull(m);
+    for (c = 0; c < 3; c++) {
+        struct idng_conf conf;
+
+        load(&conf, cf[c]);
+        for (i = 0; i < 4000; i++) {
+            size_t pos = 0;
+
+            for (k = 0; k < 4; k++) {
+                size_t l = k < 3 ? 63 : 61, j;
+
+                w[pos++] = (uint8_t)l;
+                for (j = 0; j < l; j++)
+                    w[pos + j] = (uint8_t)alnum[rnd() % (sizeof alnum - 1)];
+                if (rnd() % 2)
+                    memcpy(w + pos, rnd() % 2 ? "xn--" : "XN--", 4);
+                if (rnd() % 4 == 0)
+                    w[pos + rnd() % l] = (uint8_t)(0x80 + rnd() % 0x80);
+                pos += l;
+            }
+            w[pos++] = 0;
+            ck_assert_uint_eq(pos, 255);
+            for (k = 0; k < 3; k++) {
+                w[253] = (uint8_t)"abc"[k];
+                agree(m, c + 1, &conf.policy, w, pos);
+                agree(m, c + 1, &conf.policy, w, pos);
+            }
+        }
+        idng_conf_free(&conf);
+    }
+    free(m);
+}
+END_TEST
+
 static Suite *memo_suite(void)
 {
     Suite *s = suite_create("memo");
@@ -376,6 +495,8 @@ static Suite *memo_suite(void)
     tcase_add_test(tc, test_sets_of_two);
     tcase_add_test(tc, test_scan_with_memo);
     tcase_add_test(tc, test_random_names);
+    tcase_add_test(tc, test_review_pieces);
+    tcase_add_test(tc, test_review_long_names);
     tcase_set_timeout(tc, 120);
     suite_add_tcase(s, tc);
     return s;

@@ -1043,6 +1043,38 @@ START_TEST(test_log_queries_no_cache_hit_reload)
 }
 END_TEST
 
+/* From an attacker's review of the remembered verdicts: both workers
+ * remember xn--bcher-kva.example (asked directly, and as good-alias's CNAME
+ * target) as ok; a reload that fails keeps that; a reload that denies it
+ * must refuse it on every worker, as the query and as the target. */
+static void ask_both(int rcode, const char *when)
+{
+    struct dnsq_result r;
+    int i;
+
+    for (i = 0; i < 40; i++) {
+        ck_assert(dnsq_query(H.port, i % 2 ? "xn--bcher-kva.example" : "good-alias.example",
+                             DNSQ_A, 0, 1, HARNESS_QUERY_MS, &r) == 0);
+        ck_assert_msg(r.rcode == rcode, "query %d %s: %s", i, when, dnsq_rcode_name(r.rcode));
+    }
+}
+
+START_TEST(test_threads_reload_remembered)
+{
+    char line[2048];
+    int loaded = harness_count_lines(H.ub_log, 0, "idnguard: loaded");
+
+    ask_both(0, "before the reloads");
+    ck_assert_int_eq(harness_write_conf(&H, "idnguard:\n    mode: idna2009\n"), 0);
+    ck_assert_int_eq(harness_sighup(&H), 0);
+    ck_assert(harness_wait_line(H.ub_log, 0, "keeping previous settings", HARNESS_START_MS, line,
+                                sizeof line));
+    ask_both(0, "after a reload that failed");
+    reload_with("idnguard:\n    deny: xn--bcher-kva.example.\n", loaded + 2);
+    ask_both(5, "after a reload that denies the name");
+}
+END_TEST
+
 static Suite *ops_suite(void)
 {
     Suite *s = suite_create("integration-ops");
@@ -1050,6 +1082,7 @@ static Suite *ops_suite(void)
 
     tc = harness_tcase("threads", setup_threads, teardown);
     tcase_add_test(tc, test_concurrent_clients);
+    tcase_add_test(tc, test_threads_reload_remembered);
     suite_add_tcase(s, tc);
 
     tc = harness_tcase("reload", setup_defaults, teardown);
