@@ -37,11 +37,13 @@ static int holds(const struct idng_memo_slot *s, uint64_t gen, const uint8_t *wi
     return s->gen == gen && s->len == len && memcmp(s->name, wire, len) == 0;
 }
 
-int idng_memo_judge(struct idng_memo *m, uint64_t gen, const struct idng_policy *p,
-                    const uint8_t *wire, size_t len, struct idng_brief *b)
+/* The brief of the name, from the table or judged (the verdict into *v,
+ * which the caller may give or not, and remembered); 1 from the table. */
+static int brief(struct idng_memo *m, uint64_t gen, const struct idng_policy *p,
+                 const uint8_t *wire, size_t len, struct idng_brief *b, struct idng_verdict *v)
 {
     struct idng_memo_slot *set = NULL, *s;
-    struct idng_verdict v;
+    struct idng_verdict own;
     int i, plain = idng_wire_is_plain(wire, len);
 
     if (!plain && gen != 0 && len >= 1 && len <= IDNG_WIRE_MAX) {
@@ -56,13 +58,15 @@ int idng_memo_judge(struct idng_memo *m, uint64_t gen, const struct idng_policy 
                 return 1;
             }
     }
+    if (v == NULL)
+        v = &own;
     if (plain)
-        idng_policy_judge_plain(p, wire, len, &v);
+        idng_policy_judge_plain(p, wire, len, v);
     else
-        idng_policy_judge(p, wire, len, &v);
-    b->row = idng_verdict_row(&v);
-    b->action = v.action;
-    b->ok = idng_verdict_is_ok(&v);
+        idng_policy_judge(p, wire, len, v);
+    b->row = idng_verdict_row(v);
+    b->action = v->action;
+    b->ok = idng_verdict_is_ok(v);
     if (set) {
         /* An empty slot (or one of older settings), else the one not looked
          * up last.  The newcomer is not made the recent one: a name asked
@@ -80,4 +84,29 @@ int idng_memo_judge(struct idng_memo *m, uint64_t gen, const struct idng_policy 
         s->recent = 0;
     }
     return 0;
+}
+
+int idng_memo_judge(struct idng_memo *m, uint64_t gen, const struct idng_policy *p,
+                    const uint8_t *wire, size_t len, struct idng_brief *b)
+{
+    return brief(m, gen, p, wire, len, b, NULL);
+}
+
+void idng_memo_verdict(struct idng_memo *m, uint64_t gen, const struct idng_policy *p,
+                       const uint8_t *wire, size_t len, int data, struct idng_verdict *v)
+{
+    struct idng_brief b;
+
+    if (brief(m, gen, p, wire, len, &b, v)) {
+        /* From the table: the bare ok verdict is rebuilt, any other judged. */
+        if (b.ok)
+            idng_verdict_ok(v);
+        else if (data)
+            idng_policy_judge_data(p, wire, len, v);
+        else
+            idng_policy_judge(p, wire, len, v);
+    } else if (data && v->action == IDNG_ACT_NORMALIZE) {
+        /* Judged just now, as a query name: judge_data differs only here. */
+        idng_policy_judge_data(p, wire, len, v);
+    }
 }

@@ -66,6 +66,17 @@ struct idng_memo {
 int idng_memo_judge(struct idng_memo *m, uint64_t gen, const struct idng_policy *p,
                     const uint8_t *wire, size_t len, struct idng_brief *b);
 
+/**
+ * idng_policy_judge(p, wire, len, v), or with data idng_policy_judge_data,
+ * through the table: a name whose verdict was the bare ok verdict
+ * (idng_verdict_is_ok) is not judged again but given idng_verdict_ok; any
+ * other is judged once (a name the table did not hold is judged by the
+ * lookup itself, and remembered).  The one way the module and the response
+ * scan judge a name with the table.
+ */
+void idng_memo_verdict(struct idng_memo *m, uint64_t gen, const struct idng_policy *p,
+                       const uint8_t *wire, size_t len, int data, struct idng_verdict *v);
+
 #ifdef __cplusplus
 }
 #endif

@@ -403,22 +403,14 @@ void idng_scan_init(struct idng_scan *s)
 }
 
 /* idng_policy_judge_data for the scan: through the scan's remembered
- * verdicts when it has them.  A name whose judgment is ok (idng_verdict_is_ok)
- * has that as its judge_data verdict too (judge_data differs only on
- * normalize). */
+ * verdicts when it has them (idng_memo_verdict). */
 static void scan_judge(const struct idng_policy *p, struct idng_scan *s, const uint8_t *wire,
                        size_t len, struct idng_verdict *v)
 {
-    struct idng_brief b;
-
-    if (s->memo) {
-        idng_memo_judge(s->memo, s->gen, p, wire, len, &b);
-        if (b.ok) {
-            idng_verdict_ok(v);
-            return;
-        }
-    }
-    idng_policy_judge_data(p, wire, len, v);
+    if (s->memo)
+        idng_memo_verdict(s->memo, s->gen, p, wire, len, 1, v);
+    else
+        idng_policy_judge_data(p, wire, len, v);
 }
 
 /* Keeps the more severe of s->worst and v (the earlier one among equals). */

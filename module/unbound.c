@@ -313,13 +313,7 @@ static int scan_rrset(const struct idng_policy *p, struct idng_scan *s, enum idn
 static void judge_name(struct idng_env *ie, const uint8_t *wire, size_t len,
                        struct idng_verdict *v)
 {
-    struct idng_brief b;
-
-    idng_memo_judge(&memo, ie->conf_gen, &ie->conf.policy, wire, len, &b);
-    if (b.ok)
-        idng_verdict_ok(v);
-    else
-        idng_policy_judge(&ie->conf.policy, wire, len, v);
+    idng_memo_verdict(&memo, ie->conf_gen, &ie->conf.policy, wire, len, 0, v);
 }
 
 /*
@@ -788,13 +782,15 @@ static void idng_log_reply(struct query_info *qinfo, struct module_qstate *qstat
          * counted.  This thread remembers what it needs of the verdicts
          * (idng_memo.h); a line needs the whole verdict, which for a name
          * found ok is known without judging it again. */
-        struct idng_brief b;
+        if (!ie->conf.log_queries) {
+            struct idng_brief b;
 
-        idng_memo_judge(&memo, ie->conf_gen, &ie->conf.policy, qinfo->qname, qinfo->qname_len,
-                        &b);
-        if (!ie->conf.log_queries && b.action != IDNG_ACT_LOG) {
-            idng_counters_count(&counters, b.row, IDNG_ACT_PASS, path);
-            return;
+            idng_memo_judge(&memo, ie->conf_gen, &ie->conf.policy, qinfo->qname,
+                            qinfo->qname_len, &b);
+            if (b.action != IDNG_ACT_LOG) {
+                idng_counters_count(&counters, b.row, IDNG_ACT_PASS, path);
+                return;
+            }
         }
         judge_name(ie, qinfo->qname, qinfo->qname_len, &v);
         if (v.action != IDNG_ACT_LOG)

@@ -266,7 +266,8 @@ START_TEST(test_sets_of_two)
 END_TEST
 
 /* The same verdict, as far as anyone reads one. */
-static void same_verdict(const struct idng_verdict *a, const struct idng_verdict *b, const char *what)
+static void same_verdict(const struct idng_verdict *a, const struct idng_verdict *b,
+                         const char *what)
 {
     ck_assert_msg(a->err.status == b->err.status && a->err.label_len == b->err.label_len
                       && a->err.label_off == b->err.label_off && a->action == b->action
@@ -274,7 +275,7 @@ static void same_verdict(const struct idng_verdict *a, const struct idng_verdict
                       && a->like_len == b->like_len
                       && memcmp(a->label, b->label, a->err.label_len) == 0
                       && memcmp(a->like, b->like, a->like_len) == 0,
-                  "%s: the scan with a memo (status %d, action %d) and without (status %d, "
+                  "%s: with the table (status %d, action %d) and without (status %d, "
                   "action %d) differ",
                   what, a->err.status, a->action, b->err.status, b->action);
 }
@@ -484,6 +485,42 @@ START_TEST(test_review_long_names)
 }
 END_TEST
 
+/* idng_memo_verdict, the way the module and the scan judge a name with the
+ * table, gives the whole verdict idng_policy_judge (or, for data,
+ * idng_policy_judge_data) gives: the first time, when the lookup judged the
+ * name, and the second, from the table; under every settings file. */
+START_TEST(test_verdict_through_table)
+{
+    struct idng_memo *m = calloc(1, sizeof *m);
+    uint8_t w[256];
+    size_t c, i, k;
+
+    ck_assert_ptr_nonnull(m);
+    for (c = 0; c < sizeof review_confs / sizeof review_confs[0]; c++) {
+        struct idng_conf conf;
+
+        load(&conf, review_confs[c]);
+        for (k = 0; k < 4; k++)
+            for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+                size_t len = t_wire(names[i], w);
+                int data = (int)(k / 2);
+                struct idng_verdict got, want;
+
+                /* k 0, 1: data 0 (miss, then hit); k 2, 3: data 1 under a
+                 * new generation (miss, then hit). */
+                idng_memo_verdict(m, 10 * c + 1 + (uint64_t)data, &conf.policy, w, len, data, &got);
+                if (data)
+                    idng_policy_judge_data(&conf.policy, w, len, &want);
+                else
+                    idng_policy_judge(&conf.policy, w, len, &want);
+                same_verdict(&got, &want, names[i]);
+            }
+        idng_conf_free(&conf);
+    }
+    free(m);
+}
+END_TEST
+
 static Suite *memo_suite(void)
 {
     Suite *s = suite_create("memo");
@@ -497,6 +534,7 @@ static Suite *memo_suite(void)
     tcase_add_test(tc, test_random_names);
     tcase_add_test(tc, test_review_pieces);
     tcase_add_test(tc, test_review_long_names);
+    tcase_add_test(tc, test_verdict_through_table);
     tcase_set_timeout(tc, 120);
     suite_add_tcase(s, tc);
     return s;
