@@ -193,3 +193,13 @@ size_t t_wire(const char *text, uint8_t *out)
     }
     return o;
 }
+
+const char *t_deviation_reason(const struct t_deviation *list, const char *input)
+{
+    size_t i;
+
+    for (i = 0; list[i].input; i++)
+        if (strcmp(list[i].input, input) == 0)
+            return list[i].reason;
+    return NULL;
+}

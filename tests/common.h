@@ -77,6 +77,16 @@ void t_random_wire(uint8_t *w, size_t len, const char *alphabet, size_t alen, un
  *  keeps its own seed, so its pseudo-random inputs never change. */
 uint32_t t_xorshift32(uint32_t *state);
 
+/** A listed deviation from another project's test data: the input, and why
+ *  idnguard differs.  Lists end with {NULL, NULL}. */
+struct t_deviation {
+    const char *input;
+    const char *reason;
+};
+
+/** The reason list gives for input, or NULL when it is not listed. */
+const char *t_deviation_reason(const struct t_deviation *list, const char *input);
+
 /** Runs a suite with CK_NORMAL output; returns the process exit status. */
 int t_run_suite(Suite *s);
 

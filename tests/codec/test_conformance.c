@@ -35,10 +35,7 @@ static size_t nvectors;
  * its reason.  A listed line must still fail (so the list stays true).
  */
 #define LONG_ACE "an xn-- label longer than 63 octets is refused before decoding (too-long): no DNS label can hold it, and the cap bounds the decoder's work"
-static const struct {
-    const char *source;
-    const char *reason;
-} deviations[] = {
+static const struct t_deviation deviations[] = {
     {"xn--12345678901234567890123456789012345678901234567890123456-fxe",
      LONG_ACE},
     {"1.xn--assbcssssssssdssssssssssssssssessssssssssssssssssssxssssssssssssssssssssysssssssssssssssssz-pxq1419aa",
@@ -51,15 +48,6 @@ static const struct {
      LONG_ACE},
     {NULL, NULL},
 };
-
-static const char *deviation_reason(const char *source)
-{
-    size_t i;
-    for (i = 0; deviations[i].source; i++)
-        if (strcmp(deviations[i].source, source) == 0)
-            return deviations[i].reason;
-    return NULL;
-}
 
 static void die(const char *msg, unsigned lineno)
 {
@@ -209,7 +197,7 @@ static const char *judge(const struct vector *v, enum op op, char *got, size_t g
 START_TEST(test_line)
 {
     const struct vector *v = &vectors[_i];
-    const char *reason = deviation_reason(v->source);
+    const char *reason = t_deviation_reason(deviations, v->source);
     char got_u[4 * IDNG_INPUT_MAX], got_a[4 * IDNG_INPUT_MAX], got_t[4 * IDNG_INPUT_MAX];
     idng_status su, sa, st;
     const char *fu = judge(v, TO_UNICODE, got_u, sizeof got_u, &su);
@@ -255,7 +243,7 @@ int main(void)
         nerr_a += vectors[i].ascii_error;
         nerr_t += vectors[i].ascii_t_error;
     }
-    for (i = 0; deviations[i].source; i++)
+    for (i = 0; deviations[i].input; i++)
         ndev++;
     printf("IdnaTestV2.txt (Unicode %s): %zu test lines, each checked in toUnicode, "
            "toAsciiN and toAsciiT; %zu, %zu and %zu of them expect errors; %zu listed "

@@ -54,21 +54,9 @@ static size_t ncases, nobjects;
  * disallowed (README, "Known deviations from UTS #46"); in this file every
  * such host fails either way (the mapping gives a forbidden code point).
  */
-static const struct {
-    const char *input;
-    const char *reason;
-} deviations[] = {
+static const struct t_deviation deviations[] = {
     {NULL, NULL},
 };
-
-static const char *deviation_reason(const char *input)
-{
-    size_t i;
-    for (i = 0; deviations[i].input; i++)
-        if (strcmp(deviations[i].input, input) == 0)
-            return deviations[i].reason;
-    return NULL;
-}
 
 static void die(const char *msg) __attribute__((noreturn));
 
@@ -488,7 +476,7 @@ static const char *host_parse(const struct host_case *c, char *out, size_t cap, 
 START_TEST(test_host)
 {
     const struct host_case *c = &cases[_i];
-    const char *reason = deviation_reason(c->input);
+    const char *reason = t_deviation_reason(deviations, c->input);
     char out[4 * IDNG_INPUT_MAX];
     int ipv4;
     const char *got = host_parse(c, out, sizeof out, &ipv4);
@@ -512,10 +500,7 @@ END_TEST
  * toascii.json's deviations, by input, each with its reason; a listed case
  * must still deviate.
  */
-static const struct {
-    const char *input;
-    const char *reason;
-} toascii_deviations[] = {
+static const struct t_deviation toascii_deviations[] = {
     {"1.\xd9\x8a",
      "the URL Standard lets an all-ASCII label that begins with a digit stand beside an RTL "
      "label (whatwg/url#543); UTS #46 15.0's CheckBidi applies RFC 5893 rule 1 to every label "
@@ -532,14 +517,11 @@ START_TEST(test_toascii)
     struct host_case h = {c->input, c->input, c->len, c->output};
     char out[4 * IDNG_INPUT_MAX];
     int ipv4, agree;
-    const char *got = host_parse(&h, out, sizeof out, &ipv4), *reason = NULL;
-    size_t k;
+    const char *got = host_parse(&h, out, sizeof out, &ipv4),
+               *reason = t_deviation_reason(toascii_deviations, c->input);
 
     if (ipv4)
         got = NULL;
-    for (k = 0; toascii_deviations[k].input; k++)
-        if (strcmp(toascii_deviations[k].input, c->input) == 0)
-            reason = toascii_deviations[k].reason;
     agree = c->output ? got && strcmp(got, c->output) == 0 : got == NULL;
     if (reason) {
         ck_assert_msg(!agree, "toascii.json '%s': listed as a deviation (%s) but agrees",
