@@ -430,4 +430,7 @@ clean:
 distclean:
 	rm -rf $(BUILD)
 
--include $(shell find $(BUILD) -path $(SRC) -prune -o -type f -name '*.d' -print 2>/dev/null)
+# Only our own: the unpacked packages and Debian roots under $(BUILD) hold
+# files named *.d too (invoke-rc.d), which are no makefiles.
+DEP_FOREIGN := $(SRC) $(BUILD)/roots $(BUILD)/stock $(BUILD)/dnsdist $(BUILD)/deb-root $(BUILD)/deb-work
+-include $(shell find $(BUILD) $(foreach d,$(DEP_FOREIGN),-path $(d) -prune -o) -type f -name '*.d' -print 2>/dev/null)
