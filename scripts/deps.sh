@@ -34,8 +34,10 @@
 #                gnuplot, ldns-read-zone (ldnsutils: lint-zone's baseline)
 #   deb     `make deb`: the Build-Depends of Debian's unbound source package
 #           (bookworm's list, checked again by dpkg-checkbuilddeps before the
-#           build), debhelper for the idnguard package, lintian, and
-#           systemd-analyze (already there on a machine booted with systemd)
+#           build), debhelper for the idnguard package, lintian,
+#           systemd-analyze (already there on a machine booted with systemd),
+#           and debootstrap for the Debian roots the packages are installed
+#           into by `make check-deb-install` (scripts/debroot.sh)
 set -eu
 
 check_only=""
@@ -170,6 +172,7 @@ for group in "$@"; do
         need lintian cmd:lintian
         need systemd cmd:systemd-analyze
         need libldns-dev file:/usr/include/ldns/ldns.h
+        need debootstrap file:/usr/sbin/debootstrap
         ;;
     *)
         echo "deps.sh: unknown group '$group'" >&2
