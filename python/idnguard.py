@@ -13,6 +13,18 @@
 # module does otherwise, and why, is in README.md ("The stock package:
 # Unbound's python module").
 #
+# The cache (README.md, "Answer paths"): nothing that names a rejected name
+# may enter Unbound's caches, because the worker answers a cache hit before
+# any module runs.  Where Unbound's python API has the iterator's
+# query_response callback (Unbound 1.19 and later: Debian 13's 1.26), every
+# upstream response is judged in it before anything of it is stored, as the
+# dynlib module does.  Where it has not (Debian 12's 1.17.1), every query
+# state this module sees is marked no_cache_store when it starts, and the
+# module stores the answer itself once it has judged it clean; the
+# iterator's own lookups, which never pass through a module, are judged by
+# the names they send upstream (the query callback).  Either way no
+# rejected answer is ever in the cache, not even for a moment.
+#
 # Settings: $IDNGUARD_CONF, else /etc/unbound/idnguard.conf (the same file
 # and parser).  $IDNGUARD_LOG_CACHE_HITS=yes also logs answers from the
 # message cache (a python reply callback on every cache hit: costly, see
@@ -39,6 +51,9 @@ _vsize = 0
 _ede = False
 _stats_every = 0
 _stats_next = 0.0
+# Does this Unbound's python API offer the query_response callback?  (The
+# functions are the embedded interpreter's globals, as log_info is.)
+_HAS_QUERY_RESPONSE = "register_inplace_cb_query_response" in globals()
 
 
 def _load_glue():
@@ -66,6 +81,7 @@ def _load_glue():
                              ctypes.c_longlong, cp, sz]),
         "idng_py_stats": (sz, [vp, cp, cp, sz, cp, sz]),
         "idng_py_reload_failures": (ctypes.c_ulonglong, []),
+        "idng_py_interesting": (ctypes.c_int, [vp]),
     }
     for name, (res, args) in sigs.items():
         f = getattr(lib, name)
@@ -108,13 +124,21 @@ def init_standard(id, env):
     _stats_next = time.monotonic() + _stats_every if _stats_every else 0.0
     register_inplace_cb_reply_local(_cb_local, env, id)
     register_inplace_cb_reply_servfail(_cb_servfail, env, id)
+    if _HAS_QUERY_RESPONSE:
+        ok = register_inplace_cb_query_response(_cb_query_response, env, id)
+    else:
+        ok = register_inplace_cb_query(_cb_query, env, id)
+    if not ok:
+        raise RuntimeError("idnguard: cannot register the callback that guards the cache")
     cache_log = os.environ.get("IDNGUARD_LOG_CACHE_HITS", "").lower() in ("1", "yes", "true")
     if cache_log:
         register_inplace_cb_reply_cache(_cb_cache, env, id)
     version = _glue.idng_py_version().decode().split()
-    log_info("idnguard: loaded %s (mode %s, Unicode %s; idnguard %s, python module%s)"
+    log_info("idnguard: loaded %s (mode %s, Unicode %s; idnguard %s, python module, cache "
+             "guarded %s%s)"
              % (path.decode("utf-8", "replace"), _glue.idng_py_mode(h).decode(), version[1],
-                version[0], ", cache hits logged" if cache_log else ""))
+                version[0], "before the store" if _HAS_QUERY_RESPONSE else "by the module's store",
+                ", cache hits logged" if cache_log else ""))
     return True
 
 
@@ -260,10 +284,13 @@ def _normalize(qstate, id, qdata, v):
     _log_clients(qstate, qdata, v, RCODE_NOERROR, -1, P_POLICY)
 
 
-def _flatten(rep):
-    """The answer as glue.c's idng_py_scan reads it: every owner by
-    section, and the targets of answer CNAMEs and DNAMEs."""
-    parts = []
+def _flatten(rep, names=()):
+    """What glue.c's idng_py_scan reads: the names a response is for
+    (kind 0), then, of the reply rep (None: none), every owner by section
+    and the targets of answer CNAMEs and DNAMEs."""
+    parts = [struct.pack("!BHB", 0, 0, len(n)) + n for n in names]
+    if rep is None:
+        return b"".join(parts)
     an, ns = rep.an_numrrsets, rep.ns_numrrsets
     for i in range(rep.rrset_count):
         k = rep.rrsets[i]
@@ -280,21 +307,119 @@ def _flatten(rep):
     return b"".join(parts)
 
 
+def _scan(rep, names, v):
+    """The response scan: 0 pass, 1 log, 2 reject (v: the verdict)."""
+    buf = _flatten(rep, names)
+    return _glue.idng_py_scan(_h, buf, len(buf), v)
+
+
+# ---- the cache ----
+
+# Verdicts of RD=0 responses rejected before the cache (Unbound 1.19+),
+# held for the client's answer at moddone; keyed by the query state's
+# address and question, taken at moddone, and never more than a bound.
+_held = {}
+_HELD_MAX = 4096
+
+
+def _qkey(qstate):
+    qi = qstate.qinfo
+    return (int(qstate.this), qi.qname, qi.qtype, qi.qclass)
+
+
+def _cb_query_response(qstate, response, **kwargs):
+    """Unbound 1.19+: the iterator calls this with every upstream response
+    (None when no server answered) before it stores anything of it, for
+    client queries and its own lookups alike.  A response that names a
+    rejected name, or that is for one, is not stored: the dynlib module's
+    rule (module/unbound.c, cb_query_response)."""
+    try:
+        if not _h or qstate is None or qstate.no_cache_store:
+            return True
+        v = _new_verdict()
+        names = [qstate.qinfo.qname]
+        rep = response.rep if response is not None else None
+        if response is not None and response.qinfo.qname.lower() != names[0].lower():
+            names.append(response.qinfo.qname)
+        if _scan(rep, names, v) != 2:
+            return True
+        qstate.no_cache_store = 1
+        _glue.idng_py_count(C_UNCACHED)
+        if rep is not None and not qstate.query_flags & QF_BIT_RD:
+            # RD=0 (allow_snoop): the validator stores every RRset of such
+            # an answer whatever no_cache_store says, so none is left in
+            # it; the client gets the held verdict at moddone.
+            rep.an_numrrsets = rep.ns_numrrsets = rep.ar_numrrsets = 0
+            rep.rrset_count = 0
+            if len(_held) >= _HELD_MAX:
+                _held.clear()
+            _held[_qkey(qstate)] = v
+    except Exception as e:  # never let the iterator log a failed callback
+        log_err("idnguard: query_response: %s" % e)
+    return True
+
+
+def _cb_query(qinfo, flags, qstate, addr, zone, region, **kwargs):
+    """Unbound without the query_response callback (Debian 12's 1.17.1):
+    called before each query the iterator sends upstream.  The states this
+    module saw store nothing (operate); the iterator's own lookups (name
+    server addresses) never pass through a module, so one that asks for a
+    rejected name, or chases one, is kept out of the cache here.  It must
+    return True: False would stop the query."""
+    try:
+        if _h and qstate is not None and not qstate.no_cache_store:
+            if _scan(None, [qinfo.qname, qstate.qinfo.qname], _new_verdict()) == 2:
+                qstate.no_cache_store = 1
+                _glue.idng_py_count(C_UNCACHED)
+    except Exception as e:
+        log_err("idnguard: query callback: %s" % e)
+    return True
+
+
+def _store(qstate, msg):
+    """Unbound without query_response: stores an answer this module has
+    judged clean, as the validator would have (it stored nothing: the
+    state is no_cache_store).  RD=0 answers come from the cache and are not
+    stored again as messages; nor are authoritative ones (auth-zone)."""
+    if msg is None or msg.rep is None or msg.rep.authoritative:
+        return
+    if not qstate.query_flags & QF_BIT_RD:
+        return
+    try:
+        storeQueryInCache(qstate, msg.qinfo, msg.rep, 0)
+    except Exception as e:
+        log_err("idnguard: cannot store a judged answer: %s" % e)
+
+
 def _moddone(qstate, id, qdata):
     v = qdata.get("v")
+    msg = qstate.return_msg
+    held = _held.pop(_qkey(qstate), None) if _held else None
     if qdata.get("internal") or v is None:
+        # The validator's DS/DNSKEY lookup: not a client's; stored only
+        # when nothing in it is rejected (deny: deny.sig keeps deny.sig's
+        # keys out of the cache, where a CD=1 client would find them).
+        if qdata.get("store") and msg is not None and msg.rep is not None:
+            if _scan(msg.rep, [qstate.qinfo.qname], _new_verdict()) != 2:
+                _store(qstate, msg)
+            else:
+                _glue.idng_py_count(C_UNCACHED)
         qstate.ext_state[id] = MODULE_FINISHED
         return
-    msg = qstate.return_msg
+    if held is not None:
+        _glue.idng_py_count(C_ANSWERS_REJECTED)
+        _glue.idng_py_for_client(held, v)
+        qdata["v"] = held
+        return _reject(qstate, id, qdata, held)
     if msg is not None and msg.rep is not None:
         sv = _new_verdict()
-        buf = _flatten(msg.rep)
-        found = _glue.idng_py_scan(_h, buf, len(buf), sv)
+        found = _scan(msg.rep, [], sv)
         if found == 2:
-            # The iterator and validator stored this answer already: expire
-            # it, and every RRset it holds (the rejected name's too), so no
-            # cache hit hands it out.
-            invalidateQueryInCache(qstate, qstate.qinfo)
+            if not qdata.get("store"):
+                # Judged before the store, every part of this answer was
+                # kept out of the cache; expire it all the same, in case a
+                # settings reload changed the verdict of cached data.
+                invalidateQueryInCache(qstate, qstate.qinfo)
             _glue.idng_py_count(C_UNCACHED)
             _glue.idng_py_count(C_ANSWERS_REJECTED)
             _glue.idng_py_for_client(sv, v)  # the log shows the client's name
@@ -303,6 +428,8 @@ def _moddone(qstate, id, qdata):
         if found == 1 and not _glue.idng_py_interesting(v):
             _glue.idng_py_for_client(sv, v)
             v = qdata["v"] = sv
+        if qdata.get("store"):
+            _store(qstate, msg)
         rcode = msg.rep.flags & 0xF
         if msg.rep.security in (1, 4) and not qstate.query_flags & QF_BIT_CD:
             rcode = RCODE_SERVFAIL  # bogus: the mesh answers SERVFAIL (without CD)
@@ -321,6 +448,11 @@ def operate(id, event, qstate, qdata):
         if "v" in qdata or qdata.get("internal"):
             qstate.ext_state[id] = MODULE_WAIT_MODULE
             return True
+        if not _HAS_QUERY_RESPONSE:
+            # Nothing of this state's is stored by the iterator or the
+            # validator: only what _moddone judged clean, by _store.
+            qstate.no_cache_store = 1
+            qdata["store"] = True
         if qstate.is_valrec:
             # The validator's DS/DNSKEY lookup: no client asks it; refusing
             # it would fail names the operator allowed.

@@ -263,13 +263,12 @@ static void note_port(int fd, struct dnsq_result *r)
         r->local_port = ntohs(me.sin_port);
 }
 
-/* One UDP exchange; returns the reply length, 0 on timeout, -1 on error. */
-static long udp_exchange(int port, const uint8_t *q, size_t qlen, uint8_t *m, long long deadline,
-                         struct dnsq_result *r)
+/* A UDP socket connected to 127.0.0.1:port, its source port noted in r;
+ * -1 on error. */
+static int udp_open(int port, struct dnsq_result *r)
 {
     struct sockaddr_in sa;
     int fd = socket(AF_INET, SOCK_DGRAM, 0);
-    long got = 0;
 
     if (fd < 0 || loopback(port, &sa) != 0 || connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
         if (fd >= 0)
@@ -277,33 +276,49 @@ static long udp_exchange(int port, const uint8_t *q, size_t qlen, uint8_t *m, lo
         return -1;
     }
     note_port(fd, r);
-    if (send(fd, q, qlen, 0) != (ssize_t)qlen) {
-        close(fd);
-        return -1;
-    }
+    return fd;
+}
+
+/* Waits until deadline for the reply to q on fd (other datagrams are
+ * passed over); returns its length, 0 on timeout, -1 on error. */
+static long udp_reply(int fd, const uint8_t *q, size_t qlen, uint8_t *m, long long deadline)
+{
     for (;;) {
         struct pollfd pfd = {fd, POLLIN, 0};
         int left = remaining(deadline), pr;
         ssize_t n;
         if (left == 0)
-            break;
+            return 0;
         pr = poll(&pfd, 1, left);
         if (pr < 0 && errno == EINTR)
             continue;
         if (pr <= 0)
-            break;
+            return 0;
         n = recv(fd, m, MSG_MAX, 0);
         if (n < 0) {
             if (errno == EINTR)
                 continue;
-            got = -1; /* ECONNREFUSED: nothing listens on the port */
-            break;
+            return -1; /* ECONNREFUSED: nothing listens on the port */
         }
-        if (matches(m, (size_t)n, q, qlen)) {
-            got = n;
-            break;
-        }
+        if (matches(m, (size_t)n, q, qlen))
+            return n;
     }
+}
+
+/* One UDP exchange; returns the reply length, 0 on timeout, -1 on error. */
+static long udp_exchange(int port, const uint8_t *q, size_t qlen, uint8_t *m, long long deadline,
+                         struct dnsq_result *r)
+{
+    int fd = udp_open(port, r);
+    long got;
+
+    if (fd < 0)
+        return -1;
+    if (send(fd, q, qlen, 0) != (ssize_t)qlen) {
+        close(fd);
+        return -1;
+    }
+    got = udp_reply(fd, q, qlen, m, deadline);
     close(fd);
     return got;
 }
@@ -403,6 +418,32 @@ done:
     return result;
 }
 
+/* Clears r and builds the query for it, with an ID of its own. */
+static int start_query(const char *qname, uint16_t qtype, unsigned flags, struct dnsq_result *r,
+                       uint8_t *q, size_t cap, size_t *qlen)
+{
+    uint16_t id =
+        (uint16_t)(atomic_fetch_add(&next_id, 1) * 7919u + (unsigned)getpid() + (unsigned)now_ms());
+
+    memset(r, 0, sizeof *r);
+    r->rcode = -1;
+    r->ede_code = -1;
+    return build_query(qname, qtype, flags, id, q, cap, qlen);
+}
+
+/* The outcome of an exchange (n as udp_exchange returns it) into r:
+ * 0 for a reply read or a timeout (r->timed_out), -1 otherwise. */
+static int read_reply(long n, const uint8_t *m, struct dnsq_result *r)
+{
+    if (n == 0) {
+        r->timed_out = 1;
+        return 0;
+    }
+    if (n < 0 || walk_reply(m, (size_t)n, r) != 0 || sections_text(m, (size_t)n, r) != 0)
+        return -1;
+    return 0;
+}
+
 int dnsq_query(int port, const char *qname_presentation, uint16_t qtype, int use_tcp, int use_edns,
                int timeout_ms, struct dnsq_result *r)
 {
@@ -419,14 +460,8 @@ int dnsq_query_ex(int port, const char *qname_presentation, uint16_t qtype, unsi
     size_t qlen;
     long long deadline = now_ms() + timeout_ms;
     long n;
-    uint16_t id;
 
-    memset(r, 0, sizeof *r);
-    r->rcode = -1;
-    r->ede_code = -1;
-    id =
-        (uint16_t)(atomic_fetch_add(&next_id, 1) * 7919u + (unsigned)getpid() + (unsigned)now_ms());
-    if (build_query(qname_presentation, qtype, flags, id, q, sizeof q, &qlen) != 0)
+    if (start_query(qname_presentation, qtype, flags, r, q, sizeof q, &qlen) != 0)
         return -1;
     m = malloc(MSG_MAX);
     if (!m)
@@ -439,17 +474,47 @@ int dnsq_query_ex(int port, const char *qname_presentation, uint16_t qtype, unsi
         r->used_tcp = 1;
         n = tcp_exchange(port, q, qlen, m, deadline, r);
     }
-    if (n == 0) {
-        r->timed_out = 1;
-        free(m);
-        return 0;
-    }
-    if (n < 0 || walk_reply(m, (size_t)n, r) != 0 || sections_text(m, (size_t)n, r) != 0) {
-        free(m);
+    n = read_reply(n, m, r);
+    free(m);
+    return (int)n;
+}
+
+int dnsq_burst(int port, const char *qname_presentation, uint16_t qtype, unsigned flags, int copies,
+               int gap_us, int timeout_ms, struct dnsq_result *results)
+{
+    uint8_t q[DNSQ_BURST_MAX][512], *m;
+    size_t qlen[DNSQ_BURST_MAX];
+    int fd[DNSQ_BURST_MAX], i, got = 0, err = 0;
+    struct timespec gap = {0, (long)gap_us * 1000};
+    long long deadline;
+
+    if (copies < 1 || copies > DNSQ_BURST_MAX || (flags & DNSQ_F_TCP) || !(m = malloc(MSG_MAX)))
         return -1;
+    for (i = 0; i < copies; i++) {
+        fd[i] = -1;
+        if (start_query(qname_presentation, qtype, flags, &results[i], q[i], sizeof q[i], &qlen[i])
+                != 0
+            || (fd[i] = udp_open(port, &results[i])) < 0
+            || send(fd[i], q[i], qlen[i], 0) != (ssize_t)qlen[i]) {
+            err = 1;
+            copies = i + 1;
+            break;
+        }
+        if (i + 1 < copies)
+            nanosleep(&gap, NULL);
+    }
+    deadline = now_ms() + timeout_ms;
+    for (i = 0; i < copies; i++) {
+        long n = err || fd[i] < 0 ? -1 : udp_reply(fd[i], q[i], qlen[i], m, deadline);
+        if (read_reply(n, m, &results[i]) != 0)
+            err = 1;
+        else if (!results[i].timed_out)
+            got++;
+        if (fd[i] >= 0)
+            close(fd[i]);
     }
     free(m);
-    return 0;
+    return err ? -1 : got;
 }
 
 const char *dnsq_rcode_name(int rcode)

@@ -102,6 +102,18 @@ int dnsq_query(int port, const char *qname_presentation, uint16_t qtype, int use
 int dnsq_query_ex(int port, const char *qname_presentation, uint16_t qtype, unsigned flags,
                   int timeout_ms, struct dnsq_result *r);
 
+/**
+ * The same query from `copies` clients at once, as a cache race needs it:
+ * one UDP socket (so one source port) per copy, sent gap_us microseconds
+ * apart, then every reply collected until timeout_ms after the last send.
+ * results[i] is copy i's (timed_out when it got none).  copies is at most
+ * DNSQ_BURST_MAX.
+ * @return the number of replies, or -1 on a local error.
+ */
+#define DNSQ_BURST_MAX 32
+int dnsq_burst(int port, const char *qname_presentation, uint16_t qtype, unsigned flags, int copies,
+               int gap_us, int timeout_ms, struct dnsq_result *results);
+
 /** Name of an rcode as the module logs it ("NOERROR", "REFUSED"), "NONE" for -1. */
 const char *dnsq_rcode_name(int rcode);
 

@@ -118,6 +118,36 @@ START_TEST(test_guard_allowed_child_secure)
 }
 END_TEST
 
+/* Those lookups must not leave deny.sig.'s keys where a client finds them:
+ * after www.deny.sig., a client's DNSKEY or DS query for deny.sig. (CD=1,
+ * so a cache entry would be served without validation, and CD=0) is the
+ * denied name's, refused, never a NOERROR from the cache. */
+START_TEST(test_guard_validator_lookups_not_served)
+{
+    static const struct {
+        uint16_t qtype;
+        unsigned flags;
+    } ask[] = {{DNSQ_DNSKEY, HQ_CD | HQ_DO}, {DNSQ_DS, HQ_CD | HQ_DO}, {DNSQ_DNSKEY, HQ_DO},
+               {DNSQ_DS, 0}};
+    struct dnsq_result r;
+    struct qline q;
+    size_t i;
+
+    /* Resolved, or from the cache when an earlier test asked it. */
+    hx_query(&H, "www.deny.sig", DNSQ_A, HQ_DO, HARNESS_QUERY_MS, &r, &q);
+    ck_assert_msg(r.rcode == 0 && r.ad && dnsq_answer_has(&r, "www.deny.sig.", "A", "192.0.2.121"),
+                  "www.deny.sig.: %s ad=%d [%s]", dnsq_rcode_name(r.rcode), r.ad, r.answer);
+    for (i = 0; i < sizeof ask / sizeof ask[0]; i++) {
+        hx_query(&H, "deny.sig", ask[i].qtype, ask[i].flags, HARNESS_QUERY_MS, &r, &q);
+        ck_assert_msg(r.rcode == 5 && r.ancount == 0 && strcmp(q.verdict, "deny") == 0
+                          && strcmp(q.path, "policy") == 0,
+                      "deny.sig. type %u flags %u: %s with %d answers [%s], line %s",
+                      ask[i].qtype, ask[i].flags, dnsq_rcode_name(r.rcode), r.ancount, r.answer,
+                      q.raw);
+    }
+}
+END_TEST
+
 START_TEST(test_guard_denied_child_refused)
 {
     struct dnsq_result r;
@@ -367,6 +397,7 @@ static Suite *dnssec_suite(void)
     tcase_add_test(tc, test_guard_parent_secure);
     tcase_add_test(tc, test_guard_allowed_child_secure);
     tcase_add_test(tc, test_guard_denied_child_refused);
+    tcase_add_test(tc, test_guard_validator_lookups_not_served);
     suite_add_tcase(s, tc);
 
     tc = harness_tcase("validation", setup_plain, teardown);
