@@ -16,6 +16,12 @@
 #                    suites' "other build" being the daemon built here; and
 #                    unbound's AppArmor profile with idnguard's rules is
 #                    compiled by apparmor_parser (deb-apparmor)
+#   make check-deb-install  (part of `make check`) the packages installed
+#                    with apt-get in copies of a Debian 12 root, maintainer
+#                    scripts running: over Debian's unbound and into a root
+#                    without it, the daemon answering with the module,
+#                    purge, reinstall, downgrade and upgrade, no prompt
+#                    (scripts/deb-install-test.sh, scripts/debroot.sh)
 #
 # $(DEB_OUT) holds what to install: unbound and idnguard; Unbound's other
 # binary packages (libunbound8, unbound-anchor, ...) and the debug symbols
@@ -138,8 +144,12 @@ deb-systemd:
 # The AppArmor rules, compiled (not loaded: -Q) as part of Debian's unbound
 # profile, both from the unpacked packages, by apparmor_parser from Debian's
 # apparmor package, which is downloaded and unpacked into $(SRC)/apparmor,
-# not installed (installing it would start its service).  A rule the parser
-# rejects fails; so must a deliberately broken copy of the file.
+# not installed (installing it would start its service).  The profile's
+# local file holds the block idnguard's postinst adds (taken from the
+# postinst), which includes the packaged abstractions/idnguard.  A rule
+# the parser rejects fails; so must a deliberately broken copy of the
+# rules, which also shows that the block's include is read.
+# check-deb-install compiles the files the maintainer scripts really left.
 AA_ROOT := $(SRC)/apparmor/root
 AA_TREE := $(BUILD)/deb-apparmor
 AA_PARSE = $(AA_ROOT)/sbin/apparmor_parser --config-file=/dev/null -Q -K \
@@ -156,9 +166,13 @@ deb-apparmor: $(SRC)/apparmor/.stamp
 	@cp -r $(AA_ROOT)/etc/apparmor.d/abi $(AA_ROOT)/etc/apparmor.d/abstractions \
 	    $(AA_ROOT)/etc/apparmor.d/tunables $(AA_TREE)/
 	@cp $(DEB_ROOT)/etc/apparmor.d/usr.sbin.unbound $(AA_TREE)/
-	@cp $(DEB_ROOT)/etc/apparmor.d/local/usr.sbin.unbound $(AA_TREE)/local/
+	@cp $(DEB_ROOT)/etc/apparmor.d/abstractions/idnguard $(AA_TREE)/abstractions/
+	@sed -n '/^# BEGIN idnguard/,/^# END idnguard/p' packaging/debian/postinst \
+	    >$(AA_TREE)/local/usr.sbin.unbound
+	@grep -q '^include if exists <abstractions/idnguard>' $(AA_TREE)/local/usr.sbin.unbound \
+	    || { echo "deb: no include of abstractions/idnguard in the postinst's block" >&2; exit 1; }
 	@$(AA_PARSE) >$(AA_TREE)/parser.log 2>&1 || { cat $(AA_TREE)/parser.log; exit 1; }
-	@echo '/usr/lib/idnguard/idnguard.so bogus,' >>$(AA_TREE)/local/usr.sbin.unbound
+	@echo '/usr/lib/idnguard/idnguard.so bogus,' >>$(AA_TREE)/abstractions/idnguard
 	@if $(AA_PARSE) >/dev/null 2>&1; then echo "deb: apparmor_parser accepts anything" >&2; exit 1; fi
 	@echo "deb: unbound's AppArmor profile compiles with idnguard's rules"
 
@@ -197,3 +211,24 @@ deb-unpack:
 	@echo "deb: unpacked into $(DEB_ROOT); dependency, dynlib, version and check-conf checked"
 
 CHECK_EXTRA += check-deb
+
+# The packages installed for real (issue 23): apt-get inside copies of a
+# Debian 12 minbase root, cached in $(DEB_ROOTS)/bookworm (made by
+# scripts/debroot.sh from the machine's own mirror when missing), every
+# maintainer script running, no service started; the installed daemon
+# with the module answers on the loopback; purge, reinstall, downgrade to
+# Debian's unbound and upgrade again, each without a prompt.  See
+# scripts/deb-install-test.sh (about 1.5 minutes once the root is cached).
+# The AppArmor check uses the parser that deb-apparmor unpacks.
+DEB_ROOTS := $(BUILD)/roots
+.PHONY: check-deb-install deb-install-run
+check-deb-install: deb zones $(SRC)/apparmor/.stamp
+	@sh scripts/deps.sh --check deb integration
+	@$(MAKE) --no-print-directory deb-install-run
+
+# Run after the sub-make has read the fetched .dsc (the packages' names).
+deb-install-run:
+	@IDNG_AA_ROOT=$(CURDIR)/$(AA_ROOT) sh scripts/deb-install-test.sh $(DEB_ROOTS)/bookworm \
+	    $(BUILD)/deb-install $(UB_DEB) $(IDNG_DEB)
+
+CHECK_EXTRA += check-deb-install
