@@ -218,7 +218,7 @@ CHECK_EXTRA += check-deb
 # maintainer script running, no service started; the installed daemon
 # with the module answers on the loopback; purge, reinstall, downgrade to
 # Debian's unbound and upgrade again, each without a prompt.  See
-# scripts/deb-install-test.sh (about 1.5 minutes once the root is cached).
+# scripts/deb-install-test.sh (about 30 s once the root is cached).
 # The AppArmor check uses the parser that deb-apparmor unpacks.
 DEB_ROOTS := $(BUILD)/roots
 .PHONY: check-deb-install deb-install-run

@@ -34,10 +34,12 @@
 #             is exact); upgrade from stock to ours again
 #   clean     both packages into a root without unbound
 # Output: one line per check, then "N passed, N failed"; exit 1 on any
-# failure.  Time: about 1.5 minutes on a 2-core machine once ROOT and its
-# apt cache exist (copies of ROOT ~3 s each, the apt steps ~5-10 s each);
-# the first run adds debootstrap (about 20 s to 2 minutes, depending on
-# the mirror) and the download of the stock packages.
+# failure.  Time, on a 2-core machine shared with other builds: about 30 s
+# once ROOT and its apt cache exist (two copies of ROOT, 175 MB, ~2 s each;
+# eight apt steps of 1-5 s; the daemon up in under a second).  The first
+# run adds debootstrap (20 s to 2 minutes, depending on the mirror and the
+# machine's load; 100 s here next to an unbound rebuild) and the download
+# of the stock packages (a few seconds).
 set -u
 
 if [ $# -ne 4 ]; then
