@@ -279,7 +279,8 @@ if ! ls "$cache"/var/cache/apt/archives/unbound_*.deb >/dev/null 2>&1; then
     in_root "$cache" "$logs/download.log" sh -c 'apt-get -qq update && apt-get install -y -q --download-only unbound' ||
         { tail -n 15 "$logs/download.log" >&2; echo "$0: could not download Debian's unbound" >&2; exit 1; }
 fi
-stock_deb=$(ls "$cache"/var/cache/apt/archives/unbound_*.deb | head -n 1)
+# The newest, should a later download have added one.
+stock_deb=$(ls "$cache"/var/cache/apt/archives/unbound_*.deb | sort -V | tail -n 1)
 stock_version=$(dpkg-deb -f "$stock_deb" Version)
 ours_version=$(dpkg-deb -f "$ub_deb" Version)
 idng_version=$(dpkg-deb -f "$idng_deb" Version)
