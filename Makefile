@@ -431,6 +431,8 @@ distclean:
 	rm -rf $(BUILD)
 
 # Only our own: the unpacked packages and Debian roots under $(BUILD) hold
-# files named *.d too (invoke-rc.d), which are no makefiles.
-DEP_FOREIGN := $(SRC) $(BUILD)/roots $(BUILD)/stock $(BUILD)/dnsdist $(BUILD)/deb-root $(BUILD)/deb-work
+# files named *.d too (invoke-rc.d), which are no makefiles; deb-install
+# holds check-deb-install's copies of a root.
+DEP_FOREIGN := $(SRC) $(BUILD)/roots $(BUILD)/stock $(BUILD)/dnsdist $(BUILD)/deb-root $(BUILD)/deb-work \
+	$(BUILD)/deb-install
 -include $(shell find $(BUILD) $(foreach d,$(DEP_FOREIGN),-path $(d) -prune -o) -type f -name '*.d' -print 2>/dev/null)
