@@ -15,22 +15,24 @@
 # without chroot: a wrapper generated under build/ execs the root's own
 # dynamic loader with --library-path on the root's library directory, and
 # PYTHONHOME on the root's /usr.  Why not chroot with bind mounts: every
-# path of the test (its directory under the system's temporary directory,
-# the zones, the script, the glue, dnstap sockets made by the tests) would
-# have to be mounted at the same place first and unmounted after, each
-# test's new directory too, and a killed run would leave mounts behind;
-# chroot also takes away the host's view that NSD and the tests share.
-# With the loader nothing is mounted, every path in the test's
-# configuration is the same, and exec keeps the PID that lab.sh records
-# and stops.  --inhibit-cache keeps the host's ld.so.cache (bookworm's
-# libraries) out of the search: the root's directory comes first for
-# the daemon and for everything it loads later (Python's extension
-# modules, libffi for ctypes, the glue's libc).  NSD and drill stay the
-# host's.
+# path the test hands the daemon (its directory under the temporary
+# directory, new for each test, the zones, the script, the glue, the
+# dnstap sockets) would have to be mounted at the same place first and
+# unmounted after, and a killed run would leave mounts behind.  With the
+# loader nothing is mounted, every path in the test's configuration is
+# the same, and exec keeps the PID that lab.sh records and stops.
+# --library-path comes first for the daemon and for everything it loads
+# later (Python's extension modules, libffi for ctypes, the glue's libc);
+# --inhibit-cache leaves the host's ld.so.cache out, so that a library the
+# root lacks is not quietly taken from Debian 12 through it.  NSD and
+# drill stay the host's.
 #
-# Timings on this machine (2 shared cores): the root, cold, about 90 s
-# (debootstrap about 60 s, the packages about 30 s; about 400 MB); the
-# suites about 6 min.
+# PYTHONPATH is set as for check-python, though 1.26's daemon needs none:
+# it adds site.getsitepackages() (under PYTHONHOME) to sys.path itself.
+#
+# Timings on this machine (2 cores shared with other work): the root,
+# cold, 86 s (debootstrap, then the two packages with apt in the root;
+# 334 MB); the suites 2 min 27 s.
 #
 #   make check-python-trixie   these suites only (part of `make check`)
 
