@@ -327,6 +327,13 @@ def _qkey(qstate):
     return (int(qstate.this), qi.qname, qi.qtype, qi.qclass)
 
 
+def _empty(rep):
+    """Leaves no RRset in a response (None: nothing to do)."""
+    if rep is not None:
+        rep.an_numrrsets = rep.ns_numrrsets = rep.ar_numrrsets = 0
+        rep.rrset_count = 0
+
+
 def _cb_query_response(qstate, response, **kwargs):
     """Unbound 1.19+: the iterator calls this with every upstream response
     (None when no server answered) before it stores anything of it, for
@@ -334,11 +341,18 @@ def _cb_query_response(qstate, response, **kwargs):
     rejected name, or that is for one, is not stored: the dynlib module's
     rule (module/unbound.c, cb_query_response)."""
     try:
-        if not _h or qstate is None or qstate.no_cache_store:
+        if not _h or qstate is None:
+            return True
+        rep = response.rep if response is not None else None
+        if _held and not qstate.query_flags & QF_BIT_RD and _qkey(qstate) in _held:
+            # An RD=0 state already rejected: whichever of its responses
+            # comes last is what the validator stores, so each is emptied.
+            _empty(rep)
+            return True
+        if qstate.no_cache_store:
             return True
         v = _new_verdict()
         names = [qstate.qinfo.qname]
-        rep = response.rep if response is not None else None
         if response is not None and response.qinfo.qname.lower() != names[0].lower():
             names.append(response.qinfo.qname)
         if _scan(rep, names, v) != 2:
@@ -349,8 +363,7 @@ def _cb_query_response(qstate, response, **kwargs):
             # RD=0 (allow_snoop): the validator stores every RRset of such
             # an answer whatever no_cache_store says, so none is left in
             # it; the client gets the held verdict at moddone.
-            rep.an_numrrsets = rep.ns_numrrsets = rep.ar_numrrsets = 0
-            rep.rrset_count = 0
+            _empty(rep)
             if len(_held) >= _HELD_MAX:
                 _held.clear()
             _held[_qkey(qstate)] = v

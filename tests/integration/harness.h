@@ -279,6 +279,13 @@ void hx_expect_policy(const struct dnsq_result *r, const struct qline *q, const 
  * summary (dnsq_answer_summary form); the line: qname_log, NOERROR,
  * verdict, action, path.
  */
+/**
+ * No EDE on an answer but, on a CD=1 reply, Unbound's own DNSSEC
+ * Indeterminate (5) or DNSSEC Bogus (6), which Unbound 1.26.2 attaches to
+ * the data it hands a CD client and 1.17.1 does not: never the module's.
+ */
+int hx_answer_ede_ok(const struct dnsq_result *r);
+
 void hx_expect_data(const struct dnsq_result *r, const struct qline *q, const char *qname_log,
                     const char *summary, const char *verdict, const char *action, const char *path);
 

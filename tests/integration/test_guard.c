@@ -422,10 +422,13 @@ START_TEST(test_ede_logged_only_when_it_fits)
     snprintf(name, sizeof name, "%s.%s.%s.%.61s", label, a63, a63, a63);
     snprintf(qlog, sizeof qlog, "%s.", name);
     hx_query(&H, name, DNSQ_A, HQ_SMALL, HARNESS_QUERY_MS, &r, &q);
-    ck_assert_msg(r.rcode == 5 && !r.has_opt, "small payload: rcode %s, OPT %d",
-                  dnsq_rcode_name(r.rcode), r.has_opt);
+    /* Unbound 1.17.1 drops the whole OPT record when the EDE text does
+     * not fit; 1.26.2 keeps the OPT with EDE 15 and drops the text. */
+    ck_assert_msg(r.rcode == 5 && (!r.has_opt || (r.ede_code == 15 && r.ede_text[0] == '\0')),
+                  "small payload: rcode %s, OPT %d, EDE %d \"%s\"", dnsq_rcode_name(r.rcode),
+                  r.has_opt, r.ede_code, r.ede_text);
     py_does("ede=15 in the line means attached, not received");
-    ck_assert_msg(q.ede == PY(-1, 15) && strcmp(q.rcode, "REFUSED") == 0,
+    ck_assert_msg(q.ede == (r.ede_code == 15 ? 15 : PY(-1, 15)) && strcmp(q.rcode, "REFUSED") == 0,
                   "the line claims an EDE the client did not get: %s", q.raw);
     /* With room for it, the same refusal carries the EDE, and says so. */
     hx_query(&H, name, DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
