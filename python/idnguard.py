@@ -389,14 +389,27 @@ def _cb_query(qinfo, flags, qstate, addr, zone, region, **kwargs):
     return True
 
 
+def _ends_in_cname(rep):
+    """Is the answer section's last RRset a CNAME?"""
+    n = rep.an_numrrsets
+    return n > 0 and ntohs(rep.rrsets[n - 1].rk.type) == 5
+
+
 def _store(qstate, msg):
     """Unbound without query_response: stores an answer this module has
     judged clean, as the validator would have (it stored nothing: the
     state is no_cache_store).  RD=0 answers come from the cache and are not
-    stored again as messages; nor are authoritative ones (auth-zone)."""
+    stored again as messages; nor are authoritative ones (auth-zone).
+    Nor is an answer whose answer section ends in a CNAME (a CNAME query,
+    or a chain to no data): a stored message refers to its RRsets, and an
+    expired CNAME RRset is replaced in place, same id, by the next one
+    stored, which the iterator's own lookups do unjudged on this Unbound;
+    served stale (serve-expired), this message would then carry the new
+    target.  Earlier CNAMEs of a chain cannot change unseen: the worker
+    checks that each one's target is the next owner."""
     if msg is None or msg.rep is None or msg.rep.authoritative:
         return
-    if not qstate.query_flags & QF_BIT_RD:
+    if not qstate.query_flags & QF_BIT_RD or _ends_in_cname(msg.rep):
         return
     try:
         storeQueryInCache(qstate, msg.qinfo, msg.rep, 0)
@@ -404,10 +417,24 @@ def _store(qstate, msg):
         log_err("idnguard: cannot store a judged answer: %s" % e)
 
 
+def _has_clients(qstate):
+    m = qstate.mesh_info
+    return m is not None and m.reply_list is not None
+
+
 def _moddone(qstate, id, qdata):
     v = qdata.get("v")
     msg = qstate.return_msg
     held = _held.pop(_qkey(qstate), None) if _held else None
+    if v is None and not qdata.get("internal") and _has_clients(qstate):
+        # A lookup the iterator started (harden-referral-path's, or
+        # harden-below-nxdomain's), which clients asking the same name
+        # joined: it never passed through operate, so their name is
+        # judged now, as at MODULE_EVENT_NEW.
+        v = qdata["v"] = _new_verdict()
+        qname = qstate.qinfo.qname
+        if _glue.idng_py_judge(_h, qname, len(qname), 0, v) in (REFUSE, NXDOMAIN, DROP):
+            return _reject(qstate, id, qdata, v)
     if qdata.get("internal") or v is None:
         # The validator's DS/DNSKEY lookup: not a client's; stored only
         # when nothing in it is rejected (deny: deny.sig keeps deny.sig's
