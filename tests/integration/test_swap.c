@@ -80,18 +80,13 @@ static void teardown(void)
     unsetenv("LAB_ZONE_FILES");
 }
 
-static void sleep_ms(long ms)
+/* Sleeps until harness_now_ms() reaches t (at once when it has). */
+static void wait_until(long long t)
 {
-    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) != 0)
-        ;
-}
+    long long left = t - harness_now_ms();
 
-static long long now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    if (left > 0)
+        t_sleep_ms((unsigned)left);
 }
 
 /* The attacker changes the zone: atk-v2.zone over the lab's copy, NSD
@@ -117,7 +112,7 @@ static void swap_zone(const char *owner)
         if (dnsq_query_ex(H.nsd_port, owner, 5 /* CNAME */, DNSQ_F_NORD, 500, &r) == 0 &&
             strstr(r.answer, FAKE))
             return;
-        sleep_ms(100);
+        t_sleep_ms(100);
     }
     ck_abort_msg("NSD does not serve the swapped zone: [%s]", r.answer);
 }
@@ -148,7 +143,7 @@ static long long clean_first(const char *qname, const char *cname_line)
     long long t;
 
     snprintf(qlog, sizeof qlog, "%s.", qname);
-    t = now_ms();
+    t = harness_now_ms();
     hx_query(&H, qname, DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
     hx_expect_data(&r, &q, qlog, cname_line, "ok", "pass", "resolved");
     return t;
@@ -167,7 +162,7 @@ START_TEST(test_expired_answer_gets_iterator_cname)
     long long t0 = clean_first("nsc.atk", "nsc.atk. CNAME good.atk.");
 
     swap_zone("nsc.atk");
-    sleep_ms(t0 + 5200 - now_ms()); /* the CNAME (TTL 4) has expired */
+    wait_until(t0 + 5200); /* the CNAME (TTL 4) has expired */
     /* The iterator's lookup of the delegation's name server. */
     (void)dnsq_query_ex(H.port, "www.d.atk", DNSQ_A, 0, 1500, &r);
     expect_no_fake("nsc.atk", 0, "serve-expired after the iterator's lookup");
@@ -184,9 +179,9 @@ START_TEST(test_rd0_prefetch_swaps_cname)
     long long t0 = clean_first("p.atk", "p.atk. CNAME good.atk.");
 
     swap_zone("p.atk");
-    sleep_ms(t0 + 18500 - now_ms()); /* TTL 20: prefetch from 18 s */
+    wait_until(t0 + 18500); /* TTL 20: prefetch from 18 s */
     expect_no_fake("p.atk", HQ_NORD, "RD=0 in the prefetch window");
-    sleep_ms(600);
+    t_sleep_ms(600);
     expect_no_fake("p.atk", 0, "RD=1 after the RD=0 prefetch");
     expect_no_fake("p.atk", HQ_CD, "RD=1 CD=1 after the RD=0 prefetch");
 }
@@ -203,9 +198,9 @@ START_TEST(test_rd0_expired_swaps_cname)
     long long t0 = clean_first("s.atk", "s.atk. CNAME good.atk.");
 
     swap_zone("s.atk");
-    sleep_ms(t0 + 5200 - now_ms());
+    wait_until(t0 + 5200);
     expect_no_fake_t("s.atk", DNSQ_AAAA, HQ_NORD, "RD=0 AAAA after expiry");
-    sleep_ms(600);
+    t_sleep_ms(600);
     expect_no_fake("s.atk", 0, "RD=1 after the RD=0 refresh");
     expect_no_fake("s.atk", HQ_CD, "RD=1 CD=1 after the RD=0 refresh");
 }
