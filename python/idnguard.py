@@ -377,8 +377,9 @@ def _cb_query(qinfo, flags, qstate, addr, zone, region, **kwargs):
     called before each query the iterator sends upstream.  The states this
     module saw store nothing (operate); the iterator's own lookups (name
     server addresses) never pass through a module, so one that asks for a
-    rejected name, or chases one, is kept out of the cache here.  It must
-    return True: False would stop the query."""
+    rejected name stores nothing from then on (a CNAME step into one was
+    stored before the chase asks for it: see _store).  It must return
+    True: False would stop the query."""
     try:
         if _h and qstate is not None and not qstate.no_cache_store:
             if _scan(None, [qinfo.qname, qstate.qinfo.qname], _new_verdict()) == 2:
