@@ -1,7 +1,7 @@
 #!/bin/sh
 # cli_bench.sh IDNGUARD ICU_STREAM PSL OUTDIR
 #
-# The CLI streaming names, end to end as processes (issue 13): `idnguard
+# The CLI streaming names, end to end as processes (the CLI's speed goal): `idnguard
 # JOB` against bench/icu_stream.c, the minimal C loop over ICU's UTS #46
 # doing the same job (same options as idnguard's default uts46 mode), for
 # JOB to-ascii, to-unicode and check.

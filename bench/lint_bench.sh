@@ -14,7 +14,7 @@
 #   lint         idnguard lint-zone ZONE >/dev/null (reads and judges every name)
 # Wall time and peak RSS of each run (GNU time); OUTDIR/lint.md gets the
 # median, min and max, and lint's median over ldns-stream's and the others'.  The budget
-# (issue 15): judging adds at most 50% to ldns's parse time.
+# (its goal): judging adds at most 50% to ldns's parse time.
 set -eu
 
 cli=$1

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tap_bench.sh STOCK_UNBOUND IDNGUARD OUTDIR
 #
-# What `idnguard tap` costs and how fast it reads (issue 11), in one run on
+# What `idnguard tap` costs and how fast it reads, in one run on
 # loopback, Debian's stock unbound (dnstap built in) in front of NSD (the
 # lab of scripts/lab.sh, flavour stock: no idnguard module at all).
 #

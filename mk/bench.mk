@@ -116,7 +116,7 @@ bench-python: deps-bench deps-stock deps-module deps-integration
 	IDNGUARD_ZONES=$(abspath $(ZONES_DIR)) sh bench/python_bench.sh $(CURDIR)/$(STOCK_UNBOUND) \
 	    $(CURDIR)/$(BUILD)/idnguard.py $(UNBOUND) $(CURDIR)/$(MODULE) $(BENCH_OUT)
 
-# `idnguard tap` (issue 11): the CLI decoding a capture of the stock
+# `idnguard tap`: the CLI decoding a capture of the stock
 # daemon's dnstap against Go's dnstap and dnstap-ldns on one core, and the
 # stock daemon's cache-hit QPS streaming dnstap to the tap, to fstrm_capture
 # and to nothing, one interleaved run (bench/tap_bench.sh):
@@ -130,7 +130,7 @@ bench-tap: deps-bench deps-stock deps-integration deps-tapbench
 	IDNGUARD_ZONES=$(abspath $(ZONES_DIR)) sh bench/tap_bench.sh $(CURDIR)/$(STOCK_UNBOUND) \
 	    $(CURDIR)/$(CLI) $(BENCH_OUT)
 
-# `idnguard lint-zone` (issue 15) against ldns's own reading of the same
+# `idnguard lint-zone` against ldns's own reading of the same
 # generated master file (bench/lint_bench.sh): ldns-read-zone, and
 # bench/ldns_stream.c, which reads record by record as lint-zone does and
 # judges nothing (the baseline of the budget: judging adds at most 50%).

@@ -1,5 +1,5 @@
 # `make deb`: Debian packages of Unbound with dynlib and of idnguard, in
-# $(DEB_OUT) (issue 10).
+# $(DEB_OUT).
 #
 #   make deb         deps-deb, then: Debian's unbound source package (the one
 #                    in $(SRC), as `make module` fetches it) rebuilt with
@@ -212,7 +212,7 @@ deb-unpack:
 
 CHECK_EXTRA += check-deb
 
-# The packages installed for real (issue 23): apt-get inside copies of a
+# The packages installed for real: apt-get inside copies of a
 # Debian 12 minbase root, cached in $(DEB_ROOTS)/bookworm (made by
 # scripts/debroot.sh from the machine's own mirror when missing), every
 # maintainer script running, no service started; the installed daemon

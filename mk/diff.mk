@@ -1,4 +1,4 @@
-# mk/diff.mk -- the renovation's differential test (issue 12).
+# mk/diff.mk -- the differential test: behaviour kept byte for byte across refactoring.
 #
 # tests/diff/dump.c runs every public entry point of the codec, the policy
 # core and the log lines over the fuzz corpora, Unicode's IdnaTestV2.txt

@@ -1,7 +1,8 @@
 /**
  * \file
  * IDNA layer: a table per error class (and good names beside the bad), the
- * hostile inputs that broke other codecs (../shared/REFERENCE.md), buffer
+ * hostile inputs that broke other codecs (OpenSSL, libidn2, Rust idna;
+ * each test names its CVE or advisory), buffer
  * discipline of the name functions, wire-format names, and properties over
  * generated names: ToUnicode(ToASCII(x)) is stable and no call writes past
  * its capacity.

@@ -1,6 +1,6 @@
 /**
  * \file
- * The renovation's differential test (issue 12): every public entry point of
+ * The differential test (behaviour kept across refactoring): every public entry point of
  * the codec, the policy core and the log lines, run over fixed corpora and a
  * seeded random corpus, must give byte-identical results to the code before
  * the renovation.
