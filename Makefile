@@ -355,7 +355,8 @@ check-install: $(MODULE) $(GLUE) all
 	    lib/idnguard/libidnguard-glue.so lib/libidnguard.a include/idnguard.h \
 	    share/man/man1/idnguard.1 share/man/man5/idnguard.conf.5 \
 	    share/doc/idnguard/idnguard.conf.example share/doc/idnguard/unbound.conf.example \
-	    share/doc/idnguard/logrotate.example share/doc/idnguard/LICENSE; do \
+	    share/doc/idnguard/logrotate.example share/doc/idnguard/LICENSE \
+	    share/doc/idnguard/docs/unbound.md; do \
 	    test -s $(BUILD)/stage/usr/$$f || { echo "install: $$f missing" >&2; exit 1; }; done
 	@$(BUILD)/stage/usr/bin/idnguard check-conf $(BUILD)/stage/usr/share/doc/idnguard/idnguard.conf.example >/dev/null
 	@echo "install: module, CLI, library, header, man pages and examples staged under $(BUILD)/stage"
@@ -386,7 +387,7 @@ check-integration: $(MODULE) all zones $(UB_ALT) $(STOCK_UNBOUND) $(DNSDIST) $(I
 
 PREFIX ?= /usr/local
 DESTDIR ?=
-install: $(MODULE) $(GLUE) all
+install: $(MODULE) $(GLUE) all install-docs
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/idnguard \
 	    $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/man/man1 \
 	    $(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(PREFIX)/share/doc/idnguard
@@ -396,27 +397,30 @@ install: $(MODULE) $(GLUE) all
 	install -m 755 $(GLUE) $(DESTDIR)$(PREFIX)/lib/idnguard/libidnguard-glue.so
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libidnguard.a
 	install -m 644 codec/idnguard.h $(DESTDIR)$(PREFIX)/include/idnguard.h
+
+# What both install targets put under share/: the man pages, the examples,
+# README.md and the guides in docs/.
+.PHONY: install-docs
+install-docs:
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5 \
+	    $(DESTDIR)$(PREFIX)/share/doc/idnguard/docs
 	install -m 644 man/idnguard.1 $(DESTDIR)$(PREFIX)/share/man/man1/idnguard.1
 	install -m 644 man/idnguard.conf.5 $(DESTDIR)$(PREFIX)/share/man/man5/idnguard.conf.5
 	install -m 644 conf/idnguard.conf.example conf/unbound.conf.example conf/logrotate.example \
-	    LICENSE README.md \
-	    $(DESTDIR)$(PREFIX)/share/doc/idnguard/
+	    LICENSE README.md $(DESTDIR)$(PREFIX)/share/doc/idnguard/
+	install -m 644 docs/*.md $(DESTDIR)$(PREFIX)/share/doc/idnguard/docs/
 
-# The stock-package path alone (README "The stock package"): the CLI, the
+# The stock-package path alone (docs/unbound.md, "The stock package"): the CLI, the
 # python module's script and its glue library, the man pages and examples;
 # no Unbound tree needed.
 .PHONY: install-python
-install-python: $(GLUE) all
+install-python: $(GLUE) all install-docs
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/idnguard \
 	    $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5 \
 	    $(DESTDIR)$(PREFIX)/share/doc/idnguard
 	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/idnguard
 	install -m 644 $(PYSCRIPT) $(DESTDIR)$(PREFIX)/lib/idnguard/idnguard.py
 	install -m 755 $(GLUE) $(DESTDIR)$(PREFIX)/lib/idnguard/libidnguard-glue.so
-	install -m 644 man/idnguard.1 $(DESTDIR)$(PREFIX)/share/man/man1/idnguard.1
-	install -m 644 man/idnguard.conf.5 $(DESTDIR)$(PREFIX)/share/man/man5/idnguard.conf.5
-	install -m 644 conf/idnguard.conf.example conf/unbound.conf.example conf/logrotate.example \
-	    LICENSE README.md $(DESTDIR)$(PREFIX)/share/doc/idnguard/
 
 # Every product: all of $(BUILD) but the fetched sources in $(SRC), and in
 # Unbound's tree there what its own build made (so the next `make module`

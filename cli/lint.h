@@ -1,7 +1,7 @@
 /**
  * \file
  * `idnguard lint-zone`: judges the names of DNS master files as the
- * resolver module would (README, "Linting zones"; man idnguard(1)).
+ * resolver module would (docs/cli.md, "Linting zones"; man idnguard(1)).
  */
 #ifndef IDNG_CLI_LINT_H
 #define IDNG_CLI_LINT_H

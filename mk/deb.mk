@@ -44,8 +44,8 @@ IDNG_DEB_VERSION = $(VERSION)+unbound$(subst -,.,$(UB_DEB_VERSION))
 UB_DEB = $(DEB_OUT)/unbound_$(UB_DEB_VERSION)_$(DEB_ARCH).deb
 IDNG_DEB = $(DEB_OUT)/idnguard_$(IDNG_DEB_VERSION)_$(DEB_ARCH).deb
 # What the idnguard package is built from, copied into its build tree.
-IDNG_DEB_FILES := Makefile LICENSE README.md codec core conf tap module cli man
-IDNG_DEB_INPUTS = Makefile LICENSE README.md $(CODEC_SRC) $(wildcard codec/*.h) $(CONF_SRC) \
+IDNG_DEB_FILES := Makefile LICENSE README.md docs codec core conf tap module cli man
+IDNG_DEB_INPUTS = Makefile LICENSE README.md $(wildcard docs/*.md) $(CODEC_SRC) $(wildcard codec/*.h) $(CONF_SRC) \
 	$(wildcard conf/*.h conf/*.example) $(CORE_SRC) $(wildcard core/*.h) $(TAP_SRC) \
 	$(wildcard tap/*.h) module/unbound.c $(wildcard cli/*.c cli/*.h man/*) \
 	$(shell find packaging/debian -type f) mk/deb.mk
@@ -102,7 +102,7 @@ $(IDNG_DEB): $(UB_DEB) $(IDNG_DEB_INPUTS)
 # Errors fail the build, but one: Debian's own unbound package, as the
 # archive ships it, already has it (its Depends names lsb-base, obsolete in
 # bookworm), and the rebuild must not change Debian's packaging.  The
-# report keeps every line; the README lists what remains.
+# report keeps every line; docs/unbound.md lists what remains.
 DEB_LINTIAN_KNOWN := ^E: unbound: depends-on-obsolete-package Depends: lsb-base
 $(DEB_OUT)/lintian.txt: $(UB_DEB) $(IDNG_DEB)
 	@echo "deb: lintian"

@@ -1,4 +1,4 @@
-# The python module on Debian's stock unbound package (python/, README
+# The python module on Debian's stock unbound package (python/, docs/unbound.md
 # "The stock package"): every integration suite again, against the stock
 # daemon unpacked into build/stock (scripts/stock-unbound.sh: the unbound and
 # python3-unbound .debs, never installed, so no service starts) with

@@ -10,10 +10,10 @@
 # an answer, the EDE text, the log line, the counters) is made by the same C
 # as the dynlib module's, in libidnguard-glue.so beside this file
 # (python/glue.c), called with ctypes.  What this file does that the dynlib
-# module does otherwise, and why, is in README.md ("The stock package:
+# module does otherwise, and why, is in docs/unbound.md ("The stock package:
 # Unbound's python module").
 #
-# The cache (README.md, "Answer paths"): nothing that names a rejected name
+# The cache (docs/unbound.md, "Answer paths"): nothing that names a rejected name
 # may enter Unbound's caches, because the worker answers a cache hit before
 # any module runs.  Where Unbound's python API has the iterator's
 # query_response callback (Unbound 1.19 and later: Debian 13's 1.26), every
@@ -28,7 +28,7 @@
 # Settings: $IDNGUARD_CONF, else /etc/unbound/idnguard.conf (the same file
 # and parser).  $IDNGUARD_LOG_CACHE_HITS=yes also logs answers from the
 # message cache (a python reply callback on every cache hit: costly, see
-# README); without it cache hits are neither logged nor counted.
+# docs/performance.md); without it cache hits are neither logged nor counted.
 import ctypes
 import os
 import struct

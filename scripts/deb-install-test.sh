@@ -196,7 +196,7 @@ aa_check() { # R with|without
 
 # ---- the daemon ----
 
-# Unbound as README.md tells an operator: the example that loads the
+# Unbound as docs/unbound.md tells an operator: the example that loads the
 # module copied into unbound.conf.d, `idnguard check-conf`, the shipped
 # /etc/unbound/idnguard.conf (log lines in unbound's log).  The rest of the
 # configuration keeps it on the loopback with NSD as its only upstream, and

@@ -51,7 +51,7 @@ static size_t ncases, nobjects;
  * disallowed_STD3_mapped code points (fullwidth ASCII symbols,
  * parenthesized and full-stop digits, ...) to ASCII, and idnguard's tables
  * fold the STD3 rules in and keep no mapping for them, so they stay
- * disallowed (README, "Known deviations from UTS #46"); in this file every
+ * disallowed (docs/codec.md, "Known deviations from UTS #46"); in this file every
  * such host fails either way (the mapping gives a forbidden code point).
  */
 static const struct t_deviation deviations[] = {

@@ -8,7 +8,7 @@
  * Invariants, per mode:
  * - statuses are known ones and equal err->status; an error's location
  *   lies within the input (label_off + label_len <= len);
- * - the README's rules: an empty label is empty-label, one over 63 octets
+ * - the rules of docs/codec.md: an empty label is empty-label, one over 63 octets
  *   too-long, one with an octet >= 0x80 raw-8bit, a plain ASCII label not
  *   beginning with xn-- is never judged (OK);
  * - an OK xn-- label: lowercased, the part after xn-- decodes to a

@@ -299,7 +299,7 @@ void hx_expect_data(const struct dnsq_result *r, const struct qline *q, const ch
  * from the same expectations: where the python module does something
  * else, the expectation says what, on the spot, with PY(dynlib, python),
  * PY_DOES (a comment-like string naming the difference, printed once per
- * test so the run lists them) or the helpers below.  README.md's
+ * test so the run lists them) or the helpers below.  docs/unbound.md's
  * answer-path table has the reasons.
  */
 int harness_python(void);

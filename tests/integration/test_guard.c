@@ -638,7 +638,7 @@ END_TEST
  * lo.xn--ab-m1t.example), the delegation through an ordinary RD=1 query,
  * and the worker then handed both out to RD=0 queries.  (The referral
  * itself, NS records naming the fake name, still goes out: the worker
- * answers RD=0 queries from the cache before any module; see README.) */
+ * answers RD=0 queries from the cache before any module; see docs/limits.md.) */
 START_TEST(test_rd0_referral_carries_fake_glue)
 {
     struct dnsq_result r;
