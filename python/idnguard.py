@@ -39,6 +39,7 @@ _LIB_NAME = "libidnguard-glue.so"
 
 # enum idng_action, enum idng_path (core/), enum idng_py_counter (glue.c)
 PASS, LOG, REFUSE, NXDOMAIN, DROP, NORMALIZE = range(6)
+REJECTS = (REFUSE, NXDOMAIN, DROP)  # the actions that answer for the name
 P_RESOLVED, P_CACHE, P_LOCAL, P_SERVFAIL, P_POLICY = range(5)
 C_NORMALIZED, C_ANSWERS_REJECTED, C_UNCACHED, C_INTERNAL = range(4)
 EDE_OPTION = 15  # EDNS option code of Extended DNS Errors (RFC 8914)
@@ -265,7 +266,7 @@ def _normalize(qstate, id, qdata, v):
         return _reject(qstate, id, qdata, v)
     target = out.raw[:n]
     tv = _new_verdict()
-    if _glue.idng_py_judge(_h, target, n, 0, tv) in (REFUSE, NXDOMAIN, DROP):
+    if _glue.idng_py_judge(_h, target, n, 0, tv) in REJECTS:
         return _reject(qstate, id, qdata, tv)
     qdata["target"] = target
     _glue.idng_py_count(C_NORMALIZED)
@@ -434,7 +435,7 @@ def _moddone(qstate, id, qdata):
         # judged now, as at MODULE_EVENT_NEW.
         v = qdata["v"] = _new_verdict()
         qname = qstate.qinfo.qname
-        if _glue.idng_py_judge(_h, qname, len(qname), 0, v) in (REFUSE, NXDOMAIN, DROP):
+        if _glue.idng_py_judge(_h, qname, len(qname), 0, v) in REJECTS:
             return _reject(qstate, id, qdata, v)
     if qdata.get("internal") or v is None:
         # The validator's DS/DNSKEY lookup: not a client's; stored only
@@ -508,7 +509,7 @@ def operate(id, event, qstate, qdata):
         act = _glue.idng_py_judge(_h, qname, len(qname), 0, v)
         if act == NORMALIZE:
             _normalize(qstate, id, qdata, v)
-        elif act in (REFUSE, NXDOMAIN, DROP):
+        elif act in REJECTS:
             _reject(qstate, id, qdata, v)
         else:
             qstate.ext_state[id] = MODULE_WAIT_MODULE
