@@ -306,12 +306,17 @@ demo: $(CLI)
 
 # The generator checks every input against tools/tables.manifest first.
 GEN_TABLES = $(PYTHON) tools/gen_tables.py --ucd $(UCD) --idna $(IDNA) --icu $(ICU_DIR)
-TABLES := codec/unicode_tables.c codec/unicode_tables.h
+# The Public Suffix List from Debian's publicsuffix package, pinned in
+# tools/psl.manifest, as core/idng_psl.c's tree.
+PSL_DIR ?= /usr/share/publicsuffix
+GEN_PSL = $(PYTHON) tools/gen_psl.py --psl $(PSL_DIR)
+TABLES := codec/unicode_tables.c codec/unicode_tables.h core/idng_psl_table.c core/idng_psl_table.h
 
-# Regenerate the checked-in tables and their header.
+# Regenerate the checked-in tables and their headers.
 tables: $(SRC_STAMP)
 	@sh scripts/deps.sh tables
 	$(GEN_TABLES) -o codec/unicode_tables.c --header codec/unicode_tables.h
+	$(GEN_PSL) -o core/idng_psl_table.c --header core/idng_psl_table.h
 
 # Fails when the checked-in tables or header differ from a fresh run of the
 # generator (or when an input is not the one the manifest pins).
@@ -319,12 +324,13 @@ check-tables: $(SRC_STAMP)
 	@sh scripts/deps.sh tables
 	@mkdir -p $(BUILD)/tables
 	@$(GEN_TABLES) -o $(BUILD)/tables/unicode_tables.c --header $(BUILD)/tables/unicode_tables.h
+	@$(GEN_PSL) -o $(BUILD)/tables/idng_psl_table.c --header $(BUILD)/tables/idng_psl_table.h
 	@for f in $(TABLES); do \
-	    cmp -s $(BUILD)/tables/$${f#codec/} $$f && continue; \
+	    cmp -s $(BUILD)/tables/$${f##*/} $$f && continue; \
 	    echo "tables: $$f differs from a fresh run; run 'make tables'" >&2; \
-	    diff $(BUILD)/tables/$${f#codec/} $$f | head -20 >&2; exit 1; \
+	    diff $(BUILD)/tables/$${f##*/} $$f | head -20 >&2; exit 1; \
 	done
-	@echo "tables: $(TABLES) match a fresh run of tools/gen_tables.py"
+	@echo "tables: $(TABLES) match a fresh run of tools/gen_tables.py and tools/gen_psl.py"
 
 # The codec and CLI must also build warning-free with clang.
 clang-build:

@@ -6,7 +6,7 @@
  *   idnguard decode [--case] [--format=F] [LABEL...]   raw Punycode -> Unicode label
  *   idnguard to-ascii [--mode=M] [--strict] [UTS #46 options] [--format=F] [NAME...]
  *   idnguard to-unicode [--mode=M] [--strict] [UTS #46 options] [--format=F] [NAME...]
- *   idnguard check [--mode=M] [--format=F] [NAME...]
+ *   idnguard check [--mode=M] [--conf FILE] [--format=F] [NAME...]
  *   idnguard skeleton [--mode=M] [--format=F] [NAME...]     UTS #39 skeleton of each label
  *   idnguard restriction [--mode=M] [--format=F] [NAME...]  UTS #39 restriction level
  *   idnguard lint-zone [...] [FILE...]         a zone's names judged (lint.c)
@@ -22,15 +22,19 @@
  * Without operands each command reads standard input, one item a line, and
  * writes exactly one line per input line.  Exit status: 0 when every item
  * succeeded, 1 when any failed, 2 on a usage error.  check-conf reads no
- * standard input; it exits 0 when FILE is valid, 1 when not.
+ * standard input; it exits 0 when FILE is valid, 1 when not.  check --conf
+ * judges with the policy of a settings file (check_policy): 1 when the
+ * module would reject any name, 2 when the file does not load.
  */
 #include "idng_conf.h"
 #include "idng_log.h"
+#include "idng_lookalike.h"
 #include "idnguard.h"
 #include "lint.h"
 #include "tap.h"
 
 #include <stdio.h>
+#include <ctype.h>
 #include <errno.h>
 #include <pwd.h>
 #include <stdlib.h>
@@ -48,6 +52,10 @@ struct opts {
     int use_case;
     enum format format;
     const char *user; /* check-conf --user=NAME */
+    const char *conf; /* check --conf FILE */
+    int mode_set;     /* --mode given: it overrides the settings file's */
+    /* check --conf: the settings file's policy, loaded by main; NULL without. */
+    const struct idng_policy *policy;
 };
 
 typedef int (*command_fn)(const char *item, size_t len, const struct opts *o);
@@ -103,6 +111,16 @@ static void out_put(const char *s, size_t n)
 static void out_str(const char *s)
 {
     out_put(s, strlen(s));
+}
+
+/* before, s, after; nothing when s is NULL or empty. */
+static void out_around(const char *before, const char *s, const char *after)
+{
+    if (s == NULL || s[0] == '\0')
+        return;
+    out_str(before);
+    out_str(s);
+    out_str(after);
 }
 
 /* Ends a line begun with out_put. */
@@ -278,11 +296,7 @@ static int report_full(const struct opts *o, const char *item, size_t len, idng_
         out_str(": ");
     }
     out_str(idng_status_message(st));
-    if (cp[0]) {
-        out_str(" (");
-        out_str(cp);
-        out_put(")", 1);
-    }
+    out_around(" (", cp, ")");
     if (note) {
         out_str("; ");
         out_str(note);
@@ -385,12 +399,134 @@ static int cmd_to_unicode(const char *item, size_t len, const struct opts *o)
     return convert(item, len, o, 1);
 }
 
+/* Room for idng_policy_ede_text's words, a label and a protected name, as
+ * the query log shows them. */
+#define EDE_TEXT_MAX (IDNG_DISPLAY_NAME_MAX + 4 * IDNG_LABEL_MAX + 256)
+
+/* The EDE text without its "idnguard: ": the verdict's words. */
+static const char *ede_words(const char *ede)
+{
+    static const char prefix[] = "idnguard: ";
+
+    return strncmp(ede, prefix, sizeof prefix - 1) == 0 ? ede + sizeof prefix - 1 : ede;
+}
+
+/* A TSV field after its tab; empty for NULL. */
+static void tsv_field(const char *s)
+{
+    out_put("\t", 1);
+    if (s)
+        out_str(s);
+}
+
+/* A JSON member ,"key":"..." (n octets of s), or ,"key":null for NULL. */
+static void json_member(const char *key, const char *s, size_t n)
+{
+    out_str(",\"");
+    out_str(key);
+    out_str("\":");
+    if (s)
+        json_put(s, n);
+    else
+        out_str("null");
+}
+
+static void json_member_str(const char *key, const char *s)
+{
+    json_member(key, s, s ? strlen(s) : 0);
+}
+
+/*
+ * check --conf: what the module does with a client's query for the name,
+ * idng_policy_judge with the settings file's policy.  The text becomes a
+ * wire name by the codec's name unit (idng_text_to_wire), its octets as
+ * they are: a label of raw UTF-8 is judged as the module judges one on the
+ * wire.  Text that spells no DNS name (an empty or over-long label) is an
+ * ERROR line, as without --conf.  Returns 1 when the action rejects.
+ */
+static int check_policy(const char *item, size_t len, const struct opts *o)
+{
+    uint8_t wire[IDNG_WIRE_MAX];
+    size_t wlen = sizeof wire, i;
+    idng_error e;
+    struct idng_verdict v;
+    char ede[EDE_TEXT_MAX], label[IDNG_DISPLAY_NAME_MAX], like[IDNG_DISPLAY_NAME_MAX];
+    char cp[24] = "";
+    const char *action, *lookalike, *message = NULL;
+    int rejects;
+
+    if (idng_text_to_wire(item, len, wire, &wlen, &e) != IDNG_OK)
+        return report(o, item, len, &e);
+    idng_policy_judge(o->policy, wire, wlen, &v);
+    rejects = idng_action_rejects(v.action);
+    action = idng_action_name(v.action);
+    lookalike = idng_lookalike_name(v.lookalike);
+    idng_policy_ede_text(&v, ede, sizeof ede);
+    /* The codec's message and code point, for a verdict no list decided. */
+    if (v.listed == IDNG_LISTED_NONE && v.err.status != IDNG_OK) {
+        message = idng_status_message(v.err.status);
+        if (v.err.codepoint != IDNG_NO_CODEPOINT)
+            snprintf(cp, sizeof cp, "U+%04lX", (unsigned long)v.err.codepoint);
+    }
+    if (o->format == FMT_TEXT) {
+        /* "ok", or the action (in capitals when it rejects), the verdict's
+         * words as the EDE text has them, the code point, the lookalike
+         * classes. */
+        if (idng_verdict_is_ok(&v)) {
+            out_str("ok");
+            out_end_line();
+            return 0;
+        }
+        for (i = 0; action[i]; i++) {
+            char ch = rejects ? (char)toupper((unsigned char)action[i]) : action[i];
+            out_put(&ch, 1);
+        }
+        out_put(" ", 1);
+        out_str(ede_words(ede));
+        out_around(" (", cp, ")");
+        out_around(" lookalike=", lookalike, "");
+        out_end_line();
+        return rejects;
+    }
+    if (v.like_len > 0)
+        idng_display_name(v.like, v.like_len, like, sizeof like);
+    put_input(o, item, len);
+    if (o->format == FMT_TSV) {
+        if (v.err.label_len > 0)
+            idng_display_label(v.label, v.err.label_len, label, sizeof label);
+        out_str(action);
+        tsv_field(idng_verdict_name(&v));
+        tsv_field(v.err.label_len > 0 ? label : NULL);
+        tsv_field(message);
+        tsv_field(cp[0] ? cp : NULL);
+        tsv_field(lookalike);
+        tsv_field(v.like_len > 0 ? like : NULL);
+        tsv_field(rejects ? ede : NULL);
+    } else {
+        out_str(rejects ? ",\"status\":\"rejected\"" : ",\"status\":\"ok\"");
+        json_member_str("action", action);
+        json_member_str("class", idng_verdict_name(&v));
+        json_member("label", v.err.label_len > 0 ? (const char *)v.label : NULL,
+                    v.err.label_len);
+        json_member_str("message", message);
+        json_member_str("codepoint", cp[0] ? cp : NULL);
+        json_member_str("lookalike", lookalike);
+        json_member_str("like", v.like_len > 0 ? like : NULL);
+        json_member_str("ede", rejects ? ede : NULL);
+        out_put("}", 1);
+    }
+    out_end_line();
+    return rejects;
+}
+
 static int cmd_check(const char *item, size_t len, const struct opts *o)
 {
     char ascii[OUT_MAX];
     size_t alen = sizeof ascii;
     idng_error e, ae;
 
+    if (o->policy)
+        return check_policy(item, len, o);
     if (idng_name_check(item, len, o->mode, &e) == IDNG_OK) {
         if (o->format != FMT_TEXT)
             return put_ok(o, item, len, NULL, 0);
@@ -556,6 +692,28 @@ static int check_conf_file(const char *path, const char *user)
 }
 
 /*
+ * check --conf FILE: the settings file loaded as the module loads it, its
+ * policy (the mode of --mode, when given) for check_policy.  A file that
+ * does not load: its errors as check-conf prints them.
+ */
+static int load_policy(struct idng_conf *conf, struct opts *o)
+{
+    static char err[16384];
+
+    idng_conf_init(conf);
+    if (idng_conf_load(conf, o->conf, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        return -1;
+    }
+    if (err[0])
+        fprintf(stderr, "%s\n", err); /* warnings */
+    if (o->mode_set)
+        conf->policy.mode = o->mode;
+    o->policy = &conf->policy;
+    return 0;
+}
+
+/*
  * One line out per line in, streamed.  Input is read in blocks with
  * read(2), and the output is flushed just before a read that may wait: so
  * nothing is held back while the input has nothing more ready (a
@@ -629,6 +787,7 @@ enum {
     O_USER = 1u << 4,
     O_FORMAT = 1u << 5,
     O_UTS46 = 1u << 6, /* the UTS #46 processing flags and --profile */
+    O_CONF = 1u << 7,
     O_ALL = ~0u
 };
 
@@ -640,7 +799,8 @@ enum opt_id {
     OPT_FORMAT,
     OPT_USER,
     OPT_PROFILE,
-    OPT_SET /* sets flag */
+    OPT_CONF, /* its value may also be the next argument, as in lint-zone and tap */
+    OPT_SET   /* sets flag */
 };
 
 /* Every option of the per-item commands and check-conf: what it is called,
@@ -686,6 +846,9 @@ static const struct option {
     {"--case", O_CASE, OPT_CASE, 0, NULL,
      "encode: lowercase and record case flags (RFC 3492\n"
      "                     appendix A); decode: apply them"},
+    {"--conf", O_CONF, OPT_CONF, 0, "FILE",
+     "judge as the module does with this settings file\n"
+     "                     (idnguard.conf(5)): see below"},
     {"--format", O_FORMAT, OPT_FORMAT, 0, "F", "text (default), tsv or json: see below"},
     {"--user", O_USER, OPT_USER, 0, "NAME", "check the files as this user"},
     {"--help", O_ALL, OPT_HELP, 0, NULL, "this command's usage"},
@@ -725,8 +888,9 @@ static const struct command cmds[] = {
      "UTS #46 ToASCII: 'B\xc3\xbc" "cher.DE' -> xn--bcher-kva.de"},
     {"to-unicode", cmd_to_unicode, O_MODE | O_STRICT | O_FORMAT | O_UTS46, "[NAME...]",
      "UTS #46 ToUnicode: xn--bcher-kva.de -> b\xc3\xbc" "cher.de"},
-    {"check", cmd_check, O_MODE | O_FORMAT, "[NAME...]",
-     "judge each name as the resolver module does: 'ok' or an ERROR line"},
+    {"check", cmd_check, O_MODE | O_CONF | O_FORMAT, "[NAME...]",
+     "judge each name as the resolver module does: 'ok' or an ERROR line;\n"
+     "    with --conf FILE, by that settings file's whole policy"},
     {"skeleton", cmd_skeleton, O_MODE | O_FORMAT, "[NAME...]",
      "UTS #39 confusable skeleton of each label's Unicode form: names that look\n"
      "    alike have one skeleton ('\\046' is a '.' inside a label)"},
@@ -767,6 +931,31 @@ static const char items_text[] =
     "  \"codepoint\":...}.\n"
     "Exit status: 0 all ok, 1 any failure, 2 usage error.\n";
 
+/* check --conf: the lines check_policy writes. */
+static const char conf_text[] =
+    "With --conf FILE (or --conf=FILE), each name is judged as the module judges\n"
+    "a client's query for it, by the settings file's whole policy: its mode\n"
+    "(--mode overrides it), actions, allow and deny lists, protected names and\n"
+    "restriction level.  A name in UTF-8 is judged as its raw labels on the\n"
+    "wire are; one in A-labels as those.\n"
+    "--format=text: 'ok' when nothing in the policy objects to the name, else\n"
+    "  '<ACTION> <verdict>[: <label>][: <message>][: looks like <name>][ (U+XXXX)]\n"
+    "  [ lookalike=<classes>]': the action as the settings spell it (pass, log,\n"
+    "  normalize), in capitals when the module rejects the name (REFUSE,\n"
+    "  NXDOMAIN, DROP); then the verdict (a class, allow or deny), the label,\n"
+    "  the message and the protected name it looks like, as the module's EDE\n"
+    "  text says them; the lookalike classes found (UTS #39).  Text that spells\n"
+    "  no DNS name (an empty label) is an ERROR line, in every format as above.\n"
+    "--format=tsv: INPUT, action, verdict, label, message, code point, lookalike\n"
+    "  classes, protected name, EDE text (for refuse, nxdomain and drop); an\n"
+    "  absent field is empty.\n"
+    "--format=json: {\"input\":...,\"status\":\"ok\" or \"rejected\",\"action\":...,\n"
+    "  \"class\":...,\"label\":...,\"message\":...,\"codepoint\":...,\"lookalike\":...,\n"
+    "  \"like\":...,\"ede\":...}, null where absent.\n"
+    "Exit status with --conf: 0 every name passes (pass, log, normalize), 1 any\n"
+    "is rejected (refuse, nxdomain, drop) or spells no name, 2 a usage error or a\n"
+    "settings file that does not load (its errors as 'FILE:LINE: message').\n";
+
 static void usage(FILE *f)
 {
     size_t k;
@@ -788,6 +977,14 @@ static void usage(FILE *f)
     fputs(items_text, f);
 }
 
+/* An option as --help and the errors spell it with its value: "--mode=M",
+ * "--conf FILE". */
+static void option_head(const struct option *p, char *head, size_t cap)
+{
+    snprintf(head, cap, "%s%s%s", p->name, p->arg ? (p->id == OPT_CONF ? " " : "=") : "",
+             p->arg ? p->arg : "");
+}
+
 static void command_usage(const struct command *c, FILE *f)
 {
     size_t k;
@@ -799,12 +996,16 @@ static void command_usage(const struct command *c, FILE *f)
         char head[40];
         if (!(c->opts & p->cmds))
             continue;
-        snprintf(head, sizeof head, "%s%s%s", p->name, p->arg ? "=" : "", p->arg ? p->arg : "");
+        option_head(p, head, sizeof head);
         fprintf(f, "  %-18s %s\n", head, p->help);
     }
     if (c->fn) {
         fputc('\n', f);
         fputs(items_text, f);
+    }
+    if (c->opts & O_CONF) {
+        fputc('\n', f);
+        fputs(conf_text, f);
     }
 }
 
@@ -822,10 +1023,12 @@ static int apply_option(const struct command *c, const struct option *p, const c
                         const char *v, struct opts *o)
 {
     size_t k;
+    char head[40];
 
-    if (p->arg && v == NULL) {
-        fprintf(stderr, "idnguard: %s: option '%s' needs a value: %s=%s\n", c->name, a, p->name,
-                p->arg);
+    /* (An empty file name is no value either.) */
+    if (p->arg && (v == NULL || (p->id == OPT_CONF && v[0] == '\0'))) {
+        option_head(p, head, sizeof head);
+        fprintf(stderr, "idnguard: %s: option '%s' needs a value: %s\n", c->name, a, head);
         return 2;
     }
     switch (p->id) {
@@ -840,6 +1043,10 @@ static int apply_option(const struct command *c, const struct option *p, const c
                     c->name, v);
             return 2;
         }
+        o->mode_set = 1;
+        return -1;
+    case OPT_CONF:
+        o->conf = v;
         return -1;
     case OPT_PROFILE:
         for (k = 0; k < sizeof profiles / sizeof profiles[0]; k++)
@@ -894,7 +1101,7 @@ static int apply_option(const struct command *c, const struct option *p, const c
  */
 static int parse_args(int argc, char **argv, const struct command *c, struct opts *o, int *nops)
 {
-    int i, n = 0, rc;
+    int i, at, n = 0, rc;
     size_t k;
 
     for (i = 2; i < argc; i++) {
@@ -931,7 +1138,11 @@ static int parse_args(int argc, char **argv, const struct command *c, struct opt
                     c->name, argv[i], c->name);
             return 2;
         }
-        if ((rc = apply_option(c, p, argv[i], v, o)) >= 0)
+        /* "--conf FILE": the next argument, unless it is an option too. */
+        at = i;
+        if (p->id == OPT_CONF && v == NULL && i + 1 < argc && argv[i + 1][0] != '-')
+            v = argv[++i];
+        if ((rc = apply_option(c, p, argv[at], v, o)) >= 0)
             return rc;
     }
     *nops = n;
@@ -940,7 +1151,8 @@ static int parse_args(int argc, char **argv, const struct command *c, struct opt
 
 int main(int argc, char **argv)
 {
-    struct opts o = {IDNG_MODE_UTS46, 0, 0, FMT_TEXT, NULL};
+    static struct idng_conf conf;
+    struct opts o = {IDNG_MODE_UTS46, 0, 0, FMT_TEXT, NULL, NULL, 0, NULL};
     const struct command *c = NULL;
     size_t k;
     int i, n, rc, failed = 0;
@@ -976,6 +1188,8 @@ int main(int argc, char **argv)
     }
     if ((rc = parse_args(argc, argv, c, &o, &n)) >= 0)
         return rc;
+    if (o.conf && load_policy(&conf, &o) != 0)
+        return 2;
     if (c->opts & O_FILE) {
         if (n > 1) {
             fprintf(stderr, "idnguard: %s: one FILE at most (extra '%s')\n", c->name, argv[3]);
@@ -1009,6 +1223,8 @@ int main(int argc, char **argv)
             failed |= c->fn(argv[2 + i], strlen(argv[2 + i]), &o);
     }
     out_drain();
+    if (o.policy)
+        idng_conf_free(&conf);
     if (failed == 2 || fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "idnguard: error writing output\n");
         return 2;

@@ -68,7 +68,15 @@ extern "C" {
     X(IDNG_C_BAD_UTF8, "bad-utf8")                                                 \
     X(IDNG_C_MIXED_SCRIPT, "mixed-script")                                         \
     X(IDNG_C_CONFUSABLE, "confusable")                                             \
-    X(IDNG_C_MIXED_NUMBER, "mixed-number")
+    X(IDNG_C_MIXED_NUMBER, "mixed-number")                                         \
+    X(IDNG_C_WHOLE_SCRIPT, "whole-script")                                         \
+    X(IDNG_C_NEAR_MISS, "near-miss")                                               \
+    X(IDNG_C_MARK_PATTERN, "mark-pattern")                                         \
+    X(IDNG_C_CJK_PATTERN, "cjk-pattern")                                           \
+    X(IDNG_C_DIGIT_LOOKALIKE, "digit-lookalike")                                   \
+    X(IDNG_C_PUNCTUATION, "punctuation-like")                                     \
+    X(IDNG_C_TLD_LETTER, "tld-letter")                                             \
+    X(IDNG_C_EMBEDS_PROTECTED, "embeds-protected")
 
 /** Error class of a status. */
 typedef enum idng_class {
@@ -126,7 +134,25 @@ typedef enum idng_class {
     X(IDNG_E_CONFUSABLE, -35, IDNG_C_CONFUSABLE,                                        \
       "name is confusable with a protected name (UTS #39 section 4)")              \
     X(IDNG_E_MIXED_NUMBER, -36, IDNG_C_MIXED_NUMBER,                                    \
-      "label mixes digits of different numbering systems (UTS #39 5.3)")
+      "label mixes digits of different numbering systems (UTS #39 5.3)")         \
+    X(IDNG_E_WHOLE_SCRIPT, -37, IDNG_C_WHOLE_SCRIPT,                                    \
+      "every letter looks like a letter of a script the top-level domain expects "         \
+      "(UTS #39 section 4, whole-script)")                                             \
+    X(IDNG_E_NEAR_MISS, -38, IDNG_C_NEAR_MISS,                                          \
+      "name looks like a protected name once marks and strokes are dropped")          \
+    X(IDNG_E_MARK_PATTERN, -39, IDNG_C_MARK_PATTERN,                                    \
+      "a combining mark hides or fakes a letter's shape")                            \
+    X(IDNG_E_CJK_PATTERN, -40, IDNG_C_CJK_PATTERN,                                      \
+      "a Kana mark or a Han, Kana or Bopomofo character that looks like a Latin "       \
+      "letter or punctuation stands outside Japanese or Chinese text")                \
+    X(IDNG_E_DIGIT_LOOKALIKE, -41, IDNG_C_DIGIT_LOOKALIKE,                              \
+      "label of digits and letters that look like digits")                           \
+    X(IDNG_E_PUNCTUATION, -42, IDNG_C_PUNCTUATION,                                      \
+      "a letter that looks like punctuation (a hyphen, an apostrophe, a dot)")       \
+    X(IDNG_E_TLD_LETTER, -43, IDNG_C_TLD_LETTER,                                        \
+      "a letter of one country's language under another top-level domain")          \
+    X(IDNG_E_EMBEDS_PROTECTED, -44, IDNG_C_EMBEDS_PROTECTED,                            \
+      "a part of the label between hyphens looks like a protected name's label")
 
 /** Status of every codec call; IDNG_OK is 0, errors are negative. */
 typedef enum idng_status {
@@ -732,6 +758,96 @@ idng_status idng_name_skeleton(const char *in, size_t inlen, char *out, size_t *
  */
 idng_status idng_name_restriction(const char *in, size_t inlen, idng_mode mode,
                                   idng_restriction *level, int *mixed_numbers, idng_error *err);
+
+/* ---- lookalikes beyond UTS #39's skeleton (codec/spoof.c) ---- */
+
+/**
+ * The scripts a top-level domain can expect, for whole-script confusables:
+ * X(bit symbol, name).  The names are stable interface (settings).
+ */
+#define IDNG_SCRIPT_LIST(X)                                                        \
+    X(IDNG_SCRIPT_LATIN, "latin")                                                  \
+    X(IDNG_SCRIPT_CYRILLIC, "cyrillic")                                            \
+    X(IDNG_SCRIPT_GREEK, "greek")                                                  \
+    X(IDNG_SCRIPT_ARMENIAN, "armenian")                                            \
+    X(IDNG_SCRIPT_GEORGIAN, "georgian")                                            \
+    X(IDNG_SCRIPT_HEBREW, "hebrew")                                                \
+    X(IDNG_SCRIPT_ARABIC, "arabic")                                                \
+    X(IDNG_SCRIPT_THAI, "thai")                                                    \
+    X(IDNG_SCRIPT_CJK, "cjk")
+
+/** The index of each script; its bit is 1u << index. */
+enum {
+#define IDNG_X_SCRIPT(sym, name) sym##_INDEX,
+    IDNG_SCRIPT_LIST(IDNG_X_SCRIPT)
+#undef IDNG_X_SCRIPT
+    IDNG_SCRIPT_COUNT
+};
+/** The bit of each script. */
+enum {
+#define IDNG_X_SCRIPT(sym, name) sym = 1u << sym##_INDEX,
+    IDNG_SCRIPT_LIST(IDNG_X_SCRIPT)
+#undef IDNG_X_SCRIPT
+};
+#define IDNG_SCRIPTS_ALL ((1u << IDNG_SCRIPT_COUNT) - 1)
+
+/** Name of the script of index i ("cyrillic"); NULL if out of range. */
+const char *idng_script_name(unsigned i);
+/** Parses a script's name; returns its index, or -1. */
+int idng_script_lookup(const char *name, size_t len);
+
+/**
+ * Whole-script confusables (UTS #39 section 4, tested one character at a
+ * time) against the IDNG_SCRIPT_* scripts: a string of one script whose
+ * every letter has a lookalike in script T (a letter of T with the same
+ * skeleton, or an extra lookalike mapping to Latin) can pass for T.
+ * Code points of Common and Inherited (digits, '-', marks) pass for any.
+ *
+ * @param own: gets the bits of the scripts s is written in (0 when none
+ *   of them; every bit when s is not of one script or holds no letter of
+ *   any script).
+ * @return the bits of the scripts every letter of s can pass for; 0 when
+ *   *own has every bit.
+ */
+unsigned idng_whole_script(const uint32_t *s, size_t n, unsigned *own);
+
+/** Flags of idng_skeleton_ex. */
+enum {
+    /** letters UTS #39 maps elsewhere than they look (tools/lookalike_extra.txt)
+     *  are taken as the ASCII they look like */
+    IDNG_SK_EXTRA = 1u << 0,
+    /** NFD, combining marks dropped, and letters "<X> WITH <mark>" that have
+     *  no decomposition (l with stroke) taken as <X>: a near miss */
+    IDNG_SK_FOLD = 1u << 1
+};
+
+/**
+ * The skeleton (idng_skeleton) of s after the changes flags ask for, in
+ * that order: the key of looser lookalike tests.  Arguments and results as
+ * idng_skeleton's; n is at most IDNG_LABEL_MAX + 1 (IDNG_E_INVAL beyond).
+ */
+idng_status idng_skeleton_ex(const uint32_t *in, size_t n, unsigned flags, uint32_t *out,
+                             size_t *outlen);
+
+/**
+ * Patterns of one label that browsers refuse to show and that UTS #39
+ * lets through: bits of the classes found (1u << (class - IDNG_C_MARK_PATTERN)
+ * for mark-pattern, cjk-pattern, digit-lookalike and punctuation-like).
+ * See codec/spoof.c for each rule and its source.
+ */
+unsigned idng_spoof_patterns(const uint32_t *s, size_t n);
+
+/** Letters at home under one country's top-level domains only (bits of
+ *  idng_tld_letters): the caller knows the TLD (core/idng_lookalike.c). */
+enum {
+    IDNG_TL_ICELANDIC = 1u << 0,   /**< thorn and eth (U+00FE, U+00F0): .is, .fo */
+    IDNG_TL_AZERBAIJANI = 1u << 1, /**< schwa (U+0259): .az */
+    IDNG_TL_CATALAN = 1u << 2      /**< the middle dot of l·l (U+00B7): .cat */
+};
+
+/** The IDNG_TL_* letters s holds.  Chromium shows them under those TLDs
+ *  only (thorn looks like b and p, eth like o, schwa like an e turned). */
+unsigned idng_tld_letters(const uint32_t *s, size_t n);
 
 #ifdef __cplusplus
 }

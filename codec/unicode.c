@@ -35,6 +35,11 @@ enum {
 DEFINE_FIND(find_u32, uint32_t)
 DEFINE_FIND(find_u64, uint64_t)
 
+long idng_find_u32(const uint32_t *keys, size_t n, uint32_t key)
+{
+    return find_u32(keys, n, key);
+}
+
 int idng_u46_mapping(uint32_t cp, const uint32_t **seq)
 {
     long i = find_u32(idng_ut_map_cp, idng_ut_map_count, cp);

@@ -31,6 +31,9 @@ static inline uint32_t idng_usec(uint32_t cp)
                                                 + (cp & IDNG_UT_BLOCK_MASK)]];
 }
 
+/** The index of key in the sorted keys[0..n), or -1. */
+long idng_find_u32(const uint32_t *keys, size_t n, uint32_t key);
+
 /** idng_confusable of the code point whose security word is w. */
 static inline int idng_confusable_w(uint32_t w, const uint32_t **seq)
 {

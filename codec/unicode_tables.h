@@ -133,6 +133,24 @@ enum { QC_YES = 0, QC_NO = 1, QC_MAYBE = 2 };
 #define SCX_HANB 165
 #define SCX_JPAN 166
 #define SCX_KORE 167
+#define SCX_HANI 47
+#define SCX_HIRA 51
+#define SCX_KANA 60
+#define SCX_BOPO 13
+/* The scripts of whole-script confusables (idng_ut_ws_mask bits): the bit
+ * of each, and its bit in the script sets. */
+#define IDNG_UT_WS_TARGETS 9
+#define IDNG_UT_WS_LATN 0
+#define IDNG_UT_WS_CYRL 1
+#define IDNG_UT_WS_GREK 2
+#define IDNG_UT_WS_ARMN 3
+#define IDNG_UT_WS_GEOR 4
+#define IDNG_UT_WS_HEBR 5
+#define IDNG_UT_WS_ARAB 6
+#define IDNG_UT_WS_THAI 7
+#define IDNG_UT_WS_CJK 8
+/* each target's scripts, -1 for none more */
+#define IDNG_UT_WS_SCX { {70, -1, -1}, {27, -1, -1}, {43, -1, -1}, {5, -1, -1}, {37, -1, -1}, {50, -1, -1}, {3, -1, -1}, {147, -1, -1}, {165, 166, 167} }
 /* The longest skeleton of one code point, in code points: of any code point,
  * and of a code point UTS #46 keeps (valid or deviation); the latter in
  * UTF-8 octets too. */
@@ -163,7 +181,7 @@ enum { QC_YES = 0, QC_NO = 1, QC_MAYBE = 2 };
 #define IDNG_UT_STAGE1_SIZE 8704
 #define IDNG_UT_STAGE2_SIZE 34304
 #define IDNG_UT_PROPS_SIZE 221
-#define IDNG_UT_POOL_SIZE 10505
+#define IDNG_UT_POOL_SIZE 10507
 #define IDNG_UT_MAP_COUNT 6205
 #define IDNG_UT_DEC_COUNT 2061
 #define IDNG_UT_COMP_COUNT 941
@@ -175,6 +193,10 @@ enum { QC_YES = 0, QC_NO = 1, QC_MAYBE = 2 };
 #define IDNG_UT_SEC_ASCII_SIZE 128
 #define IDNG_UT_SCX_SIZE 651
 #define IDNG_UT_CONF_COUNT 5247
+#define IDNG_UT_WS_COUNT 577
+#define IDNG_UT_EXTRA_COUNT 137
+#define IDNG_UT_DIGITLIKE_COUNT 19
+#define IDNG_UT_FOLD_COUNT 214
 
 /* The data (unicode_tables.c). */
 extern const unsigned idng_ut_shift;
@@ -215,6 +237,24 @@ extern const uint32_t idng_ut_conf_cp[IDNG_UT_CONF_COUNT];
 /* their prototypes' NFD in idng_ut_pool, as references */
 extern const uint32_t idng_ut_conf_ref[IDNG_UT_CONF_COUNT];
 extern const size_t idng_ut_conf_count;
+/* sorted: letters that can pass for a script not their own (whole-script) */
+extern const uint32_t idng_ut_ws_cp[IDNG_UT_WS_COUNT];
+/* those scripts, bit k = WS_TARGETS[k] (IDNG_UT_WS_*) */
+extern const uint16_t idng_ut_ws_mask[IDNG_UT_WS_COUNT];
+extern const size_t idng_ut_ws_count;
+/* sorted: extra lookalike mappings (tools/lookalike_extra.txt) */
+extern const uint32_t idng_ut_extra_cp[IDNG_UT_EXTRA_COUNT];
+/* their ASCII targets in idng_ut_pool, as references */
+extern const uint32_t idng_ut_extra_ref[IDNG_UT_EXTRA_COUNT];
+extern const size_t idng_ut_extra_count;
+/* sorted: letters whose skeleton is an ASCII digit's */
+extern const uint32_t idng_ut_digitlike_cp[IDNG_UT_DIGITLIKE_COUNT];
+extern const size_t idng_ut_digitlike_count;
+/* sorted: letters '<X> WITH <mark>' without a decomposition */
+extern const uint32_t idng_ut_fold_cp[IDNG_UT_FOLD_COUNT];
+/* the letter <X> of each */
+extern const uint32_t idng_ut_fold_to[IDNG_UT_FOLD_COUNT];
+extern const size_t idng_ut_fold_count;
 /* the scripts' short names (ISO 15924 codes), by bit */
 extern const char idng_ut_scx_names[IDNG_UT_SCX_SCRIPTS][5];
 

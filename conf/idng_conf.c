@@ -698,6 +698,117 @@ static const struct kind kind_protect = {set_protect, put_protect, expect_protec
 static int read_regular(const char *path, size_t max, const char *what, char **out, size_t *len,
                         const char **why, int *errnum, char *whybuf, size_t whylen);
 
+/* -- tld-scripts: the scripts a top-level domain expects (whole-script) -- */
+
+/* "TLD SCRIPT[,SCRIPT...]" or "TLD none": the TLD in Unicode or as an
+ * A-label, the scripts by their IDNG_SCRIPT_LIST names. */
+static int set_tld_scripts(struct pstate *p, const struct key *k, const char *v, size_t n)
+{
+    uint8_t wire[WIRE_MAX];
+    size_t wlen = 0, t = 0, i;
+    unsigned scripts = 0;
+    char e[ECHO_CAP], x[160];
+    int r;
+
+    while (t < n && v[t] != ' ' && v[t] != '\t')
+        t++;
+    for (i = t; i < n && (v[i] == ' ' || v[i] == '\t');)
+        i++;
+    if (t == 0 || i == n) {
+        k->kind->expect(k, x, sizeof x);
+        return fail(p, "bad value '%s' for '%s': expected %s", echo(e, v, n), k->name, x);
+    }
+    if (name_to_wire(p, k, v, t, wire, &wlen) != 0)
+        return -1;
+    if (wlen < 2 || wire[0] + 2u != wlen)
+        return fail(p, "bad top-level domain '%s' for '%s': give one label", echo(e, v, t),
+                    k->name);
+    if (n - i == 4 && memcmp(v + i, "none", 4) == 0)
+        i = n;
+    while (i < n) {
+        size_t j = i;
+        int s;
+        while (j < n && v[j] != ',')
+            j++;
+        s = idng_script_lookup(v + i, j - i);
+        if (s < 0) {
+            k->kind->expect(k, x, sizeof x);
+            return fail(p, "bad script '%s' for '%s': expected %s", echo(e, v + i, j - i),
+                        k->name, x);
+        }
+        scripts |= 1u << s;
+        i = j < n ? j + 1 : j;
+    }
+    r = idng_protect_tld(&p->c.policy.protect, (const char *)wire + 1, wire[0], scripts);
+    if (r == -1)
+        return fail(p, "out of memory");
+    return r == 0 ? 0 : fail(p, "bad top-level domain '%s' for '%s'", echo(e, v, t), k->name);
+}
+
+static int put_tld_scripts(const struct idng_conf *c, const struct key *k, FILE *f)
+{
+    const struct idng_protect *s = &c->policy.protect;
+    size_t i;
+    unsigned b;
+
+    if (s->ntld == 0)
+        return fprintf(f, "    # %s: (the built-in table)\n", k->name) < 0 ? -1 : 0;
+    for (i = 0; i < s->ntld; i++) {
+        const char *sep = " ";
+        if (fprintf(f, "    %s: %.*s", k->name, (int)s->tld[i].len, (const char *)s->tld[i].label)
+            < 0)
+            return -1;
+        for (b = 0; b < IDNG_SCRIPT_COUNT; b++, sep = s->tld[i].scripts & ((1u << b) - 1) ? "," : " ")
+            if (s->tld[i].scripts & 1u << b && fprintf(f, "%s%s", sep, idng_script_name(b)) < 0)
+                return -1;
+        if (fprintf(f, "%s\n", s->tld[i].scripts ? "" : " none") < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void expect_tld_scripts(const struct key *k, char *out, size_t cap)
+{
+    size_t n = 0;
+    unsigned b;
+
+    (void)k;
+    n += (size_t)snprintf(out, cap, "'TLD SCRIPT[,SCRIPT...]' or 'TLD none', a script one of");
+    for (b = 0; b < IDNG_SCRIPT_COUNT && n < cap; b++)
+        n += (size_t)snprintf(out + n, cap - n, " %s", idng_script_name(b));
+}
+
+static const struct kind kind_tld_scripts = {set_tld_scripts, put_tld_scripts,
+                                             expect_tld_scripts};
+
+/* -- protect-suffixes: listed (the protected names as written) or any -- */
+
+static int set_suffixes(struct pstate *p, const struct key *k, const char *v, size_t n)
+{
+    if (n == 3 && memcmp(v, "any", 3) == 0)
+        p->c.policy.protect.suffixes = 1;
+    else if (n == 6 && memcmp(v, "listed", 6) == 0)
+        p->c.policy.protect.suffixes = 0;
+    else
+        return bad_value(p, k, v, n);
+    return 0;
+}
+
+static int put_suffixes(const struct idng_conf *c, const struct key *k, FILE *f)
+{
+    return fprintf(f, "    %s: %s\n", k->name, c->policy.protect.suffixes ? "any" : "listed") < 0
+               ? -1
+               : 0;
+}
+
+static void expect_suffixes(const struct key *k, char *out, size_t cap)
+{
+    (void)k;
+    snprintf(out, cap, "listed or any");
+}
+
+static const struct kind kind_suffixes = {set_suffixes, put_suffixes, expect_suffixes};
+
 /* The octets of a protect-file, malloc'd (NULL after a reported failure). */
 static char *read_names_file(struct pstate *p, const struct key *k, const char *path, size_t *len)
 {
@@ -813,6 +924,9 @@ static const struct key keys[] = {
      0, 0},
     {"protect", &kind_protect, 0, 0, K_REPEAT},
     {"protect-file", &kind_protect_file, offsetof(struct idng_conf, protect_file), 0, 0},
+    {"protect-suffixes", &kind_suffixes, 0, 0, 0},
+    {"protect-embedded", &kind_bool, offsetof(struct idng_conf, policy.protect.embedded), 0, 0},
+    {"tld-scripts", &kind_tld_scripts, 0, 0, K_REPEAT},
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 

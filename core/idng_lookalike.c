@@ -3,6 +3,7 @@
  * Lookalike names (see idng_lookalike.h).
  */
 #include "idng_lookalike.h"
+#include "idng_psl.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +34,23 @@ struct idng_skel_slot {
     uint32_t off;   /**< the key at keys[off..off + len) */
     uint32_t len;
     uint32_t index; /**< 1 + the name's index in names.names; 0: empty slot */
+    uint32_t kind;  /**< the key's KIND_* */
 };
+
+/*
+ * Three kinds of key, each a name's skeleton key made with other
+ * idng_skeleton_ex flags: UTS #39's skeleton; with the extra lookalike
+ * mappings (both make a confusable name); and with marks and strokes
+ * dropped too (a near miss).  A protected name is held under each of its
+ * distinct keys, a query name is looked up under each kind in turn; the
+ * kind seeds the hash, so keys of different kinds never meet.
+ */
+enum { KIND_SKELETON, KIND_EXTRA, KIND_FOLD, KINDS };
+/* A protected name's registrable label (the label left of its public
+ * suffix) is held under each kind too, as a key of its own (its skeleton,
+ * no length): kind KINDS + k.  protect-suffixes and protect-embedded look
+ * labels up there. */
+static const unsigned kind_flags[KINDS] = {0, IDNG_SK_EXTRA, IDNG_SK_EXTRA | IDNG_SK_FOLD};
 
 static uint64_t fold(uint64_t parent, const uint32_t *p, size_t n)
 {
@@ -45,6 +62,7 @@ static uint64_t fold(uint64_t parent, const uint32_t *p, size_t n)
     return idng_hash_mix(h);
 }
 #define ROOT_HASH UINT64_C(0x9e3779b97f4a7c15)
+#define KIND_HASH(kind) (ROOT_HASH + (uint64_t)(kind) * UINT64_C(0xc2b2ae3d27d4eb4f))
 
 /* Does p[0..n) hold an octet >= 0x80 (a raw label, or a name with one)? */
 static int has_8bit(const uint8_t *p, size_t n)
@@ -71,26 +89,42 @@ void idng_lookalike_start(struct idng_lookalike_run *r, const struct idng_protec
     r->any = 0; /* out is set up by the first judged label: most names have none */
 }
 
-/* What rule 6 makes of one judged label. */
-static void judge_label(struct idng_lookalike_run *r, const uint32_t *cps, size_t n, size_t off,
-                        size_t len)
+static int same_label(const uint8_t *tld, size_t len, const uint8_t *t, size_t tlen);
+
+/* Notes class cls at the label at off, unless an earlier label has it. */
+static void note(struct idng_lookalike *o, int cls, size_t off, size_t len)
+{
+    unsigned bit = IDNG_LK_BIT(cls);
+
+    if (o->found & bit)
+        return;
+    o->found |= bit;
+    o->at[cls - IDNG_C_MIXED_SCRIPT].off = off;
+    o->at[cls - IDNG_C_MIXED_SCRIPT].len = len;
+}
+
+/* What rule 6 makes of one judged label, the i-th, on its own. */
+static void judge_label(struct idng_lookalike_run *r, size_t i, const uint32_t *cps, size_t n,
+                        size_t off, size_t len)
 {
     struct idng_lookalike *o = &r->out;
-    int mixed;
+    int mixed, cls;
     idng_restriction level = idng_uts39_label(cps, n, &mixed);
+    unsigned own, pass = idng_whole_script(cps, n, &own),
+                  patterns = idng_spoof_patterns(cps, n);
 
     if (level > o->level)
         o->level = level;
-    if (level > r->limit && !(o->found & IDNG_LK_MIXED_SCRIPT)) {
-        o->found |= IDNG_LK_MIXED_SCRIPT;
-        o->at[0].off = off;
-        o->at[0].len = len;
-    }
-    if (mixed && !(o->found & IDNG_LK_MIXED_NUMBER)) {
-        o->found |= IDNG_LK_MIXED_NUMBER;
-        o->at[2].off = off;
-        o->at[2].len = len;
-    }
+    if (level > r->limit)
+        note(o, IDNG_C_MIXED_SCRIPT, off, len);
+    if (mixed)
+        note(o, IDNG_C_MIXED_NUMBER, off, len);
+    r->ws_own[i] = (uint16_t)own;
+    r->ws_pass[i] = (uint16_t)pass;
+    r->tld_letters[i] = (uint8_t)idng_tld_letters(cps, n);
+    for (cls = IDNG_C_MARK_PATTERN; patterns != 0; cls++, patterns >>= 1)
+        if (patterns & 1)
+            note(o, cls, off, len);
 }
 
 void idng_lookalike_label(void *ctx, size_t off, size_t len, const uint32_t *cps, size_t n)
@@ -120,6 +154,9 @@ void idng_lookalike_label(void *ctx, size_t off, size_t len, const uint32_t *cps
                 own[k] += own[k] - 'A' < 26u ? 'a' - 'A' : 0;
         } else if (!r->keys) {
             r->judged[i] = 0;
+            r->ws_own[i] = IDNG_SCRIPTS_ALL;
+            r->ws_pass[i] = 0;
+            r->tld_letters[i] = 0;
             r->cp_at[i + 1] = r->cp_at[i];
             return;
         }
@@ -131,13 +168,16 @@ void idng_lookalike_label(void *ctx, size_t off, size_t len, const uint32_t *cps
         cps = own;
     }
     r->judged[i] = (unsigned char)judged;
+    r->ws_own[i] = IDNG_SCRIPTS_ALL;
+    r->ws_pass[i] = 0;
+    r->tld_letters[i] = 0;
     if (judged) {
         if (!r->any) {
             memset(&r->out, 0, sizeof r->out);
             r->out.level = IDNG_RL_ASCII;
             r->any = 1;
         }
-        judge_label(r, cps, n, off, len);
+        judge_label(r, i, cps, n, off, len);
     }
     if (r->keys) {
         /* Raw labels can map to more code points than they have octets
@@ -161,8 +201,8 @@ void idng_lookalike_label(void *ctx, size_t off, size_t len, const uint32_t *cps
     }
 }
 
-static const struct idng_skel_slot *find_key(const struct idng_protect *s, uint64_t h,
-                                             const uint32_t *key, size_t len)
+static const struct idng_skel_slot *find_key(const struct idng_protect *s, unsigned kind,
+                                             uint64_t h, const uint32_t *key, size_t len)
 {
     size_t mask, i;
 
@@ -171,11 +211,33 @@ static const struct idng_skel_slot *find_key(const struct idng_protect *s, uint6
     mask = s->nslots - 1;
     for (i = (size_t)h & mask; s->slots[i].index != 0; i = (i + 1) & mask) {
         const struct idng_skel_slot *sl = &s->slots[i];
-        if (sl->hash == h && sl->len == len
+        if (sl->hash == h && sl->kind == kind && sl->len == len
             && memcmp(s->keys + sl->off, key, len * sizeof *key) == 0)
             return sl;
     }
     return NULL;
+}
+
+/* The key of kind of label i of r alone, into sk (*n in: capacity, out:
+ * length); 0 when it does not fit or the label's code points were not kept. */
+static int label_key(const struct idng_lookalike_run *r, unsigned kind, size_t i, uint32_t *sk,
+                     size_t *n)
+{
+    if (i < r->first || i >= r->nlab)
+        return 0;
+    return idng_skeleton_ex(r->cps + r->cp_at[i], r->cp_at[i + 1] - r->cp_at[i],
+                            kind_flags[kind], sk, n)
+           == IDNG_OK;
+}
+
+/* The index of the label whose content starts at off, or nlab. */
+static size_t label_at(const struct idng_lookalike_run *r, size_t off)
+{
+    size_t i;
+
+    for (i = 0; i < r->nlab && r->off[i] != off; i++)
+        ;
+    return i;
 }
 
 /* Is h the hash of a parent of a protected name? */
@@ -193,13 +255,15 @@ static int is_parent(const struct idng_protect *s, uint64_t h)
 /* Puts the skeleton of label i before the key already built (the labels
  * after it), after its length, and returns the new parent's hash; 0 and
  * r->keys cleared when it does not fit. */
-static uint64_t key_label(struct idng_lookalike_run *r, uint32_t *key, size_t i,
+static uint64_t key_label(struct idng_lookalike_run *r, unsigned kind, uint32_t *key, size_t i,
                           uint64_t parent)
 {
     uint32_t sk[(IDNG_LABEL_MAX + 1) * IDNG_SKELETON_GROWTH];
     size_t n = sizeof sk / sizeof sk[0], end = r->key_at[i + 1];
 
-    if (idng_skeleton(r->cps + r->cp_at[i], r->cp_at[i + 1] - r->cp_at[i], sk, &n) != IDNG_OK
+    if (idng_skeleton_ex(r->cps + r->cp_at[i], r->cp_at[i + 1] - r->cp_at[i], kind_flags[kind], sk,
+                         &n)
+            != IDNG_OK
         || n + 1 > end) {
         r->keys = 0;
         return 0;
@@ -224,45 +288,188 @@ static int is_protected(const struct idng_lookalike_run *r, const uint8_t *w, si
                : idng_nameset_find(&r->protect->names, w, len) != IDNG_NAMESET_NONE;
 }
 
-int idng_lookalike_finish(struct idng_lookalike_run *r, struct idng_lookalike *out)
+/* The top-level domains of the IDNG_TL_* letters, in the order of the bits. */
+static const char *const tld_letter_home[][2] = {{"is", "fo"}, {"az", NULL}, {"cat", NULL}};
+
+/* The rules that need the top-level domain (the last label), for every
+ * judged label below it:
+ * - whole-script: a label written in none of the scripts the domain
+ *   expects, that can pass for one of them;
+ * - tld-letter: an IDNG_TL_* letter under a domain that is not its home. */
+static void by_tld(const struct idng_lookalike_run *r, struct idng_lookalike *out)
+{
+    size_t tld = r->nlab - 1, i, k;
+    const uint8_t *t = r->wire + r->off[tld];
+    unsigned own = r->judged[tld] && r->ws_own[tld] != IDNG_SCRIPTS_ALL ? r->ws_own[tld] : 0;
+    unsigned expect = idng_tld_scripts(r->protect, t, r->len[tld], own), home = 0;
+
+    for (k = 0; k < sizeof tld_letter_home / sizeof tld_letter_home[0]; k++)
+        for (i = 0; i < 2 && tld_letter_home[k][i] != NULL; i++)
+            if (same_label(t, r->len[tld], (const uint8_t *)tld_letter_home[k][i],
+                           strlen(tld_letter_home[k][i])))
+                home |= 1u << k;
+    for (i = 0; i < tld; i++) {
+        if (!r->judged[i])
+            continue;
+        if (!(r->ws_own[i] & expect) && (r->ws_pass[i] & expect))
+            note(out, IDNG_C_WHOLE_SCRIPT, r->off[i], r->len[i]);
+        if (r->tld_letters[i] & ~home)
+            note(out, IDNG_C_TLD_LETTER, r->off[i], r->len[i]);
+    }
+}
+
+/* The parents from the last label on, each one label longer, keyed with
+ * kind: those that are no protected name's parent end the walk; of those
+ * holding a judged label, the longest whose key is a protected name's, when
+ * it is not a protected name itself, is noted as cls.  0 when a key did not
+ * fit (nothing more can match). */
+static int match_keys(struct idng_lookalike_run *r, unsigned kind, int cls, size_t last,
+                      struct idng_lookalike *out)
 {
     uint32_t key[IDNG_LK_KEY_MAX];
-    size_t i, last = 0, first;
-    uint64_t h = ROOT_HASH;
+    uint64_t h = KIND_HASH(kind);
+    size_t i, first;
+
+    r->key_at[r->nlab] = IDNG_LK_KEY_MAX;
+    for (i = r->nlab; i-- > r->first;) {
+        const struct idng_skel_slot *sl;
+        size_t start = r->off[i] - 1; /* the parent's length octet */
+        h = key_label(r, kind, key, i, h);
+        if (!r->keys)
+            return 0;
+        if (!is_parent(r->protect, h))
+            break;
+        if (i > last)
+            continue;
+        sl = find_key(r->protect, kind, h, key + r->key_at[i], IDNG_LK_KEY_MAX - r->key_at[i]);
+        if (sl == NULL || is_protected(r, r->wire + start, r->wire_len - start))
+            continue;
+        for (first = i; !r->judged[first]; first++)
+            ;
+        out->found |= IDNG_LK_BIT(cls);
+        out->at[cls - IDNG_C_MIXED_SCRIPT].off = r->off[first];
+        out->at[cls - IDNG_C_MIXED_SCRIPT].len = r->len[first];
+        out->like = sl->index - 1;
+    }
+    return 1;
+}
+
+/* The A-label form of label i of r (a raw label converted), into a; its
+ * length, or 0 when it does not convert. */
+static size_t a_label(const struct idng_lookalike_run *r, size_t i, char *a)
+{
+    size_t alen = IDNG_LABEL_MAX, k;
+    const char *lab = (const char *)r->wire + r->off[i];
+
+    if (!has_8bit(r->wire + r->off[i], r->len[i])) {
+        for (k = 0; k < r->len[i]; k++)
+            a[k] = (char)(lab[k] | ((unsigned)(lab[k] - 'A') < 26u ? 0x20 : 0));
+        return r->len[i];
+    }
+    return idng_label_to_ascii(lab, r->len[i], a, &alen, r->mode, NULL) == IDNG_OK ? alen : 0;
+}
+
+/* protect-suffixes: the registrable label of the name, when judged, keyed
+ * with each kind and looked up among the protected names' registrable
+ * labels; a match that is not that same label (bücher.com against
+ * bücher.de) is noted as cls. */
+static void match_registrable(const struct idng_lookalike_run *r, struct idng_lookalike *out)
+{
+    uint32_t sk[(IDNG_LABEL_MAX + 1) * IDNG_SKELETON_GROWTH];
+    size_t reg = idng_psl_registrable(r->wire, r->wire_len, 0), i, n, plen;
+    unsigned kind;
+
+    if (reg >= r->wire_len || (i = label_at(r, reg + 1)) >= r->nlab || !r->judged[i])
+        return;
+    for (kind = 0; kind < KINDS; kind++) {
+        const struct idng_skel_slot *sl;
+        const uint8_t *p;
+        char a[IDNG_LABEL_MAX];
+        size_t alen;
+        int cls = kind == KIND_FOLD ? IDNG_C_NEAR_MISS : IDNG_C_CONFUSABLE;
+        n = sizeof sk / sizeof sk[0];
+        if (out->found & (IDNG_LK_CONFUSABLE | IDNG_LK_BIT(cls)) || !label_key(r, kind, i, sk, &n))
+            continue;
+        sl = find_key(r->protect, KINDS + kind, fold(KIND_HASH(KINDS + kind), sk, n), sk, n);
+        if (sl == NULL)
+            continue;
+        /* The protected name's own registrable label is no lookalike of it. */
+        p = r->protect->names.names[sl->index - 1];
+        plen = idng_wire_len(p, IDNG_WIRE_MAX);
+        reg = idng_psl_registrable(p, plen, 0);
+        alen = a_label(r, i, a);
+        if (reg < plen && alen == p[reg] && memcmp(a, p + reg + 1, alen) == 0)
+            continue;
+        note(out, cls, r->off[i], r->len[i]);
+        out->like = sl->index - 1;
+    }
+}
+
+/* protect-embedded: each part between hyphens (not the whole) of each judged label, keyed
+ * with the skeleton and the extra mappings, looked up among the protected
+ * names' registrable labels. */
+static void match_embedded(const struct idng_lookalike_run *r, struct idng_lookalike *out)
+{
+    uint32_t sk[(IDNG_LABEL_MAX + 1) * IDNG_SKELETON_GROWTH];
+    size_t i, n, at, end;
+    unsigned kind;
+
+    for (i = r->first; i < r->nlab && !(out->found & IDNG_LK_EMBEDS_PROTECTED); i++) {
+        if (!r->judged[i])
+            continue;
+        for (kind = KIND_SKELETON; kind <= KIND_EXTRA; kind++) {
+            n = sizeof sk / sizeof sk[0];
+            if (!label_key(r, kind, i, sk, &n))
+                continue;
+            for (at = 0; at < n; at = end + 1) {
+                const struct idng_skel_slot *sl;
+                for (end = at; end < n && sk[end] != '-'; end++)
+                    ;
+                if (end == at || (at == 0 && end == n))
+                    continue; /* the whole label: not a part of it */
+                sl = find_key(r->protect, KINDS + kind,
+                              fold(KIND_HASH(KINDS + kind), sk + at, end - at), sk + at, end - at);
+                if (sl != NULL) {
+                    note(out, IDNG_C_EMBEDS_PROTECTED, r->off[i], r->len[i]);
+                    if (!(out->found & (IDNG_LK_CONFUSABLE | IDNG_LK_NEAR_MISS)))
+                        out->like = sl->index - 1;
+                    return;
+                }
+            }
+        }
+    }
+}
+
+int idng_lookalike_finish(struct idng_lookalike_run *r, struct idng_lookalike *out)
+{
+    size_t i, last = 0;
+    unsigned kind;
 
     if (!r->any) {
         memset(out, 0, sizeof *out);
         return 0;
     }
     *out = r->out;
+    if (r->nlab >= 2)
+        by_tld(r, out);
     if (!r->keys)
         return 1;
     for (i = 0; i < r->nlab; i++)
         if (r->judged[i])
             last = i;
-    /* The parents from the last label on, each one label longer: those
-     * that are no protected name's parent end the walk; of those holding a
-     * judged label, the longest whose key is a protected name's, when it is
-     * not a protected name itself, makes the name confusable. */
-    r->key_at[r->nlab] = IDNG_LK_KEY_MAX;
-    for (i = r->nlab; i-- > r->first;) {
-        const struct idng_skel_slot *sl;
-        size_t start = r->off[i] - 1; /* the parent's length octet */
-        h = key_label(r, key, i, h);
-        if (!r->keys || !is_parent(r->protect, h))
+    /* Confusable by the skeleton, else with the extra mappings; a near
+     * miss only when neither. */
+    for (kind = 0; kind < KINDS; kind++) {
+        int cls = kind == KIND_FOLD ? IDNG_C_NEAR_MISS : IDNG_C_CONFUSABLE;
+        if (out->found & (IDNG_LK_CONFUSABLE | IDNG_LK_BIT(cls)))
+            continue;
+        if (!match_keys(r, kind, cls, last, out))
             break;
-        if (i > last)
-            continue;
-        sl = find_key(r->protect, h, key + r->key_at[i], IDNG_LK_KEY_MAX - r->key_at[i]);
-        if (sl == NULL || is_protected(r, r->wire + start, r->wire_len - start))
-            continue;
-        for (first = i; !r->judged[first]; first++)
-            ;
-        out->found |= IDNG_LK_CONFUSABLE;
-        out->at[1].off = r->off[first];
-        out->at[1].len = r->len[first];
-        out->like = sl->index - 1;
     }
+    if (r->protect->suffixes)
+        match_registrable(r, out);
+    if (r->protect->embedded)
+        match_embedded(r, out);
     return 1;
 }
 
@@ -315,6 +522,7 @@ void idng_protect_free(struct idng_protect *s)
     free(s->slots);
     free(s->keys);
     free(s->parents);
+    free(s->tld);
     idng_protect_init(s);
 }
 
@@ -327,8 +535,8 @@ static void slot_put(struct idng_skel_slot *slots, size_t nslots, const struct i
     slots[i] = *sl;
 }
 
-/* Room for one more slot (at most half full) and keylen more key entries. */
-static int reserve(struct idng_protect *s, size_t keylen)
+/* Room for more slots (at most half full) and keylen more key entries. */
+static int reserve(struct idng_protect *s, size_t more, size_t keylen)
 {
     if (s->keys_cap - s->keys_len < keylen) {
         size_t cap = s->keys_cap ? s->keys_cap : 4096;
@@ -340,8 +548,10 @@ static int reserve(struct idng_protect *s, size_t keylen)
         s->keys = k;
         s->keys_cap = cap;
     }
-    if (2 * (s->used + 1) > s->nslots) {
+    if (2 * (s->used + more) > s->nslots) {
         size_t n = s->nslots ? 2 * s->nslots : 64, i;
+        while (2 * (s->used + more) > n)
+            n *= 2;
         struct idng_skel_slot *t = calloc(n, sizeof *t);
         if (t == NULL)
             return -1;
@@ -390,10 +600,11 @@ int idng_protect_add(struct idng_protect *s, const uint8_t *wire, size_t len)
     /* The key is made as a query name's is, with every label keyed. */
     static const struct idng_protect keyed = {.used = 1};
     struct idng_lookalike_run r;
-    struct idng_skel_slot sl;
-    uint32_t key[IDNG_LK_KEY_MAX];
-    uint64_t h = ROOT_HASH;
-    size_t at, klen;
+    uint32_t key[KINDS][IDNG_LK_KEY_MAX];
+    uint32_t lk[KINDS][(IDNG_LABEL_MAX + 1) * IDNG_SKELETON_GROWTH];
+    size_t start[KINDS] = {0}, lk_len[KINDS], at, klen, reg, li;
+    uint64_t h[KINDS];
+    unsigned kind, kinds = 0;
     int rc;
 
     /* Only A-label names: no octet is >= 0x80 (length octets are below
@@ -410,32 +621,73 @@ int idng_protect_add(struct idng_protect *s, const uint8_t *wire, size_t len)
         return -2;
     if (idng_nameset_find(&s->names, wire, len) != IDNG_NAMESET_NONE)
         return 1;
-    r.key_at[r.nlab] = IDNG_LK_KEY_MAX;
-    for (at = r.nlab; at-- > 0;) {
-        h = key_label(&r, key, at, h);
-        if (!r.keys)
+    /* Every kind of key (the skeleton's must fit; a looser one that does
+     * not is left out), each parent's hash among the parents. */
+    for (kind = 0; kind < KINDS; kind++) {
+        h[kind] = KIND_HASH(kind);
+        r.keys = 1;
+        r.key_at[r.nlab] = IDNG_LK_KEY_MAX;
+        for (at = r.nlab; at-- > 0 && r.keys;) {
+            h[kind] = key_label(&r, kind, key[kind], at, h[kind]);
+            if (r.keys && parent_add(s, h[kind]) != 0)
+                return -1;
+        }
+        if (!r.keys && kind == KIND_SKELETON)
             return -2;
-        if (parent_add(s, h) != 0)
-            return -1;
+        if (r.keys) {
+            kinds |= 1u << kind;
+            start[kind] = r.key_at[0];
+        }
     }
-    klen = IDNG_LK_KEY_MAX - r.key_at[0];
-    if (reserve(s, klen) != 0)
+    /* The registrable label's keys, when the name has one. */
+    reg = idng_psl_registrable(wire, len, 0);
+    li = reg < len ? label_at(&r, reg + 1) : r.nlab;
+    for (kind = 0; kind < KINDS; kind++) {
+        lk_len[kind] = sizeof lk[kind] / sizeof lk[kind][0];
+        if (li >= r.nlab || !label_key(&r, kind, li, lk[kind], &lk_len[kind]))
+            lk_len[kind] = 0;
+    }
+    klen = 0;
+    for (kind = 0; kind < KINDS; kind++)
+        klen += (kinds & 1u << kind ? IDNG_LK_KEY_MAX - start[kind] : 0) + lk_len[kind];
+    if (reserve(s, 2 * KINDS, klen) != 0)
         return -1;
     rc = idng_nameset_add(&s->names, wire, len, &at);
     if (rc != 0)
         return rc;
-    /* Names with one skeleton share a slot: the first name stands for them
-     * in messages, and the others are found by idng_nameset_find. */
-    if (find_key(s, h, key + r.key_at[0], klen) != NULL)
-        return 0;
-    memcpy(s->keys + s->keys_len, key + r.key_at[0], klen * sizeof *key);
-    sl.hash = h;
-    sl.off = (uint32_t)s->keys_len;
-    sl.len = (uint32_t)klen;
-    sl.index = (uint32_t)(at + 1);
-    s->keys_len += klen;
-    slot_put(s->slots, s->nslots, &sl);
-    s->used++;
+    for (kind = 0; kind < KINDS; kind++) {
+        struct idng_skel_slot sl;
+        const uint32_t *k = key[kind] + start[kind];
+        klen = IDNG_LK_KEY_MAX - start[kind];
+        /* Names with one key share a slot: the first name stands for them
+         * in messages, and the others are found by idng_nameset_find. */
+        if (!(kinds & 1u << kind) || find_key(s, kind, h[kind], k, klen) != NULL)
+            continue;
+        memcpy(s->keys + s->keys_len, k, klen * sizeof *k);
+        sl.hash = h[kind];
+        sl.off = (uint32_t)s->keys_len;
+        sl.len = (uint32_t)klen;
+        sl.index = (uint32_t)(at + 1);
+        sl.kind = kind;
+        s->keys_len += klen;
+        slot_put(s->slots, s->nslots, &sl);
+        s->used++;
+    }
+    for (kind = 0; kind < KINDS; kind++) {
+        struct idng_skel_slot sl;
+        uint64_t lh = fold(KIND_HASH(KINDS + kind), lk[kind], lk_len[kind]);
+        if (lk_len[kind] == 0 || find_key(s, KINDS + kind, lh, lk[kind], lk_len[kind]) != NULL)
+            continue;
+        memcpy(s->keys + s->keys_len, lk[kind], lk_len[kind] * sizeof lk[kind][0]);
+        sl.hash = lh;
+        sl.off = (uint32_t)s->keys_len;
+        sl.len = (uint32_t)lk_len[kind];
+        sl.index = (uint32_t)(at + 1);
+        sl.kind = KINDS + kind;
+        s->keys_len += lk_len[kind];
+        slot_put(s->slots, s->nslots, &sl);
+        s->used++;
+    }
     return 0;
 }
 
@@ -444,21 +696,127 @@ size_t idng_protect_mem(const struct idng_protect *s)
     if (s == NULL)
         return 0;
     return idng_nameset_mem(&s->names) + s->nslots * sizeof *s->slots
-           + s->keys_cap * sizeof *s->keys + s->nparents * sizeof *s->parents;
+           + s->keys_cap * sizeof *s->keys + s->nparents * sizeof *s->parents
+           + s->ntld * sizeof *s->tld;
 }
 
 const char *idng_lookalike_name(unsigned found)
 {
-    /* Every combination, in the order of the bits. */
-    static const char *const names[8] = {
-        NULL,
-        "mixed-script",
-        "confusable",
-        "mixed-script,confusable",
-        "mixed-number",
-        "mixed-script,mixed-number",
-        "confusable,mixed-number",
-        "mixed-script,confusable,mixed-number",
-    };
-    return names[found & 7];
+    static _Thread_local char text[IDNG_LK_COUNT * 20];
+    size_t len = 0;
+    int cls;
+
+    if (found == 0)
+        return NULL;
+    for (cls = IDNG_C_MIXED_SCRIPT; cls < IDNG_CLASS_COUNT; cls++) {
+        const char *name = idng_class_name((idng_class)cls);
+        size_t n = strlen(name);
+        if (!(found & IDNG_LK_BIT(cls)) || len + n + 2 > sizeof text)
+            continue;
+        if (len > 0)
+            text[len++] = ',';
+        memcpy(text + len, name, n);
+        len += n;
+    }
+    text[len] = '\0';
+    return text;
+}
+
+/* ---- the scripts top-level domains expect ---- */
+
+/*
+ * The country-code top-level domains whose countries write a script of
+ * IDNG_SCRIPT_LIST besides Latin (the ISO 3166-1 countries whose official
+ * languages are written in it): a label in that script is at home there,
+ * and is judged whole-script under every other ASCII domain.  Sorted.
+ */
+#define L IDNG_SCRIPT_LATIN
+#define CYRL (L | IDNG_SCRIPT_CYRILLIC)
+#define ARAB (L | IDNG_SCRIPT_ARABIC)
+#define CJK (L | IDNG_SCRIPT_CJK)
+static const struct {
+    char tld[3];
+    unsigned scripts;
+} builtin_tld[] = {
+    {"ae", ARAB}, {"af", ARAB}, {"am", L | IDNG_SCRIPT_ARMENIAN}, {"ba", CYRL},
+    {"bg", CYRL}, {"bh", ARAB}, {"by", CYRL}, {"cn", CJK}, {"cy", L | IDNG_SCRIPT_GREEK},
+    {"dz", ARAB}, {"eg", ARAB}, {"ge", L | IDNG_SCRIPT_GEORGIAN}, {"gr", L | IDNG_SCRIPT_GREEK},
+    {"hk", CJK}, {"il", L | IDNG_SCRIPT_HEBREW}, {"iq", ARAB}, {"ir", ARAB},
+    {"jo", ARAB}, {"jp", CJK}, {"kg", CYRL}, {"kp", CJK}, {"kr", CJK}, {"kw", ARAB},
+    {"kz", CYRL}, {"lb", ARAB}, {"ly", ARAB}, {"ma", ARAB}, {"me", CYRL}, {"mk", CYRL},
+    {"mn", CYRL}, {"mo", CJK}, {"mr", ARAB}, {"om", ARAB}, {"pk", ARAB},
+    {"ps", ARAB}, {"qa", ARAB}, {"rs", CYRL}, {"ru", CYRL},
+    {"sa", ARAB}, {"sd", ARAB}, {"sg", CJK}, {"su", CYRL}, {"sy", ARAB},
+    {"th", L | IDNG_SCRIPT_THAI}, {"tj", CYRL}, {"tn", ARAB}, {"tw", CJK}, {"ua", CYRL},
+    {"uz", CYRL}, {"ye", ARAB},
+};
+#undef L
+#undef CYRL
+#undef ARAB
+#undef CJK
+
+/* Is tld[0..len) the label t, ASCII case aside? */
+static int same_label(const uint8_t *tld, size_t len, const uint8_t *t, size_t tlen)
+{
+    size_t i;
+
+    if (len != tlen)
+        return 0;
+    for (i = 0; i < len; i++)
+        if ((tld[i] | ((unsigned)(tld[i] - 'A') < 26u ? 0x20 : 0)) != t[i])
+            return 0;
+    return 1;
+}
+
+unsigned idng_tld_scripts(const struct idng_protect *s, const uint8_t *tld, size_t len,
+                          unsigned own_scripts)
+{
+    size_t k, lo = 0, hi = sizeof builtin_tld / sizeof builtin_tld[0];
+
+    for (k = 0; s != NULL && k < s->ntld; k++)
+        if (same_label(tld, len, s->tld[k].label, s->tld[k].len))
+            return s->tld[k].scripts;
+    if (len == 2) {
+        char t[2] = {(char)(tld[0] | ((unsigned)(tld[0] - 'A') < 26u ? 0x20 : 0)),
+                     (char)(tld[1] | ((unsigned)(tld[1] - 'A') < 26u ? 0x20 : 0))};
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            int c = memcmp(t, builtin_tld[mid].tld, 2);
+            if (c == 0)
+                return builtin_tld[mid].scripts;
+            if (c < 0)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+    }
+    /* Any other expects Latin, an IDN top-level domain its own script too. */
+    return own_scripts | IDNG_SCRIPT_LATIN;
+}
+
+int idng_protect_tld(struct idng_protect *s, const char *tld, size_t len, unsigned scripts)
+{
+    struct idng_tld_scripts *t;
+    size_t i;
+
+    if (len == 0 || len > sizeof t->label)
+        return -2;
+    for (i = 0; i < len; i++)
+        if ((uint8_t)tld[i] >= 0x80 || tld[i] == '.')
+            return -2;
+    for (i = 0; i < s->ntld; i++)
+        if (same_label((const uint8_t *)tld, len, s->tld[i].label, s->tld[i].len)) {
+            s->tld[i].scripts = scripts;
+            return 0;
+        }
+    t = realloc(s->tld, (s->ntld + 1) * sizeof *t);
+    if (t == NULL)
+        return -1;
+    s->tld = t;
+    t += s->ntld++;
+    for (i = 0; i < len; i++)
+        t->label[i] = (uint8_t)(tld[i] | ((unsigned)(tld[i] - 'A') < 26u ? 0x20 : 0));
+    t->len = (uint8_t)len;
+    t->scripts = scripts;
+    return 0;
 }

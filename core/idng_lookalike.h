@@ -1,21 +1,43 @@
 /**
  * \file
- * Lookalike names (UTS #39): the facts the policy unit decides on.  Libc and the codec only; no Unbound
- * headers.
+ * Lookalike names: the facts the policy unit decides on.  Libc and the
+ * codec only; no Unbound headers.  One class per rule family, each with its
+ * source:
  *
- * - mixed-script: an xn-- label whose restriction level (UTS #39 5.2) is
- *   less restrictive than the configured one;
- * - mixed-number: an xn-- label whose decimal digits come from more than one
- *   set of ten (5.3);
- * - confusable: the name, or a parent of it that holds an xn-- label, has
- *   the skeleton (section 4) of a protected name but is not that name.
- *   A protected name's subdomains are covered: login.xn--pypal-4ve.com is
- *   judged through xn--pypal-4ve.com, which looks like paypal.com.
+ * - mixed-script: a label whose restriction level (UTS #39 5.2) is less
+ *   restrictive than the configured one;
+ * - confusable: the name, or a parent of it that holds a judged label, has
+ *   the skeleton (UTS #39 section 4) of a protected name but is not that
+ *   name; or the same once letters UTS #39 maps elsewhere than they look
+ *   (tools/lookalike_extra.txt: Cyrillic palochka looks like l, not i) are
+ *   taken as what they look like.  A protected name's subdomains are
+ *   covered: login.xn--pypal-4ve.com is judged through xn--pypal-4ve.com;
+ * - mixed-number: a label whose decimal digits come from more than one set
+ *   of ten (UTS #39 5.3);
+ * - whole-script: a label written in one script, not one its top-level
+ *   domain expects, whose every letter looks like a letter of a script the
+ *   domain expects (UTS #39 section 4's whole-script confusables; the
+ *   expectations are struct idng_protect's tld table);
+ * - near-miss: the name looks like a protected name once marks and the
+ *   strokes of letters are dropped (paypál, pаypаł);
+ * - mark-pattern, cjk-pattern, digit-lookalike, punctuation-like: the
+ *   patterns of idng_spoof_patterns (codec/spoof.c), which browsers refuse;
+ * - tld-letter: a letter of one country's language (idng_tld_letters)
+ *   under another top-level domain;
+ * - with struct idng_protect's suffixes (protect-suffixes: any), a name
+ *   whose registrable label (the label left of its public suffix, by the
+ *   Public Suffix List, core/idng_psl.h) looks like a protected name's is
+ *   confusable (or a near miss) under any suffix: pаypal.co.uk;
+ * - embeds-protected, with struct idng_protect's embedded
+ *   (protect-embedded: yes): a judged label one of whose parts between
+ *   hyphens looks like a protected name's registrable label (pаypal-login).
  *
- * Names of plain ASCII labels are never judged here, nor ASCII labels on
- * their own: UTS #39 is about look-alike scripts, and ASCII typosquatting
- * (paypa1.com) is not IDNA's business.  So a parent name is compared with
- * the protected names only when it holds an xn-- label.
+ * Judged labels are the xn-- labels that decode, and raw labels (octets >=
+ * 0x80) as what they normalize to.  Names of plain ASCII labels are never
+ * judged here, nor ASCII labels on their own: UTS #39 is about look-alike
+ * scripts, and ASCII typosquatting (paypa1.com) is not IDNA's business.
+ * So a parent name is compared with the protected names only when it
+ * holds a judged label.
  */
 #ifndef IDNG_LOOKALIKE_H
 #define IDNG_LOOKALIKE_H
@@ -51,6 +73,20 @@ struct idng_protect {
      *  are keyed from the last one and only as far as this allows. */
     uint64_t *parents;            /**< nparents slots (a power of two), 0 = empty */
     size_t nparents, parents_used;
+    /** The scripts top-level domains expect, beyond the built-in table
+     *  (idng_protect_tld): ntld entries, each a TLD's A-label (lowercase,
+     *  ntld_len[k] octets) and its IDNG_SCRIPT_* bits. */
+    struct idng_tld_scripts {
+        uint8_t label[63];
+        uint8_t len;
+        unsigned scripts;
+    } *tld;
+    size_t ntld;
+    /** protect-suffixes: any: a protected name's registrable label is
+     *  protected under every public suffix. */
+    int suffixes;
+    /** protect-embedded: yes: look for it between hyphens too. */
+    int embedded;
 };
 
 /** Makes s an empty set. */
@@ -67,28 +103,63 @@ void idng_protect_free(struct idng_protect *s);
  */
 int idng_protect_add(struct idng_protect *s, const uint8_t *wire, size_t len);
 
+/**
+ * Sets the scripts a top-level domain expects (IDNG_SCRIPT_* bits; 0
+ * expects none, so no label under it is judged whole-script), replacing
+ * the built-in entry (idng_tld_scripts).  tld is one label, its A-label
+ * form, any case.
+ * @return 0 set; -1 out of memory; -2 not a label (empty, longer than 63
+ *   octets, a dot or an octet >= 0x80).
+ */
+int idng_protect_tld(struct idng_protect *s, const char *tld, size_t len, unsigned scripts);
+
+/**
+ * The scripts a top-level domain expects (the label's octets, A-label
+ * form, any case): s's own entry, else the built-in table (ASCII ccTLDs of
+ * countries that write another script than Latin as well as Latin; see
+ * core/idng_lookalike.c), else for an xn-- TLD the scripts of its letters,
+ * else Latin.  own_scripts: the IDNG_SCRIPT_* bits of the TLD's own
+ * letters when it is judged (idng_whole_script), else 0.
+ */
+unsigned idng_tld_scripts(const struct idng_protect *s, const uint8_t *tld, size_t len,
+                          unsigned own_scripts);
+
 /** Heap memory held by s, in octets (see idng_nameset_mem). */
 size_t idng_protect_mem(const struct idng_protect *s);
 
-/** What idng_lookalike_scan found: bits of found. */
+/** What idng_lookalike_scan found: bits of found, one a class, in the
+ *  order of the classes from IDNG_C_MIXED_SCRIPT on (IDNG_LK_BIT). */
+#define IDNG_LK_BIT(cls) (1u << ((cls) - IDNG_C_MIXED_SCRIPT))
+/** The number of lookalike classes (and of bits). */
+#define IDNG_LK_COUNT (IDNG_CLASS_COUNT - IDNG_C_MIXED_SCRIPT)
 enum {
-    IDNG_LK_MIXED_SCRIPT = 1u << 0,
-    IDNG_LK_CONFUSABLE = 1u << 1,
-    IDNG_LK_MIXED_NUMBER = 1u << 2
+    IDNG_LK_MIXED_SCRIPT = IDNG_LK_BIT(IDNG_C_MIXED_SCRIPT),
+    IDNG_LK_CONFUSABLE = IDNG_LK_BIT(IDNG_C_CONFUSABLE),
+    IDNG_LK_MIXED_NUMBER = IDNG_LK_BIT(IDNG_C_MIXED_NUMBER),
+    IDNG_LK_WHOLE_SCRIPT = IDNG_LK_BIT(IDNG_C_WHOLE_SCRIPT),
+    IDNG_LK_NEAR_MISS = IDNG_LK_BIT(IDNG_C_NEAR_MISS),
+    IDNG_LK_MARK_PATTERN = IDNG_LK_BIT(IDNG_C_MARK_PATTERN),
+    IDNG_LK_CJK_PATTERN = IDNG_LK_BIT(IDNG_C_CJK_PATTERN),
+    IDNG_LK_DIGIT_LOOKALIKE = IDNG_LK_BIT(IDNG_C_DIGIT_LOOKALIKE),
+    IDNG_LK_PUNCTUATION = IDNG_LK_BIT(IDNG_C_PUNCTUATION),
+    IDNG_LK_TLD_LETTER = IDNG_LK_BIT(IDNG_C_TLD_LETTER),
+    IDNG_LK_EMBEDS_PROTECTED = IDNG_LK_BIT(IDNG_C_EMBEDS_PROTECTED)
 };
 
 /** The facts about one name. */
 struct idng_lookalike {
     unsigned found;            /**< IDNG_LK_* bits */
     idng_restriction level;    /**< the least restrictive xn-- label's level */
-    /** Per class, at the index of its bit (IDNG_LK_MIXED_SCRIPT = 1 << 0, ...):
-     *  the label found, as in idng_error: the first label below the limit,
-     *  the first xn-- label of the confusable part, the first label with
-     *  mixed numbers. */
+    /** Per class, at the index of its bit: the label found, as in
+     *  idng_error: the first label of the class (for confusable and
+     *  near-miss, the first judged label of the part that looks like a
+     *  protected name). */
     struct {
         size_t off, len;
-    } at[3];
-    size_t like;               /**< index in protect->names of the name it looks like */
+    } at[IDNG_LK_COUNT];
+    size_t like;               /**< index in protect->names of the name it looks like
+                                    (confusable, else near-miss, else
+                                    embeds-protected) */
 };
 
 /** Code points a name's skeleton key may take (see core/idng_lookalike.c). */
@@ -112,6 +183,9 @@ struct idng_lookalike_run {
     size_t off[IDNG_LABELS_MAX];
     uint8_t len[IDNG_LABELS_MAX];
     unsigned char judged[IDNG_LABELS_MAX];
+    /* Each judged label's idng_whole_script facts, for the TLD known last. */
+    uint16_t ws_own[IDNG_LABELS_MAX], ws_pass[IDNG_LABELS_MAX];
+    uint8_t tld_letters[IDNG_LABELS_MAX]; /* idng_tld_letters of each */
     /* With keys: each label's code points, kept for idng_lookalike_finish,
      * which makes the skeletons from the last label on. */
     size_t cp_at[IDNG_LABELS_MAX + 1];
@@ -153,7 +227,8 @@ int idng_lookalike_scan(const struct idng_protect *protect, idng_restriction lim
 /**
  * The class names of found (IDNG_LK_* bits), comma-separated in the order
  * of the bits ("mixed-script,confusable"); NULL for none.  What the query
- * log shows of a name it does not show in Unicode.
+ * log shows of a name it does not show in Unicode.  The text is the
+ * calling thread's, valid until its next call.
  */
 const char *idng_lookalike_name(unsigned found);
 

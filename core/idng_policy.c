@@ -50,9 +50,17 @@ int idng_policy_default_action(int cls)
     case IDNG_C_RAW_8BIT:
         return IDNG_ACT_NORMALIZE;
     case IDNG_C_CONFUSABLE:
+    case IDNG_C_WHOLE_SCRIPT:
         return IDNG_ACT_REFUSE;
     case IDNG_C_MIXED_SCRIPT:
     case IDNG_C_MIXED_NUMBER:
+    case IDNG_C_NEAR_MISS:
+    case IDNG_C_MARK_PATTERN:
+    case IDNG_C_CJK_PATTERN:
+    case IDNG_C_DIGIT_LOOKALIKE:
+    case IDNG_C_PUNCTUATION:
+    case IDNG_C_TLD_LETTER:
+    case IDNG_C_EMBEDS_PROTECTED:
         return IDNG_ACT_LOG;
     default:
         return -1;
@@ -223,21 +231,22 @@ static enum idng_action label_action(const struct idng_policy *p, const uint8_t 
 static void lookalike(const struct idng_policy *p, const uint8_t *wire, size_t len,
                       const struct idng_lookalike *f, struct idng_verdict *v, int decide_it)
 {
-    /* The classes in the order they win among equal actions. */
-    static const struct {
-        unsigned index; /* the class's bit is 1 << index */
-        idng_status st;
-    } order[] = {
-        {1, IDNG_E_CONFUSABLE},
-        {0, IDNG_E_MIXED_SCRIPT},
-        {2, IDNG_E_MIXED_NUMBER},
+    /* The classes in the order they win among equal actions: the names of
+     * a protected name first, then the most specific. */
+    static const idng_status order[] = {
+        IDNG_E_CONFUSABLE,   IDNG_E_WHOLE_SCRIPT,  IDNG_E_NEAR_MISS,
+        IDNG_E_MIXED_SCRIPT, IDNG_E_MIXED_NUMBER,  IDNG_E_DIGIT_LOOKALIKE,
+        IDNG_E_PUNCTUATION,  IDNG_E_CJK_PATTERN,   IDNG_E_MARK_PATTERN,
+        IDNG_E_TLD_LETTER,   IDNG_E_EMBEDS_PROTECTED,
     };
     size_t k;
 
+    _Static_assert(sizeof order / sizeof order[0] == IDNG_LK_COUNT,
+                   "every lookalike class has its place in order[]");
     if (f->found == 0)
         return;
     v->lookalike = f->found;
-    if (f->found & IDNG_LK_CONFUSABLE) {
+    if (f->found & (IDNG_LK_CONFUSABLE | IDNG_LK_NEAR_MISS | IDNG_LK_EMBEDS_PROTECTED)) {
         const uint8_t *like = p->protect.names.names[f->like];
         v->like_len = idng_wire_len(like, IDNG_WIRE_MAX);
         memcpy(v->like, like, v->like_len);
@@ -245,9 +254,10 @@ static void lookalike(const struct idng_policy *p, const uint8_t *wire, size_t l
     if (!decide_it)
         return;
     for (k = 0; k < sizeof order / sizeof order[0]; k++) {
-        unsigned x = order[k].index;
-        idng_error e = {order[k].st, f->at[x].off, f->at[x].len, IDNG_NO_CODEPOINT};
-        enum idng_action a = p->action[idng_status_class(order[k].st)];
+        int cls = idng_status_class(order[k]);
+        unsigned x = (unsigned)(cls - IDNG_C_MIXED_SCRIPT);
+        idng_error e = {order[k], f->at[x].off, f->at[x].len, IDNG_NO_CODEPOINT};
+        enum idng_action a = p->action[cls];
         if (!(f->found & 1u << x))
             continue;
         /* As in rule 2: the most severe, the first label among equals. */
@@ -512,7 +522,9 @@ size_t idng_policy_ede_text(const struct idng_verdict *v, char *out, size_t cap)
         n = put_str(out, cap, n, ": ");
         n = put_str(out, cap, n, idng_status_message(v->err.status));
     }
-    if (v->err.status == IDNG_E_CONFUSABLE && v->like_len > 0 && n + 14 < cap) {
+    if ((v->err.status == IDNG_E_CONFUSABLE || v->err.status == IDNG_E_NEAR_MISS
+         || v->err.status == IDNG_E_EMBEDS_PROTECTED)
+        && v->like_len > 0 && n + 14 < cap) {
         memcpy(out + n, ": looks like ", 13);
         n += 13;
         n += idng_display_name(v->like, v->like_len, out + n, cap - n);

@@ -15,8 +15,9 @@
 #           (the UTS #39 suite's oracle, its spoof checker), what the CLI
 #           links (libldns-dev), and librust-url-dev for the WHATWG URL test
 #           data (urltestdata.json)
-#   tables  the table generator: Python and its inputs, the UCD
-#           (unicode-data) and UTS #46's data (unicode-idna)
+#   tables  the table generators: Python and their inputs, the UCD
+#           (unicode-data), UTS #46's data (unicode-idna) and the Public
+#           Suffix List (publicsuffix)
 #   module  building Unbound from Debian's source package (with dnstap: fstrm,
 #           protobuf-c), and the module
 #   integration  NSD, drill and ldns for the integration tests and make run
@@ -84,6 +85,7 @@ for group in "$@"; do
         need python3 cmd:python3
         need unicode-data file:/usr/share/unicode/UnicodeData.txt
         need unicode-idna file:/usr/share/unicode/idna/IdnaMappingTable.txt
+        need publicsuffix file:/usr/share/publicsuffix/public_suffix_list.dat
         ;;
     module)
         need gcc cmd:cc

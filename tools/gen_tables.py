@@ -31,7 +31,14 @@ Derived per code point:
   - UTS #39, in a second trie of "security words": the augmented
     Script_Extensions set (section 5.1; Common and Inherited: every script),
     Identifier_Status=Allowed, General_Category=Nd with its digit value, and
-    whether confusables.txt gives a prototype; the prototypes, in NFD.
+    whether confusables.txt gives a prototype; the prototypes, in NFD;
+  - for lookalikes beyond UTS #39's skeleton (core/idng_lookalike.h): the
+    scripts each letter can pass for (whole-script confusables, section 4,
+    character by character, over the scripts top-level domains expect,
+    WS_TARGETS); the extra lookalike mappings of tools/lookalike_extra.txt
+    (a file of this repository, made by tools/find_lookalikes.py; see its
+    head); and the letters named "<LETTER> WITH <mark>" that have no
+    decomposition, folded to the letter (UnicodeData.txt's names).
 
 The header holds what C code needs to read the tables: the Unicode version,
 the enum values of every property, the shift and mask of each field of a
@@ -48,6 +55,9 @@ import sys
 MAXCP = 0x110000
 HERE = os.path.dirname(os.path.abspath(__file__))
 MANIFEST = os.path.join(HERE, "tables.manifest")
+# The extra lookalike mappings, the first file's winning where both map a
+# code point: Chromium's (facts from its source) and those of rendered glyphs.
+EXTRA = [os.path.join(HERE, "lookalike_browser.txt"), os.path.join(HERE, "lookalike_extra.txt")]
 
 # The values of each property as the codec numbers them; the generated
 # header turns every one into a C enum constant (prefix + name).
@@ -106,6 +116,14 @@ AUGMENT = {"Hani": ["Hanb", "Jpan", "Kore"], "Hira": ["Jpan"], "Kana": ["Jpan"],
 SEC_FIELDS = [("SCX", 8), ("ALLOWED", 1), ("DIGIT", 4), ("DEC", 1), ("NZCCC", 1), ("CONF", 1),
               ("PSTART", 1), ("CONFIDX", 13)]
 DIGIT_NONE = 15
+
+# The scripts a whole-script confusable is judged against: those a
+# top-level domain can expect (core/idng_lookalike.c), in the order of their
+# IDNG_SCRIPT_* bits (codec/idnguard.h), each a set of script codes: "cjk"
+# is every script UTS #39 5.1 augments into Hanb, Jpan or Kore (Han, Kana,
+# Hangul, Bopomofo).
+WS_TARGETS = [("Latn",), ("Cyrl",), ("Grek",), ("Armn",), ("Geor",), ("Hebr",), ("Arab",),
+              ("Thai",), ("Hanb", "Jpan", "Kore")]
 
 SBASE, LBASE, VBASE, TBASE = 0xAC00, 0x1100, 0x1161, 0x11A7
 LCOUNT, VCOUNT, TCOUNT = 19, 21, 28
@@ -496,6 +514,92 @@ def load_uts39(paths, icu_paths, gc, norm, u46_status):
     return names, index, sets, allowed, proto, digit
 
 
+def load_names(path):
+    """The Name field of UnicodeData.txt, for the code points listed one by one."""
+    names = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            p = line.split(";")
+            if not p[1].startswith("<"):
+                names[int(p[0], 16)] = p[1]
+    return names
+
+
+def load_extra(paths):
+    """The extra lookalike mappings (source code point -> ASCII target):
+    'SOURCE ; TARGET ; ...' lines, the first file's winning."""
+    extra = {}
+    for path in paths:
+        for src, target in load_extra_file(path).items():
+            extra.setdefault(src, target)
+    return extra
+
+
+def load_extra_file(path):
+    extra = {}
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            line = line.split("#", 1)[0].strip()
+            if not line:
+                continue
+            fl = [x.strip() for x in line.split(";")]
+            if len(fl) < 2 or not re.fullmatch(r"[0-9A-F]{4,6}", fl[0]):
+                die("%s:%d: expected 'SOURCE ; TARGET ; ...'" % (path, n))
+            src = int(fl[0], 16)
+            target = [int(x, 16) for x in fl[1].split()]
+            if src in extra or not 0 < len(target) <= 4 or any(
+                    not (0x30 <= t <= 0x39 or 0x61 <= t <= 0x7A or t == 0x2D) for t in target):
+                die("%s:%d: a source listed twice, or a target that is not 1-4 ASCII "
+                    "lowercase letters, digits and '-'" % (path, n))
+            extra[src] = target
+    return extra
+
+
+def lookalike_data(names, decomp, valid, sc_names, scx_index, scx_sets, skel, extra):
+    """The data of the lookalike checks beyond the skeleton.
+
+    Whole-script confusables: a code point "can pass for" script T when every
+    code point of its skeleton is Common or Inherited, or is the skeleton of
+    some valid, Identifier_Status=Allowed code point of T (UTS #39 section 4's
+    whole-script test, one character at a time); an extra mapping to a Latin
+    letter makes it pass for Latin.  Kept: the letters with a target script
+    that is not their own, and the bits of those scripts (WS_TARGETS order).
+
+    Folds, for near misses: a letter whose name is "<X> WITH <...>" and that
+    has no canonical decomposition (stroke, bar, hook, descender: the marks
+    Unicode draws into the letter) folds to the letter named <X>."""
+    bit = {n: i for i, n in enumerate(sc_names)}
+    every = (1 << len(sc_names)) - 1
+    writers = {}
+    for d in valid:
+        s = skel(d)
+        if len(s) == 1:
+            writers[s[0]] = writers.get(s[0], 0) | scx_sets[scx_index[d]]
+    ws = {}
+    for c in valid:
+        own = scx_sets[scx_index[c]]
+        if own == every:
+            continue
+        mask = 0
+        for k, t in enumerate(WS_TARGETS):
+            tbits = sum(1 << bit[x] for x in t)
+            if own & tbits:
+                continue
+            if all(scx_sets[scx_index[q]] == every or writers.get(q, 0) & tbits
+                   for q in skel(c)) or (t == ("Latn",) and any(0x61 <= x <= 0x7A
+                                                                for x in extra.get(c, []))):
+                mask |= 1 << k
+        if mask:
+            ws[c] = mask
+    by_name = {v: k for k, v in names.items()}
+    fold = {}
+    for c in valid:
+        m = re.match(r"^(.* LETTER [A-Z]+) WITH ", names.get(c, ""))
+        if m and c not in decomp and m.group(1) in by_name:
+            fold[c] = by_name[m.group(1)]
+    return ws, fold
+
+
 def sha256(path):
     h = hashlib.sha256()
     with open(path, "rb") as f:
@@ -771,6 +875,7 @@ def main():
 
     sc_names, scx_index, scx_sets, allowed, proto, digit = load_uts39(
         paths, {n: inputs["ICU/" + n] for n in ICU_FILES}, gc, norm, u46_status)
+    extra = load_extra(EXTRA)
     conf_index = {cp: i for i, cp in enumerate(sorted(proto))}
     sec_words = [pack({"SCX": scx_index[cp], "ALLOWED": 1 if cp in allowed else 0,
                        "DIGIT": DIGIT_NONE if digit[cp] is None else digit[cp],
@@ -799,6 +904,20 @@ def main():
     skel_valid_max = max(len(skel(cp)) for cp in valid_cps)
     skel_valid_octets = max(len("".join(map(chr, skel(cp))).encode("utf-8"))
                             for cp in valid_cps)
+
+    allowed_valid = [cp for cp in valid_cps if cp in allowed]
+    # A code point outside the Allowed set makes its label unrestricted
+    # (mixed-script) whatever it looks like: its mapping changes nothing.
+    extra = {c: t for c, t in extra.items() if c in set(allowed_valid)}
+    ws, fold = lookalike_data(load_names(paths["UnicodeData.txt"]), decomp, allowed_valid,
+                              sc_names, scx_index, scx_sets, skel, extra)
+    ws_cp = sorted(ws)
+    fold_cp = sorted(fold)
+    # Digit lookalikes: valid, allowed code points other than ASCII digits
+    # whose skeleton is an ASCII digit's (U+09E6 BENGALI DIGIT ZERO, like 0).
+    digit_skels = {tuple(skel(d)) for d in range(0x30, 0x3A)}
+    digitlike = sorted(c for c in allowed_valid
+                       if not 0x30 <= c <= 0x39 and tuple(skel(c)) in digit_skels)
 
     pool = []
     pool_index = {}
@@ -846,6 +965,8 @@ def main():
         die("U+%04X below U+00C0 has a canonical decomposition" % dec_cp[0])
     conf_cp = sorted(proto)
     conf_ref = [intern(proto[c]) for c in conf_cp]
+    extra_cp = sorted(extra)
+    extra_ref = [intern(extra[c]) for c in extra_cp]
     low = sorted((c, t) for c, t in lower.items())
     up = sorted((c, t) for c, t in upper.items())
 
@@ -904,6 +1025,20 @@ def main():
          "sorted: code points with a confusables.txt prototype (NFD-stable ones)"),
         ("uint32_t", "idng_ut_conf_ref", conf_ref, 10, "%d", "CONF_COUNT",
          "their prototypes' NFD in idng_ut_pool, as references"),
+        ("uint32_t", "idng_ut_ws_cp", ws_cp, 10, "0x%04x", "WS_COUNT",
+         "sorted: letters that can pass for a script not their own (whole-script)"),
+        ("uint16_t", "idng_ut_ws_mask", [ws[c] for c in ws_cp], 16, "0x%03x", "WS_COUNT",
+         "those scripts, bit k = WS_TARGETS[k] (IDNG_UT_WS_*)"),
+        ("uint32_t", "idng_ut_extra_cp", extra_cp, 10, "0x%04x", "EXTRA_COUNT",
+         "sorted: extra lookalike mappings (tools/lookalike_extra.txt)"),
+        ("uint32_t", "idng_ut_extra_ref", extra_ref, 10, "%d", "EXTRA_COUNT",
+         "their ASCII targets in idng_ut_pool, as references"),
+        ("uint32_t", "idng_ut_digitlike_cp", digitlike, 10, "0x%04x", "DIGITLIKE_COUNT",
+         "sorted: letters whose skeleton is an ASCII digit's"),
+        ("uint32_t", "idng_ut_fold_cp", fold_cp, 10, "0x%04x", "FOLD_COUNT",
+         "sorted: letters '<X> WITH <mark>' without a decomposition"),
+        ("uint32_t", "idng_ut_fold_to", [fold[c] for c in fold_cp], 10, "0x%04x", "FOLD_COUNT",
+         "the letter <X> of each"),
     ]
     data = {name: values for _, name, values, _, _, _, _ in arrays}
 
@@ -933,6 +1068,13 @@ def main():
                  "idng_ut_conf_cp", "idng_ut_conf_ref"):
         out.append(table(name))
     out.append("const size_t idng_ut_conf_count = %d;" % len(conf_cp))
+    out.append(table("idng_ut_digitlike_cp"))
+    out.append("const size_t idng_ut_digitlike_count = %d;" % len(digitlike))
+    for name in ("ws", "extra", "fold"):
+        for suffix in (("cp", "mask") if name == "ws" else ("cp", "ref") if name == "extra"
+                       else ("cp", "to")):
+            out.append(table("idng_ut_%s_%s" % (name, suffix)))
+        out.append("const size_t idng_ut_%s_count = %d;" % (name, len(data["idng_ut_%s_cp" % name])))
     out.append("const char idng_ut_scx_names[IDNG_UT_SCX_SCRIPTS][5] = {")
     for i in range(0, len(sc_names), 12):
         out.append("    " + " ".join('"%s",' % n for n in sc_names[i:i + 12]))
@@ -988,8 +1130,18 @@ def main():
         "#define IDNG_UT_SCX_WORDS %d" % scx_words,
         "#define IDNG_UT_SCX_COUNT %d" % len(scx_sets),
     ]
-    for n in ("Latn", "Cyrl", "Grek", "Cher", "Hanb", "Jpan", "Kore"):
+    for n in ("Latn", "Cyrl", "Grek", "Cher", "Hanb", "Jpan", "Kore", "Hani", "Hira", "Kana",
+              "Bopo"):
         h.append("#define SCX_%s %d" % (n.upper(), sc_names.index(n)))
+    h += ["/* The scripts of whole-script confusables (idng_ut_ws_mask bits): the bit",
+          " * of each, and its bit in the script sets. */",
+          "#define IDNG_UT_WS_TARGETS %d" % len(WS_TARGETS)]
+    for k, t in enumerate(WS_TARGETS):
+        h.append("#define IDNG_UT_WS_%s %d" % ("CJK" if len(t) > 1 else t[0].upper(), k))
+    h.append("/* each target's scripts, -1 for none more */")
+    h.append("#define IDNG_UT_WS_SCX { %s }" % ", ".join(
+        "{%s}" % ", ".join(str(sc_names.index(t[i])) if i < len(t) else "-1" for i in range(3))
+        for t in WS_TARGETS))
     h += [
         "/* The longest skeleton of one code point, in code points: of any code point,",
         " * and of a code point UTS #46 keeps (valid or deviation); the latter in",
@@ -1033,8 +1185,9 @@ def main():
         if name in ("idng_ut_map_ref", "idng_ut_dec_ref", "idng_ut_comp_val",
                     "idng_ut_lower_to", "idng_ut_upper_to"):
             h.append("extern const size_t %s_count;" % name.rsplit("_", 1)[0])
-        if name == "idng_ut_conf_ref":
-            h.append("extern const size_t idng_ut_conf_count;")
+        if name in ("idng_ut_conf_ref", "idng_ut_ws_mask", "idng_ut_extra_ref",
+                    "idng_ut_fold_to", "idng_ut_digitlike_cp"):
+            h.append("extern const size_t %s_count;" % name.rsplit("_", 1)[0])
     h += ["/* the scripts' short names (ISO 15924 codes), by bit */",
           "extern const char idng_ut_scx_names[IDNG_UT_SCX_SCRIPTS][5];"]
     h += ["", "#endif /* %s */" % guard, ""]

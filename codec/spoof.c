@@ -1,0 +1,426 @@
+/**
+ * \file
+ * Lookalikes beyond UTS #39's skeleton: whole-script confusables against
+ * the script a top-level domain expects, the looser keys of near misses,
+ * and the patterns browsers refuse to show (see idnguard.h).  The data
+ * comes from the generated tables (tools/gen_tables.py: confusables.txt,
+ * Script_Extensions, UnicodeData.txt's names, tools/lookalike_extra.txt).
+ */
+#include "idnguard.h"
+#include "unicode.h"
+
+#include <string.h>
+
+static const char *const script_names[] = {
+#define IDNG_X_SCRIPT(sym, name) name,
+    IDNG_SCRIPT_LIST(IDNG_X_SCRIPT)
+#undef IDNG_X_SCRIPT
+};
+
+_Static_assert(IDNG_SCRIPT_COUNT == IDNG_UT_WS_TARGETS,
+               "IDNG_SCRIPT_LIST must be the generator's WS_TARGETS");
+_Static_assert(IDNG_SCRIPT_LATIN_INDEX == IDNG_UT_WS_LATN
+                   && IDNG_SCRIPT_CYRILLIC_INDEX == IDNG_UT_WS_CYRL
+                   && IDNG_SCRIPT_GREEK_INDEX == IDNG_UT_WS_GREK
+                   && IDNG_SCRIPT_ARMENIAN_INDEX == IDNG_UT_WS_ARMN
+                   && IDNG_SCRIPT_GEORGIAN_INDEX == IDNG_UT_WS_GEOR
+                   && IDNG_SCRIPT_HEBREW_INDEX == IDNG_UT_WS_HEBR
+                   && IDNG_SCRIPT_ARABIC_INDEX == IDNG_UT_WS_ARAB
+                   && IDNG_SCRIPT_THAI_INDEX == IDNG_UT_WS_THAI
+                   && IDNG_SCRIPT_CJK_INDEX == IDNG_UT_WS_CJK,
+               "IDNG_SCRIPT_LIST must be in the order of the generator's WS_TARGETS");
+
+const char *idng_script_name(unsigned i)
+{
+    return i < IDNG_SCRIPT_COUNT ? script_names[i] : NULL;
+}
+
+int idng_script_lookup(const char *name, size_t len)
+{
+    unsigned i;
+
+    for (i = 0; i < IDNG_SCRIPT_COUNT; i++)
+        if (strlen(script_names[i]) == len && memcmp(script_names[i], name, len) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* ---- whole-script confusables ---- */
+
+static const uint64_t *scx_set(uint32_t w)
+{
+    return idng_ut_scx + (size_t)US_SCX(w) * IDNG_UT_SCX_WORDS;
+}
+
+static int scx_has(const uint64_t *set, unsigned script)
+{
+    return (int)(set[script / 64] >> (script % 64) & 1);
+}
+
+/* Is the set every script (Common, Inherited)? */
+static int scx_every(const uint64_t *set)
+{
+    unsigned k, rest = IDNG_UT_SCX_SCRIPTS % 64;
+
+    for (k = 0; k + 1 < IDNG_UT_SCX_WORDS; k++)
+        if (set[k] != UINT64_MAX)
+            return 0;
+    return set[k] == (rest ? (UINT64_C(1) << rest) - 1 : UINT64_MAX);
+}
+
+/* The IDNG_SCRIPT_* bits of the scripts in set. */
+static unsigned targets_of(const uint64_t *set)
+{
+    static const int scx[IDNG_UT_WS_TARGETS][3] = IDNG_UT_WS_SCX;
+    unsigned k, j, bits = 0;
+
+    for (k = 0; k < IDNG_UT_WS_TARGETS; k++)
+        for (j = 0; j < 3 && scx[k][j] >= 0; j++)
+            bits |= (unsigned)scx_has(set, (unsigned)scx[k][j]) << k;
+    return bits;
+}
+
+unsigned idng_whole_script(const uint32_t *s, size_t n, unsigned *own)
+{
+    uint64_t all[IDNG_UT_SCX_WORDS];
+    unsigned pass = IDNG_SCRIPTS_ALL;
+    uint32_t last = US_SCX_MASK + 1;
+    int letters = 0;
+    size_t i;
+    unsigned k;
+
+    memset(all, 0xFF, sizeof all);
+    for (i = 0; i < n; i++) {
+        uint32_t w;
+        const uint64_t *set;
+        long at;
+        if (s[i] > 0x10FFFF)
+            break;
+        w = idng_usec(s[i]);
+        set = scx_set(w);
+        if (scx_every(set))
+            continue;
+        letters = 1;
+        if (US_SCX(w) != last) {
+            last = US_SCX(w);
+            for (k = 0; k < IDNG_UT_SCX_WORDS; k++)
+                all[k] &= set[k];
+        }
+        /* A letter passes for its own scripts, and for those the table
+         * lists (whose lookalikes are in another script). */
+        at = idng_find_u32(idng_ut_ws_cp, idng_ut_ws_count, s[i]);
+        pass &= targets_of(set) | (at < 0 ? 0u : idng_ut_ws_mask[at]);
+    }
+    for (k = 0; k < IDNG_UT_SCX_WORDS && all[k] == 0; k++)
+        ;
+    if (i < n || !letters || k == IDNG_UT_SCX_WORDS) {
+        *own = IDNG_SCRIPTS_ALL; /* not a scalar value, no letter, or mixed */
+        return 0;
+    }
+    *own = targets_of(all);
+    return pass;
+}
+
+/* ---- the looser keys ---- */
+
+/* Appends cp, or its extra lookalike mapping under IDNG_SK_EXTRA, to
+ * t[*m..); t has room for it. */
+static void put_letter(uint32_t cp, unsigned flags, uint32_t *t, size_t *m)
+{
+    long at = (flags & IDNG_SK_EXTRA) ? idng_find_u32(idng_ut_extra_cp, idng_ut_extra_count, cp)
+                                      : -1;
+    if (at < 0) {
+        t[(*m)++] = cp;
+    } else {
+        uint32_t ref = idng_ut_extra_ref[at];
+        size_t len = ref & IDNG_UT_REF_LEN_MASK;
+        memcpy(t + *m, idng_ut_pool + (ref >> IDNG_UT_REF_LEN_BITS), len * sizeof *t);
+        *m += len;
+    }
+}
+
+/* The most code points one input code point becomes before the skeleton:
+ * its decomposition, or an extra mapping (ASCII targets, short). */
+#define PIECES_MAX 8
+
+idng_status idng_skeleton_ex(const uint32_t *in, size_t n, unsigned flags, uint32_t *out,
+                             size_t *outlen)
+{
+    uint32_t t[(IDNG_LABEL_MAX + 1) * PIECES_MAX];
+    size_t m = 0, i, j, k;
+
+    if (flags == 0)
+        return idng_skeleton(in, n, out, outlen);
+    if (n > IDNG_LABEL_MAX + 1)
+        return IDNG_E_INVAL;
+    for (i = 0; i < n; i++) {
+        uint32_t d[IDNG_UT_DECOMP_MAX];
+        if (in[i] > 0x10FFFF || in[i] - 0xD800 < 0x800)
+            return in[i] > 0x10FFFF ? IDNG_E_CODEPOINT_MAX : IDNG_E_SURROGATE;
+        if (!(flags & IDNG_SK_FOLD)) {
+            put_letter(in[i], flags, t, &m);
+            continue;
+        }
+        k = idng_decompose(in[i], d);
+        for (j = 0; j < k; j++) {
+            long at;
+            if (UP_MARK(idng_uprops(d[j])))
+                continue;
+            at = idng_find_u32(idng_ut_fold_cp, idng_ut_fold_count, d[j]);
+            put_letter(at < 0 ? d[j] : idng_ut_fold_to[at], flags, t, &m);
+        }
+    }
+    return idng_skeleton(t, m, out, outlen);
+}
+
+/* ---- patterns ---- */
+
+/*
+ * Each rule below names its source.  Chromium's IDN spoof checker
+ * (components/url_formatter/spoof_checks/idn_spoof_checker.cc, the checks
+ * behind "show this host in Unicode?") is the browser whose judgments
+ * tests/core/data/browser_idn_cases.txt holds; the character lists taken
+ * from it are facts about what looks like what, and each list says so.
+ */
+
+/* Is cp in a script of set script (a bit of the script sets), Common and
+ * Inherited code points not counted? */
+static int in_script(uint32_t cp, unsigned script)
+{
+    const uint64_t *set = scx_set(idng_usec(cp));
+
+    return !scx_every(set) && scx_has(set, script);
+}
+
+static int is_japanese(uint32_t cp)
+{
+    return in_script(cp, SCX_KANA) || in_script(cp, SCX_HIRA) || in_script(cp, SCX_HANI);
+}
+
+static int is_cjk(uint32_t cp)
+{
+    return is_japanese(cp) || in_script(cp, SCX_BOPO);
+}
+
+static int is_lgc(uint32_t cp)
+{
+    return in_script(cp, SCX_LATN) || in_script(cp, SCX_GREK) || in_script(cp, SCX_CYRL);
+}
+
+static int is_mark(uint32_t cp)
+{
+    return UP_MARK(idng_uprops(cp)) != 0;
+}
+
+static int listed(const uint32_t *list, size_t n, uint32_t cp)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (list[i] == cp)
+            return 1;
+    return 0;
+}
+#define LISTED(list, cp) listed(list, sizeof list / sizeof list[0], cp)
+
+/*
+ * mark-pattern, on the label's NFD:
+ * - the same nonspacing mark twice in a row, or more than four marks in a
+ *   row (UTS #39 section 5.4, its optional checks);
+ * - a mark on a dotless i or j (U+0131, U+0237): it can draw the dot back
+ *   (Chromium);
+ * - U+0307 COMBINING DOT ABOVE on i, j, l or a dotless i (Chromium);
+ * - a mark of U+0300-U+0339 on a letter outside Latin, Greek and
+ *   Cyrillic, where such marks do not belong (Chromium);
+ * - the overlay marks U+0334-U+0338 (tilde, stroke and solidus overlays),
+ *   which draw a slash or a stroke through a letter (Chromium blocks the
+ *   long solidus overlay).
+ */
+static int mark_pattern(const uint32_t *d, size_t n)
+{
+    size_t i, run = 0;
+    uint32_t base = 0;
+
+    for (i = 0; i < n; i++) {
+        if (!is_mark(d[i])) {
+            run = 0;
+            base = d[i];
+            continue;
+        }
+        if (++run > 4 || (run > 1 && d[i] == d[i - 1]))
+            return 1;
+        if (d[i] >= 0x334 && d[i] <= 0x338)
+            return 1;
+        if (base == 0x131 || base == 0x237)
+            return 1;
+        if (d[i] == 0x307 && (base == 'i' || base == 'j' || base == 'l'))
+            return 1;
+        if (d[i] >= 0x300 && d[i] <= 0x339 && base != 0 && !is_lgc(base))
+            return 1;
+    }
+    return 0;
+}
+
+/*
+ * cjk-pattern (Chromium's list and rules):
+ * - U+3099 and U+309A, the combining Kana voiced sound marks, on a letter
+ *   that is not Kana;
+ * - U+30FC KATAKANA-HIRAGANA PROLONGED SOUND MARK first or after a letter
+ *   that is not Kana (it looks like a dash);
+ * - U+30FB KATAKANA MIDDLE DOT beside a Latin letter (a dot);
+ * - U+30FD and U+30FE, the Katakana iteration marks, first or after a letter
+ *   that is not Katakana;
+ * - Katakana ノ ソ ゾ ン and Han 丶 乀 乁 丿 (slashes and strokes) between two
+ *   letters that are not Japanese;
+ * - Hiragana へ べ ぺ in a label otherwise Katakana, Katakana ヘ ベ ペ in one
+ *   otherwise Hiragana (they are drawn alike);
+ * - Han and Bopomofo characters that look like Latin letters or
+ *   punctuation (一 ㄧ 丨 乛 七 丅 十 〇 ㄒ ㄚ ㄟ ㄨ ㄩ ㄈ ㆺ ㆳ 工 ㆲ 讠 丁, and
+ *   丆 丫 乂 of its extra mappings) beside a letter that is not Chinese or
+ *   Japanese;
+ * - a Latin letter outside ASCII in a label with Han, Kana or Hangul
+ *   (Chromium: non-ASCII Latin beside another script; UTS #39's highly
+ *   restrictive level lets Latin and these scripts mix).
+ */
+static int other_letter(uint32_t cp, int (*same)(uint32_t))
+{
+    return cp != 0 && !scx_every(scx_set(idng_usec(cp))) && !same(cp);
+}
+
+static int is_kana(uint32_t cp)
+{
+    return in_script(cp, SCX_KANA) || in_script(cp, SCX_HIRA);
+}
+
+static int cjk_pattern(const uint32_t *s, size_t n)
+{
+    static const uint32_t strokes[] = {0x30CE, 0x30BD, 0x30BE, 0x30F3,
+                                       0x4E36, 0x4E40, 0x4E41, 0x4E3F};
+    static const uint32_t latin_like[] = {
+        0x4E00, 0x3127, 0x4E28, 0x4E5B, 0x4E03, 0x4E05, 0x5341, 0x3007, 0x3112, 0x311A, 0x311F,
+        0x3128, 0x3129, 0x3108, 0x31BA, 0x31B3, 0x5DE5, 0x31B2, 0x8BA0, 0x4E01, 0x4E06, 0x4E2B,
+        0x4E42};
+    size_t i, kana = 0, hira = 0, he_hira = 0, he_kana = 0, cjk = 0, latin = 0;
+
+    for (i = 0; i < n; i++) {
+        uint32_t c = s[i], prev = i > 0 ? s[i - 1] : 0, next = i + 1 < n ? s[i + 1] : 0;
+        if ((c == 0x3099 || c == 0x309A) && other_letter(prev, is_kana))
+            return 1;
+        if (c == 0x30FC && (i == 0 || !is_kana(prev)))
+            return 1;
+        if (c == 0x30FB && ((prev | 0x20) - 'a' < 26u || (next | 0x20) - 'a' < 26u))
+            return 1;
+        if ((c == 0x30FD || c == 0x30FE) && (i == 0 || !in_script(prev, SCX_KANA)))
+            return 1;
+        if (LISTED(strokes, c) && other_letter(prev, is_japanese) && other_letter(next, is_japanese))
+            return 1;
+        if (LISTED(latin_like, c) && (other_letter(prev, is_cjk) || other_letter(next, is_cjk)))
+            return 1;
+        he_hira += c >= 0x3078 && c <= 0x307A;
+        he_kana += c >= 0x30D8 && c <= 0x30DA;
+        kana += in_script(c, SCX_KANA);
+        hira += in_script(c, SCX_HIRA);
+        cjk += in_script(c, SCX_HANB) || in_script(c, SCX_JPAN) || in_script(c, SCX_KORE);
+        latin += c >= 0x80 && in_script(c, SCX_LATN);
+    }
+    return (he_hira > 0 && kana + he_hira == n && kana > 0)
+           || (he_kana > 0 && hira + he_kana == n && hira > 0) || (cjk > 0 && latin > 0);
+}
+
+/*
+ * digit-lookalike: a label made only of ASCII digits and characters that
+ * look like digits, at least one of the latter: the code points whose
+ * skeleton is an ASCII digit's (the tables), and Chromium's list of digit
+ * lookalikes (θ २ ২ ੨ ૨ ೩ ೭ շ з ҙ ӡ उ ও ତ ੩ ૩ ౩ ဒ ვ პ ੜ ੫ 丩 ㄐ ճ ৪ ੪ ୫ ૭ ୨ ౨).
+ */
+static int digit_lookalike(const uint32_t *s, size_t n)
+{
+    static const uint32_t digitlike[] = {
+        0x03B8, 0x0968, 0x09E8, 0x0A68, 0x0AE8, 0x0CE9, 0x0CED, 0x0577, 0x0437, 0x0499, 0x04E1,
+        0x0909, 0x0993, 0x0B24, 0x0A69, 0x0AE9, 0x0C69, 0x1012, 0x10D5, 0x10DE, 0x0A5C, 0x0A6B,
+        0x4E29, 0x3110, 0x0573, 0x09EA, 0x0A6A, 0x0B6B, 0x0AED, 0x0B68, 0x0C68};
+    size_t i;
+    int like = 0;
+
+    for (i = 0; i < n; i++) {
+        if (s[i] - '0' < 10u)
+            continue;
+        if (!LISTED(digitlike, s[i])
+            && idng_find_u32(idng_ut_digitlike_cp, idng_ut_digitlike_count, s[i]) < 0)
+            return 0;
+        like = 1;
+    }
+    return like;
+}
+
+/*
+ * punctuation-like: letters UTS #39 allows that are drawn as punctuation:
+ * U+2010 HYPHEN, U+2019 RIGHT SINGLE QUOTATION MARK, U+2027 HYPHENATION
+ * POINT, U+058A ARMENIAN HYPHEN, U+02BB and U+02BC (modifier letter
+ * apostrophes), U+02EC MODIFIER LETTER VOICING, U+0F0B TIBETAN MARK
+ * INTERSYLLABIC TSHEG, U+30A0 KATAKANA-HIRAGANA DOUBLE HYPHEN, and U+00B7
+ * MIDDLE DOT except between two l's, where RFC 5892 appendix A.3 allows it
+ * (Catalan l·l).  Chromium leaves them out of the characters it shows; it
+ * shows the Hebrew geresh and gershayim (U+05F3, U+05F4) with Hebrew, and so
+ * they are not here.
+ */
+static int punctuation_like(const uint32_t *s, size_t n)
+{
+    static const uint32_t punct[] = {0x2010, 0x2019, 0x2027, 0x058A, 0x02BB,
+                                     0x02BC, 0x02EC, 0x0F0B, 0x30A0};
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        if (LISTED(punct, s[i]))
+            return 1;
+        if (s[i] == 0xB7 && !(i > 0 && i + 1 < n && s[i - 1] == 'l' && s[i + 1] == 'l'))
+            return 1;
+    }
+    return 0;
+}
+
+unsigned idng_spoof_patterns(const uint32_t *s, size_t n)
+{
+    uint32_t d[(IDNG_LABEL_MAX + 1) * IDNG_UT_DECOMP_MAX];
+    size_t nd = 0, i;
+    unsigned found = 0;
+    int marks = 0;
+
+    if (n > IDNG_LABEL_MAX + 1)
+        return 0;
+    for (i = 0; i < n; i++) {
+        size_t k;
+        if (s[i] > 0x10FFFF)
+            return 0;
+        k = idng_decompose(s[i], d + nd);
+        marks |= k > 1 || is_mark(s[i]);
+        nd += k;
+    }
+    if (marks)
+        idng_canonical_order(d, nd);
+    if (marks && mark_pattern(d, nd))
+        found |= 1u << (IDNG_C_MARK_PATTERN - IDNG_C_MARK_PATTERN);
+    if (cjk_pattern(s, n))
+        found |= 1u << (IDNG_C_CJK_PATTERN - IDNG_C_MARK_PATTERN);
+    if (digit_lookalike(s, n))
+        found |= 1u << (IDNG_C_DIGIT_LOOKALIKE - IDNG_C_MARK_PATTERN);
+    if (punctuation_like(s, n))
+        found |= 1u << (IDNG_C_PUNCTUATION - IDNG_C_MARK_PATTERN);
+    return found;
+}
+
+unsigned idng_tld_letters(const uint32_t *s, size_t n)
+{
+    unsigned found = 0;
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        if (s[i] == 0xFE || s[i] == 0xF0)
+            found |= IDNG_TL_ICELANDIC;
+        else if (s[i] == 0x259)
+            found |= IDNG_TL_AZERBAIJANI;
+        else if (s[i] == 0xB7)
+            found |= IDNG_TL_CATALAN;
+    }
+    return found;
+}
