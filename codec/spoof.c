@@ -262,29 +262,31 @@ static int mark_pattern(const uint32_t *d, size_t n)
 }
 
 /*
- * cjk-pattern (Chromium's list and rules):
- * - U+3099 and U+309A, the combining Kana voiced sound marks, on a letter
- *   that is not Kana;
- * - U+30FC KATAKANA-HIRAGANA PROLONGED SOUND MARK first or after a letter
- *   that is not Kana (it looks like a dash);
+ * cjk-pattern (Chromium's list and rules), in a label that mixes scripts
+ * or holds one of the Kana that the rules below are about (Chromium runs
+ * them only there: a label of one script, Han with Kana or Bopomofo
+ * counting as one, is Japanese or Chinese text as written):
+ * - U+3099 and U+309A, the combining Kana voiced sound marks;
+ * - U+30FC KATAKANA-HIRAGANA PROLONGED SOUND MARK first or after a
+ *   character that is not Kana (it looks like a dash);
  * - U+30FB KATAKANA MIDDLE DOT beside a Latin letter (a dot);
- * - U+30FD and U+30FE, the Katakana iteration marks, first or after a letter
- *   that is not Katakana;
+ * - U+30FD and U+30FE, the Katakana iteration marks, first or after a
+ *   character that is not Katakana;
  * - Katakana ノ ソ ゾ ン and Han 丶 乀 乁 丿 (slashes and strokes) between two
- *   letters that are not Japanese;
+ *   characters that are not Japanese;
  * - Hiragana へ べ ぺ in a label otherwise Katakana, Katakana ヘ ベ ペ in one
  *   otherwise Hiragana (they are drawn alike);
  * - Han and Bopomofo characters that look like Latin letters or
  *   punctuation (一 ㄧ 丨 乛 七 丅 十 〇 ㄒ ㄚ ㄟ ㄨ ㄩ ㄈ ㆺ ㆳ 工 ㆲ 讠 丁, and
- *   丆 丫 乂 of its extra mappings) beside a letter that is not Chinese or
- *   Japanese;
+ *   丆 丫 乂 of its extra mappings) beside a character that is not Chinese
+ *   or Japanese;
  * - a Latin letter outside ASCII in a label with Han, Kana or Hangul
  *   (Chromium: non-ASCII Latin beside another script; UTS #39's highly
  *   restrictive level lets Latin and these scripts mix).
  */
-static int other_letter(uint32_t cp, int (*same)(uint32_t))
+static int not_in(uint32_t cp, int (*same)(uint32_t))
 {
-    return cp != 0 && !scx_every(scx_set(idng_usec(cp))) && !same(cp);
+    return cp != 0 && !same(cp);
 }
 
 static int is_kana(uint32_t cp)
@@ -292,7 +294,14 @@ static int is_kana(uint32_t cp)
     return in_script(cp, SCX_KANA) || in_script(cp, SCX_HIRA);
 }
 
-static int cjk_pattern(const uint32_t *s, size_t n)
+/* The Kana whose presence makes a label of one script face the rules. */
+static int kana_exception(uint32_t cp)
+{
+    return (cp >= 0x3078 && cp <= 0x307A) || (cp >= 0x30D8 && cp <= 0x30DA)
+           || (cp >= 0x30FB && cp <= 0x30FE);
+}
+
+static int cjk_pattern(const uint32_t *s, size_t n, int mixed)
 {
     static const uint32_t strokes[] = {0x30CE, 0x30BD, 0x30BE, 0x30F3,
                                        0x4E36, 0x4E40, 0x4E41, 0x4E3F};
@@ -302,9 +311,13 @@ static int cjk_pattern(const uint32_t *s, size_t n)
         0x4E42};
     size_t i, kana = 0, hira = 0, he_hira = 0, he_kana = 0, cjk = 0, latin = 0;
 
+    for (i = 0; i < n && !mixed; i++)
+        mixed = kana_exception(s[i]);
+    if (!mixed)
+        return 0;
     for (i = 0; i < n; i++) {
         uint32_t c = s[i], prev = i > 0 ? s[i - 1] : 0, next = i + 1 < n ? s[i + 1] : 0;
-        if ((c == 0x3099 || c == 0x309A) && other_letter(prev, is_kana))
+        if (c == 0x3099 || c == 0x309A)
             return 1;
         if (c == 0x30FC && (i == 0 || !is_kana(prev)))
             return 1;
@@ -312,9 +325,9 @@ static int cjk_pattern(const uint32_t *s, size_t n)
             return 1;
         if ((c == 0x30FD || c == 0x30FE) && (i == 0 || !in_script(prev, SCX_KANA)))
             return 1;
-        if (LISTED(strokes, c) && other_letter(prev, is_japanese) && other_letter(next, is_japanese))
+        if (LISTED(strokes, c) && not_in(prev, is_japanese) && not_in(next, is_japanese))
             return 1;
-        if (LISTED(latin_like, c) && (other_letter(prev, is_cjk) || other_letter(next, is_cjk)))
+        if (LISTED(latin_like, c) && (not_in(prev, is_cjk) || not_in(next, is_cjk)))
             return 1;
         he_hira += c >= 0x3078 && c <= 0x307A;
         he_kana += c >= 0x30D8 && c <= 0x30DA;
@@ -330,23 +343,18 @@ static int cjk_pattern(const uint32_t *s, size_t n)
 /*
  * digit-lookalike: a label made only of ASCII digits and characters that
  * look like digits, at least one of the latter: the code points whose
- * skeleton is an ASCII digit's (the tables), and Chromium's list of digit
- * lookalikes (θ २ ২ ੨ ૨ ೩ ೭ շ з ҙ ӡ उ ও ତ ੩ ૩ ౩ ဒ ვ პ ੜ ੫ 丩 ㄐ ճ ৪ ੪ ୫ ૭ ୨ ౨).
+ * skeleton, or extra lookalike mapping, is an ASCII digit (the tables).
+ * Chromium's rule.
  */
 static int digit_lookalike(const uint32_t *s, size_t n)
 {
-    static const uint32_t digitlike[] = {
-        0x03B8, 0x0968, 0x09E8, 0x0A68, 0x0AE8, 0x0CE9, 0x0CED, 0x0577, 0x0437, 0x0499, 0x04E1,
-        0x0909, 0x0993, 0x0B24, 0x0A69, 0x0AE9, 0x0C69, 0x1012, 0x10D5, 0x10DE, 0x0A5C, 0x0A6B,
-        0x4E29, 0x3110, 0x0573, 0x09EA, 0x0A6A, 0x0B6B, 0x0AED, 0x0B68, 0x0C68};
     size_t i;
     int like = 0;
 
     for (i = 0; i < n; i++) {
         if (s[i] - '0' < 10u)
             continue;
-        if (!LISTED(digitlike, s[i])
-            && idng_find_u32(idng_ut_digitlike_cp, idng_ut_digitlike_count, s[i]) < 0)
+        if (idng_find_u32(idng_ut_digitlike_cp, idng_ut_digitlike_count, s[i]) < 0)
             return 0;
         like = 1;
     }
@@ -400,7 +408,7 @@ unsigned idng_spoof_patterns(const uint32_t *s, size_t n)
         idng_canonical_order(d, nd);
     if (marks && mark_pattern(d, nd))
         found |= 1u << (IDNG_C_MARK_PATTERN - IDNG_C_MARK_PATTERN);
-    if (cjk_pattern(s, n))
+    if (cjk_pattern(s, n, idng_restriction_level(s, n) > IDNG_RL_SINGLE_SCRIPT))
         found |= 1u << (IDNG_C_CJK_PATTERN - IDNG_C_MARK_PATTERN);
     if (digit_lookalike(s, n))
         found |= 1u << (IDNG_C_DIGIT_LOOKALIKE - IDNG_C_MARK_PATTERN);

@@ -193,9 +193,9 @@ enum { QC_YES = 0, QC_NO = 1, QC_MAYBE = 2 };
 #define IDNG_UT_SEC_ASCII_SIZE 128
 #define IDNG_UT_SCX_SIZE 651
 #define IDNG_UT_CONF_COUNT 5247
-#define IDNG_UT_WS_COUNT 577
-#define IDNG_UT_EXTRA_COUNT 137
-#define IDNG_UT_DIGITLIKE_COUNT 19
+#define IDNG_UT_WS_COUNT 534
+#define IDNG_UT_EXTRA_COUNT 136
+#define IDNG_UT_DIGITLIKE_COUNT 48
 #define IDNG_UT_FOLD_COUNT 214
 
 /* The data (unicode_tables.c). */

@@ -57,7 +57,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 MANIFEST = os.path.join(HERE, "tables.manifest")
 # The extra lookalike mappings, the first file's winning where both map a
 # code point: Chromium's (facts from its source) and those of rendered glyphs.
-EXTRA = [os.path.join(HERE, "lookalike_browser.txt"), os.path.join(HERE, "lookalike_extra.txt")]
+# Both key names against protected names; only the rendered glyphs' make a
+# letter pass for Latin in the whole-script test, as Chromium too uses its
+# list only to compare names with its top domains.
+EXTRA_BROWSER = os.path.join(HERE, "lookalike_browser.txt")
+EXTRA_RENDERED = os.path.join(HERE, "lookalike_extra.txt")
+EXTRA = [EXTRA_BROWSER, EXTRA_RENDERED]
 
 # The values of each property as the codec numbers them; the generated
 # header turns every one into a C enum constant (prefix + name).
@@ -561,8 +566,8 @@ def lookalike_data(names, decomp, valid, sc_names, scx_index, scx_sets, skel, ex
     Whole-script confusables: a code point "can pass for" script T when every
     code point of its skeleton is Common or Inherited, or is the skeleton of
     some valid, Identifier_Status=Allowed code point of T (UTS #39 section 4's
-    whole-script test, one character at a time); an extra mapping to a Latin
-    letter makes it pass for Latin.  Kept: the letters with a target script
+    whole-script test, one character at a time); a rendered-glyph extra
+    mapping to a Latin letter makes it pass for Latin.  Kept: the letters with a target script
     that is not their own, and the bits of those scripts (WS_TARGETS order).
 
     Folds, for near misses: a letter whose name is "<X> WITH <...>" and that
@@ -908,16 +913,28 @@ def main():
     allowed_valid = [cp for cp in valid_cps if cp in allowed]
     # A code point outside the Allowed set makes its label unrestricted
     # (mixed-script) whatever it looks like: its mapping changes nothing.
-    extra = {c: t for c, t in extra.items() if c in set(allowed_valid)}
+    # A rendered-glyph mapping of a letter whose skeleton is already ASCII
+    # (Greek alpha: a) would replace what UTS #39 says with a second guess:
+    # only the browser's list may do that (palochka: l, not i).
+    def ascii_skel(c):
+        return all(0x30 <= x <= 0x39 or 0x61 <= x <= 0x7A or 0x41 <= x <= 0x5A for x in skel(c))
+    rendered = {c: t for c, t in load_extra([EXTRA_RENDERED]).items()
+                if c in set(allowed_valid) and not ascii_skel(c)}
+    browser = load_extra([EXTRA_BROWSER])
+    extra = {c: t for c, t in extra.items() if c in set(allowed_valid)
+             and (c in browser or c in rendered)}
     ws, fold = lookalike_data(load_names(paths["UnicodeData.txt"]), decomp, allowed_valid,
-                              sc_names, scx_index, scx_sets, skel, extra)
+                              sc_names, scx_index, scx_sets, skel, rendered)
     ws_cp = sorted(ws)
     fold_cp = sorted(fold)
     # Digit lookalikes: valid, allowed code points other than ASCII digits
-    # whose skeleton is an ASCII digit's (U+09E6 BENGALI DIGIT ZERO, like 0).
+    # whose skeleton is an ASCII digit's (U+09E6 BENGALI DIGIT ZERO, like 0),
+    # or whose extra lookalike mapping is one (U+0A68 GURMUKHI DIGIT TWO).
     digit_skels = {tuple(skel(d)) for d in range(0x30, 0x3A)}
     digitlike = sorted(c for c in allowed_valid
-                       if not 0x30 <= c <= 0x39 and tuple(skel(c)) in digit_skels)
+                       if not 0x30 <= c <= 0x39 and (tuple(skel(c)) in digit_skels
+                                                     or (len(extra.get(c, [])) == 1
+                                                         and 0x30 <= extra[c][0] <= 0x39)))
 
     pool = []
     pool_index = {}

@@ -1,0 +1,243 @@
+/**
+ * \file
+ * The lookalike rules beyond UTS #39's skeleton (core/idng_lookalike.h,
+ * codec/spoof.c), one row a case, through the settings parser and
+ * idng_policy_judge as the module judges a client's query: each rule
+ * catching what it is for, in A-labels and in raw UTF-8, under .com, an
+ * IDN ccTLD and the script's own ccTLD; and the names it must leave alone.
+ */
+#include "common.h"
+#include "idng_conf.h"
+#include "idng_lookalike.h"
+#include "idng_policy.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define PROTECT "idnguard:\nprotect: apple.com\nprotect: paypal.com\n"
+#define NONE "idnguard:\n"
+
+static const struct row {
+    const char *conf, *name;
+    const char *verdict; /* idng_verdict_name of the verdict */
+    const char *action;  /* idng_action_name */
+    unsigned has;        /* IDNG_LK_* bits the verdict must hold */
+    unsigned hasnt;      /* and must not */
+    const char *like;    /* the protected name of the EDE text, or NULL */
+} rows[] = {
+    /* The attack review's homographs: every letter Cyrillic. */
+    {PROTECT, "xn--80ak6aa92e.com.", "confusable", "refuse",
+     IDNG_LK_CONFUSABLE | IDNG_LK_WHOLE_SCRIPT, 0, "apple.com."},
+    {PROTECT, "\320\260\321\200\321\200\323\217\320\265.com.", "confusable", "refuse",
+     IDNG_LK_CONFUSABLE, 0, "apple.com."},
+    {PROTECT, "xn--80aa0cbo65f.com.", "confusable", "refuse", IDNG_LK_CONFUSABLE, 0,
+     "paypal.com."},
+    {PROTECT, "login.xn--80ak6aa92e.com.", "confusable", "refuse", IDNG_LK_CONFUSABLE, 0,
+     "apple.com."},
+    /* Whole-script, no protected name: under .com, not under .рф nor .ru. */
+    {NONE, "xn--80ak6aa92e.com.", "whole-script", "refuse", IDNG_LK_WHOLE_SCRIPT, 0, NULL},
+    {NONE, "xn--80ak6aa92e.COM.", "whole-script", "refuse", IDNG_LK_WHOLE_SCRIPT, 0, NULL},
+    {NONE, "\320\260\321\200\321\200\323\217\320\265.com.", "whole-script", "refuse",
+     IDNG_LK_WHOLE_SCRIPT, 0, NULL},
+    {NONE, "xn--80ak6aa92e.xn--p1ai.", "ok", "pass", 0, IDNG_LK_WHOLE_SCRIPT, NULL},
+    {NONE, "xn--80ak6aa92e.ru.", "ok", "pass", 0, IDNG_LK_WHOLE_SCRIPT, NULL},
+    {NONE, "xn--80ak6aa92e.RU.", "ok", "pass", 0, IDNG_LK_WHOLE_SCRIPT, NULL},
+    /* рус, a word made of Latin-looking letters, is at home under .рф. */
+    {NONE, "xn--p1acf.xn--p1ai.", "ok", "pass", 0, 0, NULL},
+    {NONE, "xn--p1acf.com.", "whole-script", "refuse", IDNG_LK_WHOLE_SCRIPT, 0, NULL},
+    /* A Cyrillic word with letters that look like no Latin one: ok. */
+    {NONE, "xn--80adxhks.com.", "ok", "pass", 0, 0, NULL}, /* москва: м, в, к */
+    /* Greek under .com, and at home under .gr. */
+    {NONE, "xn--mxa.com.", "whole-script", "refuse", IDNG_LK_WHOLE_SCRIPT, 0, NULL}, /* ο */
+    {NONE, "xn--mxa.gr.", "ok", "pass", 0, 0, NULL},
+    /* Latin that looks Cyrillic under the Cyrillic IDN ccTLD: ехро.рф in
+     * Latin letters (x, o, p, e all have Cyrillic lookalikes). */
+    {NONE, "expo.xn--p1ai.", "ok", "pass", 0, 0, NULL},
+    /* Japanese under .jp is at home; Katakana no alone is no spoof there. */
+    {NONE, "xn--ldk.jp.", "ok", "pass", 0, 0, NULL},
+    /* tld-scripts overrides the table. */
+    {NONE "tld-scripts: com latin,cyrillic\n", "xn--80ak6aa92e.com.", "ok", "pass", 0, 0, NULL},
+    {NONE "tld-scripts: ru latin\n", "xn--80ak6aa92e.ru.", "whole-script", "refuse",
+     IDNG_LK_WHOLE_SCRIPT, 0, NULL},
+    {NONE "tld-scripts: org none\n", "xn--80ak6aa92e.org.", "ok", "pass", 0, 0, NULL},
+    {NONE "tld-scripts: \321\200\321\204 latin\n", "expo.xn--p1ai.", "ok", "pass", 0, 0, NULL},
+    {NONE "on-whole-script: log\n", "xn--80ak6aa92e.com.", "whole-script", "log",
+     IDNG_LK_WHOLE_SCRIPT, 0, NULL},
+    /* Near misses of a protected name: marks dropped (paypál), a letter
+     * with a stroke (ł), logged by default; not without the protected name. */
+    {PROTECT, "xn--paypl-0qa.com.", "near-miss", "log", IDNG_LK_NEAR_MISS, IDNG_LK_CONFUSABLE,
+     "paypal.com."},
+    {PROTECT, "xn--paypa-o7a.com.", "near-miss", "log", IDNG_LK_NEAR_MISS, 0, "paypal.com."},
+    {NONE, "xn--paypl-0qa.com.", "ok", "pass", 0, 0, NULL},
+    {PROTECT "on-near-miss: refuse\n", "xn--paypl-0qa.com.", "near-miss", "refuse",
+     IDNG_LK_NEAR_MISS, 0, "paypal.com."},
+    /* mark-pattern: i with a dot above, a mark repeated, a solidus overlay. */
+    {NONE, "xn--github-qyd.com.", "mark-pattern", "log", IDNG_LK_MARK_PATTERN, 0, NULL},
+    {NONE, "xn--x-9fa22n.com.", "mark-pattern", "log", IDNG_LK_MARK_PATTERN, 0, NULL},
+    {NONE, "google.xn--comabc-k8d.", "mark-pattern", "log", IDNG_LK_MARK_PATTERN, 0, NULL},
+    {NONE, "xn--bcher-kva.com.", "ok", "pass", 0, 0, NULL}, /* bücher */
+    /* cjk-pattern: 一 beside a digit in a mixed label; in Han with digits
+     * alone it is text as written; Katakana n beside a Latin letter. */
+    {NONE, "xn--d12-s18d.cn.", "cjk-pattern", "log", IDNG_LK_CJK_PATTERN, 0, NULL},
+    {NONE, "xn--123-p18d.com.", "ok", "pass", 0, 0, NULL},
+    {NONE, "xn--b1-xi4a7cvc9f.com.", "ok", "pass", 0, 0, NULL},
+    {NONE, "xn--hllo-bpa7979ih5m.cn.", "cjk-pattern", "log", IDNG_LK_CJK_PATTERN, 0, NULL},
+    /* digit-lookalike: Gurmukhi 2 3 (23), digits and Georgian k (16კ). */
+    {NONE, "xn--qccc.com.", "digit-lookalike", "log", IDNG_LK_DIGIT_LOOKALIKE, 0, NULL},
+    {NONE, "xn--16-1ik.com.", "digit-lookalike", "log", IDNG_LK_DIGIT_LOOKALIKE, 0, NULL},
+    /* punctuation-like: U+2010 HYPHEN; the middle dot outside l·l. */
+    {NONE, "xn--ab-u3t.com.", "punctuation-like", "log", IDNG_LK_PUNCTUATION, 0, NULL},
+    {NONE, "xn--l-fda.com.", "punctuation-like", "log", IDNG_LK_PUNCTUATION, 0, NULL},
+    {NONE, "xn--coll-7ha.cat.", "ok", "pass", 0, 0, NULL},        /* col·l */
+    {NONE, "xn--coll-7ha.com.", "tld-letter", "log", IDNG_LK_TLD_LETTER, 0, NULL},
+    /* tld-letter: thorn at home under .is only. */
+    {NONE, "xn--acdef-wva.com.", "tld-letter", "log", IDNG_LK_TLD_LETTER, 0, NULL},
+    {NONE, "xn--acdef-wva.is.", "ok", "pass", 0, 0, NULL},
+    /* protect-suffixes: any: the registrable label under another suffix. */
+    {PROTECT "protect-suffixes: any\n", "xn--pypal-4ve.co.uk.", "confusable", "refuse",
+     IDNG_LK_CONFUSABLE, 0, "paypal.com."},
+    {PROTECT "protect-suffixes: any\n", "p\320\260ypal.co.uk.", "confusable", "refuse",
+     IDNG_LK_CONFUSABLE, 0, "paypal.com."},
+    {PROTECT "protect-suffixes: any\n", "www.xn--pypal-4ve.github.io.", "confusable", "refuse",
+     IDNG_LK_CONFUSABLE, 0, "paypal.com."},
+    {PROTECT, "xn--pypal-4ve.co.uk.", "mixed-script", "log", 0, IDNG_LK_CONFUSABLE, NULL},
+    {PROTECT "protect-suffixes: any\n", "paypal.co.uk.", "ok", "pass", 0, 0, NULL},
+    {"idnguard:\nprotect: xn--bcher-kva.de\nprotect-suffixes: any\n", "xn--bcher-kva.com.", "ok",
+     "pass", 0, 0, NULL},
+    {"idnguard:\nprotect: xn--bcher-kva.de\nprotect-suffixes: any\n", "xn--bcher-kva.de.", "ok",
+     "pass", 0, 0, NULL},
+    /* protect-embedded: yes: pаypal-login, logged; not a whole label. */
+    {PROTECT "protect-embedded: yes\n", "xn--pypal-login-yij.com.", "mixed-script", "log",
+     IDNG_LK_EMBEDS_PROTECTED, 0, NULL},
+    {PROTECT "protect-embedded: yes\non-mixed-script: pass\n", "xn--pypal-login-yij.com.",
+     "embeds-protected", "log", IDNG_LK_EMBEDS_PROTECTED, 0, "paypal.com."},
+    {PROTECT, "xn--pypal-login-yij.com.", "mixed-script", "log", 0, IDNG_LK_EMBEDS_PROTECTED,
+     NULL},
+    {PROTECT "protect-embedded: yes\n", "xn--80ak6aa92e.com.", "confusable", "refuse",
+     IDNG_LK_CONFUSABLE, IDNG_LK_EMBEDS_PROTECTED, "apple.com."},
+};
+
+START_TEST(test_rule_row)
+{
+    const struct row *r = &rows[_i];
+    struct idng_conf c;
+    struct idng_verdict v;
+    char err[512], ede[512];
+    uint8_t w[300];
+    size_t n = t_wire(r->name, w);
+
+    idng_conf_init(&c);
+    ck_assert_msg(idng_conf_parse(&c, r->conf, strlen(r->conf), "t.conf", err, sizeof err) == 0,
+                  "%s", err);
+    idng_policy_judge(&c.policy, w, n, &v);
+    idng_policy_ede_text(&v, ede, sizeof ede);
+    ck_assert_msg(strcmp(idng_verdict_name(&v), r->verdict) == 0
+                      && strcmp(idng_action_name(v.action), r->action) == 0
+                      && (v.lookalike & r->has) == r->has && (v.lookalike & r->hasnt) == 0,
+                  "row %d: %s judged %s/%s lookalike=%s (want %s/%s)", _i, r->name,
+                  idng_verdict_name(&v), idng_action_name(v.action),
+                  v.lookalike ? idng_lookalike_name(v.lookalike) : "-", r->verdict, r->action);
+    if (r->like != NULL) {
+        char want[128];
+        snprintf(want, sizeof want, ": looks like %s", r->like);
+        ck_assert_msg(strstr(ede, want) != NULL, "row %d: %s: EDE text '%s' lacks '%s'", _i,
+                      r->name, ede, want);
+    }
+    idng_conf_free(&c);
+}
+END_TEST
+
+/* The codec's own answers, which the rows rest on. */
+START_TEST(test_codec_whole_script)
+{
+    uint32_t apple[] = {0x430, 0x440, 0x440, 0x4CF, 0x435}, moskva[] = {0x43C, 0x43E, 0x441,
+                                                                        0x43A, 0x432, 0x430};
+    uint32_t latin[] = {'e', 'x', 'p', 'o'}, digits[] = {'1', '2'}, mixed[] = {'a', 0x430};
+    unsigned own;
+
+    ck_assert_uint_ne(idng_whole_script(apple, 5, &own) & IDNG_SCRIPT_LATIN, 0);
+    ck_assert_uint_eq(own, IDNG_SCRIPT_CYRILLIC);
+    ck_assert_uint_eq(idng_whole_script(moskva, 6, &own) & IDNG_SCRIPT_LATIN, 0);
+    ck_assert_uint_ne(idng_whole_script(latin, 4, &own) & IDNG_SCRIPT_CYRILLIC, 0);
+    ck_assert_uint_eq(own, IDNG_SCRIPT_LATIN);
+    ck_assert_uint_eq(idng_whole_script(digits, 2, &own), 0);
+    ck_assert_uint_eq(own, IDNG_SCRIPTS_ALL);
+    ck_assert_uint_eq(idng_whole_script(mixed, 2, &own), 0);
+    ck_assert_uint_eq(own, IDNG_SCRIPTS_ALL);
+}
+END_TEST
+
+START_TEST(test_codec_keys)
+{
+    /* Palochka is i to UTS #39 and l with the extra mappings; ł folds to l. */
+    uint32_t palochka[] = {0x4CF}, stroke[] = {0x142}, acute[] = {'a', 0x301}, out[16];
+    size_t n = 16;
+
+    ck_assert_int_eq(idng_skeleton_ex(palochka, 1, 0, out, &n), IDNG_OK);
+    ck_assert_uint_eq(n, 1);
+    ck_assert_uint_eq(out[0], 'i');
+    n = 16;
+    ck_assert_int_eq(idng_skeleton_ex(palochka, 1, IDNG_SK_EXTRA, out, &n), IDNG_OK);
+    ck_assert_uint_eq(n, 1);
+    ck_assert_uint_eq(out[0], 'l');
+    n = 16;
+    ck_assert_int_eq(idng_skeleton_ex(stroke, 1, IDNG_SK_FOLD, out, &n), IDNG_OK);
+    ck_assert_uint_eq(n, 1);
+    ck_assert_uint_eq(out[0], 'l');
+    n = 16;
+    ck_assert_int_eq(idng_skeleton_ex(acute, 2, IDNG_SK_FOLD, out, &n), IDNG_OK);
+    ck_assert_uint_eq(n, 1);
+    ck_assert_uint_eq(out[0], 'a');
+    n = 1;
+    ck_assert_int_eq(idng_skeleton_ex(acute, 2, 0, out, &n), IDNG_E_NOSPACE);
+    ck_assert_int_eq(idng_skeleton_ex(acute, IDNG_LABEL_MAX + 2, IDNG_SK_FOLD, out, &n),
+                     IDNG_E_INVAL);
+}
+END_TEST
+
+/* The settings' errors name the value and the reason. */
+START_TEST(test_settings_errors)
+{
+    static const struct {
+        const char *text, *want;
+    } bad[] = {
+        {"idnguard:\ntld-scripts: com klingon\n", "bad script 'klingon'"},
+        {"idnguard:\ntld-scripts: example.com latin\n", "give one label"},
+        {"idnguard:\ntld-scripts: com\n", "expected 'TLD SCRIPT"},
+        {"idnguard:\nprotect-suffixes: some\n", "protect-suffixes"},
+        {"idnguard:\nprotect-embedded: maybe\n", "protect-embedded"},
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct idng_conf c;
+        char err[512];
+        idng_conf_init(&c);
+        ck_assert_msg(idng_conf_parse(&c, bad[i].text, strlen(bad[i].text), "t.conf", err,
+                                      sizeof err)
+                          != 0,
+                      "%s was accepted", bad[i].text);
+        ck_assert_msg(strstr(err, bad[i].want) != NULL, "error '%s' lacks '%s'", err,
+                      bad[i].want);
+        idng_conf_free(&c);
+    }
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("lookalike_rules");
+    TCase *tc = tcase_create("rules");
+
+    tcase_add_loop_test(tc, test_rule_row, 0, (int)(sizeof rows / sizeof rows[0]));
+    tcase_add_test(tc, test_codec_whole_script);
+    tcase_add_test(tc, test_codec_keys);
+    tcase_add_test(tc, test_settings_errors);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return t_run_suite(suite());
+}
