@@ -837,6 +837,24 @@ idng_status idng_skeleton_ex(const uint32_t *in, size_t n, unsigned flags, uint3
  */
 unsigned idng_spoof_patterns(const uint32_t *s, size_t n);
 
+/** What idng_spoof_label finds in one label. */
+struct idng_spoof_facts {
+    unsigned ws_own, ws_pass; /**< idng_whole_script's *own and result */
+    unsigned patterns;        /**< idng_spoof_patterns's result */
+    unsigned tld_letters;     /**< idng_tld_letters's result */
+    /** The IDNG_SK_* flags under which s's key is not its skeleton (0 for
+     *  most labels: their looser keys need not be made). */
+    unsigned keys;
+};
+
+/**
+ * idng_whole_script, idng_spoof_patterns and idng_tld_letters of s in one
+ * pass, given s's restriction level (idng_uts39_label): what the policy
+ * runs on every judged label.
+ */
+void idng_spoof_label(const uint32_t *s, size_t n, idng_restriction level,
+                      struct idng_spoof_facts *f);
+
 /** Letters at home under one country's top-level domains only (bits of
  *  idng_tld_letters): the caller knows the TLD (core/idng_lookalike.c). */
 enum {

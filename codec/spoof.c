@@ -60,16 +60,17 @@ static int scx_has(const uint64_t *set, unsigned script)
 /* Is the set every script (Common, Inherited)? */
 static int scx_every(const uint64_t *set)
 {
-    unsigned k, rest = IDNG_UT_SCX_SCRIPTS % 64;
-
-    for (k = 0; k + 1 < IDNG_UT_SCX_WORDS; k++)
-        if (set[k] != UINT64_MAX)
-            return 0;
-    return set[k] == (rest ? (UINT64_C(1) << rest) - 1 : UINT64_MAX);
+    return set == idng_ut_scx + (size_t)IDNG_UT_SCX_EVERY * IDNG_UT_SCX_WORDS;
 }
 
-/* The IDNG_SCRIPT_* bits of the scripts in set. */
-static unsigned targets_of(const uint64_t *set)
+/* The IDNG_SCRIPT_* bits of the scripts in the set of security word w. */
+static unsigned targets_of(uint32_t w)
+{
+    return idng_ut_scx_targets[US_SCX(w)];
+}
+
+/* The IDNG_SCRIPT_* bits of the scripts in a set made by intersection. */
+static unsigned own_targets(const uint64_t *set)
 {
     static const int scx[IDNG_UT_WS_TARGETS][3] = IDNG_UT_WS_SCX;
     unsigned k, j, bits = 0;
@@ -82,43 +83,11 @@ static unsigned targets_of(const uint64_t *set)
 
 unsigned idng_whole_script(const uint32_t *s, size_t n, unsigned *own)
 {
-    uint64_t all[IDNG_UT_SCX_WORDS];
-    unsigned pass = IDNG_SCRIPTS_ALL;
-    uint32_t last = US_SCX_MASK + 1;
-    int letters = 0;
-    size_t i;
-    unsigned k;
+    struct idng_spoof_facts f;
 
-    memset(all, 0xFF, sizeof all);
-    for (i = 0; i < n; i++) {
-        uint32_t w;
-        const uint64_t *set;
-        long at;
-        if (s[i] > 0x10FFFF)
-            break;
-        w = idng_usec(s[i]);
-        set = scx_set(w);
-        if (scx_every(set))
-            continue;
-        letters = 1;
-        if (US_SCX(w) != last) {
-            last = US_SCX(w);
-            for (k = 0; k < IDNG_UT_SCX_WORDS; k++)
-                all[k] &= set[k];
-        }
-        /* A letter passes for its own scripts, and for those the table
-         * lists (whose lookalikes are in another script). */
-        at = idng_find_u32(idng_ut_ws_cp, idng_ut_ws_count, s[i]);
-        pass &= targets_of(set) | (at < 0 ? 0u : idng_ut_ws_mask[at]);
-    }
-    for (k = 0; k < IDNG_UT_SCX_WORDS && all[k] == 0; k++)
-        ;
-    if (i < n || !letters || k == IDNG_UT_SCX_WORDS) {
-        *own = IDNG_SCRIPTS_ALL; /* not a scalar value, no letter, or mixed */
-        return 0;
-    }
-    *own = targets_of(all);
-    return pass;
+    idng_spoof_label(s, n, idng_restriction_level(s, n), &f);
+    *own = f.ws_own;
+    return f.ws_pass;
 }
 
 /* ---- the looser keys ---- */
@@ -127,8 +96,9 @@ unsigned idng_whole_script(const uint32_t *s, size_t n, unsigned *own)
  * t[*m..); t has room for it. */
 static void put_letter(uint32_t cp, unsigned flags, uint32_t *t, size_t *m)
 {
-    long at = (flags & IDNG_SK_EXTRA) ? idng_find_u32(idng_ut_extra_cp, idng_ut_extra_count, cp)
-                                      : -1;
+    long at = (flags & IDNG_SK_EXTRA) && US_LKMAP(idng_usec(cp))
+                  ? idng_find_u32(idng_ut_extra_cp, idng_ut_extra_count, cp)
+                  : -1;
     if (at < 0) {
         t[(*m)++] = cp;
     } else {
@@ -163,10 +133,11 @@ idng_status idng_skeleton_ex(const uint32_t *in, size_t n, unsigned flags, uint3
         }
         k = idng_decompose(in[i], d);
         for (j = 0; j < k; j++) {
-            long at;
-            if (UP_MARK(idng_uprops(d[j])))
+            long at = -1;
+            if (d[j] >= 0x300 && UP_MARK(idng_uprops(d[j])))
                 continue;
-            at = idng_find_u32(idng_ut_fold_cp, idng_ut_fold_count, d[j]);
+            if (US_LKMAP(idng_usec(d[j])))
+                at = idng_find_u32(idng_ut_fold_cp, idng_ut_fold_count, d[j]);
             put_letter(at < 0 ? d[j] : idng_ut_fold_to[at], flags, t, &m);
         }
     }
@@ -311,8 +282,6 @@ static int cjk_pattern(const uint32_t *s, size_t n, int mixed)
         0x4E42};
     size_t i, kana = 0, hira = 0, he_hira = 0, he_kana = 0, cjk = 0, latin = 0;
 
-    for (i = 0; i < n && !mixed; i++)
-        mixed = kana_exception(s[i]);
     if (!mixed)
         return 0;
     for (i = 0; i < n; i++) {
@@ -346,20 +315,6 @@ static int cjk_pattern(const uint32_t *s, size_t n, int mixed)
  * skeleton, or extra lookalike mapping, is an ASCII digit (the tables).
  * Chromium's rule.
  */
-static int digit_lookalike(const uint32_t *s, size_t n)
-{
-    size_t i;
-    int like = 0;
-
-    for (i = 0; i < n; i++) {
-        if (s[i] - '0' < 10u)
-            continue;
-        if (idng_find_u32(idng_ut_digitlike_cp, idng_ut_digitlike_count, s[i]) < 0)
-            return 0;
-        like = 1;
-    }
-    return like;
-}
 
 /*
  * punctuation-like: letters UTS #39 allows that are drawn as punctuation:
@@ -372,63 +327,122 @@ static int digit_lookalike(const uint32_t *s, size_t n)
  * shows the Hebrew geresh and gershayim (U+05F3, U+05F4) with Hebrew, and so
  * they are not here.
  */
-static int punctuation_like(const uint32_t *s, size_t n)
+
+/* The punctuation-like letters but the middle dot (see punctuation_like). */
+static int punct_listed(uint32_t cp)
 {
     static const uint32_t punct[] = {0x2010, 0x2019, 0x2027, 0x058A, 0x02BB,
                                      0x02BC, 0x02EC, 0x0F0B, 0x30A0};
-    size_t i;
 
-    for (i = 0; i < n; i++) {
-        if (LISTED(punct, s[i]))
-            return 1;
-        if (s[i] == 0xB7 && !(i > 0 && i + 1 < n && s[i - 1] == 'l' && s[i + 1] == 'l'))
-            return 1;
+    return cp >= 0x2BB && cp <= 0x30A0 && LISTED(punct, cp);
+}
+
+void idng_spoof_label(const uint32_t *s, size_t n, idng_restriction level,
+                      struct idng_spoof_facts *f)
+{
+    uint64_t all[IDNG_UT_SCX_WORDS];
+    uint32_t d[(IDNG_LABEL_MAX + 1) * IDNG_UT_DECOMP_MAX];
+    uint32_t last = US_SCX_MASK + 1;
+    unsigned pass = IDNG_SCRIPTS_ALL, last_targets = 0, k;
+    int letters = 0, marks = 0, cjk = 0, kana_exc = 0, digits = 1, digitlike = 0, punct = 0;
+    size_t i, nd = 0;
+
+    memset(f, 0, sizeof *f);
+    memset(all, 0xFF, sizeof all);
+    if (n > IDNG_LABEL_MAX + 1) {
+        f->ws_own = IDNG_SCRIPTS_ALL;
+        return;
     }
-    return 0;
+    for (i = 0; i < n; i++) {
+        uint32_t c = s[i], w;
+        const uint64_t *set;
+        if (c > 0x10FFFF) {
+            f->ws_own = IDNG_SCRIPTS_ALL;
+            f->ws_pass = 0;
+            return;
+        }
+        w = idng_usec(c);
+        set = scx_set(w);
+        /* The keys that differ from the skeleton's. */
+        if (US_LKMAP(w))
+            f->keys |= IDNG_SK_EXTRA | IDNG_SK_FOLD;
+        /* A lone mark (a precomposed letter's marks make no pattern alone:
+         * none repeats one, holds five or sits on a letter outside Latin,
+         * Greek and Cyrillic). */
+        if (US_NZCCC(w) || (c >= 0x300 && is_mark(c))) {
+            f->keys |= IDNG_SK_FOLD;
+            marks = 1;
+        } else if (US_DEC(w)) {
+            f->keys |= IDNG_SK_FOLD;
+        }
+        /* digit-lookalike: digits and digit lookalikes only. */
+        if (digits && c - '0' >= 10u) {
+            if (idng_find_u32(idng_ut_digitlike_cp, idng_ut_digitlike_count, c) < 0)
+                digits = 0;
+            else
+                digitlike = 1;
+        }
+        punct |= punct_listed(c)
+                 || (c == 0xB7 && !(i > 0 && i + 1 < n && s[i - 1] == 'l' && s[i + 1] == 'l'));
+        kana_exc |= kana_exception(c);
+        if (c == 0xFE || c == 0xF0)
+            f->tld_letters |= IDNG_TL_ICELANDIC;
+        else if (c == 0x259)
+            f->tld_letters |= IDNG_TL_AZERBAIJANI;
+        else if (c == 0xB7)
+            f->tld_letters |= IDNG_TL_CATALAN;
+        if (scx_every(set))
+            continue;
+        /* Whole-script: a letter passes for its own scripts, and for those
+         * the table lists (whose lookalikes are in another script). */
+        letters = 1;
+        if (US_SCX(w) != last) {
+            last = US_SCX(w);
+            for (k = 0; k < IDNG_UT_SCX_WORDS; k++)
+                all[k] &= set[k];
+            last_targets = targets_of(w);
+            cjk |= (last_targets & IDNG_SCRIPT_CJK) != 0;
+        }
+        if (pass & ~last_targets) {
+            long at = US_WS(w) ? idng_find_u32(idng_ut_ws_cp, idng_ut_ws_count, c) : -1;
+            pass &= last_targets | (at < 0 ? 0u : idng_ut_ws_mask[at]);
+        }
+    }
+    for (k = 0; k < IDNG_UT_SCX_WORDS && all[k] == 0; k++)
+        ;
+    if (!letters || k == IDNG_UT_SCX_WORDS) {
+        f->ws_own = IDNG_SCRIPTS_ALL; /* no letter, or mixed */
+    } else {
+        f->ws_own = own_targets(all);
+        f->ws_pass = pass;
+    }
+    if (marks) {
+        for (i = 0; i < n; i++)
+            nd += idng_decompose(s[i], d + nd);
+        idng_canonical_order(d, nd);
+        if (mark_pattern(d, nd))
+            f->patterns |= 1u << (IDNG_C_MARK_PATTERN - IDNG_C_MARK_PATTERN);
+    }
+    if (cjk && cjk_pattern(s, n, level > IDNG_RL_SINGLE_SCRIPT || kana_exc))
+        f->patterns |= 1u << (IDNG_C_CJK_PATTERN - IDNG_C_MARK_PATTERN);
+    if (digits && digitlike)
+        f->patterns |= 1u << (IDNG_C_DIGIT_LOOKALIKE - IDNG_C_MARK_PATTERN);
+    if (punct)
+        f->patterns |= 1u << (IDNG_C_PUNCTUATION - IDNG_C_MARK_PATTERN);
 }
 
 unsigned idng_spoof_patterns(const uint32_t *s, size_t n)
 {
-    uint32_t d[(IDNG_LABEL_MAX + 1) * IDNG_UT_DECOMP_MAX];
-    size_t nd = 0, i;
-    unsigned found = 0;
-    int marks = 0;
+    struct idng_spoof_facts f;
 
-    if (n > IDNG_LABEL_MAX + 1)
-        return 0;
-    for (i = 0; i < n; i++) {
-        size_t k;
-        if (s[i] > 0x10FFFF)
-            return 0;
-        k = idng_decompose(s[i], d + nd);
-        marks |= k > 1 || is_mark(s[i]);
-        nd += k;
-    }
-    if (marks)
-        idng_canonical_order(d, nd);
-    if (marks && mark_pattern(d, nd))
-        found |= 1u << (IDNG_C_MARK_PATTERN - IDNG_C_MARK_PATTERN);
-    if (cjk_pattern(s, n, idng_restriction_level(s, n) > IDNG_RL_SINGLE_SCRIPT))
-        found |= 1u << (IDNG_C_CJK_PATTERN - IDNG_C_MARK_PATTERN);
-    if (digit_lookalike(s, n))
-        found |= 1u << (IDNG_C_DIGIT_LOOKALIKE - IDNG_C_MARK_PATTERN);
-    if (punctuation_like(s, n))
-        found |= 1u << (IDNG_C_PUNCTUATION - IDNG_C_MARK_PATTERN);
-    return found;
+    idng_spoof_label(s, n, idng_restriction_level(s, n), &f);
+    return f.patterns;
 }
 
 unsigned idng_tld_letters(const uint32_t *s, size_t n)
 {
-    unsigned found = 0;
-    size_t i;
+    struct idng_spoof_facts f;
 
-    for (i = 0; i < n; i++) {
-        if (s[i] == 0xFE || s[i] == 0xF0)
-            found |= IDNG_TL_ICELANDIC;
-        else if (s[i] == 0x259)
-            found |= IDNG_TL_AZERBAIJANI;
-        else if (s[i] == 0xB7)
-            found |= IDNG_TL_CATALAN;
-    }
-    return found;
+    idng_spoof_label(s, n, idng_restriction_level(s, n), &f);
+    return f.tld_letters;
 }

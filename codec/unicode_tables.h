@@ -120,6 +120,12 @@ enum { QC_YES = 0, QC_NO = 1, QC_MAYBE = 2 };
 #define US_CONFIDX_SHIFT 17
 #define US_CONFIDX_MASK 8191u
 #define US_CONFIDX(w) (((w) >> US_CONFIDX_SHIFT) & US_CONFIDX_MASK)
+#define US_LKMAP_SHIFT 30
+#define US_LKMAP_MASK 1u
+#define US_LKMAP(w) (((w) >> US_LKMAP_SHIFT) & US_LKMAP_MASK)
+#define US_WS_SHIFT 31
+#define US_WS_MASK 1u
+#define US_WS(w) (((w) >> US_WS_SHIFT) & US_WS_MASK)
 /* Script sets: 168 scripts (PropertyValueAliases.txt's sc values in its
  * order, then UTS #39's Hanb, Jpan and Kore), IDNG_UT_SCX_WORDS 64-bit words
  * each; the bits of the scripts the restriction levels ask about. */
@@ -137,6 +143,8 @@ enum { QC_YES = 0, QC_NO = 1, QC_MAYBE = 2 };
 #define SCX_HIRA 51
 #define SCX_KANA 60
 #define SCX_BOPO 13
+/* The index of the set of every script (Common and Inherited) in idng_ut_scx. */
+#define IDNG_UT_SCX_EVERY 0
 /* The scripts of whole-script confusables (idng_ut_ws_mask bits): the bit
  * of each, and its bit in the script sets. */
 #define IDNG_UT_WS_TARGETS 9
@@ -189,10 +197,11 @@ enum { QC_YES = 0, QC_NO = 1, QC_MAYBE = 2 };
 #define IDNG_UT_UPPER_COUNT 1450
 #define IDNG_UT_SEC_STAGE1_SIZE 8704
 #define IDNG_UT_SEC_STAGE2_SIZE 41344
-#define IDNG_UT_SEC_PROPS_SIZE 6129
+#define IDNG_UT_SEC_PROPS_SIZE 6156
 #define IDNG_UT_SEC_ASCII_SIZE 128
 #define IDNG_UT_SCX_SIZE 651
 #define IDNG_UT_CONF_COUNT 5247
+#define IDNG_UT_SCX_COUNT 217
 #define IDNG_UT_WS_COUNT 534
 #define IDNG_UT_EXTRA_COUNT 136
 #define IDNG_UT_DIGITLIKE_COUNT 48
@@ -237,6 +246,8 @@ extern const uint32_t idng_ut_conf_cp[IDNG_UT_CONF_COUNT];
 /* their prototypes' NFD in idng_ut_pool, as references */
 extern const uint32_t idng_ut_conf_ref[IDNG_UT_CONF_COUNT];
 extern const size_t idng_ut_conf_count;
+/* the IDNG_UT_WS_* targets in each script set (bit k = WS_TARGETS[k]) */
+extern const uint16_t idng_ut_scx_targets[IDNG_UT_SCX_COUNT];
 /* sorted: letters that can pass for a script not their own (whole-script) */
 extern const uint32_t idng_ut_ws_cp[IDNG_UT_WS_COUNT];
 /* those scripts, bit k = WS_TARGETS[k] (IDNG_UT_WS_*) */

@@ -117,9 +117,13 @@ AUGMENT = {"Hani": ["Hanb", "Jpan", "Kore"], "Hira": ["Jpan"], "Kana": ["Jpan"],
 # canonical decomposition (Hangul syllables included), a nonzero combining
 # class, "has a confusables.txt prototype other than itself", whether that
 # prototype is all starters, and its index in idng_ut_conf_cp/_ref, so that
-# the common code point needs one lookup and no search.
+# the common code point needs one lookup and no search; and, for the
+# lookalike rules beyond the skeleton, whether the code point has an extra
+# lookalike mapping or a fold (idng_ut_extra_cp, idng_ut_fold_cp) and
+# whether it can pass for another script (idng_ut_ws_cp), so that most code
+# points skip those searches.
 SEC_FIELDS = [("SCX", 8), ("ALLOWED", 1), ("DIGIT", 4), ("DEC", 1), ("NZCCC", 1), ("CONF", 1),
-              ("PSTART", 1), ("CONFIDX", 13)]
+              ("PSTART", 1), ("CONFIDX", 13), ("LKMAP", 1), ("WS", 1)]
 DIGIT_NONE = 15
 
 # The scripts a whole-script confusable is judged against: those a
@@ -881,20 +885,6 @@ def main():
     sc_names, scx_index, scx_sets, allowed, proto, digit = load_uts39(
         paths, {n: inputs["ICU/" + n] for n in ICU_FILES}, gc, norm, u46_status)
     extra = load_extra(EXTRA)
-    conf_index = {cp: i for i, cp in enumerate(sorted(proto))}
-    sec_words = [pack({"SCX": scx_index[cp], "ALLOWED": 1 if cp in allowed else 0,
-                       "DIGIT": DIGIT_NONE if digit[cp] is None else digit[cp],
-                       "DEC": 1 if norm.decompose([cp], False) != [cp] else 0,
-                       "NZCCC": 1 if ccc[cp] else 0,
-                       "CONF": 1 if cp in proto else 0,
-                       "PSTART": 1 if cp in proto and all(ccc[c] == 0 for c in proto[cp]) else 0,
-                       "CONFIDX": conf_index.get(cp, 0)}, SEC_FIELDS) for cp in range(MAXCP)]
-    sec_stage1, sec_stage2, sec_pwords = build_trie(sec_words, TRIE_SHIFT)
-    if len(sec_pwords) > 0xFFFF or len(sec_stage2) > 0xFFFF:
-        die("the UTS #39 trie does not fit 16-bit indexes")
-    scx_words = (len(sc_names) + 63) // 64
-    scx_flat = [(v >> (64 * k)) & (2**64 - 1) for v in scx_sets for k in range(scx_words)]
-
     # How long a skeleton can get: a code point's skeleton is its NFD with
     # each piece replaced by its prototype, and a string's is the canonical
     # reordering of its code points' skeletons one after another, so the
@@ -935,6 +925,22 @@ def main():
                        if not 0x30 <= c <= 0x39 and (tuple(skel(c)) in digit_skels
                                                      or (len(extra.get(c, [])) == 1
                                                          and 0x30 <= extra[c][0] <= 0x39)))
+
+    conf_index = {cp: i for i, cp in enumerate(sorted(proto))}
+    sec_words = [pack({"SCX": scx_index[cp], "ALLOWED": 1 if cp in allowed else 0,
+                       "DIGIT": DIGIT_NONE if digit[cp] is None else digit[cp],
+                       "DEC": 1 if norm.decompose([cp], False) != [cp] else 0,
+                       "NZCCC": 1 if ccc[cp] else 0,
+                       "CONF": 1 if cp in proto else 0,
+                       "PSTART": 1 if cp in proto and all(ccc[c] == 0 for c in proto[cp]) else 0,
+                       "CONFIDX": conf_index.get(cp, 0),
+                       "LKMAP": 1 if cp in extra or cp in fold else 0,
+                       "WS": 1 if cp in ws else 0}, SEC_FIELDS) for cp in range(MAXCP)]
+    sec_stage1, sec_stage2, sec_pwords = build_trie(sec_words, TRIE_SHIFT)
+    if len(sec_pwords) > 0xFFFF or len(sec_stage2) > 0xFFFF:
+        die("the UTS #39 trie does not fit 16-bit indexes")
+    scx_words = (len(sc_names) + 63) // 64
+    scx_flat = [(v >> (64 * k)) & (2**64 - 1) for v in scx_sets for k in range(scx_words)]
 
     pool = []
     pool_index = {}
@@ -1042,6 +1048,10 @@ def main():
          "sorted: code points with a confusables.txt prototype (NFD-stable ones)"),
         ("uint32_t", "idng_ut_conf_ref", conf_ref, 10, "%d", "CONF_COUNT",
          "their prototypes' NFD in idng_ut_pool, as references"),
+        ("uint16_t", "idng_ut_scx_targets", [sum(1 << k for k, t in enumerate(WS_TARGETS)
+                                                  if any(v >> sc_names.index(x) & 1 for x in t))
+                                              for v in scx_sets], 12, "0x%03x", "SCX_COUNT",
+         "the IDNG_UT_WS_* targets in each script set (bit k = WS_TARGETS[k])"),
         ("uint32_t", "idng_ut_ws_cp", ws_cp, 10, "0x%04x", "WS_COUNT",
          "sorted: letters that can pass for a script not their own (whole-script)"),
         ("uint16_t", "idng_ut_ws_mask", [ws[c] for c in ws_cp], 16, "0x%03x", "WS_COUNT",
@@ -1085,6 +1095,7 @@ def main():
                  "idng_ut_conf_cp", "idng_ut_conf_ref"):
         out.append(table(name))
     out.append("const size_t idng_ut_conf_count = %d;" % len(conf_cp))
+    out.append(table("idng_ut_scx_targets"))
     out.append(table("idng_ut_digitlike_cp"))
     out.append("const size_t idng_ut_digitlike_count = %d;" % len(digitlike))
     for name in ("ws", "extra", "fold"):
@@ -1150,6 +1161,9 @@ def main():
     for n in ("Latn", "Cyrl", "Grek", "Cher", "Hanb", "Jpan", "Kore", "Hani", "Hira", "Kana",
               "Bopo"):
         h.append("#define SCX_%s %d" % (n.upper(), sc_names.index(n)))
+    every = (1 << len(sc_names)) - 1
+    h += ["/* The index of the set of every script (Common and Inherited) in idng_ut_scx. */",
+          "#define IDNG_UT_SCX_EVERY %d" % scx_sets.index(every)]
     h += ["/* The scripts of whole-script confusables (idng_ut_ws_mask bits): the bit",
           " * of each, and its bit in the script sets. */",
           "#define IDNG_UT_WS_TARGETS %d" % len(WS_TARGETS)]
