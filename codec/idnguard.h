@@ -816,8 +816,9 @@ enum {
     /** letters UTS #39 maps elsewhere than they look (tools/lookalike_extra.txt)
      *  are taken as the ASCII they look like */
     IDNG_SK_EXTRA = 1u << 0,
-    /** NFD, combining marks dropped, and letters "<X> WITH <mark>" that have
-     *  no decomposition (l with stroke) taken as <X>: a near miss */
+    /** NFD, combining marks (nonzero combining class) dropped, and letters
+     *  "<X> WITH <mark>" that have no decomposition (l with stroke) taken
+     *  as <X>: a near miss */
     IDNG_SK_FOLD = 1u << 1
 };
 

@@ -118,6 +118,7 @@ idng_status idng_skeleton_ex(const uint32_t *in, size_t n, unsigned flags, uint3
 {
     uint32_t t[(IDNG_LABEL_MAX + 1) * PIECES_MAX];
     size_t m = 0, i, j, k;
+    idng_status st;
 
     if (flags == 0)
         return idng_skeleton(in, n, out, outlen);
@@ -127,6 +128,14 @@ idng_status idng_skeleton_ex(const uint32_t *in, size_t n, unsigned flags, uint3
         uint32_t d[IDNG_UT_DECOMP_MAX];
         if (in[i] > 0x10FFFF || in[i] - 0xD800 < 0x800)
             return in[i] > 0x10FFFF ? IDNG_E_CODEPOINT_MAX : IDNG_E_SURROGATE;
+        /* A dotless i or j, or a palochka, with a dot above is the dotted
+         * letter. */
+        if ((flags & IDNG_SK_EXTRA) && i + 1 < n && in[i + 1] == 0x307
+            && (in[i] == 0x131 || in[i] == 0x237 || in[i] == 0x4CF)) {
+            t[m++] = in[i] == 0x237 ? 'j' : 'i';
+            i++;
+            continue;
+        }
         if (!(flags & IDNG_SK_FOLD)) {
             put_letter(in[i], flags, t, &m);
             continue;
@@ -134,14 +143,21 @@ idng_status idng_skeleton_ex(const uint32_t *in, size_t n, unsigned flags, uint3
         k = idng_decompose(in[i], d);
         for (j = 0; j < k; j++) {
             long at = -1;
-            if (d[j] >= 0x300 && UP_MARK(idng_uprops(d[j])))
+            if (US_NZCCC(idng_usec(d[j])))
                 continue;
             if (US_LKMAP(idng_usec(d[j])))
                 at = idng_find_u32(idng_ut_fold_cp, idng_ut_fold_count, d[j]);
             put_letter(at < 0 ? d[j] : idng_ut_fold_to[at], flags, t, &m);
         }
     }
-    return idng_skeleton(t, m, out, outlen);
+    st = idng_skeleton(t, m, out, outlen);
+    /* With the extra mappings, a name reads the same in either case:
+     * Cherokee and Lisu letters whose prototypes are capitals (APPLE) key as
+     * the small letters. */
+    if (st == IDNG_OK && (flags & IDNG_SK_EXTRA))
+        for (i = 0; i < *outlen; i++)
+            out[i] += out[i] - 'A' < 26u ? 'a' - 'A' : 0;
+    return st;
 }
 
 /* ---- patterns ---- */
@@ -331,10 +347,13 @@ static int cjk_pattern(const uint32_t *s, size_t n, int mixed)
 /* The punctuation-like letters but the middle dot (see punctuation_like). */
 static int punct_listed(uint32_t cp)
 {
-    static const uint32_t punct[] = {0x2010, 0x2019, 0x2027, 0x058A, 0x02BB,
-                                     0x02BC, 0x02EC, 0x0F0B, 0x30A0};
-
-    return cp >= 0x2BB && cp <= 0x30A0 && LISTED(punct, cp);
+    switch (cp) {
+    case 0x2010: case 0x2019: case 0x2027: case 0x058A: case 0x02BB:
+    case 0x02BC: case 0x02EC: case 0x0F0B: case 0x30A0:
+        return 1;
+    default:
+        return 0;
+    }
 }
 
 void idng_spoof_label(const uint32_t *s, size_t n, idng_restriction level,
@@ -343,7 +362,7 @@ void idng_spoof_label(const uint32_t *s, size_t n, idng_restriction level,
     uint64_t all[IDNG_UT_SCX_WORDS];
     uint32_t d[(IDNG_LABEL_MAX + 1) * IDNG_UT_DECOMP_MAX];
     uint32_t last = US_SCX_MASK + 1;
-    unsigned pass = IDNG_SCRIPTS_ALL, last_targets = 0, k;
+    unsigned pass = IDNG_SCRIPTS_ALL, last_targets = 0, k, sets = 0;
     int letters = 0, marks = 0, cjk = 0, kana_exc = 0, digits = 1, digitlike = 0, punct = 0;
     size_t i, nd = 0;
 
@@ -366,10 +385,10 @@ void idng_spoof_label(const uint32_t *s, size_t n, idng_restriction level,
         /* The keys that differ from the skeleton's. */
         if (US_LKMAP(w))
             f->keys |= IDNG_SK_EXTRA | IDNG_SK_FOLD;
-        /* A lone mark (a precomposed letter's marks make no pattern alone:
-         * none repeats one, holds five or sits on a letter outside Latin,
-         * Greek and Cyrillic). */
-        if (US_NZCCC(w) || (c >= 0x300 && is_mark(c))) {
+        /* A lone combining mark (a precomposed letter's marks make no
+         * pattern alone: none repeats one, holds five or sits on a letter
+         * outside Latin, Greek and Cyrillic). */
+        if (US_NZCCC(w)) {
             f->keys |= IDNG_SK_FOLD;
             marks = 1;
         } else if (US_DEC(w)) {
@@ -377,7 +396,10 @@ void idng_spoof_label(const uint32_t *s, size_t n, idng_restriction level,
         }
         /* digit-lookalike: digits and digit lookalikes only. */
         if (digits && c - '0' >= 10u) {
-            if (idng_find_u32(idng_ut_digitlike_cp, idng_ut_digitlike_count, c) < 0)
+            /* Every digit lookalike has a prototype or an extra mapping
+             * (but l, whose prototype it is itself). */
+            if (!(US_CONF(w) || US_LKMAP(w) || c == 'l')
+                || idng_find_u32(idng_ut_digitlike_cp, idng_ut_digitlike_count, c) < 0)
                 digits = 0;
             else
                 digitlike = 1;
@@ -391,17 +413,21 @@ void idng_spoof_label(const uint32_t *s, size_t n, idng_restriction level,
             f->tld_letters |= IDNG_TL_AZERBAIJANI;
         else if (c == 0xB7)
             f->tld_letters |= IDNG_TL_CATALAN;
-        if (scx_every(set))
-            continue;
-        /* Whole-script: a letter passes for its own scripts, and for those
+        /* Whole-script: marks (whatever scripts they list) and Common and
+         * Inherited code points pass for any script; a letter passes for
+         * its own scripts, and for those
          * the table lists (whose lookalikes are in another script). */
+        if (!scx_every(set))
+            cjk |= (targets_of(w) & IDNG_SCRIPT_CJK) != 0;
+        if (scx_every(set) || US_NZCCC(w))
+            continue;
         letters = 1;
         if (US_SCX(w) != last) {
             last = US_SCX(w);
             for (k = 0; k < IDNG_UT_SCX_WORDS; k++)
                 all[k] &= set[k];
             last_targets = targets_of(w);
-            cjk |= (last_targets & IDNG_SCRIPT_CJK) != 0;
+            sets += sets < 2;
         }
         if (pass & ~last_targets) {
             long at = US_WS(w) ? idng_find_u32(idng_ut_ws_cp, idng_ut_ws_count, c) : -1;
@@ -413,7 +439,8 @@ void idng_spoof_label(const uint32_t *s, size_t n, idng_restriction level,
     if (!letters || k == IDNG_UT_SCX_WORDS) {
         f->ws_own = IDNG_SCRIPTS_ALL; /* no letter, or mixed */
     } else {
-        f->ws_own = own_targets(all);
+        /* One script set all along (the common label): its table entry. */
+        f->ws_own = sets == 1 ? last_targets : own_targets(all);
         f->ws_pass = pass;
     }
     if (marks) {

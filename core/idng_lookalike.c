@@ -34,7 +34,8 @@ struct idng_skel_slot {
     uint32_t off;   /**< the key at keys[off..off + len) */
     uint32_t len;
     uint32_t index; /**< 1 + the name's index in names.names; 0: empty slot */
-    uint32_t kind;  /**< the key's KIND_* */
+    uint32_t kinds; /**< bit k: the key is a name's key of kind k; bit KINDS + k:
+                         a registrable label's key of kind k */
 };
 
 /*
@@ -42,15 +43,36 @@ struct idng_skel_slot {
  * idng_skeleton_ex flags: UTS #39's skeleton; with the extra lookalike
  * mappings (both make a confusable name); and with marks and strokes
  * dropped too (a near miss).  A protected name is held under each of its
- * distinct keys, a query name is looked up under each kind in turn; the
- * kind seeds the hash, so keys of different kinds never meet.
+ * distinct keys, a query name is looked up under each kind in turn.
  */
 enum { KIND_SKELETON, KIND_EXTRA, KIND_FOLD, KINDS };
+static const unsigned kind_flags[KINDS] = {0, IDNG_SK_EXTRA, IDNG_SK_EXTRA | IDNG_SK_FOLD};
+
 /* A protected name's registrable label (the label left of its public
  * suffix) is held under each kind too, as a key of its own (its skeleton,
- * no length): kind KINDS + k.  protect-suffixes and protect-embedded look
- * labels up there. */
-static const unsigned kind_flags[KINDS] = {0, IDNG_SK_EXTRA, IDNG_SK_EXTRA | IDNG_SK_FOLD};
+ * no length): bit KINDS + k of a slot.  protect-suffixes and
+ * protect-embedded look labels up there.
+ *
+ * Most names have one key for every kind: their letters have no extra
+ * mapping, no mark, nothing to fold.  So a slot holds one key and the bits
+ * of every kind it is the key of, and a kind is made only where it differs
+ * (struct idng_spoof_facts.keys): a query name whose looser key is its
+ * skeleton looks its skeleton up under those kinds' bits too. */
+
+/* The bits a lookup of kind's key accepts: its own, and those of the looser
+ * kinds whose key it is too (flags: the IDNG_SK_* under which the name's key
+ * differs). */
+static unsigned accept_bits(unsigned kind, unsigned flags)
+{
+    unsigned bits = 1u << kind, k;
+
+    for (k = kind + 1; k < KINDS; k++) {
+        if ((kind_flags[k] & ~kind_flags[kind]) & flags)
+            break;
+        bits |= 1u << k;
+    }
+    return bits;
+}
 
 static uint64_t fold(uint64_t parent, const uint32_t *p, size_t n)
 {
@@ -62,7 +84,7 @@ static uint64_t fold(uint64_t parent, const uint32_t *p, size_t n)
     return idng_hash_mix(h);
 }
 #define ROOT_HASH UINT64_C(0x9e3779b97f4a7c15)
-#define KIND_HASH(kind) (ROOT_HASH + (uint64_t)(kind) * UINT64_C(0xc2b2ae3d27d4eb4f))
+#define LABEL_HASH (ROOT_HASH + UINT64_C(0xc2b2ae3d27d4eb4f))
 
 /* Does p[0..n) hold an octet >= 0x80 (a raw label, or a name with one)? */
 static int has_8bit(const uint8_t *p, size_t n)
@@ -87,6 +109,7 @@ void idng_lookalike_start(struct idng_lookalike_run *r, const struct idng_protec
     r->first = 0;
     r->cp_at[0] = 0;
     r->any = 0; /* out is set up by the first judged label: most names have none */
+    r->key_flags = 0;
 }
 
 static int same_label(const uint8_t *tld, size_t len, const uint8_t *t, size_t tlen);
@@ -108,10 +131,10 @@ static void judge_label(struct idng_lookalike_run *r, size_t i, const uint32_t *
                         size_t off, size_t len)
 {
     struct idng_lookalike *o = &r->out;
+    struct idng_spoof_facts f;
     int mixed, cls;
     idng_restriction level = idng_uts39_label(cps, n, &mixed);
-    unsigned own, pass = idng_whole_script(cps, n, &own),
-                  patterns = idng_spoof_patterns(cps, n);
+    unsigned patterns;
 
     if (level > o->level)
         o->level = level;
@@ -119,10 +142,12 @@ static void judge_label(struct idng_lookalike_run *r, size_t i, const uint32_t *
         note(o, IDNG_C_MIXED_SCRIPT, off, len);
     if (mixed)
         note(o, IDNG_C_MIXED_NUMBER, off, len);
-    r->ws_own[i] = (uint16_t)own;
-    r->ws_pass[i] = (uint16_t)pass;
-    r->tld_letters[i] = (uint8_t)idng_tld_letters(cps, n);
-    for (cls = IDNG_C_MARK_PATTERN; patterns != 0; cls++, patterns >>= 1)
+    idng_spoof_label(cps, n, level, &f);
+    r->ws_own[i] = (uint16_t)f.ws_own;
+    r->ws_pass[i] = (uint16_t)f.ws_pass;
+    r->tld_letters[i] = (uint8_t)f.tld_letters;
+    r->key_flags |= f.keys;
+    for (cls = IDNG_C_MARK_PATTERN, patterns = f.patterns; patterns != 0; cls++, patterns >>= 1)
         if (patterns & 1)
             note(o, cls, off, len);
 }
@@ -164,6 +189,8 @@ void idng_lookalike_label(void *ctx, size_t off, size_t len, const uint32_t *cps
             for (k = 0; k < len; k++)
                 own[k] = (unsigned)(lab[k] - 'A') < 26u ? lab[k] + ('a' - 'A') : lab[k];
             n = len;
+            if (has_8bit(lab, len))
+                r->key_flags |= IDNG_SK_EXTRA | IDNG_SK_FOLD; /* octets as code points */
         }
         cps = own;
     }
@@ -201,21 +228,44 @@ void idng_lookalike_label(void *ctx, size_t off, size_t len, const uint32_t *cps
     }
 }
 
-static const struct idng_skel_slot *find_key(const struct idng_protect *s, unsigned kind,
-                                             uint64_t h, const uint32_t *key, size_t len)
+/* The slot of key (hash h) with any of the bits accept, or NULL. */
+/* The next slot of key (hash h) with any of the bits accept, from *pos on
+ * in its probe sequence (*pos = (size_t)-1 to start), or NULL. */
+static struct idng_skel_slot *find_next(const struct idng_protect *s, unsigned accept,
+                                        uint64_t h, const uint32_t *key, size_t len, size_t *pos)
 {
     size_t mask, i;
 
     if (s->nslots == 0)
         return NULL;
     mask = s->nslots - 1;
-    for (i = (size_t)h & mask; s->slots[i].index != 0; i = (i + 1) & mask) {
-        const struct idng_skel_slot *sl = &s->slots[i];
-        if (sl->hash == h && sl->kind == kind && sl->len == len
-            && memcmp(s->keys + sl->off, key, len * sizeof *key) == 0)
+    i = *pos == (size_t)-1 ? (size_t)h & mask : (*pos + 1) & mask;
+    for (; s->slots[i].index != 0; i = (i + 1) & mask) {
+        struct idng_skel_slot *sl = &s->slots[i];
+        if (sl->hash == h && (sl->kinds & accept) && sl->len == len
+            && memcmp(s->keys + sl->off, key, len * sizeof *key) == 0) {
+            *pos = i;
             return sl;
+        }
     }
     return NULL;
+}
+
+static struct idng_skel_slot *find_key(const struct idng_protect *s, unsigned accept, uint64_t h,
+                                       const uint32_t *key, size_t len)
+{
+    size_t pos = (size_t)-1;
+
+    return find_next(s, accept, h, key, len, &pos);
+}
+
+/* The registrable label of protected name p (A-label wire form): its
+ * length octet, or NULL when p is a public suffix. */
+static const uint8_t *registrable_label(const uint8_t *p)
+{
+    size_t plen = idng_wire_len(p, IDNG_WIRE_MAX), reg = idng_psl_registrable(p, plen, 0);
+
+    return reg < plen ? p + reg : NULL;
 }
 
 /* The key of kind of label i of r alone, into sk (*n in: capacity, out:
@@ -300,10 +350,19 @@ static void by_tld(const struct idng_lookalike_run *r, struct idng_lookalike *ou
 {
     size_t tld = r->nlab - 1, i, k;
     const uint8_t *t = r->wire + r->off[tld];
-    unsigned own = r->judged[tld] && r->ws_own[tld] != IDNG_SCRIPTS_ALL ? r->ws_own[tld] : 0;
-    unsigned expect = idng_tld_scripts(r->protect, t, r->len[tld], own), home = 0;
+    unsigned own, expect, home = 0, letters = 0, passes = 0;
 
-    for (k = 0; k < sizeof tld_letter_home / sizeof tld_letter_home[0]; k++)
+    /* Most labels can pass for no script but their own, and hold no TLD
+     * letter: then the TLD need not be looked at. */
+    for (i = 0; i < tld; i++) {
+        passes |= r->ws_pass[i] & ~r->ws_own[i];
+        letters |= r->tld_letters[i];
+    }
+    if (passes == 0 && letters == 0)
+        return;
+    own = r->judged[tld] && r->ws_own[tld] != IDNG_SCRIPTS_ALL ? r->ws_own[tld] : 0;
+    expect = idng_tld_scripts(r->protect, t, r->len[tld], own);
+    for (k = 0; letters && k < sizeof tld_letter_home / sizeof tld_letter_home[0]; k++)
         for (i = 0; i < 2 && tld_letter_home[k][i] != NULL; i++)
             if (same_label(t, r->len[tld], (const uint8_t *)tld_letter_home[k][i],
                            strlen(tld_letter_home[k][i])))
@@ -318,22 +377,34 @@ static void by_tld(const struct idng_lookalike_run *r, struct idng_lookalike *ou
     }
 }
 
+/* The class of a match on slot sl by a lookup that accepts the bits
+ * accept: confusable when the skeleton or the extra mappings match, a
+ * near miss when only the folded keys do. */
+static int match_class(const struct idng_skel_slot *sl, unsigned accept, unsigned shift)
+{
+    unsigned bits = sl->kinds & accept;
+
+    return bits & ((1u << KIND_SKELETON | 1u << KIND_EXTRA) << shift) ? IDNG_C_CONFUSABLE
+                                                                       : IDNG_C_NEAR_MISS;
+}
+
 /* The parents from the last label on, each one label longer, keyed with
  * kind: those that are no protected name's parent end the walk; of those
- * holding a judged label, the longest whose key is a protected name's, when
- * it is not a protected name itself, is noted as cls.  0 when a key did not
- * fit (nothing more can match). */
-static int match_keys(struct idng_lookalike_run *r, unsigned kind, int cls, size_t last,
+ * holding a judged label, the longest whose key is a protected name's
+ * (under the bits accept), when it is not a protected name itself, is
+ * noted.  0 when a key did not fit (nothing more can match). */
+static int match_keys(struct idng_lookalike_run *r, unsigned kind, unsigned accept, size_t last,
                       struct idng_lookalike *out)
 {
     uint32_t key[IDNG_LK_KEY_MAX];
-    uint64_t h = KIND_HASH(kind);
+    uint64_t h = ROOT_HASH;
     size_t i, first;
 
     r->key_at[r->nlab] = IDNG_LK_KEY_MAX;
     for (i = r->nlab; i-- > r->first;) {
         const struct idng_skel_slot *sl;
         size_t start = r->off[i] - 1; /* the parent's length octet */
+        int cls;
         h = key_label(r, kind, key, i, h);
         if (!r->keys)
             return 0;
@@ -341,8 +412,11 @@ static int match_keys(struct idng_lookalike_run *r, unsigned kind, int cls, size
             break;
         if (i > last)
             continue;
-        sl = find_key(r->protect, kind, h, key + r->key_at[i], IDNG_LK_KEY_MAX - r->key_at[i]);
+        sl = find_key(r->protect, accept, h, key + r->key_at[i], IDNG_LK_KEY_MAX - r->key_at[i]);
         if (sl == NULL || is_protected(r, r->wire + start, r->wire_len - start))
+            continue;
+        cls = match_class(sl, accept, 0);
+        if (cls == IDNG_C_NEAR_MISS && (out->found & IDNG_LK_CONFUSABLE))
             continue;
         for (first = i; !r->judged[first]; first++)
             ;
@@ -376,32 +450,38 @@ static size_t a_label(const struct idng_lookalike_run *r, size_t i, char *a)
 static void match_registrable(const struct idng_lookalike_run *r, struct idng_lookalike *out)
 {
     uint32_t sk[(IDNG_LABEL_MAX + 1) * IDNG_SKELETON_GROWTH];
-    size_t reg = idng_psl_registrable(r->wire, r->wire_len, 0), i, n, plen;
+    size_t reg = idng_psl_registrable(r->wire, r->wire_len, 0), i, n, alen;
+    char a[IDNG_LABEL_MAX];
     unsigned kind;
 
-    if (reg >= r->wire_len || (i = label_at(r, reg + 1)) >= r->nlab || !r->judged[i])
+    if (reg >= r->wire_len || (i = label_at(r, reg + 1)) >= r->nlab || !r->judged[i]
+        || is_protected(r, r->wire + reg, r->wire_len - reg))
         return;
-    for (kind = 0; kind < KINDS; kind++) {
+    alen = a_label(r, i, a);
+    for (kind = 0; kind < KINDS && !(out->found & IDNG_LK_CONFUSABLE); kind++) {
         const struct idng_skel_slot *sl;
-        const uint8_t *p;
-        char a[IDNG_LABEL_MAX];
-        size_t alen;
-        int cls = kind == KIND_FOLD ? IDNG_C_NEAR_MISS : IDNG_C_CONFUSABLE;
+        unsigned accept = accept_bits(kind, r->key_flags) << KINDS;
+        size_t pos = (size_t)-1;
         n = sizeof sk / sizeof sk[0];
-        if (out->found & (IDNG_LK_CONFUSABLE | IDNG_LK_BIT(cls)) || !label_key(r, kind, i, sk, &n))
+        if ((kind > 0 && !(kind_flags[kind] & ~kind_flags[kind - 1] & r->key_flags))
+            || !label_key(r, kind, i, sk, &n))
             continue;
-        sl = find_key(r->protect, KINDS + kind, fold(KIND_HASH(KINDS + kind), sk, n), sk, n);
-        if (sl == NULL)
-            continue;
-        /* The protected name's own registrable label is no lookalike of it. */
-        p = r->protect->names.names[sl->index - 1];
-        plen = idng_wire_len(p, IDNG_WIRE_MAX);
-        reg = idng_psl_registrable(p, plen, 0);
-        alen = a_label(r, i, a);
-        if (reg < plen && alen == p[reg] && memcmp(a, p + reg + 1, alen) == 0)
-            continue;
-        note(out, cls, r->off[i], r->len[i]);
-        out->like = sl->index - 1;
+        /* Each protected name of this key (a slot per registrable label):
+         * the name's own label under another suffix is no lookalike of it
+         * (bücher.com against bücher.de), another one's may be. */
+        while ((sl = find_next(r->protect, accept, fold(LABEL_HASH, sk, n), sk, n, &pos))
+               != NULL) {
+            const uint8_t *p = registrable_label(r->protect->names.names[sl->index - 1]);
+            int cls = match_class(sl, accept, KINDS);
+            if (p != NULL && alen == p[0] && memcmp(a, p + 1, alen) == 0)
+                continue;
+            if (cls == IDNG_C_NEAR_MISS && (out->found & IDNG_LK_NEAR_MISS))
+                continue;
+            note(out, cls, r->off[i], r->len[i]);
+            out->like = sl->index - 1;
+            if (cls == IDNG_C_CONFUSABLE)
+                break;
+        }
     }
 }
 
@@ -418,8 +498,10 @@ static void match_embedded(const struct idng_lookalike_run *r, struct idng_looka
         if (!r->judged[i])
             continue;
         for (kind = KIND_SKELETON; kind <= KIND_EXTRA; kind++) {
+            unsigned accept = (accept_bits(kind, r->key_flags) << KINDS)
+                              & ((1u << KIND_SKELETON | 1u << KIND_EXTRA) << KINDS);
             n = sizeof sk / sizeof sk[0];
-            if (!label_key(r, kind, i, sk, &n))
+            if ((kind > 0 && !(IDNG_SK_EXTRA & r->key_flags)) || !label_key(r, kind, i, sk, &n))
                 continue;
             for (at = 0; at < n; at = end + 1) {
                 const struct idng_skel_slot *sl;
@@ -427,8 +509,8 @@ static void match_embedded(const struct idng_lookalike_run *r, struct idng_looka
                     ;
                 if (end == at || (at == 0 && end == n))
                     continue; /* the whole label: not a part of it */
-                sl = find_key(r->protect, KINDS + kind,
-                              fold(KIND_HASH(KINDS + kind), sk + at, end - at), sk + at, end - at);
+                sl = find_key(r->protect, accept, fold(LABEL_HASH, sk + at, end - at), sk + at,
+                              end - at);
                 if (sl != NULL) {
                     note(out, IDNG_C_EMBEDS_PROTECTED, r->off[i], r->len[i]);
                     if (!(out->found & (IDNG_LK_CONFUSABLE | IDNG_LK_NEAR_MISS)))
@@ -458,12 +540,12 @@ int idng_lookalike_finish(struct idng_lookalike_run *r, struct idng_lookalike *o
         if (r->judged[i])
             last = i;
     /* Confusable by the skeleton, else with the extra mappings; a near
-     * miss only when neither. */
-    for (kind = 0; kind < KINDS; kind++) {
-        int cls = kind == KIND_FOLD ? IDNG_C_NEAR_MISS : IDNG_C_CONFUSABLE;
-        if (out->found & (IDNG_LK_CONFUSABLE | IDNG_LK_BIT(cls)))
+     * miss only when neither.  A looser kind is keyed only where the name's
+     * key differs under it; else the stricter lookup accepts its bit. */
+    for (kind = 0; kind < KINDS && !(out->found & IDNG_LK_CONFUSABLE); kind++) {
+        if (kind > 0 && !(kind_flags[kind] & ~kind_flags[kind - 1] & r->key_flags))
             continue;
-        if (!match_keys(r, kind, cls, last, out))
+        if (!match_keys(r, kind, accept_bits(kind, r->key_flags), last, out))
             break;
     }
     if (r->protect->suffixes)
@@ -595,6 +677,46 @@ static int parent_add(struct idng_protect *s, uint64_t h)
     return 0;
 }
 
+/* Holds key (hash h) under the bits kinds for the name at index: merged
+ * into the slot of the same key, else a new slot (room is reserved). */
+static void slot_hold(struct idng_protect *s, uint64_t h, const uint32_t *key, size_t len,
+                      unsigned kinds, size_t index)
+{
+    struct idng_skel_slot *sl, nsl;
+    size_t pos = (size_t)-1;
+
+    /* Names with one key share a slot: the first name stands for them in
+     * messages, and the others are found by idng_nameset_find.  A
+     * registrable label's key is shared only by names of that same label,
+     * so that a lookup can tell the label itself from its lookalikes. */
+    while ((sl = find_next(s, (unsigned)-1, h, key, len, &pos)) != NULL) {
+        const uint8_t *a = registrable_label(s->names.names[sl->index - 1]), *b;
+        if (kinds & ((1u << KINDS) - 1)) {
+            if (sl->kinds & ((1u << KINDS) - 1))
+                break;
+            continue;
+        }
+        if (!(sl->kinds & ~((1u << KINDS) - 1)))
+            continue;
+        b = registrable_label(s->names.names[index]);
+        if (a != NULL && b != NULL && a[0] == b[0] && memcmp(a + 1, b + 1, a[0]) == 0)
+            break;
+    }
+    if (sl != NULL) {
+        sl->kinds |= kinds;
+        return;
+    }
+    memcpy(s->keys + s->keys_len, key, len * sizeof *key);
+    nsl.hash = h;
+    nsl.off = (uint32_t)s->keys_len;
+    nsl.len = (uint32_t)len;
+    nsl.index = (uint32_t)(index + 1);
+    nsl.kinds = kinds;
+    s->keys_len += len;
+    slot_put(s->slots, s->nslots, &nsl);
+    s->used++;
+}
+
 int idng_protect_add(struct idng_protect *s, const uint8_t *wire, size_t len)
 {
     /* The key is made as a query name's is, with every label keyed. */
@@ -602,9 +724,9 @@ int idng_protect_add(struct idng_protect *s, const uint8_t *wire, size_t len)
     struct idng_lookalike_run r;
     uint32_t key[KINDS][IDNG_LK_KEY_MAX];
     uint32_t lk[KINDS][(IDNG_LABEL_MAX + 1) * IDNG_SKELETON_GROWTH];
-    size_t start[KINDS] = {0}, lk_len[KINDS], at, klen, reg, li;
+    size_t start[KINDS] = {0}, lk_len[KINDS] = {0}, at, klen, reg, li;
     uint64_t h[KINDS];
-    unsigned kind, kinds = 0;
+    unsigned kind, made = 0;
     int rc;
 
     /* Only A-label names: no octet is >= 0x80 (length octets are below
@@ -621,10 +743,18 @@ int idng_protect_add(struct idng_protect *s, const uint8_t *wire, size_t len)
         return -2;
     if (idng_nameset_find(&s->names, wire, len) != IDNG_NAMESET_NONE)
         return 1;
-    /* Every kind of key (the skeleton's must fit; a looser one that does
-     * not is left out), each parent's hash among the parents. */
+    /* Every kind (the skeleton's key must fit; a looser one that does not
+     * is left out), each parent's hash among the parents; a kind whose key
+     * is the one before's shares its slot.  Unlike a query name's, every
+     * kind is made: an ASCII label is not judged, so nothing says where
+     * its looser keys differ (0 is O to the skeleton, o to the looser). */
+    r.key_flags = IDNG_SK_EXTRA | IDNG_SK_FOLD;
+    reg = idng_psl_registrable(wire, len, 0);
+    li = reg < len ? label_at(&r, reg + 1) : r.nlab;
     for (kind = 0; kind < KINDS; kind++) {
-        h[kind] = KIND_HASH(kind);
+        if (kind > 0 && !(kind_flags[kind] & ~kind_flags[kind - 1] & r.key_flags))
+            continue;
+        h[kind] = ROOT_HASH;
         r.keys = 1;
         r.key_at[r.nlab] = IDNG_LK_KEY_MAX;
         for (at = r.nlab; at-- > 0 && r.keys;) {
@@ -634,59 +764,34 @@ int idng_protect_add(struct idng_protect *s, const uint8_t *wire, size_t len)
         }
         if (!r.keys && kind == KIND_SKELETON)
             return -2;
-        if (r.keys) {
-            kinds |= 1u << kind;
-            start[kind] = r.key_at[0];
-        }
-    }
-    /* The registrable label's keys, when the name has one. */
-    reg = idng_psl_registrable(wire, len, 0);
-    li = reg < len ? label_at(&r, reg + 1) : r.nlab;
-    for (kind = 0; kind < KINDS; kind++) {
+        if (!r.keys)
+            continue;
+        made |= 1u << kind;
+        start[kind] = r.key_at[0];
         lk_len[kind] = sizeof lk[kind] / sizeof lk[kind][0];
         if (li >= r.nlab || !label_key(&r, kind, li, lk[kind], &lk_len[kind]))
             lk_len[kind] = 0;
     }
     klen = 0;
     for (kind = 0; kind < KINDS; kind++)
-        klen += (kinds & 1u << kind ? IDNG_LK_KEY_MAX - start[kind] : 0) + lk_len[kind];
+        if (made & 1u << kind)
+            klen += IDNG_LK_KEY_MAX - start[kind] + lk_len[kind];
     if (reserve(s, 2 * KINDS, klen) != 0)
         return -1;
     rc = idng_nameset_add(&s->names, wire, len, &at);
     if (rc != 0)
         return rc;
     for (kind = 0; kind < KINDS; kind++) {
-        struct idng_skel_slot sl;
-        const uint32_t *k = key[kind] + start[kind];
-        klen = IDNG_LK_KEY_MAX - start[kind];
-        /* Names with one key share a slot: the first name stands for them
-         * in messages, and the others are found by idng_nameset_find. */
-        if (!(kinds & 1u << kind) || find_key(s, kind, h[kind], k, klen) != NULL)
+        /* A kind not made has the key of the stricter one before it. */
+        unsigned bits = 1u << kind, k;
+        if (!(made & bits))
             continue;
-        memcpy(s->keys + s->keys_len, k, klen * sizeof *k);
-        sl.hash = h[kind];
-        sl.off = (uint32_t)s->keys_len;
-        sl.len = (uint32_t)klen;
-        sl.index = (uint32_t)(at + 1);
-        sl.kind = kind;
-        s->keys_len += klen;
-        slot_put(s->slots, s->nslots, &sl);
-        s->used++;
-    }
-    for (kind = 0; kind < KINDS; kind++) {
-        struct idng_skel_slot sl;
-        uint64_t lh = fold(KIND_HASH(KINDS + kind), lk[kind], lk_len[kind]);
-        if (lk_len[kind] == 0 || find_key(s, KINDS + kind, lh, lk[kind], lk_len[kind]) != NULL)
-            continue;
-        memcpy(s->keys + s->keys_len, lk[kind], lk_len[kind] * sizeof lk[kind][0]);
-        sl.hash = lh;
-        sl.off = (uint32_t)s->keys_len;
-        sl.len = (uint32_t)lk_len[kind];
-        sl.index = (uint32_t)(at + 1);
-        sl.kind = KINDS + kind;
-        s->keys_len += lk_len[kind];
-        slot_put(s->slots, s->nslots, &sl);
-        s->used++;
+        for (k = kind + 1; k < KINDS && !(made & 1u << k); k++)
+            bits |= 1u << k;
+        slot_hold(s, h[kind], key[kind] + start[kind], IDNG_LK_KEY_MAX - start[kind], bits, at);
+        if (lk_len[kind] > 0)
+            slot_hold(s, fold(LABEL_HASH, lk[kind], lk_len[kind]), lk[kind], lk_len[kind],
+                      bits << KINDS, at);
     }
     return 0;
 }

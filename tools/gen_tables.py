@@ -118,8 +118,9 @@ AUGMENT = {"Hani": ["Hanb", "Jpan", "Kore"], "Hira": ["Jpan"], "Kana": ["Jpan"],
 # class, "has a confusables.txt prototype other than itself", whether that
 # prototype is all starters, and its index in idng_ut_conf_cp/_ref, so that
 # the common code point needs one lookup and no search; and, for the
-# lookalike rules beyond the skeleton, whether the code point has an extra
-# lookalike mapping or a fold (idng_ut_extra_cp, idng_ut_fold_cp) and
+# lookalike rules beyond the skeleton, whether the code point's looser keys
+# differ from its skeleton (an extra lookalike mapping or a fold,
+# idng_ut_extra_cp and idng_ut_fold_cp, or a capital in its prototype) and
 # whether it can pass for another script (idng_ut_ws_cp), so that most code
 # points skip those searches.
 SEC_FIELDS = [("SCX", 8), ("ALLOWED", 1), ("DIGIT", 4), ("DEC", 1), ("NZCCC", 1), ("CONF", 1),
@@ -133,6 +134,10 @@ DIGIT_NONE = 15
 # Hangul, Bopomofo).
 WS_TARGETS = [("Latn",), ("Cyrl",), ("Grek",), ("Armn",), ("Geor",), ("Hebr",), ("Arab",),
               ("Thai",), ("Hanb", "Jpan", "Kore")]
+
+# The letters that a dot above makes i or j again under the extra mappings
+# (codec/spoof.c idng_skeleton_ex): dotless i, dotless j, Cyrillic palochka.
+DOTLESS = (0x131, 0x237, 0x4CF)
 
 SBASE, LBASE, VBASE, TBASE = 0xAC00, 0x1100, 0x1161, 0x11A7
 LCOUNT, VCOUNT, TCOUNT = 19, 21, 28
@@ -901,18 +906,20 @@ def main():
                             for cp in valid_cps)
 
     allowed_valid = [cp for cp in valid_cps if cp in allowed]
-    # A code point outside the Allowed set makes its label unrestricted
-    # (mixed-script) whatever it looks like: its mapping changes nothing.
     # A rendered-glyph mapping of a letter whose skeleton is already ASCII
     # (Greek alpha: a) would replace what UTS #39 says with a second guess:
     # only the browser's list may do that (palochka: l, not i).
     def ascii_skel(c):
         return all(0x30 <= x <= 0x39 or 0x61 <= x <= 0x7A or 0x41 <= x <= 0x5A for x in skel(c))
+    # Keys hold every valid code point (a letter outside the Allowed set
+    # makes its label mixed-script, but its name may still look like a
+    # protected one: wynn for p); the whole-script test only Allowed ones.
+    valid_set = set(valid_cps)
     rendered = {c: t for c, t in load_extra([EXTRA_RENDERED]).items()
-                if c in set(allowed_valid) and not ascii_skel(c)}
+                if c in valid_set and not ascii_skel(c)}
     browser = load_extra([EXTRA_BROWSER])
-    extra = {c: t for c, t in extra.items() if c in set(allowed_valid)
-             and (c in browser or c in rendered)}
+    extra = {c: t for c, t in extra.items() if c in valid_set and (c in browser or c in rendered)}
+    rendered = {c: t for c, t in rendered.items() if c in set(allowed_valid)}
     ws, fold = lookalike_data(load_names(paths["UnicodeData.txt"]), decomp, allowed_valid,
                               sc_names, scx_index, scx_sets, skel, rendered)
     ws_cp = sorted(ws)
@@ -925,6 +932,11 @@ def main():
                        if not 0x30 <= c <= 0x39 and (tuple(skel(c)) in digit_skels
                                                      or (len(extra.get(c, [])) == 1
                                                          and 0x30 <= extra[c][0] <= 0x39)))
+    # codec/spoof.c looks a code point up only when it has a prototype or an
+    # extra mapping, or is l.
+    for c in digitlike:
+        if c not in proto and c not in extra and c not in fold and c != 0x6C:
+            die("U+%04X: a digit lookalike without a prototype or a mapping" % c)
 
     conf_index = {cp: i for i, cp in enumerate(sorted(proto))}
     sec_words = [pack({"SCX": scx_index[cp], "ALLOWED": 1 if cp in allowed else 0,
@@ -934,7 +946,8 @@ def main():
                        "CONF": 1 if cp in proto else 0,
                        "PSTART": 1 if cp in proto and all(ccc[c] == 0 for c in proto[cp]) else 0,
                        "CONFIDX": conf_index.get(cp, 0),
-                       "LKMAP": 1 if cp in extra or cp in fold else 0,
+                       "LKMAP": 1 if cp in extra or cp in fold or cp in DOTLESS
+                                or any(0x41 <= x <= 0x5A for x in skel(cp)) else 0,
                        "WS": 1 if cp in ws else 0}, SEC_FIELDS) for cp in range(MAXCP)]
     sec_stage1, sec_stage2, sec_pwords = build_trie(sec_words, TRIE_SHIFT)
     if len(sec_pwords) > 0xFFFF or len(sec_stage2) > 0xFFFF:

@@ -115,6 +115,27 @@ static const struct row {
      NULL},
     {PROTECT "protect-embedded: yes\n", "xn--80ak6aa92e.com.", "confusable", "refuse",
      IDNG_LK_CONFUSABLE, IDNG_LK_EMBEDS_PROTECTED, "apple.com."},
+    /* An attacker's review: a mark that lists some scripts only (U+1DF8,
+     * U+0483) does not narrow what a label can pass for. */
+    {NONE, "xn--80ak6aa92ee58i.com.", "whole-script", "refuse", IDNG_LK_WHOLE_SCRIPT, 0, NULL},
+    {NONE, "xn--80ak6aa05a8o.com.", "whole-script", "refuse", IDNG_LK_WHOLE_SCRIPT, 0, NULL},
+    /* ...the order of protect lines does not decide: a protected name is
+     * never its own lookalike, and аррӏе.kz looks like apple.com. */
+    {"idnguard:\nprotect: apple.com\nprotect: xn--80ak6aa92e.ru\nprotect-suffixes: any\n",
+     "xn--80ak6aa92e.ru.", "ok", "pass", 0, IDNG_LK_CONFUSABLE, NULL},
+    {"idnguard:\nprotect: apple.com\nprotect: xn--80ak6aa92e.ru\nprotect-suffixes: any\n",
+     "www.xn--80ak6aa92e.ru.", "ok", "pass", 0, IDNG_LK_CONFUSABLE, NULL},
+    {"idnguard:\nprotect: xn--80ak6aa92e.ru\nprotect: apple.com\nprotect-suffixes: any\n",
+     "xn--80ak6aa92e.kz.", "confusable", "refuse", IDNG_LK_CONFUSABLE, 0, "apple.com."},
+    {"idnguard:\nprotect: apple.com\nprotect: xn--80ak6aa92e.ru\nprotect-suffixes: any\n",
+     "xn--80ak6aa92e.kz.", "confusable", "refuse", IDNG_LK_CONFUSABLE, 0, "apple.com."},
+    /* ...letters outside the Allowed set still key (wynn as p); a dotless i
+     * with a dot above is i; capitals (Cherokee, Lisu APPLE) read as small. */
+    {PROTECT, "xn--aypal-ytb.com.", "confusable", "refuse", IDNG_LK_CONFUSABLE, 0, "paypal.com."},
+    {"idnguard:\nprotect: microsoft.com\n", "xn--mcrosoft-tkb418b.com.", "confusable", "refuse",
+     IDNG_LK_CONFUSABLE, 0, "microsoft.com."},
+    {PROTECT, "xn--g9de3mpaa.com.", "confusable", "refuse", IDNG_LK_CONFUSABLE, 0, "apple.com."},
+    {PROTECT, "xn--4l8aa2c7bn.com.", "confusable", "refuse", IDNG_LK_CONFUSABLE, 0, "apple.com."},
 };
 
 START_TEST(test_rule_row)
