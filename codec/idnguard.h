@@ -43,10 +43,10 @@ extern "C" {
 
 /**
  * Error classes: X(symbol, name).  The names are stable interface, used by
- * the CLI, the module's logs and EDE texts, and configuration keys.  The
- * last three are UTS #39's lookalike judgments: the validation functions
- * never return them; the policy unit (core/idng_lookalike.h) does, for
- * names that are valid.
+ * the CLI, the module's logs and EDE texts, and configuration keys.  From
+ * mixed-script on they are lookalike judgments (UTS #39 and the browser's
+ * rules beyond it): the validation functions never return them; the policy
+ * unit (core/idng_lookalike.h) does, for names that are valid.
  */
 #define IDNG_CLASS_LIST(X)                                                         \
     X(IDNG_C_OK, "ok")                                                             \

@@ -177,6 +177,10 @@ static const struct lint_case cases[] = {
       "point is disallowed (U+2488) [refuse]",
       "@/classes.db:11: xn--ab-m1t.contextj.example. A owner: contextj: xn--ab-m1t: joiner "
       "not allowed here (RFC 5892 A.1, A.2) (U+200D) [refuse]",
+      /* a·b: UTS #46 keeps the middle dot (its CONTEXTO rule is IDNA2008's),
+       * but outside l·l it is drawn as punctuation. */
+      "@/classes.db:12: xn--ab-0ea.contexto.example. A owner: punctuation-like: xn--ab-0ea: a "
+      "letter that looks like punctuation (a hyphen, an apostrophe, a dot) [log]",
       "@/classes.db:13: xn--ab--c-uqa.hyphen.example. A owner: hyphen: xn--ab--c-uqa: '--' in "
       "positions 3 and 4 [refuse]",
       "@/classes.db:14: xn--ssa.mark.example. A owner: leading-mark: xn--ssa: label begins "
@@ -185,9 +189,9 @@ static const struct lint_case cases[] = {
       "cname=xn--zz.example.: " BAD,
       "@/classes.db:18: xn--a\\046b.escape.example. A owner: bad-punycode: xn--a\\046b: "
       "invalid Punycode digit [refuse]"},
-     {"idnguard: lint-zone: 20 records, 22 names, 14 findings, empty-label 1, bad-punycode 3, "
+     {"idnguard: lint-zone: 20 records, 22 names, 15 findings, empty-label 1, bad-punycode 3, "
       "ascii-only 1, not-canonical 1, disallowed 1, contextj 1, hyphen 1, leading-mark 1, "
-      "bidi 1, raw-8bit 1, bad-utf8 1, mixed-script 1" NO_ERRORS},
+      "bidi 1, raw-8bit 1, bad-utf8 1, mixed-script 1, punctuation-like 1" NO_ERRORS},
      1},
     {"$INCLUDE relative to the file, $ORIGIN, relative names",
      {"@/include.db"},

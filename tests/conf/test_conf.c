@@ -101,6 +101,19 @@ static int list_equal(const struct idng_nameset *a, const struct idng_nameset *b
     return 1;
 }
 
+/* The same tld-scripts entries, in the same order? */
+static int tld_equal(const struct idng_protect *a, const struct idng_protect *b)
+{
+    size_t i;
+    if (a->ntld != b->ntld)
+        return 0;
+    for (i = 0; i < a->ntld; i++)
+        if (a->tld[i].len != b->tld[i].len || a->tld[i].scripts != b->tld[i].scripts
+            || memcmp(a->tld[i].label, b->tld[i].label, a->tld[i].len) != 0)
+            return 0;
+    return 1;
+}
+
 /* Same effective settings?  Returns the first field that differs, or NULL. */
 static const char *conf_diff(const struct idng_conf *a, const struct idng_conf *b)
 {
@@ -131,6 +144,12 @@ static const char *conf_diff(const struct idng_conf *a, const struct idng_conf *
         return "restriction_level";
     if (!list_equal(&a->policy.protect.names, &b->policy.protect.names))
         return "protect";
+    if (a->policy.protect.suffixes != b->policy.protect.suffixes)
+        return "protect-suffixes";
+    if (a->policy.protect.embedded != b->policy.protect.embedded)
+        return "protect-embedded";
+    if (!tld_equal(&a->policy.protect, &b->policy.protect))
+        return "tld-scripts";
     return NULL;
 }
 
@@ -329,6 +348,24 @@ static int configurable(int cls)
     return cls != IDNG_C_OK && cls != IDNG_C_NOSPACE && cls != IDNG_C_INVAL;
 }
 
+/* Does the class keep a default of its own, whatever on-invalid says?
+ * raw-8bit, and every lookalike class (mixed-script and every class after
+ * it, core/idng_lookalike.h). */
+static int own_default(int cls)
+{
+    return cls == IDNG_C_RAW_8BIT || cls >= IDNG_C_MIXED_SCRIPT;
+}
+
+/* The action of a class no key sets, with on-invalid: refuse: the policy's
+ * own default (tests/core/test_policy.c checks each against the documented
+ * one, and 01_defaults.out writes them all out), else on-invalid's. */
+static enum idng_action default_action(int cls)
+{
+    if (!configurable(cls))
+        return IDNG_ACT_PASS;
+    return own_default(cls) ? (enum idng_action)idng_policy_default_action(cls) : IDNG_ACT_REFUSE;
+}
+
 START_TEST(test_defaults)
 {
     struct idng_conf c;
@@ -337,13 +374,22 @@ START_TEST(test_defaults)
     idng_conf_init(&c);
     ck_assert_int_eq(c.policy.mode, IDNG_MODE_UTS46);
     ck_assert_int_eq(c.policy.on_invalid, IDNG_ACT_REFUSE);
-    for (cls = 0; cls < IDNG_CLASS_COUNT; cls++)
-        ck_assert_msg(c.policy.action[cls] == (!configurable(cls)             ? IDNG_ACT_PASS
-                                        : cls == IDNG_C_RAW_8BIT       ? IDNG_ACT_NORMALIZE
-                                        : cls == IDNG_C_MIXED_SCRIPT   ? IDNG_ACT_LOG
-                                        : cls == IDNG_C_MIXED_NUMBER   ? IDNG_ACT_LOG
-                                                                       : IDNG_ACT_REFUSE),
-                      "default action of %s", idng_class_name((idng_class)cls));
+    for (cls = 0; cls < IDNG_CLASS_COUNT; cls++) {
+        /* A default of its own for exactly those classes, and a valid one. */
+        ck_assert_msg((idng_policy_default_action(cls) >= 0)
+                          == (configurable(cls) && own_default(cls)),
+                      "%s: default action %d", idng_class_name((idng_class)cls),
+                      idng_policy_default_action(cls));
+        ck_assert_msg(!own_default(cls) || idng_policy_action_allowed(cls, default_action(cls)),
+                      "default action of %s not allowed for it", idng_class_name((idng_class)cls));
+        ck_assert_msg(c.policy.action[cls] == default_action(cls), "default action of %s",
+                      idng_class_name((idng_class)cls));
+    }
+    ck_assert_int_eq(c.policy.action[IDNG_C_WHOLE_SCRIPT], IDNG_ACT_REFUSE);
+    ck_assert_int_eq(c.policy.action[IDNG_C_EMBEDS_PROTECTED], IDNG_ACT_LOG);
+    ck_assert_int_eq(c.policy.protect.suffixes, 0);
+    ck_assert_int_eq(c.policy.protect.embedded, 0);
+    ck_assert_uint_eq(c.policy.protect.ntld, 0);
     ck_assert_int_eq(c.log_queries, 1);
     ck_assert_int_eq(c.log_format, IDNG_LOGFMT_TEXT);
     ck_assert_ptr_null(c.log_file);
@@ -357,15 +403,17 @@ START_TEST(test_defaults)
 END_TEST
 
 /* One on-<class> key per class of the codec's list, but for the three that
- * are not properties of a name. */
+ * are not properties of a name.  Each sets an action other than the class's
+ * default (log, or drop where log is the default), so that it shows. */
 START_TEST(test_class_key)
 {
     int cls = _i, other;
     struct idng_conf c;
     char text[256], err[ERR_MAX];
     const char *name = idng_class_name((idng_class)cls);
+    enum idng_action set = default_action(cls) == IDNG_ACT_LOG ? IDNG_ACT_DROP : IDNG_ACT_LOG;
 
-    snprintf(text, sizeof text, "idnguard:\n    on-%s: log\n", name);
+    snprintf(text, sizeof text, "idnguard:\n    on-%s: %s\n", name, idng_action_name(set));
     idng_conf_init(&c);
     if (!configurable(cls)) {
         char want[128];
@@ -376,14 +424,10 @@ START_TEST(test_class_key)
     }
     ck_assert_msg(parse_str(&c, text, err) == 0, "on-%s: %s", name, err);
     for (other = 0; other < IDNG_CLASS_COUNT; other++) {
-        enum idng_action want = other == cls                     ? IDNG_ACT_LOG
-                                : !configurable(other)           ? IDNG_ACT_PASS
-                                : other == IDNG_C_RAW_8BIT       ? IDNG_ACT_NORMALIZE
-                                : other == IDNG_C_MIXED_SCRIPT   ? IDNG_ACT_LOG
-                                : other == IDNG_C_MIXED_NUMBER   ? IDNG_ACT_LOG
-                                                                 : IDNG_ACT_REFUSE;
-        ck_assert_msg(c.policy.action[other] == want, "on-%s changed %s", name,
-                      idng_class_name((idng_class)other));
+        enum idng_action want = other == cls ? set : default_action(other);
+        ck_assert_msg(c.policy.action[other] == want, "on-%s: %s %s, want %s", name,
+                      idng_class_name((idng_class)other), idng_action_name(c.policy.action[other]),
+                      idng_action_name(want));
     }
     /* normalize: raw-8bit only. */
     snprintf(text, sizeof text, "idnguard:\n    on-%s: normalize\n", name);
@@ -471,6 +515,8 @@ START_TEST(test_untouched_on_error)
         "idnguard:\n    mode: idna2008\n    bogus: 1\n",
         "idnguard:\n    allow: example.com\n    allow: a..b\n",
         "idnguard:\n    log-file: /tmp/x\n    ede: maybe\n",
+        /* an entry of the TLD table made, then a bad line */
+        "idnguard:\n    tld-scripts: com latin,cyrillic\n    tld-scripts: org klingon\n",
         "",
     };
     int i;
@@ -976,6 +1022,189 @@ START_TEST(test_protect)
 }
 END_TEST
 
+/* ------------------------------------------------------------------------ */
+/* protect-suffixes, protect-embedded, tld-scripts                           */
+
+/* Parses text, which must parse and round-trip; returns c's written text
+ * (malloc'd) and leaves c parsed. */
+static char *parse_written(struct idng_conf *c, const char *text)
+{
+    char err[ERR_MAX], *out;
+    int rc;
+
+    idng_conf_init(c);
+    ck_assert_msg(parse_str(c, text, err) == 0, "%s: %s", text, err);
+    check_round_trip(c, text);
+    out = write_str(c, &rc);
+    ck_assert_int_eq(rc, 0);
+    return out;
+}
+
+/* "verdict/action" of name (a text name) under the settings text. */
+static const char *judged(const char *text, const char *name)
+{
+    static char out[96];
+    struct idng_conf c;
+    struct idng_verdict v;
+    uint8_t wire[256];
+    size_t n;
+
+    free(parse_written(&c, text));
+    n = to_wire(name, wire);
+    idng_policy_judge(&c.policy, wire, n, &v);
+    snprintf(out, sizeof out, "%s/%s", idng_verdict_name(&v), idng_action_name(v.action));
+    idng_conf_free(&c);
+    return out;
+}
+
+/* text must fail to parse with exactly want. */
+static void expect_parse_error(const char *text, const char *want)
+{
+    struct idng_conf c;
+    char err[ERR_MAX];
+
+    idng_conf_init(&c);
+    ck_assert_msg(parse_str(&c, text, err) == -1, "%s parsed", text);
+    ck_assert_str_eq(err, want);
+    idng_conf_free(&c);
+}
+
+/* protect-suffixes and protect-embedded after protect: paypal.com ("" for
+ * neither): the fields they set (each key its own), and a verdict each
+ * value changes.  p<Cyrillic a>ypal under another public suffix is
+ * confusable with any, only mixed-script with listed (the default);
+ * paypal-café holds paypal between hyphens. */
+static const struct switch_case {
+    const char *line;
+    int suffixes, embedded;
+    const char *name, *verdict;
+} switch_cases[] = {
+    {"protect-suffixes: any", 1, 0, "xn--pypal-4ve.co.uk.", "confusable/refuse"},
+    {"protect-suffixes: listed", 0, 0, "xn--pypal-4ve.co.uk.", "mixed-script/log"},
+    {"", 0, 0, "xn--pypal-4ve.co.uk.", "mixed-script/log"},
+    {"protect-embedded: yes", 0, 1, "xn--paypal-caf-k7a.com.", "embeds-protected/log"},
+    {"protect-embedded: no", 0, 0, "xn--paypal-caf-k7a.com.", "ok/pass"},
+    {"", 0, 0, "xn--paypal-caf-k7a.com.", "ok/pass"},
+};
+
+START_TEST(test_protect_switches)
+{
+    const struct switch_case *t = &switch_cases[_i];
+    struct idng_conf c;
+    char text[256], line[128], *out;
+
+    snprintf(text, sizeof text, "idnguard:\n    protect: paypal.com\n    %s\n", t->line);
+    out = parse_written(&c, text);
+    ck_assert_int_eq(c.policy.protect.suffixes, t->suffixes);
+    ck_assert_int_eq(c.policy.protect.embedded, t->embedded);
+    /* written back as it was given */
+    snprintf(line, sizeof line, "\n    %s\n", t->line);
+    ck_assert_msg(t->line[0] == '\0' || strstr(out, line) != NULL, "%s", out);
+    free(out);
+    idng_conf_free(&c);
+    ck_assert_str_eq(judged(text, t->name), t->verdict);
+}
+END_TEST
+
+START_TEST(test_protect_switch_errors)
+{
+    expect_parse_error("idnguard:\n    protect-suffixes: all\n",
+                       "t.conf:2: bad value 'all' for 'protect-suffixes' (expected listed or any)");
+    expect_parse_error("idnguard:\n    protect-suffixes: Any\n",
+                       "t.conf:2: bad value 'Any' for 'protect-suffixes' (expected listed or any)");
+    expect_parse_error("idnguard:\n    protect-embedded: maybe\n",
+                       "t.conf:2: bad value 'maybe' for 'protect-embedded' (expected yes or no)");
+}
+END_TEST
+
+/* The TLD's entry: its A-label and scripts. */
+static void expect_tld(const struct idng_conf *c, size_t k, const char *label, unsigned scripts)
+{
+    const struct idng_protect *p = &c->policy.protect;
+
+    ck_assert_uint_gt(p->ntld, k);
+    ck_assert_uint_eq(p->tld[k].len, strlen(label));
+    ck_assert_mem_eq(p->tld[k].label, label, strlen(label));
+    ck_assert_uint_eq(p->tld[k].scripts, scripts);
+}
+
+#define SCRIPTS_EXPECTED                                                                           \
+    "expected 'TLD SCRIPT[,SCRIPT...]' or 'TLD none', a script one of latin cyrillic "             \
+    "greek armenian georgian hebrew arabic thai cjk"
+
+START_TEST(test_tld_scripts)
+{
+    struct idng_conf c;
+    char *out;
+
+    /* A Unicode TLD is stored as its A-label: рф is xn--p1ai. */
+    out = parse_written(&c, "idnguard:\n    tld-scripts: рф latin\n");
+    ck_assert_uint_eq(c.policy.protect.ntld, 1);
+    expect_tld(&c, 0, "xn--p1ai", IDNG_SCRIPT_LATIN);
+    ck_assert_msg(strstr(out, "\n    tld-scripts: xn--p1ai latin\n") != NULL, "%s", out);
+    free(out);
+    idng_conf_free(&c);
+    /* Cyrillic аррӏе is at home under рф, unless only Latin is expected. */
+    ck_assert_str_eq(judged("idnguard:\n", "xn--80ak6aa92e.xn--p1ai."), "ok/pass");
+    ck_assert_str_eq(judged("idnguard:\n    tld-scripts: рф latin\n", "xn--80ak6aa92e.xn--p1ai."),
+                     "whole-script/refuse");
+
+    /* Several scripts, any case of the TLD, written in the list's order. */
+    out = parse_written(&c, "idnguard:\n    tld-scripts: COM greek,latin,cyrillic\n");
+    expect_tld(&c, 0, "com", IDNG_SCRIPT_LATIN | IDNG_SCRIPT_CYRILLIC | IDNG_SCRIPT_GREEK);
+    ck_assert_msg(strstr(out, "\n    tld-scripts: com latin,cyrillic,greek\n") != NULL, "%s", out);
+    free(out);
+    idng_conf_free(&c);
+    ck_assert_str_eq(judged("idnguard:\n", "xn--80ak6aa92e.com."), "whole-script/refuse");
+    ck_assert_str_eq(
+        judged("idnguard:\n    tld-scripts: com latin,cyrillic\n", "xn--80ak6aa92e.com."),
+        "ok/pass");
+
+    /* none: an entry that expects no script, so nothing is whole-script. */
+    out = parse_written(&c, "idnguard:\n    tld-scripts: com none\n");
+    ck_assert_uint_eq(c.policy.protect.ntld, 1);
+    expect_tld(&c, 0, "com", 0);
+    ck_assert_msg(strstr(out, "\n    tld-scripts: com none\n") != NULL, "%s", out);
+    free(out);
+    idng_conf_free(&c);
+    ck_assert_str_eq(judged("idnguard:\n    tld-scripts: com none\n", "xn--80ak6aa92e.com."),
+                     "ok/pass");
+
+    /* Repeated lines for one TLD, in either spelling: the last wins; other
+     * TLDs get entries of their own. */
+    out = parse_written(&c, "idnguard:\n    tld-scripts: рф latin\n    tld-scripts: ru none\n"
+                            "    tld-scripts: XN--P1AI cyrillic,greek\n");
+    ck_assert_uint_eq(c.policy.protect.ntld, 2);
+    expect_tld(&c, 0, "xn--p1ai", IDNG_SCRIPT_CYRILLIC | IDNG_SCRIPT_GREEK);
+    expect_tld(&c, 1, "ru", 0);
+    ck_assert_msg(strstr(out, "\n    tld-scripts: xn--p1ai cyrillic,greek\n"
+                              "    tld-scripts: ru none\n")
+                      != NULL,
+                  "%s", out);
+    free(out);
+    idng_conf_free(&c);
+    ck_assert_str_eq(judged("idnguard:\n    tld-scripts: xn--p1ai cyrillic\n"
+                            "    tld-scripts: рф latin\n",
+                            "xn--80ak6aa92e.xn--p1ai."),
+                     "whole-script/refuse");
+    ck_assert_str_eq(judged("idnguard:\n    tld-scripts: рф latin\n"
+                            "    tld-scripts: xn--p1ai cyrillic\n",
+                            "xn--80ak6aa92e.xn--p1ai."),
+                     "ok/pass");
+
+    /* An unknown script is named, with the ones there are; a TLD is one
+     * label; a script must follow it. */
+    expect_parse_error("idnguard:\n    tld-scripts: com klingon\n",
+                       "t.conf:2: bad script 'klingon' for 'tld-scripts': " SCRIPTS_EXPECTED);
+    expect_parse_error("idnguard:\n    tld-scripts: com latin,Greek\n",
+                       "t.conf:2: bad script 'Greek' for 'tld-scripts': " SCRIPTS_EXPECTED);
+    expect_parse_error("idnguard:\n    tld-scripts: co.uk latin\n",
+                       "t.conf:2: bad top-level domain 'co.uk' for 'tld-scripts': give one label");
+    expect_parse_error("idnguard:\n    tld-scripts: com\n",
+                       "t.conf:2: bad value 'com' for 'tld-scripts': " SCRIPTS_EXPECTED);
+}
+END_TEST
+
 START_TEST(test_path)
 {
     ck_assert_int_eq(unsetenv(IDNG_CONF_ENV), 0);
@@ -1030,6 +1259,9 @@ static Suite *conf_suite(void)
     tcase_add_loop_test(tc, test_load_garbage, 0, 8);
     tcase_add_test(tc, test_path);
     tcase_add_test(tc, test_protect);
+    tcase_add_loop_test(tc, test_protect_switches, 0, N_OF(switch_cases));
+    tcase_add_test(tc, test_protect_switch_errors);
+    tcase_add_test(tc, test_tld_scripts);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -129,7 +129,67 @@ static const struct row rows[] = {
     /* Digits of two systems: Devanagari 1 and ASCII 2 in one label. */
     {"", "xn--2-wtd80a.example.", "mixed-number", IDNG_ACT_LOG},
     {"on-mixed-number: refuse\n", "xn--2-wtd80a.example.", "mixed-number", IDNG_ACT_REFUSE},
+    /* Whole-script: Cyrillic аррӏе (U+0430 U+0440 U+0440 U+04CF U+0435)
+     * passes for Latin apple; at home under .ru, not under .com, unless
+     * tld-scripts says otherwise. */
+    {"", "xn--80ak6aa92e.com.", "whole-script", IDNG_ACT_REFUSE},
+    {"on-whole-script: log\n", "xn--80ak6aa92e.com.", "whole-script", IDNG_ACT_LOG},
+    {"", "xn--80ak6aa92e.ru.", "ok", IDNG_ACT_PASS},
+    {"tld-scripts: ru latin\n", "xn--80ak6aa92e.ru.", "whole-script", IDNG_ACT_REFUSE},
+    {"tld-scripts: com latin,cyrillic\n", "xn--80ak6aa92e.com.", "ok", IDNG_ACT_PASS},
+    {"tld-scripts: com none\n", "xn--80ak6aa92e.com.", "ok", IDNG_ACT_PASS},
+    /* Near miss: paypál is paypal once its acute is dropped. */
+    {"protect: paypal.com\n", "xn--paypl-0qa.com.", "near-miss", IDNG_ACT_LOG},
+    {"protect: paypal.com\non-near-miss: refuse\n", "xn--paypl-0qa.com.", "near-miss",
+     IDNG_ACT_REFUSE},
+    {"", "xn--paypl-0qa.com.", "ok", IDNG_ACT_PASS},
+    /* The patterns browsers refuse: a dotless i under an acute (ı́x), a
+     * prolonged sound mark first (ーbc), a Cyrillic ze among digits (2з4), a
+     * middle dot not between two l's (a·b). */
+    {"", "xn--x-eka60l.com.", "mark-pattern", IDNG_ACT_LOG},
+    {"on-mark-pattern: drop\n", "xn--x-eka60l.com.", "mark-pattern", IDNG_ACT_DROP},
+    {"", "xn--bc-5n4a.com.", "cjk-pattern", IDNG_ACT_LOG},
+    {"on-cjk-pattern: nxdomain\n", "xn--bc-5n4a.com.", "cjk-pattern", IDNG_ACT_NXDOMAIN},
+    {"", "xn--24-tlc.com.", "digit-lookalike", IDNG_ACT_LOG},
+    {"on-digit-lookalike: refuse\n", "xn--24-tlc.com.", "digit-lookalike", IDNG_ACT_REFUSE},
+    {"", "xn--ab-0ea.com.", "punctuation-like", IDNG_ACT_LOG},
+    {"on-punctuation-like: refuse\n", "xn--ab-0ea.com.", "punctuation-like", IDNG_ACT_REFUSE},
+    /* A country's letter: thorn (þorn) at home under .is, not under .com;
+     * Catalan l·l at home under .cat. */
+    {"", "xn--orn-ooa.com.", "tld-letter", IDNG_ACT_LOG},
+    {"on-tld-letter: refuse\n", "xn--orn-ooa.com.", "tld-letter", IDNG_ACT_REFUSE},
+    {"", "xn--orn-ooa.is.", "ok", IDNG_ACT_PASS},
+    {"", "xn--ll-0ea.com.", "tld-letter", IDNG_ACT_LOG},
+    {"", "xn--ll-0ea.cat.", "ok", IDNG_ACT_PASS},
+    /* protect-embedded: yes: paypal-café holds paypal between hyphens. */
+    {"protect: paypal.com\nprotect-embedded: yes\n", "xn--paypal-caf-k7a.com.", "embeds-protected",
+     IDNG_ACT_LOG},
+    {"protect: paypal.com\nprotect-embedded: yes\non-embeds-protected: refuse\n",
+     "xn--paypal-caf-k7a.com.", "embeds-protected", IDNG_ACT_REFUSE},
+    {"protect: paypal.com\n", "xn--paypal-caf-k7a.com.", "ok", IDNG_ACT_PASS},
+    /* protect-suffixes: any: p<Cyrillic a>ypal under another public suffix. */
+    {"protect: paypal.com\nprotect-suffixes: any\n", "xn--pypal-4ve.co.uk.", "confusable",
+     IDNG_ACT_REFUSE},
+    {"protect: paypal.com\n", "xn--pypal-4ve.co.uk.", "mixed-script", IDNG_ACT_LOG},
 };
+
+/* Every lookalike class (mixed-script and every class after it), which no
+ * validation returns (tests/codec/test_idna.c leaves them to this file),
+ * is the verdict of a row above. */
+START_TEST(test_every_lookalike_class_judged)
+{
+    int cls;
+    size_t i;
+
+    for (cls = IDNG_C_MIXED_SCRIPT; cls < IDNG_CLASS_COUNT; cls++) {
+        const char *name = idng_class_name((idng_class)cls);
+        for (i = 0; i < sizeof rows / sizeof rows[0]; i++)
+            if (strcmp(rows[i].verdict, name) == 0)
+                break;
+        ck_assert_msg(i < sizeof rows / sizeof rows[0], "no row judged %s", name);
+    }
+}
+END_TEST
 
 START_TEST(test_judge)
 {
@@ -529,6 +589,34 @@ START_TEST(test_response_scan)
 }
 END_TEST
 
+/* The documented defaults (docs, conf/idnguard.conf.example), written out
+ * here rather than read from the code under test: the classes that keep a
+ * default of their own whatever on-invalid says, raw-8bit and every
+ * lookalike class (mixed-script and every class after it): refuse for the
+ * names that pass for another, log for the other lookalikes. */
+static const struct {
+    const char *cls;
+    enum idng_action action;
+} documented[] = {
+    {"raw-8bit", IDNG_ACT_NORMALIZE},  {"mixed-script", IDNG_ACT_LOG},
+    {"confusable", IDNG_ACT_REFUSE},   {"mixed-number", IDNG_ACT_LOG},
+    {"whole-script", IDNG_ACT_REFUSE}, {"near-miss", IDNG_ACT_LOG},
+    {"mark-pattern", IDNG_ACT_LOG},    {"cjk-pattern", IDNG_ACT_LOG},
+    {"digit-lookalike", IDNG_ACT_LOG}, {"punctuation-like", IDNG_ACT_LOG},
+    {"tld-letter", IDNG_ACT_LOG},      {"embeds-protected", IDNG_ACT_LOG},
+};
+
+/* The documented default of class cls, or -1 when it follows on-invalid. */
+static int documented_default(int cls)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof documented / sizeof documented[0]; i++)
+        if (strcmp(documented[i].cls, idng_class_name((idng_class)cls)) == 0)
+            return (int)documented[i].action;
+    return -1;
+}
+
 /* The policy unit owns the defaults and the per-class rules: a policy
  * made without any settings file says what the documented defaults say. */
 START_TEST(test_policy_defaults_and_rules)
@@ -542,14 +630,18 @@ START_TEST(test_policy_defaults_and_rules)
     ck_assert_int_eq(pol.mode, IDNG_MODE_UTS46);
     ck_assert_int_eq(pol.on_invalid, IDNG_ACT_REFUSE);
     for (cls = 0; cls < IDNG_CLASS_COUNT; cls++) {
-        int configurable = idng_policy_class_configurable(cls);
+        int configurable = idng_policy_class_configurable(cls), own = documented_default(cls);
         ck_assert_int_eq(configurable,
                          cls != IDNG_C_OK && cls != IDNG_C_NOSPACE && cls != IDNG_C_INVAL);
-        ck_assert_int_eq(pol.action[cls], !configurable                  ? IDNG_ACT_PASS
-                                          : cls == IDNG_C_RAW_8BIT       ? IDNG_ACT_NORMALIZE
-                                          : cls == IDNG_C_MIXED_SCRIPT   ? IDNG_ACT_LOG
-                                          : cls == IDNG_C_MIXED_NUMBER   ? IDNG_ACT_LOG
-                                                                         : IDNG_ACT_REFUSE);
+        /* a new lookalike class needs its documented default above */
+        ck_assert_msg(cls < IDNG_C_MIXED_SCRIPT || own >= 0, "no documented default for %s",
+                      idng_class_name((idng_class)cls));
+        ck_assert_msg((int)pol.action[cls]
+                          == (!configurable ? IDNG_ACT_PASS
+                              : own >= 0    ? own
+                                            : IDNG_ACT_REFUSE),
+                      "default action of %s", idng_class_name((idng_class)cls));
+        ck_assert_int_eq(idng_policy_default_action(cls), configurable ? own : -1);
         /* normalize only for raw-8bit; every other action anywhere */
         ck_assert_int_eq(idng_policy_action_allowed(cls, IDNG_ACT_NORMALIZE),
                          cls == IDNG_C_RAW_8BIT);
@@ -559,16 +651,36 @@ START_TEST(test_policy_defaults_and_rules)
     ck_assert(!idng_policy_action_allowed(IDNG_C_RAW_8BIT, IDNG_ACTION_COUNT));
     ck_assert(!idng_policy_class_configurable(-1));
     ck_assert(!idng_policy_class_configurable(IDNG_CLASS_COUNT));
+    for (cls = 0; cls < (int)(sizeof documented / sizeof documented[0]); cls++) {
+        idng_class c;
+        ck_assert_msg(idng_class_lookup(documented[cls].cls, strlen(documented[cls].cls), &c) == 0,
+                      "documented default for unknown class %s", documented[cls].cls);
+    }
 
-    /* on-invalid changes every class not set explicitly, raw-8bit aside */
+    /* on-invalid changes every class not set explicitly, but raw-8bit and
+     * the lookalike classes, which keep their own defaults */
     pol.on_invalid = IDNG_ACT_NXDOMAIN;
     pol.action[IDNG_C_BIDI] = IDNG_ACT_LOG;
     explicit_action[IDNG_C_BIDI] = 1;
+    pol.action[IDNG_C_NEAR_MISS] = IDNG_ACT_DROP;
+    explicit_action[IDNG_C_NEAR_MISS] = 1;
     idng_policy_resolve(&pol, explicit_action);
     ck_assert_int_eq(pol.action[IDNG_C_BIDI], IDNG_ACT_LOG);
     ck_assert_int_eq(pol.action[IDNG_C_CONTEXTJ], IDNG_ACT_NXDOMAIN);
     ck_assert_int_eq(pol.action[IDNG_C_RAW_8BIT], IDNG_ACT_NORMALIZE);
     ck_assert_int_eq(pol.action[IDNG_C_OK], IDNG_ACT_PASS);
+    ck_assert_int_eq(pol.action[IDNG_C_NEAR_MISS], IDNG_ACT_DROP);
+    for (cls = 0; cls < IDNG_CLASS_COUNT; cls++) {
+        int own = documented_default(cls);
+        if (cls == IDNG_C_BIDI || cls == IDNG_C_NEAR_MISS)
+            continue;
+        ck_assert_msg((int)pol.action[cls]
+                          == (!idng_policy_class_configurable(cls) ? IDNG_ACT_PASS
+                              : own >= 0                           ? own
+                                                                   : IDNG_ACT_NXDOMAIN),
+                      "on-invalid: nxdomain gave %s %s", idng_class_name((idng_class)cls),
+                      idng_action_name(pol.action[cls]));
+    }
 
     /* action names are the settings values, both ways */
     for (a = IDNG_ACT_PASS; a < IDNG_ACTION_COUNT; a++) {
@@ -605,6 +717,7 @@ static Suite *policy_suite(void)
     TCase *tc = tcase_create("core");
 
     tcase_add_loop_test(tc, test_judge, 0, (int)(sizeof rows / sizeof rows[0]));
+    tcase_add_test(tc, test_every_lookalike_class_judged);
     tcase_add_test(tc, test_label_location_and_ede);
     tcase_add_loop_test(tc, test_normalize, 0, (int)(sizeof norms / sizeof norms[0]));
     tcase_add_loop_test(tc, test_normalize_full_stop_in_label, 0,

@@ -132,14 +132,14 @@ static void judge(const struct idng_conf *c, const uint8_t *w, size_t len, size_
         size_t first_off = 0;
         idng_status first_st = IDNG_OK;
         struct idng_lookalike f;
-        /* Rule 6's findings, in the order they win among equals. */
-        const struct {
-            unsigned bit;
-            idng_status st;
-            size_t off;
-        } lk[3] = {{IDNG_LK_CONFUSABLE, IDNG_E_CONFUSABLE, 0},
-                   {IDNG_LK_MIXED_SCRIPT, IDNG_E_MIXED_SCRIPT, 0},
-                   {IDNG_LK_MIXED_NUMBER, IDNG_E_MIXED_NUMBER, 0}};
+        /* Rule 6's findings, in the order they win among equals (as
+         * core/idng_policy.c orders them). */
+        static const idng_status lk[] = {
+            IDNG_E_CONFUSABLE,   IDNG_E_WHOLE_SCRIPT,    IDNG_E_NEAR_MISS,
+            IDNG_E_MIXED_SCRIPT, IDNG_E_MIXED_NUMBER,    IDNG_E_DIGIT_LOOKALIKE,
+            IDNG_E_PUNCTUATION,  IDNG_E_CJK_PATTERN,     IDNG_E_MARK_PATTERN,
+            IDNG_E_TLD_LETTER,   IDNG_E_EMBEDS_PROTECTED};
+        _Static_assert(sizeof lk / sizeof lk[0] == IDNG_LK_COUNT, "every lookalike class");
         idng_wire_check_each(w, len, c->policy.mode, each, IDNG_LABELS_MAX, &n);
         FUZZ_CHECK(v.listed == IDNG_LISTED_NONE || n > 0, "listed %d", v.listed);
         FUZZ_CHECK((n == 0) == (idng_wire_check(w, len, c->policy.mode, NULL) == IDNG_OK),
@@ -157,18 +157,16 @@ static void judge(const struct idng_conf *c, const uint8_t *w, size_t len, size_
          * only for the lookalike classes, which rule 6 alone gives). */
         if (idng_lookalike_scan(&c->policy.protect, c->policy.restriction_level, c->policy.mode,
                                 w, len, &f)) {
-            for (k = 0; k < 3; k++) {
-                size_t off = f.at[lk[k].bit == IDNG_LK_CONFUSABLE     ? 1
-                                  : lk[k].bit == IDNG_LK_MIXED_SCRIPT ? 0
-                                                                      : 2].off;
-                int sev = idng_action_severity(
-                    c->policy.action[idng_status_class(lk[k].st)]);
-                if (!(f.found & lk[k].bit))
+            for (k = 0; k < (int)(sizeof lk / sizeof lk[0]); k++) {
+                int cls = idng_status_class(lk[k]);
+                size_t off = f.at[cls - IDNG_C_MIXED_SCRIPT].off;
+                int sev = idng_action_severity(c->policy.action[cls]);
+                if (!(f.found & IDNG_LK_BIT(cls)))
                     continue;
                 if (sev > worst || (sev == worst && off < first_off)) {
                     worst = sev;
                     first_off = off;
-                    first_st = lk[k].st;
+                    first_st = lk[k];
                 }
             }
         } else {

@@ -60,7 +60,10 @@ static const char *cur_action;
  * covers those classes). */
 #define ACTION_CONF(a)                                                                             \
     "idnguard:\n    mode: idna2008\n    on-invalid: " a "\n    on-raw-8bit: " a "\n"          \
-    "    on-mixed-script: pass\n    on-mixed-number: pass\n"
+    "    on-mixed-script: pass\n    on-mixed-number: pass\n    on-whole-script: pass\n"        \
+    "    on-near-miss: pass\n    on-mark-pattern: pass\n    on-cjk-pattern: pass\n"          \
+    "    on-digit-lookalike: pass\n    on-punctuation-like: pass\n    on-tld-letter: pass\n"  \
+    "    on-embeds-protected: pass\n"
 
 /* Check's fixtures take no argument: one small function per action. */
 #define ACTION_SETUP(a)                                                                            \
