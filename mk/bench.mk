@@ -13,6 +13,10 @@
 #                         and qps.png
 #   make bench-lookalike  the UTS #39 judgment per name against the validation,
 #                         and 100,000 protected names loaded (bench/lookalike_bench.c)
+#   make bench-lookalike-fp  each lookalike class's false positives on real IDNs
+#                         (Public Suffix List, dictionaries) and its agreement with
+#                         Chromium's IDN test cases (bench/lookalike_fp.sh; not in
+#                         make bench)
 #   make bench-lint       `idnguard lint-zone` against ldns reading the same zone
 #                         (BENCH_LINT_RECORDS=1000000, BENCH_LINT_ROUNDS=5)
 #   make bench-profile    the codec's instructions per name under callgrind, on
@@ -59,6 +63,20 @@ bench-lookalike: deps-bench
 	@mkdir -p $(BENCH_OUT)
 	$(LOOKALIKE_BIN) $(BENCH_PSL) $(BENCH_OUT)/lookalike.md
 	@cat $(BENCH_OUT)/lookalike.md
+
+# What each lookalike class flags on real names (the Public Suffix List's IDNs,
+# dictionary words under .com and their language's ccTLD) and on Chromium's
+# IDN test cases: bench/results/lookalike-fp.md (bench/lookalike_fp.sh).  Its
+# packages are a deps group of their own (scripts/deps.sh lookalike), whose
+# rule is here since DEPS_GROUPS does not list it.
+.PHONY: bench-lookalike-fp deps-lookalike
+deps-lookalike:
+	@sh scripts/deps.sh lookalike
+
+bench-lookalike-fp: deps-lookalike
+	@$(MAKE) --no-print-directory $(CLI)
+	@mkdir -p $(BENCH_OUT)
+	sh bench/lookalike_fp.sh $(CLI) $(BENCH_OUT)
 
 # The callgrind driver: one entry point over a set of names, nothing else
 # collected (bench/codec_profile.c).

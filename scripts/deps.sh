@@ -33,6 +33,10 @@
 #           dnstap, dnstap-ldns), fstrm_capture, taskset for pinning
 #   bench        ICU and libidn2 (the peers), the Public Suffix List, dnsperf,
 #                gnuplot, ldns-read-zone (ldnsutils: lint-zone's baseline)
+#   lookalike    `make bench-lookalike-fp`: the real names the lookalike
+#                classes are measured on, the Public Suffix List and
+#                dictionaries (Hunspell's ru uk el he ar th hi ko, and the
+#                German, French, Spanish, Polish and Portuguese wordlists)
 #   deb     `make deb`: the Build-Depends of Debian's unbound source package
 #           (bookworm's list, checked again by dpkg-checkbuilddeps before the
 #           build), debhelper for the idnguard package, lintian,
@@ -142,6 +146,19 @@ for group in "$@"; do
         need ldnsutils cmd:ldns-read-zone
         need libldns-dev file:/usr/include/ldns/ldns.h
         need time file:/usr/bin/time
+        ;;
+    lookalike)
+        need publicsuffix file:/usr/share/publicsuffix/public_suffix_list.dat
+        for l in ru_RU uk_UA el_GR he_IL th_TH hi_IN; do
+            need "hunspell-${l%_*}" "file:/usr/share/hunspell/$l.dic"
+        done
+        need hunspell-ar file:/usr/share/hunspell/ar.dic
+        need hunspell-ko file:/usr/share/hunspell/ko.dic
+        need wngerman file:/usr/share/dict/ngerman
+        need wfrench file:/usr/share/dict/french
+        need wspanish file:/usr/share/dict/spanish
+        need wpolish file:/usr/share/dict/polish
+        need wportuguese file:/usr/share/dict/portuguese
         ;;
     tapbench)
         need golang-github-dnstap-golang-dnstap-cli cmd:dnstap
