@@ -32,11 +32,6 @@
 #define IDNG_SSE2 1
 #endif
 
-static inline unsigned char idng_ascii_lower(unsigned char c)
-{
-    return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;
-}
-
 /* Does s[0..n) hold an octet >= 0x80?  Eight octets at a time, the last
  * word overlapping the one before, nothing read outside s. */
 static IDNG_ALWAYS_INLINE int idng_has_8bit(const char *s, size_t n)

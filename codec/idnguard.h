@@ -663,6 +663,13 @@ size_t idng_full_stop(const char *s, size_t len);
 idng_status idng_text_to_wire(const char *text, size_t len, uint8_t *out, size_t *outlen,
                               idng_error *err);
 
+/** An ASCII capital letter lowercased; any other octet as it is (DNS
+ *  compares names ASCII case aside, RFC 4343). */
+static inline unsigned char idng_ascii_lower(unsigned char c)
+{
+    return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;
+}
+
 /* ---- UTS #39: lookalikes ---- */
 
 /**

@@ -187,7 +187,7 @@ void idng_lookalike_label(void *ctx, size_t off, size_t len, const uint32_t *cps
         }
         if (!judged) {
             for (k = 0; k < len; k++)
-                own[k] = (unsigned)(lab[k] - 'A') < 26u ? lab[k] + ('a' - 'A') : lab[k];
+                own[k] = idng_ascii_lower(lab[k]);
             n = len;
             if (has_8bit(lab, len))
                 r->key_flags |= IDNG_SK_EXTRA | IDNG_SK_FOLD; /* octets as code points */
@@ -437,7 +437,7 @@ static size_t a_label(const struct idng_lookalike_run *r, size_t i, char *a)
 
     if (!has_8bit(r->wire + r->off[i], r->len[i])) {
         for (k = 0; k < r->len[i]; k++)
-            a[k] = (char)(lab[k] | ((unsigned)(lab[k] - 'A') < 26u ? 0x20 : 0));
+            a[k] = (char)idng_ascii_lower((unsigned char)lab[k]);
         return r->len[i];
     }
     return idng_label_to_ascii(lab, r->len[i], a, &alen, r->mode, NULL) == IDNG_OK ? alen : 0;
@@ -868,7 +868,7 @@ static int same_label(const uint8_t *tld, size_t len, const uint8_t *t, size_t t
     if (len != tlen)
         return 0;
     for (i = 0; i < len; i++)
-        if ((tld[i] | ((unsigned)(tld[i] - 'A') < 26u ? 0x20 : 0)) != t[i])
+        if (idng_ascii_lower(tld[i]) != t[i])
             return 0;
     return 1;
 }
@@ -882,8 +882,7 @@ unsigned idng_tld_scripts(const struct idng_protect *s, const uint8_t *tld, size
         if (same_label(tld, len, s->tld[k].label, s->tld[k].len))
             return s->tld[k].scripts;
     if (len == 2) {
-        char t[2] = {(char)(tld[0] | ((unsigned)(tld[0] - 'A') < 26u ? 0x20 : 0)),
-                     (char)(tld[1] | ((unsigned)(tld[1] - 'A') < 26u ? 0x20 : 0))};
+        char t[2] = {(char)idng_ascii_lower(tld[0]), (char)idng_ascii_lower(tld[1])};
         while (lo < hi) {
             size_t mid = (lo + hi) / 2;
             int c = memcmp(t, builtin_tld[mid].tld, 2);
@@ -920,7 +919,7 @@ int idng_protect_tld(struct idng_protect *s, const char *tld, size_t len, unsign
     s->tld = t;
     t += s->ntld++;
     for (i = 0; i < len; i++)
-        t->label[i] = (uint8_t)(tld[i] | ((unsigned)(tld[i] - 'A') < 26u ? 0x20 : 0));
+        t->label[i] = idng_ascii_lower((unsigned char)tld[i]);
     t->len = (uint8_t)len;
     t->scripts = scripts;
     return 0;

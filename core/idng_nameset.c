@@ -11,10 +11,7 @@
 
 #define WIRE_MAX IDNG_WIRE_MAX
 
-static unsigned char lower(unsigned char ch)
-{
-    return ch >= 'A' && ch <= 'Z' ? (unsigned char)(ch + 32) : ch;
-}
+#define lower idng_ascii_lower
 
 /* A set (struct idng_nameset) is three things: names[], the names in file
  * order; blocks of storage holding their octets, which never move, so that
