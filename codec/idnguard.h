@@ -781,7 +781,18 @@ idng_status idng_name_restriction(const char *in, size_t inlen, idng_mode mode,
     X(IDNG_SCRIPT_HEBREW, "hebrew")                                                \
     X(IDNG_SCRIPT_ARABIC, "arabic")                                                \
     X(IDNG_SCRIPT_THAI, "thai")                                                    \
-    X(IDNG_SCRIPT_CJK, "cjk")
+    X(IDNG_SCRIPT_CJK, "cjk")                                                      \
+    X(IDNG_SCRIPT_ETHIOPIC, "ethiopic")                                            \
+    X(IDNG_SCRIPT_MYANMAR, "myanmar")                                              \
+    X(IDNG_SCRIPT_BENGALI, "bengali")                                              \
+    X(IDNG_SCRIPT_DEVANAGARI, "devanagari")                                        \
+    X(IDNG_SCRIPT_GUJARATI, "gujarati")                                            \
+    X(IDNG_SCRIPT_GURMUKHI, "gurmukhi")                                            \
+    X(IDNG_SCRIPT_KANNADA, "kannada")                                              \
+    X(IDNG_SCRIPT_MALAYALAM, "malayalam")                                          \
+    X(IDNG_SCRIPT_ORIYA, "oriya")                                                  \
+    X(IDNG_SCRIPT_TAMIL, "tamil")                                                  \
+    X(IDNG_SCRIPT_TELUGU, "telugu")
 
 /** The index of each script; its bit is 1u << index. */
 enum {
@@ -809,6 +820,9 @@ int idng_script_lookup(const char *name, size_t len);
  * every letter has a lookalike in script T (a letter of T with the same
  * skeleton, or an extra lookalike mapping to Latin) can pass for T.
  * Code points of Common and Inherited (digits, '-', marks) pass for any.
+ * A string whose every letter and mark of its script is in Chromium's
+ * whole-script set of that script (tools/lookalike_browser_ws.txt) can pass
+ * for Latin too, as a whole (the two sources are not mixed in one string).
  *
  * @param own: gets the bits of the scripts s is written in (0 when none
  *   of them; every bit when s is not of one script or holds no letter of

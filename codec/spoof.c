@@ -27,7 +27,18 @@ _Static_assert(IDNG_SCRIPT_LATIN_INDEX == IDNG_UT_WS_LATN
                    && IDNG_SCRIPT_HEBREW_INDEX == IDNG_UT_WS_HEBR
                    && IDNG_SCRIPT_ARABIC_INDEX == IDNG_UT_WS_ARAB
                    && IDNG_SCRIPT_THAI_INDEX == IDNG_UT_WS_THAI
-                   && IDNG_SCRIPT_CJK_INDEX == IDNG_UT_WS_CJK,
+                   && IDNG_SCRIPT_CJK_INDEX == IDNG_UT_WS_CJK
+                   && IDNG_SCRIPT_ETHIOPIC_INDEX == IDNG_UT_WS_ETHI
+                   && IDNG_SCRIPT_MYANMAR_INDEX == IDNG_UT_WS_MYMR
+                   && IDNG_SCRIPT_BENGALI_INDEX == IDNG_UT_WS_BENG
+                   && IDNG_SCRIPT_DEVANAGARI_INDEX == IDNG_UT_WS_DEVA
+                   && IDNG_SCRIPT_GUJARATI_INDEX == IDNG_UT_WS_GUJR
+                   && IDNG_SCRIPT_GURMUKHI_INDEX == IDNG_UT_WS_GURU
+                   && IDNG_SCRIPT_KANNADA_INDEX == IDNG_UT_WS_KNDA
+                   && IDNG_SCRIPT_MALAYALAM_INDEX == IDNG_UT_WS_MLYM
+                   && IDNG_SCRIPT_ORIYA_INDEX == IDNG_UT_WS_ORYA
+                   && IDNG_SCRIPT_TAMIL_INDEX == IDNG_UT_WS_TAML
+                   && IDNG_SCRIPT_TELUGU_INDEX == IDNG_UT_WS_TELU,
                "IDNG_SCRIPT_LIST must be in the order of the generator's WS_TARGETS");
 
 const char *idng_script_name(unsigned i)
@@ -364,6 +375,7 @@ void idng_spoof_label(const uint32_t *s, size_t n, idng_restriction level,
     uint32_t last = US_SCX_MASK + 1;
     unsigned pass = IDNG_SCRIPTS_ALL, last_targets = 0, k, sets = 0;
     int letters = 0, marks = 0, cjk = 0, kana_exc = 0, digits = 1, digitlike = 0, punct = 0;
+    int browser = 1;
     size_t i, nd = 0;
 
     memset(f, 0, sizeof *f);
@@ -415,12 +427,17 @@ void idng_spoof_label(const uint32_t *s, size_t n, idng_restriction level,
             f->tld_letters |= IDNG_TL_CATALAN;
         /* Whole-script: marks (whatever scripts they list) and Common and
          * Inherited code points pass for any script; a letter passes for
-         * its own scripts, and for those
-         * the table lists (whose lookalikes are in another script). */
+         * its own scripts, and for those the table lists (whose
+         * lookalikes are in another script); a label whose letters are all
+         * marked IDNG_UT_WS_BROWSER passes for Latin too. */
         if (!scx_every(set))
             cjk |= (targets_of(w) & IDNG_SCRIPT_CJK) != 0;
-        if (scx_every(set) || US_NZCCC(w))
+        if (scx_every(set))
             continue;
+        if (US_NZCCC(w)) {
+            browser = 0; /* a mark of a script: no Latin letter has it */
+            continue;
+        }
         letters = 1;
         if (US_SCX(w) != last) {
             last = US_SCX(w);
@@ -429,9 +446,11 @@ void idng_spoof_label(const uint32_t *s, size_t n, idng_restriction level,
             last_targets = targets_of(w);
             sets += sets < 2;
         }
-        if (pass & ~last_targets) {
+        if (browser || (pass & ~last_targets)) {
             long at = US_WS(w) ? idng_find_u32(idng_ut_ws_cp, idng_ut_ws_count, c) : -1;
-            pass &= last_targets | (at < 0 ? 0u : idng_ut_ws_mask[at]);
+            uint32_t m = at < 0 ? 0u : idng_ut_ws_mask[at];
+            pass &= last_targets | (m & IDNG_SCRIPTS_ALL);
+            browser &= (m & IDNG_UT_WS_BROWSER) != 0;
         }
     }
     for (k = 0; k < IDNG_UT_SCX_WORDS && all[k] == 0; k++)
@@ -441,7 +460,9 @@ void idng_spoof_label(const uint32_t *s, size_t n, idng_restriction level,
     } else {
         /* One script set all along (the common label): its table entry. */
         f->ws_own = sets == 1 ? last_targets : own_targets(all);
-        f->ws_pass = pass;
+        /* Every letter one of Chromium's whole-script set of its script:
+         * the label passes for Latin as a whole. */
+        f->ws_pass = pass | (browser ? IDNG_SCRIPT_LATIN : 0u);
     }
     if (marks) {
         for (i = 0; i < n; i++)

@@ -147,7 +147,7 @@ enum { QC_YES = 0, QC_NO = 1, QC_MAYBE = 2 };
 #define IDNG_UT_SCX_EVERY 0
 /* The scripts of whole-script confusables (idng_ut_ws_mask bits): the bit
  * of each, and its bit in the script sets. */
-#define IDNG_UT_WS_TARGETS 9
+#define IDNG_UT_WS_TARGETS 20
 #define IDNG_UT_WS_LATN 0
 #define IDNG_UT_WS_CYRL 1
 #define IDNG_UT_WS_GREK 2
@@ -157,8 +157,21 @@ enum { QC_YES = 0, QC_NO = 1, QC_MAYBE = 2 };
 #define IDNG_UT_WS_ARAB 6
 #define IDNG_UT_WS_THAI 7
 #define IDNG_UT_WS_CJK 8
+#define IDNG_UT_WS_ETHI 9
+#define IDNG_UT_WS_MYMR 10
+#define IDNG_UT_WS_BENG 11
+#define IDNG_UT_WS_DEVA 12
+#define IDNG_UT_WS_GUJR 13
+#define IDNG_UT_WS_GURU 14
+#define IDNG_UT_WS_KNDA 15
+#define IDNG_UT_WS_MLYM 16
+#define IDNG_UT_WS_ORYA 17
+#define IDNG_UT_WS_TAML 18
+#define IDNG_UT_WS_TELU 19
+/* the mask bit of a letter of Chromium's whole-script sets */
+#define IDNG_UT_WS_BROWSER 0x80000000u
 /* each target's scripts, -1 for none more */
-#define IDNG_UT_WS_SCX { {70, -1, -1}, {27, -1, -1}, {43, -1, -1}, {5, -1, -1}, {37, -1, -1}, {50, -1, -1}, {3, -1, -1}, {147, -1, -1}, {165, 166, 167} }
+#define IDNG_UT_WS_SCX { {70, -1, -1}, {27, -1, -1}, {43, -1, -1}, {5, -1, -1}, {37, -1, -1}, {50, -1, -1}, {3, -1, -1}, {147, -1, -1}, {165, 166, 167}, {36, -1, -1}, {93, -1, -1}, {11, -1, -1}, {28, -1, -1}, {44, -1, -1}, {45, -1, -1}, {66, -1, -1}, {87, -1, -1}, {104, -1, -1}, {140, -1, -1}, {143, -1, -1} }
 /* The longest skeleton of one code point, in code points: of any code point,
  * and of a code point UTS #46 keeps (valid or deviation); the latter in
  * UTF-8 octets too. */
@@ -197,12 +210,12 @@ enum { QC_YES = 0, QC_NO = 1, QC_MAYBE = 2 };
 #define IDNG_UT_UPPER_COUNT 1450
 #define IDNG_UT_SEC_STAGE1_SIZE 8704
 #define IDNG_UT_SEC_STAGE2_SIZE 41344
-#define IDNG_UT_SEC_PROPS_SIZE 6167
+#define IDNG_UT_SEC_PROPS_SIZE 6188
 #define IDNG_UT_SEC_ASCII_SIZE 128
 #define IDNG_UT_SCX_SIZE 651
 #define IDNG_UT_CONF_COUNT 5247
 #define IDNG_UT_SCX_COUNT 217
-#define IDNG_UT_WS_COUNT 534
+#define IDNG_UT_WS_COUNT 676
 #define IDNG_UT_EXTRA_COUNT 226
 #define IDNG_UT_DIGITLIKE_COUNT 48
 #define IDNG_UT_FOLD_COUNT 214
@@ -247,11 +260,11 @@ extern const uint32_t idng_ut_conf_cp[IDNG_UT_CONF_COUNT];
 extern const uint32_t idng_ut_conf_ref[IDNG_UT_CONF_COUNT];
 extern const size_t idng_ut_conf_count;
 /* the IDNG_UT_WS_* targets in each script set (bit k = WS_TARGETS[k]) */
-extern const uint16_t idng_ut_scx_targets[IDNG_UT_SCX_COUNT];
+extern const uint32_t idng_ut_scx_targets[IDNG_UT_SCX_COUNT];
 /* sorted: letters that can pass for a script not their own (whole-script) */
 extern const uint32_t idng_ut_ws_cp[IDNG_UT_WS_COUNT];
-/* those scripts, bit k = WS_TARGETS[k] (IDNG_UT_WS_*) */
-extern const uint16_t idng_ut_ws_mask[IDNG_UT_WS_COUNT];
+/* those scripts, bit k = WS_TARGETS[k] (IDNG_UT_WS_*); IDNG_UT_WS_BROWSER */
+extern const uint32_t idng_ut_ws_mask[IDNG_UT_WS_COUNT];
 extern const size_t idng_ut_ws_count;
 /* sorted: extra lookalike mappings (tools/lookalike_extra.txt) */
 extern const uint32_t idng_ut_extra_cp[IDNG_UT_EXTRA_COUNT];

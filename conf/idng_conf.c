@@ -707,7 +707,7 @@ static int set_tld_scripts(struct pstate *p, const struct key *k, const char *v,
     uint8_t wire[WIRE_MAX];
     size_t wlen = 0, t = 0, i;
     unsigned scripts = 0;
-    char e[ECHO_CAP], x[160];
+    char e[ECHO_CAP], x[320];
     int r;
 
     while (t < n && v[t] != ' ' && v[t] != '\t')

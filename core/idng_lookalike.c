@@ -143,8 +143,8 @@ static void judge_label(struct idng_lookalike_run *r, size_t i, const uint32_t *
     if (mixed)
         note(o, IDNG_C_MIXED_NUMBER, off, len);
     idng_spoof_label(cps, n, level, &f);
-    r->ws_own[i] = (uint16_t)f.ws_own;
-    r->ws_pass[i] = (uint16_t)f.ws_pass;
+    r->ws_own[i] = f.ws_own;
+    r->ws_pass[i] = f.ws_pass;
     r->tld_letters[i] = (uint8_t)f.tld_letters;
     r->key_flags |= f.keys;
     for (cls = IDNG_C_MARK_PATTERN, patterns = f.patterns; patterns != 0; cls++, patterns >>= 1)
@@ -839,19 +839,28 @@ const char *idng_lookalike_name(unsigned found)
 #define CYRL (L | IDNG_SCRIPT_CYRILLIC)
 #define ARAB (L | IDNG_SCRIPT_ARABIC)
 #define CJK (L | IDNG_SCRIPT_CJK)
+/* India's scheduled languages (Hindi, Bengali, Gujarati, Punjabi, Kannada,
+ * Malayalam, Odia, Tamil, Telugu, and more in Devanagari; Urdu in Arabic). */
+#define INDIA                                                                          \
+    (ARAB | IDNG_SCRIPT_BENGALI | IDNG_SCRIPT_DEVANAGARI | IDNG_SCRIPT_GUJARATI         \
+     | IDNG_SCRIPT_GURMUKHI | IDNG_SCRIPT_KANNADA | IDNG_SCRIPT_MALAYALAM               \
+     | IDNG_SCRIPT_ORIYA | IDNG_SCRIPT_TAMIL | IDNG_SCRIPT_TELUGU)
 static const struct {
     char tld[3];
     unsigned scripts;
 } builtin_tld[] = {
     {"ae", ARAB}, {"af", ARAB}, {"am", L | IDNG_SCRIPT_ARMENIAN}, {"ba", CYRL},
-    {"bg", CYRL}, {"bh", ARAB}, {"by", CYRL}, {"cn", CJK}, {"cy", L | IDNG_SCRIPT_GREEK},
-    {"dz", ARAB}, {"eg", ARAB}, {"ge", L | IDNG_SCRIPT_GEORGIAN}, {"gr", L | IDNG_SCRIPT_GREEK},
-    {"hk", CJK}, {"il", L | IDNG_SCRIPT_HEBREW}, {"iq", ARAB}, {"ir", ARAB},
-    {"jo", ARAB}, {"jp", CJK}, {"kg", CYRL}, {"kp", CJK}, {"kr", CJK}, {"kw", ARAB},
-    {"kz", CYRL}, {"lb", ARAB}, {"ly", ARAB}, {"ma", ARAB}, {"me", CYRL}, {"mk", CYRL},
-    {"mn", CYRL}, {"mo", CJK}, {"mr", ARAB}, {"om", ARAB}, {"pk", ARAB},
-    {"ps", ARAB}, {"qa", ARAB}, {"rs", CYRL}, {"ru", CYRL},
-    {"sa", ARAB}, {"sd", ARAB}, {"sg", CJK}, {"su", CYRL}, {"sy", ARAB},
+    {"bd", L | IDNG_SCRIPT_BENGALI}, {"bg", CYRL}, {"bh", ARAB}, {"by", CYRL}, {"cn", CJK},
+    {"cy", L | IDNG_SCRIPT_GREEK}, {"dz", ARAB}, {"eg", ARAB}, {"er", ARAB | IDNG_SCRIPT_ETHIOPIC},
+    {"et", L | IDNG_SCRIPT_ETHIOPIC}, {"fj", L | IDNG_SCRIPT_DEVANAGARI},
+    {"ge", L | IDNG_SCRIPT_GEORGIAN},
+    {"gr", L | IDNG_SCRIPT_GREEK}, {"hk", CJK}, {"il", L | IDNG_SCRIPT_HEBREW}, {"in", INDIA},
+    {"iq", ARAB}, {"ir", ARAB}, {"jo", ARAB}, {"jp", CJK}, {"kg", CYRL}, {"kp", CJK},
+    {"kr", CJK}, {"kw", ARAB}, {"kz", CYRL}, {"lb", ARAB}, {"lk", L | IDNG_SCRIPT_TAMIL},
+    {"ly", ARAB}, {"ma", ARAB}, {"me", CYRL}, {"mk", CYRL}, {"mm", L | IDNG_SCRIPT_MYANMAR},
+    {"mn", CYRL}, {"mo", CJK}, {"mr", ARAB}, {"np", L | IDNG_SCRIPT_DEVANAGARI}, {"om", ARAB},
+    {"pk", ARAB}, {"ps", ARAB}, {"qa", ARAB}, {"rs", CYRL}, {"ru", CYRL}, {"sa", ARAB},
+    {"sd", ARAB}, {"sg", CJK | IDNG_SCRIPT_TAMIL}, {"su", CYRL}, {"sy", ARAB},
     {"th", L | IDNG_SCRIPT_THAI}, {"tj", CYRL}, {"tn", ARAB}, {"tw", CJK}, {"ua", CYRL},
     {"uz", CYRL}, {"ye", ARAB},
 };
@@ -859,6 +868,7 @@ static const struct {
 #undef CYRL
 #undef ARAB
 #undef CJK
+#undef INDIA
 
 /* Is tld[0..len) the label t, ASCII case aside? */
 static int same_label(const uint8_t *tld, size_t len, const uint8_t *t, size_t tlen)

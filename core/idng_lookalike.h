@@ -184,7 +184,7 @@ struct idng_lookalike_run {
     uint8_t len[IDNG_LABELS_MAX];
     unsigned char judged[IDNG_LABELS_MAX];
     /* Each judged label's idng_whole_script facts, for the TLD known last. */
-    uint16_t ws_own[IDNG_LABELS_MAX], ws_pass[IDNG_LABELS_MAX];
+    uint32_t ws_own[IDNG_LABELS_MAX], ws_pass[IDNG_LABELS_MAX];
     uint8_t tld_letters[IDNG_LABELS_MAX]; /* idng_tld_letters of each */
     unsigned key_flags; /* IDNG_SK_* under which a judged label's key is not its skeleton */
     /* With keys: each label's code points, kept for idng_lookalike_finish,

@@ -37,7 +37,9 @@ Derived per code point:
     character by character, over the scripts top-level domains expect,
     WS_TARGETS); the extra lookalike mappings of tools/lookalike_extra.txt
     (a file of this repository, made by tools/find_lookalikes.py; see its
-    head); and the letters named "<LETTER> WITH <mark>" that have no
+    head) and tools/lookalike_browser.txt, and the letters that
+    tools/lookalike_browser_ws.txt lets pass for Latin (Chromium's data; see
+    the heads of those files); and the letters named "<LETTER> WITH <mark>" that have no
     decomposition, folded to the letter (UnicodeData.txt's names).
 
 The header holds what C code needs to read the tables: the Unicode version,
@@ -59,10 +61,13 @@ MANIFEST = os.path.join(HERE, "tables.manifest")
 # code point: Chromium's (facts from its source) and those of rendered glyphs.
 # Both key names against protected names; only the rendered glyphs' make a
 # letter pass for Latin in the whole-script test, as Chromium too uses its
-# list only to compare names with its top domains.
+# list only to compare names with its top domains.  The whole-script test
+# also takes Chromium's own whole-script sets: the letters that pass for
+# Latin when a whole label is written in them.
 EXTRA_BROWSER = os.path.join(HERE, "lookalike_browser.txt")
 EXTRA_RENDERED = os.path.join(HERE, "lookalike_extra.txt")
 EXTRA = [EXTRA_BROWSER, EXTRA_RENDERED]
+WS_BROWSER_FILE = os.path.join(HERE, "lookalike_browser_ws.txt")
 
 # The values of each property as the codec numbers them; the generated
 # header turns every one into a C enum constant (prefix + name).
@@ -131,9 +136,15 @@ DIGIT_NONE = 15
 # top-level domain can expect (core/idng_lookalike.c), in the order of their
 # IDNG_SCRIPT_* bits (codec/idnguard.h), each a set of script codes: "cjk"
 # is every script UTS #39 5.1 augments into Hanb, Jpan or Kore (Han, Kana,
-# Hangul, Bopomofo).
+# Hangul, Bopomofo).  At most 32 (the masks are 32 bits).
+# The bit of idng_ut_ws_mask that marks a letter of Chromium's whole-script
+# sets (tools/lookalike_browser_ws.txt), above every target's.
+WS_BROWSER = 1 << 31
 WS_TARGETS = [("Latn",), ("Cyrl",), ("Grek",), ("Armn",), ("Geor",), ("Hebr",), ("Arab",),
-              ("Thai",), ("Hanb", "Jpan", "Kore")]
+              ("Thai",), ("Hanb", "Jpan", "Kore"), ("Ethi",), ("Mymr",), ("Beng",),
+              ("Deva",), ("Gujr",), ("Guru",), ("Knda",), ("Mlym",), ("Orya",), ("Taml",),
+              ("Telu",)]
+assert len(WS_TARGETS) < 31, "the masks hold 31 targets and WS_BROWSER"
 
 # The letters that a dot above makes i or j again under the extra mappings
 # (codec/spoof.c idng_skeleton_ex): dotless i, dotless j, Cyrillic palochka.
@@ -158,26 +169,28 @@ def rng(field):
     return v, v
 
 
+def data_lines(path):
+    """Yields (line number, [fields]) for each data line of a UCD-style file:
+    ';'-separated fields, '#' comments and blank lines skipped."""
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            line = line.split("#", 1)[0].strip()
+            if line:
+                yield n, [x.strip() for x in line.split(";")]
+
+
 def records(path):
     """Yields (first, last, [fields]) for each data line of a UCD-style file."""
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            line = line.split("#", 1)[0].strip()
-            if not line:
-                continue
-            fields = [x.strip() for x in line.split(";")]
-            a, b = rng(fields[0])
-            yield a, b, fields[1:]
+    for _, fields in data_lines(path):
+        a, b = rng(fields[0])
+        yield a, b, fields[1:]
 
 
 def records_any(path):
     """Yields (None, None, [fields]) for each data line of a UCD-style file
     whose first field is not a code point range (PropertyValueAliases.txt)."""
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            line = line.split("#", 1)[0].strip()
-            if line:
-                yield None, None, [x.strip() for x in line.split(";")]
+    for _, fields in data_lines(path):
+        yield None, None, fields
 
 
 def missing_defaults(path):
@@ -551,33 +564,47 @@ def load_extra(paths):
 
 def load_extra_file(path):
     extra = {}
-    with open(path, encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            line = line.split("#", 1)[0].strip()
-            if not line:
-                continue
-            fl = [x.strip() for x in line.split(";")]
-            if len(fl) < 2 or not re.fullmatch(r"[0-9A-F]{4,6}", fl[0]):
-                die("%s:%d: expected 'SOURCE ; TARGET ; ...'" % (path, n))
-            src = int(fl[0], 16)
-            target = [int(x, 16) for x in fl[1].split()]
-            if src in extra or not 0 < len(target) <= 4 or any(
-                    not (0x30 <= t <= 0x39 or 0x61 <= t <= 0x7A or t == 0x2D) for t in target):
-                die("%s:%d: a source listed twice, or a target that is not 1-4 ASCII "
-                    "lowercase letters, digits and '-'" % (path, n))
-            extra[src] = target
+    for n, fl in data_lines(path):
+        if len(fl) < 2 or not re.fullmatch(r"[0-9A-F]{4,6}", fl[0]):
+            die("%s:%d: expected 'SOURCE ; TARGET ; ...'" % (path, n))
+        src = int(fl[0], 16)
+        target = [int(x, 16) for x in fl[1].split()]
+        if src in extra or not 0 < len(target) <= 4 or any(
+                not (0x30 <= t <= 0x39 or 0x61 <= t <= 0x7A or t == 0x2D) for t in target):
+            die("%s:%d: a source listed twice, or a target that is not 1-4 ASCII "
+                "lowercase letters, digits and '-'" % (path, n))
+        extra[src] = target
     return extra
 
 
-def lookalike_data(names, decomp, valid, sc_names, scx_index, scx_sets, skel, extra):
+def load_ws_browser(path, sc_names, scx_index, scx_sets):
+    """The letters of tools/lookalike_browser_ws.txt ('CODE POINT ; SCRIPT'
+    lines), each checked to be of the script it is listed under."""
+    letters = set()
+    for n, fl in data_lines(path):
+        if len(fl) != 2 or not re.fullmatch(r"[0-9A-F]{4,6}", fl[0]) or fl[1] not in sc_names:
+            die("%s:%d: expected 'CODE POINT ; SCRIPT' (a four-letter script code)" % (path, n))
+        c = int(fl[0], 16)
+        if c in letters or not scx_sets[scx_index[c]] >> sc_names.index(fl[1]) & 1:
+            die("%s:%d: U+%04X listed twice, or not of script %s" % (path, n, c, fl[1]))
+        letters.add(c)
+    return letters
+
+
+def lookalike_data(names, decomp, valid, sc_names, scx_index, scx_sets, skel, extra,
+                   ws_latin):
     """The data of the lookalike checks beyond the skeleton.
 
     Whole-script confusables: a code point "can pass for" script T when every
     code point of its skeleton is Common or Inherited, or is the skeleton of
     some valid, Identifier_Status=Allowed code point of T (UTS #39 section 4's
     whole-script test, one character at a time); a rendered-glyph extra
-    mapping to a Latin letter makes it pass for Latin.  Kept: the letters with a target script
-    that is not their own, and the bits of those scripts (WS_TARGETS order).
+    mapping to a Latin letter makes it pass for Latin.  Kept: the letters
+    with a target script that is not their own, and the bits of those
+    scripts (WS_TARGETS order); and the letters of ws_latin (Chromium's
+    whole-script sets), with the bit WS_BROWSER: a label whose every letter
+    has it passes for Latin as a whole (Chromium's rule, which the two
+    sources are not mixed in: a label is not judged by letters of both).
 
     Folds, for near misses: a letter whose name is "<X> WITH <...>" and that
     has no canonical decomposition (stroke, bar, hook, descender: the marks
@@ -603,6 +630,8 @@ def lookalike_data(names, decomp, valid, sc_names, scx_index, scx_sets, skel, ex
                    for q in skel(c)) or (t == ("Latn",) and any(0x61 <= x <= 0x7A
                                                                 for x in extra.get(c, []))):
                 mask |= 1 << k
+        if c in ws_latin:
+            mask |= WS_BROWSER
         if mask:
             ws[c] = mask
     by_name = {v: k for k, v in names.items()}
@@ -920,8 +949,9 @@ def main():
     browser = load_extra([EXTRA_BROWSER])
     extra = {c: t for c, t in extra.items() if c in valid_set and (c in browser or c in rendered)}
     rendered = {c: t for c, t in rendered.items() if c in set(allowed_valid)}
+    ws_latin = load_ws_browser(WS_BROWSER_FILE, sc_names, scx_index, scx_sets)
     ws, fold = lookalike_data(load_names(paths["UnicodeData.txt"]), decomp, allowed_valid,
-                              sc_names, scx_index, scx_sets, skel, rendered)
+                              sc_names, scx_index, scx_sets, skel, rendered, ws_latin)
     ws_cp = sorted(ws)
     fold_cp = sorted(fold)
     # Digit lookalikes: valid, allowed code points other than ASCII digits
@@ -1061,14 +1091,14 @@ def main():
          "sorted: code points with a confusables.txt prototype (NFD-stable ones)"),
         ("uint32_t", "idng_ut_conf_ref", conf_ref, 10, "%d", "CONF_COUNT",
          "their prototypes' NFD in idng_ut_pool, as references"),
-        ("uint16_t", "idng_ut_scx_targets", [sum(1 << k for k, t in enumerate(WS_TARGETS)
+        ("uint32_t", "idng_ut_scx_targets", [sum(1 << k for k, t in enumerate(WS_TARGETS)
                                                   if any(v >> sc_names.index(x) & 1 for x in t))
-                                              for v in scx_sets], 12, "0x%03x", "SCX_COUNT",
+                                              for v in scx_sets], 10, "0x%05x", "SCX_COUNT",
          "the IDNG_UT_WS_* targets in each script set (bit k = WS_TARGETS[k])"),
         ("uint32_t", "idng_ut_ws_cp", ws_cp, 10, "0x%04x", "WS_COUNT",
          "sorted: letters that can pass for a script not their own (whole-script)"),
-        ("uint16_t", "idng_ut_ws_mask", [ws[c] for c in ws_cp], 16, "0x%03x", "WS_COUNT",
-         "those scripts, bit k = WS_TARGETS[k] (IDNG_UT_WS_*)"),
+        ("uint32_t", "idng_ut_ws_mask", [ws[c] for c in ws_cp], 8, "0x%08x", "WS_COUNT",
+         "those scripts, bit k = WS_TARGETS[k] (IDNG_UT_WS_*); IDNG_UT_WS_BROWSER"),
         ("uint32_t", "idng_ut_extra_cp", extra_cp, 10, "0x%04x", "EXTRA_COUNT",
          "sorted: extra lookalike mappings (tools/lookalike_extra.txt)"),
         ("uint32_t", "idng_ut_extra_ref", extra_ref, 10, "%d", "EXTRA_COUNT",
@@ -1182,6 +1212,8 @@ def main():
           "#define IDNG_UT_WS_TARGETS %d" % len(WS_TARGETS)]
     for k, t in enumerate(WS_TARGETS):
         h.append("#define IDNG_UT_WS_%s %d" % ("CJK" if len(t) > 1 else t[0].upper(), k))
+    h.append("/* the mask bit of a letter of Chromium's whole-script sets */")
+    h.append("#define IDNG_UT_WS_BROWSER 0x%08xu" % WS_BROWSER)
     h.append("/* each target's scripts, -1 for none more */")
     h.append("#define IDNG_UT_WS_SCX { %s }" % ", ".join(
         "{%s}" % ", ".join(str(sc_names.index(t[i])) if i < len(t) else "-1" for i in range(3))

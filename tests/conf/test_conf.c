@@ -1130,7 +1130,8 @@ static void expect_tld(const struct idng_conf *c, size_t k, const char *label, u
 
 #define SCRIPTS_EXPECTED                                                                           \
     "expected 'TLD SCRIPT[,SCRIPT...]' or 'TLD none', a script one of latin cyrillic "             \
-    "greek armenian georgian hebrew arabic thai cjk"
+    "greek armenian georgian hebrew arabic thai cjk ethiopic myanmar bengali devanagari "        \
+    "gujarati gurmukhi kannada malayalam oriya tamil telugu"
 
 START_TEST(test_tld_scripts)
 {

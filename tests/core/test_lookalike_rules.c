@@ -50,6 +50,41 @@ static const struct row {
     /* Greek under .com, and at home under .gr. */
     {NONE, "xn--mxa.com.", "whole-script", "refuse", IDNG_LK_WHOLE_SCRIPT, 0, NULL}, /* ο */
     {NONE, "xn--mxa.gr.", "ok", "pass", 0, 0, NULL},
+    /* Chromium's whole-script letters (tools/lookalike_browser_ws.txt),
+     * which neither confusables.txt nor the rendered glyphs give: Tamil
+     * TTA, PA (LuLu) under .com; at home under .in, .lk and India's Tamil
+     * IDN ccTLD .இந்தியா; a Tamil word with other letters (தமிழ்) is not one. */
+    {NONE, "xn--mlca6ab.com.", "whole-script", "refuse", IDNG_LK_WHOLE_SCRIPT, 0, NULL},
+    {NONE, "\340\256\237\340\256\252\340\256\237\340\256\252.com.", "whole-script",
+     "refuse", IDNG_LK_WHOLE_SCRIPT, 0, NULL},
+    {NONE, "xn--mlca6ab.in.", "ok", "pass", 0, IDNG_LK_WHOLE_SCRIPT, NULL},
+    {NONE, "xn--mlca6ab.lk.", "ok", "pass", 0, IDNG_LK_WHOLE_SCRIPT, NULL},
+    {NONE, "xn--mlca6ab.xn--xkc2dl3a5ee0h.", "ok", "pass", 0, IDNG_LK_WHOLE_SCRIPT, NULL},
+    {NONE, "xn--rlcus7b3d.com.", "ok", "pass", 0, 0, NULL},
+    {NONE "tld-scripts: com latin,tamil\n", "xn--mlca6ab.com.", "ok", "pass", 0, 0, NULL},
+    /* Ethiopic (SZA, PHARYNGEAL A, PA: "wOOT"): .com, not .et; the word
+     * Ethiopia in Ethiopic is not one. */
+    {NONE, "xn--6xd66aa62c.com.", "whole-script", "refuse", IDNG_LK_WHOLE_SCRIPT, 0, NULL},
+    {NONE, "\341\210\240\341\213\220\341\213\220\341\215\220.com.", "whole-script",
+     "refuse", IDNG_LK_WHOLE_SCRIPT, 0, NULL},
+    {NONE, "xn--6xd66aa62c.et.", "ok", "pass", 0, IDNG_LK_WHOLE_SCRIPT, NULL},
+    {NONE, "xn--m0d3gwjla96a.com.", "ok", "pass", 0, 0, NULL},
+    /* Thai: .com, not .th nor .ไทย; ไทย itself is not one. */
+    {NONE, "xn--o3cedqz2c.com.", "whole-script", "refuse", IDNG_LK_WHOLE_SCRIPT, 0, NULL},
+    {NONE, "xn--o3cedqz2c.th.", "ok", "pass", 0, IDNG_LK_WHOLE_SCRIPT, NULL},
+    {NONE, "xn--o3cedqz2c.xn--o3cw4h.", "ok", "pass", 0, IDNG_LK_WHOLE_SCRIPT, NULL},
+    {NONE, "xn--o3cw4h.com.", "ok", "pass", 0, 0, NULL},
+    /* Chromium's sets are one source, judged as Chromium judges them: a
+     * label passes for Latin by them only when every letter of its script
+     * is in the set.  A Thai mark outside it (ดูดู๋: sara uu) keeps the label
+     * out; so does a Greek letter with tonos (άρταινε: ά), though ρ τ α ι ν
+     * ε each pass by one source or the other. */
+    {NONE, "xn--l3ca4ib4g.com.", "ok", "pass", 0, 0, NULL},
+    {NONE, "xn--hxakmpuvv.com.", "ok", "pass", 0, 0, NULL},
+    /* Cyrillic yu (сю: "cio"): .com, not .ru. */
+    {NONE, "xn--q1a0a.com.", "whole-script", "refuse", IDNG_LK_WHOLE_SCRIPT, 0, NULL},
+    {NONE, "\321\201\321\216.com.", "whole-script", "refuse", IDNG_LK_WHOLE_SCRIPT, 0, NULL},
+    {NONE, "xn--q1a0a.ru.", "ok", "pass", 0, IDNG_LK_WHOLE_SCRIPT, NULL},
     /* Latin that looks Cyrillic under the Cyrillic IDN ccTLD: ехро.рф in
      * Latin letters (x, o, p, e all have Cyrillic lookalikes). */
     {NONE, "expo.xn--p1ai.", "ok", "pass", 0, 0, NULL},
