@@ -104,6 +104,18 @@ UCD_FILES = [
     "PropertyValueAliases.txt", "extracted/DerivedBidiClass.txt",
     "extracted/DerivedJoiningType.txt",
 ]
+# The UCD files that ICU's preparsed UCD (source/data/unidata/ppucd.txt)
+# can stand in for, when the manifest pins it instead of them: ICU's source
+# package carries UnicodeData.txt, DerivedCoreProperties.txt,
+# DerivedNormalizationProps.txt and CaseFolding.txt as they are, and the
+# other properties only in ppucd.txt (Debian ships no unicode-data of every
+# Unicode version ICU has).
+PPUCD = "data/unidata/ppucd.txt"
+PPUCD_FILES = [
+    "PropList.txt", "Blocks.txt", "HangulSyllableType.txt", "Scripts.txt",
+    "ScriptExtensions.txt", "PropertyValueAliases.txt", "extracted/DerivedBidiClass.txt",
+    "extracted/DerivedJoiningType.txt",
+]
 IDNA_FILES = ["IdnaMappingTable.txt"]
 # From ICU's source package (its source/ directory): UTS #39's confusables.txt,
 # and the spoof checker, whose two UnicodeSet patterns are UTS #39's
@@ -203,6 +215,168 @@ def missing_defaults(path):
                 a, b = rng(m.group(1))
                 out.append((a, b, m.group(2)))
     return out
+
+
+class Ppucd:
+    """ICU's preparsed UCD (ppucd.txt, written by ICU's preparseucd.py) read
+    as the UCD files of PPUCD_FILES, record for record: records(name) yields
+    what records() yields for that file, with the same value spellings
+    (short names where the UCD file has them, long names in Scripts.txt and
+    Blocks.txt; block names compare loosely, UAX #44 LM3).
+
+    The format: "property;TYPE;SHORT;LONG..." and "value;PROP;SHORT;LONG..."
+    name properties and values; "defaults;RANGE;..." gives every code point
+    its default values; "block;RANGE;..." gives the values common to a
+    block's code points, which its "cp;RANGE;..." lines (assigned code
+    points) amend; an "unassigned;RANGE;..." line amends the defaults
+    instead (keeping the block).  A value is "PROP=VALUE", a binary
+    property "PROP" (true) or "-PROP" (false); "scx=<script>" means "the
+    same as sc" (no Script_Extensions of its own).  Hangul_Syllable_Type is
+    not in it: it is Grapheme_Cluster_Break's L, V, T, LV or LVT where that
+    is one of those (UAX #29's definition of those GCB values), else NA."""
+
+    WANTED = ("bc", "blk", "GCB", "jt", "sc", "scx", "Join_C", "NChar", "WSpace")
+
+    def __init__(self, path):
+        self.version = None
+        self.values = {}  # property short name -> [[short, long, ...], ...], in order
+        self.val = {p: [None] * MAXCP for p in self.WANTED}
+        blocks = []
+        with open(path, encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                line = line.rstrip("\n")
+                if not line or line.startswith("#"):
+                    continue
+                fl = line.split(";")
+                kind = fl[0]
+                if kind == "ucd":
+                    self.version = fl[1]
+                elif kind == "value":
+                    self.values.setdefault(fl[1], []).append(fl[2:])
+                elif kind == "defaults":
+                    a, b = rng(fl[1])
+                    self.apply(a, b, self.parse(fl[2:]), reset=True)
+                elif kind == "block":
+                    a, b = rng(fl[1])
+                    props = self.parse(fl[2:])
+                    blocks.append((a, b, props))
+                    self.apply(a, b, props)
+                elif kind in ("cp", "unassigned"):
+                    a, b = rng(fl[1])
+                    if kind == "unassigned":
+                        self.apply(a, b, self.defaults, reset=True)
+                        blk = [x for x in blocks if x[0] <= a <= x[1]]
+                        if blk:
+                            self.apply(a, b, {"blk": blk[-1][2].get("blk")})
+                    self.apply(a, b, self.parse(fl[2:]))
+                elif kind not in ("property", "binary", "algnamesrange"):
+                    die("%s:%d: unknown line kind '%s'" % (path, n, kind))
+        if self.version is None:
+            die("%s: no 'ucd;VERSION' line" % path)
+
+    def parse(self, items):
+        out = {}
+        for it in items:
+            if "=" in it:
+                k, v = it.split("=", 1)
+                out[k] = v
+            elif it.startswith("-"):
+                out[it[1:]] = False
+            elif it:
+                out[it] = True
+        return out
+
+    def apply(self, a, b, props, reset=False):
+        """Sets the values props gives on a..b; reset: every other one to its
+        default (binary properties: false)."""
+        if reset and not hasattr(self, "defaults"):
+            self.defaults = props
+        for k in self.WANTED:
+            if k in props or reset:
+                v = props.get(k, self.defaults.get(k))
+                if k == "scx" and v == "<script>":
+                    v = None
+                self.val[k][a:b + 1] = [v] * (b - a + 1)
+
+    def aliases(self, prop):
+        return {v[0]: v for v in self.values.get(prop, [])}
+
+    def runs(self, prop, skip=lambda v: False, spell=lambda v: v):
+        """(first, last, [spell(value)]) for each run of equal values."""
+        vals, a = self.val[prop], 0
+        while a < MAXCP:
+            b = a
+            while b + 1 < MAXCP and vals[b + 1] == vals[a]:
+                b += 1
+            if vals[a] is not None and vals[a] is not False and not skip(vals[a]):
+                yield a, b, [spell(vals[a])]
+            a = b + 1
+
+    def records(self, name):
+        if name == "PropList.txt":
+            for short, long_name in (("Join_C", "Join_Control"),
+                                     ("NChar", "Noncharacter_Code_Point"),
+                                     ("WSpace", "White_Space")):
+                for a, b, _ in self.runs(short):
+                    yield a, b, [long_name]
+        elif name == "Blocks.txt":
+            blk = self.aliases("blk")
+            yield from self.runs("blk", lambda v: v == "NB", lambda v: blk[v][1].replace("_", " "))
+        elif name == "HangulSyllableType.txt":
+            yield from self.runs("GCB", lambda v: v not in ("L", "V", "T", "LV", "LVT"))
+        elif name == "Scripts.txt":
+            sc = self.aliases("sc")
+            yield from self.runs("sc", lambda v: v == "Zzzz", lambda v: sc[v][1])
+        elif name == "ScriptExtensions.txt":
+            yield from self.runs("scx")
+        elif name == "extracted/DerivedBidiClass.txt":
+            yield from self.runs("bc")
+        elif name == "extracted/DerivedJoiningType.txt":
+            yield from self.runs("jt")
+        else:
+            die("ppucd.txt stands in for no %s" % name)
+
+    def records_any(self, name):
+        """PropertyValueAliases.txt's script lines: the Script values some
+        code point has (ppucd.txt also names ISO 15924 codes that are no
+        Script value, such as Afak), Zzzz, and Hrkt (Katakana_Or_Hiragana, a
+        Script value no code point has had since Unicode 4.1, which
+        PropertyValueAliases.txt still lists), in ppucd.txt's order."""
+        if name != "PropertyValueAliases.txt":
+            die("ppucd.txt stands in for no %s" % name)
+        used = {"Zzzz", "Hrkt"} | {v for v in self.val["sc"] if v}
+        for v in self.val["scx"]:
+            if v:
+                used.update(v.split())
+        for v in self.values.get("sc", []):
+            if v[0] in used:
+                yield None, None, ["sc"] + v
+
+
+class UcdSource:
+    """The UCD files the generator reads, by name: from their paths, or for
+    the names of PPUCD_FILES from a Ppucd when one is given."""
+
+    def __init__(self, paths, ppucd=None):
+        self.paths, self.ppucd = paths, ppucd
+
+    def _pp(self, name):
+        return self.ppucd is not None and name in PPUCD_FILES
+
+    def records(self, name):
+        return self.ppucd.records(name) if self._pp(name) else records(self.paths[name])
+
+    def records_any(self, name):
+        return self.ppucd.records_any(name) if self._pp(name) else records_any(self.paths[name])
+
+    def missing_defaults(self, name):
+        # ppucd.txt gives every code point its value: no defaults are left.
+        return [] if self._pp(name) else missing_defaults(self.paths[name])
+
+
+def loose(name):
+    """A property value name under UAX #44's loose matching (LM3)."""
+    return re.sub(r"[ _-]", "", name).lower()
 
 
 def load_unicode_data(path):
@@ -367,8 +541,8 @@ def derive_idna2008(gc, props, blocks, hst, norm, casefold):
         | set(range(0x06F0, 0x06FA))
     exc_disallowed = {0x0640, 0x07FA, 0x302E, 0x302F, 0x3031, 0x3032, 0x3033, 0x3034,
                       0x3035, 0x303B}
-    ignorable_blocks = {"Combining Diacritical Marks for Symbols", "Musical Symbols",
-                        "Ancient Greek Musical Notation"}
+    ignorable_blocks = {loose(b) for b in ("Combining Diacritical Marks for Symbols",
+                                           "Musical Symbols", "Ancient Greek Musical Notation")}
     letter_digits = {"Ll", "Lu", "Lo", "Nd", "Lm", "Mn", "Mc"}
     ldh = {0x2D} | set(range(0x30, 0x3A)) | set(range(0x61, 0x7B))
 
@@ -397,7 +571,7 @@ def derive_idna2008(gc, props, blocks, hst, norm, casefold):
         elif (cp in props["Default_Ignorable_Code_Point"] or cp in props["White_Space"]
               or cp in props["Noncharacter_Code_Point"]):
             v = "DISALLOWED"  # IgnorableProperties (2.3)
-        elif blocks[cp] in ignorable_blocks:
+        elif blocks[cp] is not None and loose(blocks[cp]) in ignorable_blocks:
             v = "DISALLOWED"  # IgnorableBlocks (2.4)
         elif hst[cp] in ("L", "V", "T"):
             v = "DISALLOWED"  # OldHangulJamo (2.9)
@@ -460,7 +634,7 @@ def icu_pattern(source, name):
     return re.sub(r"\\(.)", r"\1", text)
 
 
-def load_uts39(paths, icu_paths, gc, norm, u46_status):
+def load_uts39(ucd, icu_paths, gc, norm, u46_status):
     """UTS #39 data per code point: the augmented Script_Extensions set,
     Identifier_Status=Allowed, the confusables.txt prototype and the decimal
     digit value.  Returns (script names, scx index per code point, list of
@@ -468,7 +642,7 @@ def load_uts39(paths, icu_paths, gc, norm, u46_status):
     # Script short names, in PropertyValueAliases.txt's order, then the
     # augmented sets of section 5.1.
     short, long_to_short = [], {}
-    for _, _, fl in records_any(paths["PropertyValueAliases.txt"]):
+    for _, _, fl in ucd.records_any("PropertyValueAliases.txt"):
         if fl[0] == "sc":
             short.append(fl[1])
             for alias in fl[2:]:
@@ -476,14 +650,14 @@ def load_uts39(paths, icu_paths, gc, norm, u46_status):
     names = short + ["Hanb", "Jpan", "Kore"]
     bit = {n: i for i, n in enumerate(names)}
     sc = [None] * MAXCP
-    for a, b, fl in records(paths["Scripts.txt"]):
+    for a, b, fl in ucd.records("Scripts.txt"):
         s = long_to_short.get(fl[0])
         if s is None:
             die("Scripts.txt: script %s is not in PropertyValueAliases.txt" % fl[0])
         for c in range(a, b + 1):
             sc[c] = s
     scx = [None] * MAXCP
-    for a, b, fl in records(paths["ScriptExtensions.txt"]):
+    for a, b, fl in ucd.records("ScriptExtensions.txt"):
         for s in fl[0].split():
             if s not in bit:
                 die("ScriptExtensions.txt: script %s is not in PropertyValueAliases.txt" % s)
@@ -530,7 +704,7 @@ def load_uts39(paths, icu_paths, gc, norm, u46_status):
                 proto[src[0]] = target
 
     digit = [None] * MAXCP
-    with open(paths["UnicodeData.txt"], encoding="utf-8") as f:
+    with open(ucd.paths["UnicodeData.txt"], encoding="utf-8") as f:
         for line in f:
             p = line.split(";")
             if p[2] == "Nd":
@@ -835,19 +1009,35 @@ def main():
     ap.add_argument("--header", required=True, help="the C header to write")
     args = ap.parse_args()
 
-    inputs = {"UCD/" + n: os.path.join(args.ucd, n) for n in UCD_FILES}
+    # Where each UCD file comes from, as the manifest pins it: Debian's
+    # unicode-data (UCD/NAME), or ICU's source package
+    # (ICU/data/unidata/NAME); and ppucd.txt, when pinned, for PPUCD_FILES.
+    pinned = read_manifest(os.path.relpath(args.manifest))
+    use_ppucd = "ICU/" + PPUCD in pinned
+    inputs, keys = {}, {}
+    for n in UCD_FILES:
+        if use_ppucd and n in PPUCD_FILES:
+            continue
+        keys[n] = "ICU/data/unidata/" + n if "ICU/data/unidata/" + n in pinned else "UCD/" + n
+        inputs[keys[n]] = (os.path.join(args.icu, keys[n][len("ICU/"):])
+                           if keys[n].startswith("ICU/") else os.path.join(args.ucd, n))
     inputs.update({"IDNA/" + n: os.path.join(args.idna, n) for n in IDNA_FILES})
-    inputs.update({"ICU/" + n: os.path.join(args.icu, n) for n in ICU_FILES})
+    inputs.update({"ICU/" + n: os.path.join(args.icu, n)
+                   for n in ICU_FILES + ([PPUCD] if use_ppucd else [])})
     entries, version = verify_inputs(args.manifest, inputs)
     check_public_version(version)
-    paths = {n: inputs["UCD/" + n] for n in UCD_FILES}
+    paths = {n: inputs[k] for n, k in keys.items()}
+    ppucd = Ppucd(inputs["ICU/" + PPUCD]) if use_ppucd else None
+    if ppucd is not None and ppucd.version != version:
+        die("ppucd.txt says Unicode %s; the manifest pins %s" % (ppucd.version, version))
+    ucd = UcdSource(paths, ppucd)
 
     gc, ccc, decomp, upper, lower = load_unicode_data(paths["UnicodeData.txt"])
 
     props = {k: set() for k in ("Noncharacter_Code_Point", "Join_Control", "White_Space",
                                 "Default_Ignorable_Code_Point")}
     for f in ("PropList.txt", "DerivedCoreProperties.txt"):
-        for a, b, fl in records(paths[f]):
+        for a, b, fl in ucd.records(f):
             if fl[0] in props:
                 props[fl[0]].update(range(a, b + 1))
 
@@ -866,27 +1056,26 @@ def main():
             casefold[a] = [int(x, 16) for x in fl[1].split()]
 
     blocks = [None] * MAXCP
-    for a, b, fl in records(paths["Blocks.txt"]):
+    for a, b, fl in ucd.records("Blocks.txt"):
         for c in range(a, b + 1):
             blocks[c] = fl[0]
     hst = [None] * MAXCP
-    for a, b, fl in records(paths["HangulSyllableType.txt"]):
+    for a, b, fl in ucd.records("HangulSyllableType.txt"):
         for c in range(a, b + 1):
             hst[c] = fl[0]
     script = [0] * MAXCP
-    for a, b, fl in records(paths["Scripts.txt"]):
+    for a, b, fl in ucd.records("Scripts.txt"):
         if fl[0] in SCRIPTS:
             for c in range(a, b + 1):
                 script[c] = SCRIPTS[fl[0]]
 
     def by_default(fname, names, long_names):
-        path = paths[fname]
         val = [None] * MAXCP
-        for a, b, v in missing_defaults(path):
+        for a, b, v in ucd.missing_defaults(fname):
             v = long_names.get(v, v)
             for c in range(a, b + 1):
                 val[c] = names.index(v)
-        for a, b, fl in records(path):
+        for a, b, fl in ucd.records(fname):
             for c in range(a, b + 1):
                 val[c] = names.index(fl[0])
         if None in val:
@@ -917,7 +1106,7 @@ def main():
         die("trie does not fit 16-bit indexes")
 
     sc_names, scx_index, scx_sets, allowed, proto, digit = load_uts39(
-        paths, {n: inputs["ICU/" + n] for n in ICU_FILES}, gc, norm, u46_status)
+        ucd, {n: inputs["ICU/" + n] for n in ICU_FILES}, gc, norm, u46_status)
     extra = load_extra(EXTRA)
     # How long a skeleton can get: a code point's skeleton is its NFD with
     # each piece replaced by its prototype, and a string's is the canonical
