@@ -235,7 +235,7 @@ class Ppucd:
     not in it: it is Grapheme_Cluster_Break's L, V, T, LV or LVT where that
     is one of those (UAX #29's definition of those GCB values), else NA."""
 
-    WANTED = ("bc", "blk", "GCB", "jt", "sc", "scx", "Join_C", "NChar", "WSpace")
+    WANTED = ("bc", "blk", "GCB", "jt", "sc", "scx", "Join_C", "NChar", "WSpace", "ID_Type")
 
     def __init__(self, path):
         self.version = None
@@ -680,10 +680,20 @@ def load_uts39(ucd, icu_paths, gc, norm, u46_status):
             sets.append(v)
         index[c] = set_index[v]
 
-    with open(icu_paths["i18n/uspoof.cpp"], encoding="utf-8") as f:
-        source = f.read()
-    allowed = (unicode_set(icu_pattern(source, "recommendedPat"), "uspoof.cpp recommendedPat")
-               | unicode_set(icu_pattern(source, "inclusionPat"), "uspoof.cpp inclusionPat"))
+    if "i18n/uspoof.cpp" in icu_paths:
+        # ICU up to 73 spells the set out in its spoof checker's source.
+        with open(icu_paths["i18n/uspoof.cpp"], encoding="utf-8") as f:
+            source = f.read()
+        allowed = (unicode_set(icu_pattern(source, "recommendedPat"), "uspoof.cpp recommendedPat")
+                   | unicode_set(icu_pattern(source, "inclusionPat"), "uspoof.cpp inclusionPat"))
+    else:
+        # Later ICU builds it from the Identifier_Type property, which its
+        # ppucd.txt carries: the code points of type Recommended or
+        # Inclusion (UTS #39's Identifier_Status=Allowed).
+        if ucd.ppucd is None or not any(ucd.ppucd.val["ID_Type"]):
+            die("neither uspoof.cpp nor a ppucd.txt with Identifier_Type is pinned")
+        allowed = {c for c, v in enumerate(ucd.ppucd.val["ID_Type"])
+                   if v and {"Recommended", "Inclusion"} & set(v.split())}
 
     proto = {}
     with open(icu_paths["data/unidata/confusables.txt"], encoding="utf-8-sig") as f:
@@ -1022,8 +1032,9 @@ def main():
         inputs[keys[n]] = (os.path.join(args.icu, keys[n][len("ICU/"):])
                            if keys[n].startswith("ICU/") else os.path.join(args.ucd, n))
     inputs.update({"IDNA/" + n: os.path.join(args.idna, n) for n in IDNA_FILES})
+    icu_files = [n for n in ICU_FILES if "ICU/" + n in pinned or n != "i18n/uspoof.cpp"]
     inputs.update({"ICU/" + n: os.path.join(args.icu, n)
-                   for n in ICU_FILES + ([PPUCD] if use_ppucd else [])})
+                   for n in icu_files + ([PPUCD] if use_ppucd else [])})
     entries, version = verify_inputs(args.manifest, inputs)
     check_public_version(version)
     paths = {n: inputs[k] for n, k in keys.items()}
@@ -1106,7 +1117,7 @@ def main():
         die("trie does not fit 16-bit indexes")
 
     sc_names, scx_index, scx_sets, allowed, proto, digit = load_uts39(
-        ucd, {n: inputs["ICU/" + n] for n in ICU_FILES}, gc, norm, u46_status)
+        ucd, {n: inputs["ICU/" + n] for n in icu_files}, gc, norm, u46_status)
     extra = load_extra(EXTRA)
     # How long a skeleton can get: a code point's skeleton is its NFD with
     # each piece replaced by its prototype, and a string's is the canonical
