@@ -97,23 +97,20 @@ enum { QC_YES = 0, QC_NO = 1, QC_MAYBE = 2 };
 
 /* UTS #39: layout of a security word (idng_ut_sec_props), as above. */
 #define US_SCX_SHIFT 0
-#define US_SCX_MASK 255u
+#define US_SCX_MASK 511u
 #define US_SCX(w) (((w) >> US_SCX_SHIFT) & US_SCX_MASK)
-#define US_ALLOWED_SHIFT 8
+#define US_ALLOWED_SHIFT 9
 #define US_ALLOWED_MASK 1u
 #define US_ALLOWED(w) (((w) >> US_ALLOWED_SHIFT) & US_ALLOWED_MASK)
-#define US_DIGIT_SHIFT 9
+#define US_DIGIT_SHIFT 10
 #define US_DIGIT_MASK 15u
 #define US_DIGIT(w) (((w) >> US_DIGIT_SHIFT) & US_DIGIT_MASK)
-#define US_DEC_SHIFT 13
+#define US_DEC_SHIFT 14
 #define US_DEC_MASK 1u
 #define US_DEC(w) (((w) >> US_DEC_SHIFT) & US_DEC_MASK)
-#define US_NZCCC_SHIFT 14
+#define US_NZCCC_SHIFT 15
 #define US_NZCCC_MASK 1u
 #define US_NZCCC(w) (((w) >> US_NZCCC_SHIFT) & US_NZCCC_MASK)
-#define US_CONF_SHIFT 15
-#define US_CONF_MASK 1u
-#define US_CONF(w) (((w) >> US_CONF_SHIFT) & US_CONF_MASK)
 #define US_PSTART_SHIFT 16
 #define US_PSTART_MASK 1u
 #define US_PSTART(w) (((w) >> US_PSTART_SHIFT) & US_PSTART_MASK)
@@ -126,6 +123,9 @@ enum { QC_YES = 0, QC_NO = 1, QC_MAYBE = 2 };
 #define US_WS_SHIFT 31
 #define US_WS_MASK 1u
 #define US_WS(w) (((w) >> US_WS_SHIFT) & US_WS_MASK)
+/* Whether a code point has a confusables.txt prototype other than itself:
+ * US_CONFIDX is 1 + its index in idng_ut_conf_cp/_ref, 0 for none. */
+#define US_CONF(w) (US_CONFIDX(w) != 0)
 /* Script sets: 168 scripts (PropertyValueAliases.txt's sc values in its
  * order, then UTS #39's Hanb, Jpan and Kore), IDNG_UT_SCX_WORDS 64-bit words
  * each; the bits of the scripts the restriction levels ask about. */

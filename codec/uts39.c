@@ -240,7 +240,7 @@ idng_status idng_skeleton(const uint32_t *in, size_t n, uint32_t *out, size_t *o
             dw[i] = idng_usec(d[i]);
     }
     for (i = 0; i < nd; i++)
-        total += US_CONF(dw[i]) ? idng_ut_conf_ref[US_CONFIDX(dw[i])] & IDNG_UT_REF_LEN_MASK : 1;
+        total += US_CONF(dw[i]) ? idng_conf_ref_w(dw[i]) & IDNG_UT_REF_LEN_MASK : 1;
     if (total > *outlen) {
         *outlen = total;
         return IDNG_E_NOSPACE;

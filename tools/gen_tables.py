@@ -132,15 +132,16 @@ AUGMENT = {"Hani": ["Hanb", "Jpan", "Kore"], "Hira": ["Jpan"], "Kana": ["Jpan"],
 # Inherited: the set of all scripts); Identifier_Status=Allowed; the digit
 # value of General_Category=Nd (DIGIT_NONE otherwise); for the skeleton, a
 # canonical decomposition (Hangul syllables included), a nonzero combining
-# class, "has a confusables.txt prototype other than itself", whether that
-# prototype is all starters, and its index in idng_ut_conf_cp/_ref, so that
+# class, whether the code point's confusables.txt prototype (one other than
+# itself) is all starters, and 1 + its index in idng_ut_conf_cp/_ref (0: no
+# prototype; US_CONF), so that
 # the common code point needs one lookup and no search; and, for the
 # lookalike rules beyond the skeleton, whether the code point's looser keys
 # differ from its skeleton (an extra lookalike mapping or a fold,
 # idng_ut_extra_cp and idng_ut_fold_cp, or a capital in its prototype) and
 # whether it can pass for another script (idng_ut_ws_cp), so that most code
 # points skip those searches.
-SEC_FIELDS = [("SCX", 8), ("ALLOWED", 1), ("DIGIT", 4), ("DEC", 1), ("NZCCC", 1), ("CONF", 1),
+SEC_FIELDS = [("SCX", 9), ("ALLOWED", 1), ("DIGIT", 4), ("DEC", 1), ("NZCCC", 1),
               ("PSTART", 1), ("CONFIDX", 13), ("LKMAP", 1), ("WS", 1)]
 DIGIT_NONE = 15
 
@@ -1173,9 +1174,8 @@ def main():
                        "DIGIT": DIGIT_NONE if digit[cp] is None else digit[cp],
                        "DEC": 1 if norm.decompose([cp], False) != [cp] else 0,
                        "NZCCC": 1 if ccc[cp] else 0,
-                       "CONF": 1 if cp in proto else 0,
                        "PSTART": 1 if cp in proto and all(ccc[c] == 0 for c in proto[cp]) else 0,
-                       "CONFIDX": conf_index.get(cp, 0),
+                       "CONFIDX": conf_index[cp] + 1 if cp in proto else 0,
                        "LKMAP": 1 if cp in extra or cp in fold or cp in DOTLESS
                                 or any(0x41 <= x <= 0x5A for x in skel(cp)) else 0,
                        "WS": 1 if cp in ws else 0}, SEC_FIELDS) for cp in range(MAXCP)]
@@ -1393,6 +1393,9 @@ def main():
         h.append("#define US_%s_SHIFT %d" % (name, shift))
         h.append("#define US_%s_MASK %du" % (name, mask))
         h.append("#define US_%s(w) (((w) >> US_%s_SHIFT) & US_%s_MASK)" % (name, name, name))
+    h += ["/* Whether a code point has a confusables.txt prototype other than itself:",
+          " * US_CONFIDX is 1 + its index in idng_ut_conf_cp/_ref, 0 for none. */",
+          "#define US_CONF(w) (US_CONFIDX(w) != 0)"]
     h += [
         "/* Script sets: %d scripts (PropertyValueAliases.txt's sc values in its" % len(sc_names),
         " * order, then UTS #39's Hanb, Jpan and Kore), IDNG_UT_SCX_WORDS 64-bit words",
