@@ -517,15 +517,27 @@ def load_idna_mapping_table(path):
     holes = [c for c in range(MAXCP) if status[c] is None]
     if holes:
         die("%s does not cover %d code points, first %04X" % (path, len(holes), holes[0]))
-    # Fold UseSTD3ASCIIRules: both disallowed_STD3 statuses are disallowed.
-    # The table already marks every mapping into a code point that STD3
-    # disallows as disallowed_STD3_mapped; a plain mapped entry that did so
-    # would be a misread table.
+    # Fold UseSTD3ASCIIRules.  Up to Unicode 15.1 the table has it: both
+    # disallowed_STD3 statuses are disallowed, and the table marks every
+    # mapping into a code point that STD3 disallows as
+    # disallowed_STD3_mapped (a plain mapped entry that did so would be a
+    # misread table).  From 16.0 (UTS #46 revision 33) the table has neither
+    # status: UseSTD3ASCIIRules is a validity criterion on the mapped,
+    # normalized label (its ASCII code points are letters, digits and '-'),
+    # so those ASCII code points are disallowed_STD3_valid here, and a code
+    # point mapped into them stays mapped (U+2474 to "(1)"): the codec's
+    # validity check of the mapped label then refuses the ASCII it holds.
+    legacy = any(st.startswith("disallowed_STD3") for st in status)
+    if not legacy:
+        for c in range(0x80):
+            if status[c] == "valid" and not (0x61 <= c <= 0x7A or 0x30 <= c <= 0x39
+                                             or c in (0x2D, 0x2E)):
+                status[c] = "disallowed_STD3_valid"
     std3 = {c for c in range(MAXCP) if status[c] == "disallowed_STD3_valid"}
     for c in range(MAXCP):
         if status[c] in ("disallowed_STD3_valid", "disallowed_STD3_mapped"):
             status[c] = "disallowed"
-        elif status[c] == "mapped" and any(t in std3 for t in mapping[c]):
+        elif legacy and status[c] == "mapped" and any(t in std3 for t in mapping[c]):
             die("%s: %04X is mapped into a disallowed_STD3_valid code point" % (path, c))
     # Only the three full-stop variants may map to '.', which is what lets
     # the codec split labels before mapping.
