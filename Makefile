@@ -270,7 +270,6 @@ $(BUILD)/tests/integration/%: tests/integration/%.c $(ITEST_COMMON) $(TEST_COMMO
 # TEST_EXTRA_LIBS: what one suite links besides (the tap's ldns oracle, the
 # UTS #39 suite's ICU spoof checker).
 $(BUILD)/tests/tap/test_dnsmsg_ldns: TEST_EXTRA_LIBS = -lldns
-$(BUILD)/tests/codec/test_uts39: TEST_EXTRA_LIBS = $(shell pkg-config --libs icu-i18n icu-uc)
 $(BUILD)/tests/%: tests/%.c $(TEST_COMMON) $(TEST_LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Itests $(STD_CFLAGS) $(CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(TEST_COMMON) \

@@ -116,7 +116,7 @@ enum { QC_YES = 0, QC_NO = 1, QC_MAYBE = 2 };
 #define US_WS_MASK 1u
 #define US_WS(w) (((w) >> US_WS_SHIFT) & US_WS_MASK)
 /* Whether a code point has a confusables.txt prototype other than itself:
- * US_CONFIDX is 1 + its index in idng_ut_conf_cp/_ref, 0 for none. */
+ * US_CONFIDX is 1 + its prototype's index in idng_ut_conf_ref, 0 for none. */
 #define US_CONF(w) (US_CONFIDX(w) != 0)
 /* Script sets: 175 scripts (PropertyValueAliases.txt's sc values in its
  * order, then UTS #39's Hanb, Jpan and Kore), IDNG_UT_SCX_WORDS 64-bit words
@@ -194,18 +194,18 @@ enum { QC_YES = 0, QC_NO = 1, QC_MAYBE = 2 };
 #define IDNG_UT_STAGE1_SIZE 8704
 #define IDNG_UT_STAGE2_SIZE 34944
 #define IDNG_UT_PROPS_SIZE 220
-#define IDNG_UT_POOL_SIZE 10863
+#define IDNG_UT_POOL_SIZE 10862
 #define IDNG_UT_MAP_COUNT 6642
 #define IDNG_UT_DEC_COUNT 2081
 #define IDNG_UT_COMP_COUNT 961
 #define IDNG_UT_LOWER_COUNT 1460
 #define IDNG_UT_UPPER_COUNT 1477
 #define IDNG_UT_SEC_STAGE1_SIZE 8704
-#define IDNG_UT_SEC_STAGE2_SIZE 42624
-#define IDNG_UT_SEC_PROPS_SIZE 6338
+#define IDNG_UT_SEC_STAGE2_SIZE 42880
+#define IDNG_UT_SEC_PROPS_SIZE 4307
 #define IDNG_UT_SEC_ASCII_SIZE 128
 #define IDNG_UT_SCX_SIZE 813
-#define IDNG_UT_CONF_COUNT 5291
+#define IDNG_UT_CONF_COUNT 2415
 #define IDNG_UT_SCX_COUNT 271
 #define IDNG_UT_WS_COUNT 605
 #define IDNG_UT_EXTRA_COUNT 226
@@ -246,9 +246,7 @@ extern const uint32_t idng_ut_sec_props[IDNG_UT_SEC_PROPS_SIZE];
 extern const uint32_t idng_ut_sec_ascii[IDNG_UT_SEC_ASCII_SIZE];
 /* augmented script sets, IDNG_UT_SCX_WORDS words each, bit n = script n */
 extern const uint64_t idng_ut_scx[IDNG_UT_SCX_SIZE];
-/* sorted: code points with a confusables.txt prototype (NFD-stable ones) */
-extern const uint32_t idng_ut_conf_cp[IDNG_UT_CONF_COUNT];
-/* their prototypes' NFD in idng_ut_pool, as references */
+/* the distinct confusables.txt prototypes, in NFD, in idng_ut_pool, as references (a security word's US_CONFIDX - 1 indexes them) */
 extern const uint32_t idng_ut_conf_ref[IDNG_UT_CONF_COUNT];
 extern const size_t idng_ut_conf_count;
 /* the IDNG_UT_WS_* targets in each script set (bit k = WS_TARGETS[k]) */

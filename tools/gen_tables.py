@@ -133,7 +133,8 @@ AUGMENT = {"Hani": ["Hanb", "Jpan", "Kore"], "Hira": ["Jpan"], "Kana": ["Jpan"],
 # value of General_Category=Nd (DIGIT_NONE otherwise); for the skeleton, a
 # canonical decomposition (Hangul syllables included), a nonzero combining
 # class, whether the code point's confusables.txt prototype (one other than
-# itself) is all starters, and 1 + its index in idng_ut_conf_cp/_ref (0: no
+# itself) is all starters, and 1 + the index of that prototype in
+# idng_ut_conf_ref (0: no
 # prototype; US_CONF), so that
 # the common code point needs one lookup and no search; and, for the
 # lookalike rules beyond the skeleton, whether the code point's looser keys
@@ -647,7 +648,7 @@ def icu_pattern(source, name):
     return re.sub(r"\\(.)", r"\1", text)
 
 
-def load_uts39(ucd, icu_paths, gc, norm, u46_status):
+def load_uts39(ucd, icu_paths, gc, norm, u46_status, ignorable):
     """UTS #39 data per code point: the augmented Script_Extensions set,
     Identifier_Status=Allowed, the confusables.txt prototype and the decimal
     digit value.  Returns (script names, scx index per code point, list of
@@ -725,6 +726,12 @@ def load_uts39(ucd, icu_paths, gc, norm, u46_status):
             # that NFD changes is never asked for.
             if norm.decompose(src, False) == src and target != src:
                 proto[src[0]] = target
+    # From UTS #39 15.1 the skeleton drops Default_Ignorable_Code_Point
+    # characters after NFD, before the prototypes: an empty prototype
+    # (ignorable: that set, or None for an earlier version).
+    for c in sorted(ignorable or ()):
+        if norm.decompose([c], False) == [c]:
+            proto[c] = []
 
     digit = [None] * MAXCP
     with open(ucd.paths["UnicodeData.txt"], encoding="utf-8") as f:
@@ -1130,7 +1137,9 @@ def main():
         die("trie does not fit 16-bit indexes")
 
     sc_names, scx_index, scx_sets, allowed, proto, digit = load_uts39(
-        ucd, {n: inputs["ICU/" + n] for n in icu_files}, gc, norm, u46_status)
+        ucd, {n: inputs["ICU/" + n] for n in icu_files}, gc, norm, u46_status,
+        props["Default_Ignorable_Code_Point"]
+        if tuple(int(x) for x in version.split(".")) >= (15, 1, 0) else None)
     extra = load_extra(EXTRA)
     # How long a skeleton can get: a code point's skeleton is its NFD with
     # each piece replaced by its prototype, and a string's is the canonical
@@ -1181,12 +1190,22 @@ def main():
         if c not in proto and c not in extra and c not in fold and c != 0x6C:
             die("U+%04X: a digit lookalike without a prototype or a mapping" % c)
 
-    conf_index = {cp: i for i, cp in enumerate(sorted(proto))}
+    # The distinct prototypes, each once (the Default_Ignorable code points
+    # all share the empty one), in the order of their first code point.
+    conf_protos, conf_slot, conf_index = [], {}, {}
+    for cp in sorted(proto):
+        key = tuple(proto[cp])
+        if key not in conf_slot:
+            conf_slot[key] = len(conf_protos)
+            conf_protos.append(key)
+        conf_index[cp] = conf_slot[key]
     sec_words = [pack({"SCX": scx_index[cp], "ALLOWED": 1 if cp in allowed else 0,
                        "DIGIT": DIGIT_NONE if digit[cp] is None else digit[cp],
                        "DEC": 1 if norm.decompose([cp], False) != [cp] else 0,
                        "NZCCC": 1 if ccc[cp] else 0,
-                       "PSTART": 1 if cp in proto and all(ccc[c] == 0 for c in proto[cp]) else 0,
+                       # (an empty prototype can leave marks out of order)
+                       "PSTART": 1 if proto.get(cp) and all(ccc[c] == 0 for c in proto[cp])
+                       else 0,
                        "CONFIDX": conf_index[cp] + 1 if cp in proto else 0,
                        "LKMAP": 1 if cp in extra or cp in fold or cp in DOTLESS
                                 or any(0x41 <= x <= 0x5A for x in skel(cp)) else 0,
@@ -1241,8 +1260,7 @@ def main():
         die("U+%04X below U+0300 has a combining class or is not NFC_QC=Yes" % nfc_trivial)
     if dec_cp[0] < 0xC0:
         die("U+%04X below U+00C0 has a canonical decomposition" % dec_cp[0])
-    conf_cp = sorted(proto)
-    conf_ref = [intern(proto[c]) for c in conf_cp]
+    conf_ref = [intern(list(p)) for p in conf_protos]
     extra_cp = sorted(extra)
     extra_ref = [intern(extra[c]) for c in extra_cp]
     low = sorted((c, t) for c, t in lower.items())
@@ -1299,10 +1317,9 @@ def main():
          "the security words of U+0000-U+007F, for one load instead of the trie's three"),
         ("uint64_t", "idng_ut_scx", scx_flat, 3, "0x%016xull", "SCX_SIZE",
          "augmented script sets, IDNG_UT_SCX_WORDS words each, bit n = script n"),
-        ("uint32_t", "idng_ut_conf_cp", conf_cp, 10, "0x%04x", "CONF_COUNT",
-         "sorted: code points with a confusables.txt prototype (NFD-stable ones)"),
         ("uint32_t", "idng_ut_conf_ref", conf_ref, 10, "%d", "CONF_COUNT",
-         "their prototypes' NFD in idng_ut_pool, as references"),
+         "the distinct confusables.txt prototypes, in NFD, in idng_ut_pool, as references"
+         " (a security word's US_CONFIDX - 1 indexes them)"),
         ("uint32_t", "idng_ut_scx_targets", [sum(1 << k for k, t in enumerate(WS_TARGETS)
                                                   if any(v >> sc_names.index(x) & 1 for x in t))
                                               for v in scx_sets], 10, "0x%05x", "SCX_COUNT",
@@ -1347,9 +1364,9 @@ def main():
         out.append("const size_t idng_ut_%s_count = %d;" % (case, count))
     for name in ("idng_ut_sec_stage1", "idng_ut_sec_stage2", "idng_ut_sec_props",
                  "idng_ut_sec_ascii", "idng_ut_scx",
-                 "idng_ut_conf_cp", "idng_ut_conf_ref"):
+                 "idng_ut_conf_ref"):
         out.append(table(name))
-    out.append("const size_t idng_ut_conf_count = %d;" % len(conf_cp))
+    out.append("const size_t idng_ut_conf_count = %d;" % len(conf_ref))
     out.append(table("idng_ut_scx_targets"))
     out.append(table("idng_ut_digitlike_cp"))
     out.append("const size_t idng_ut_digitlike_count = %d;" % len(digitlike))
@@ -1406,7 +1423,7 @@ def main():
         h.append("#define US_%s_MASK %du" % (name, mask))
         h.append("#define US_%s(w) (((w) >> US_%s_SHIFT) & US_%s_MASK)" % (name, name, name))
     h += ["/* Whether a code point has a confusables.txt prototype other than itself:",
-          " * US_CONFIDX is 1 + its index in idng_ut_conf_cp/_ref, 0 for none. */",
+          " * US_CONFIDX is 1 + its prototype's index in idng_ut_conf_ref, 0 for none. */",
           "#define US_CONF(w) (US_CONFIDX(w) != 0)"]
     h += [
         "/* Script sets: %d scripts (PropertyValueAliases.txt's sc values in its" % len(sc_names),
