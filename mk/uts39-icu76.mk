@@ -1,4 +1,4 @@
-# The UTS #39 oracle tests (tests/codec/test_uts39.c) against ICU 76, the
+# The ICU oracle tests (tests/codec/test_uts39.c, test_uts46_icu.c) against ICU 76, the
 # ICU of the tables' Unicode version (16.0): Debian 13's libicu-dev in the
 # Debian 13 root of mk/trixie.mk, linked by the host's gcc, run on the
 # root's own loader and libraries.  (Named to sort after mk/trixie.mk,
@@ -31,7 +31,10 @@ $(ICU76_INCLUDE)/unicode: $(TRIXIE_ROOT)/usr/include/unicode/uvernum.h
 	@mkdir -p $(@D)
 	ln -sfn $(abspath $(TRIXIE_ROOT))/usr/include/unicode $@
 
-$(BUILD)/tests/codec/test_uts39: tests/codec/test_uts39.c $(TEST_COMMON) $(TEST_LIBS) \
+# The suites with ICU in them: test_uts39 (UTS #39) and test_uts46_icu.
+ICU76_TESTS := $(BUILD)/tests/codec/test_uts39 $(BUILD)/tests/codec/test_uts46_icu
+
+$(ICU76_TESTS): $(BUILD)/tests/codec/%: tests/codec/%.c $(TEST_COMMON) $(TEST_LIBS) \
 		$(ICU76_INCLUDE)/unicode
 	@mkdir -p $(@D)
 	@ld=$$(ls $(ICU76_LIBDIR)/ld-linux*.so.* | head -n 1); \
@@ -42,4 +45,4 @@ $(BUILD)/tests/codec/test_uts39: tests/codec/test_uts39.c $(TEST_COMMON) $(TEST_
 	    $(ICU76_CHECK_LIBS)
 	@readelf -d $@ | grep -q 'libicuuc\.so\.76' || { echo "$@: not linked to ICU 76" >&2; exit 1; }
 
-ASAN_TEST_BIN := $(filter-out %/test_uts39,$(ASAN_TEST_BIN))
+ASAN_TEST_BIN := $(filter-out $(ICU76_TESTS:$(BUILD)/%=%%),$(ASAN_TEST_BIN))
