@@ -25,11 +25,11 @@ CPPFLAGS += -Icodec -Icore -Iconf -Itap -D_POSIX_C_SOURCE=200809L -MMD -MP
 PYTHON ?= python3
 
 BUILD := build
-# The tables' inputs, from Debian's binary packages unicode-data (the UCD)
-# and unicode-idna (UTS #46's IdnaMappingTable.txt), pinned by version and
-# SHA-256 in tools/tables.manifest.
+# The tables' inputs are pinned by version and SHA-256 in
+# tools/tables.manifest; at Unicode 16.0 they come from Debian 13's icu
+# source and unicode-idna packages under $(SRC) (below).  UCD names Debian's
+# unicode-data directory, for a manifest that pins UCD files (15.0 did).
 UCD ?= /usr/share/unicode
-IDNA ?= /usr/share/unicode/idna
 SRC := $(BUILD)/src
 # Test data and the tables' Unicode 16.0 inputs from Debian packages: Debian
 # 13's ICU 76 source (the UCD as ICU carries it, confusables.txt,
