@@ -25,22 +25,26 @@ CPPFLAGS += -Icodec -Icore -Iconf -Itap -D_POSIX_C_SOURCE=200809L -MMD -MP
 PYTHON ?= python3
 
 BUILD := build
-# The tables' inputs, from Debian's binary packages unicode-data (the UCD)
-# and unicode-idna (UTS #46's IdnaMappingTable.txt), pinned by version and
-# SHA-256 in tools/tables.manifest.
+# The tables' inputs are pinned by version and SHA-256 in
+# tools/tables.manifest; at Unicode 16.0 they come from Debian 13's icu
+# source and unicode-idna packages under $(SRC) (below).  UCD names Debian's
+# unicode-data directory, for a manifest that pins UCD files (15.0 did).
 UCD ?= /usr/share/unicode
-IDNA ?= /usr/share/unicode/idna
 SRC := $(BUILD)/src
-# Test data from Debian source packages: ICU (IdnaTestV2.txt, Unicode 15.0)
-# and libidn2 (IANA's derived properties).
-SRC_STAMP := $(SRC)/.sources-stamp
+# Test data and the tables' Unicode 16.0 inputs from Debian packages: Debian
+# 13's ICU 76 source (the UCD as ICU carries it, confusables.txt,
+# IdnaTestV2.txt and NormalizationTest.txt, all 16.0) and unicode-idna
+# (IdnaMappingTable.txt 16.0, unpacked, not installed); Debian 12's libidn2
+# source (IANA's derived properties).
+SRC_STAMP := $(SRC)/.sources-stamp-16
 # Looked up with $(shell), not $(wildcard): make caches directory listings,
 # and these trees appear during the very run that needs them.
 find_src = $(firstword $(shell ls -d $(1) 2>/dev/null))
 ICU_DIR = $(call find_src,$(SRC)/icu-*/source)
 IDNA_TEST = $(ICU_DIR)/test/testdata/IdnaTestV2.txt
+IDNA_DIR = $(SRC)/unicode-idna/usr/share/unicode/idna
 IDNA_CSV = $(call find_src,$(SRC)/libidn2-*/lib/idna-tables-properties.csv)
-NORM_TEST := $(BUILD)/NormalizationTest.txt
+NORM_TEST = $(ICU_DIR)/data/unidata/NormalizationTest.txt
 # The WHATWG URL Standard's urltestdata.json (web platform tests), whose
 # host cases tests/codec/test_whatwg.c runs: Debian's librust-url-dev ships
 # it with the url crate's sources.
@@ -266,19 +270,18 @@ $(BUILD)/tests/integration/%: tests/integration/%.c $(ITEST_COMMON) $(TEST_COMMO
 # TEST_EXTRA_LIBS: what one suite links besides (the tap's ldns oracle, the
 # UTS #39 suite's ICU spoof checker).
 $(BUILD)/tests/tap/test_dnsmsg_ldns: TEST_EXTRA_LIBS = -lldns
-$(BUILD)/tests/codec/test_uts39: TEST_EXTRA_LIBS = $(shell pkg-config --libs icu-i18n icu-uc)
 $(BUILD)/tests/%: tests/%.c $(TEST_COMMON) $(TEST_LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Itests $(STD_CFLAGS) $(CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(TEST_COMMON) \
 	    $(TEST_LIBS) $(TEST_EXTRA_LIBS) $(CHECK_LIBS)
 
 $(SRC_STAMP):
-	sh scripts/apt-source.sh $(SRC) icu libidn2
+	rm -rf $(SRC)/icu-* $(SRC)/unicode-idna
+	sh scripts/apt-source.sh --suite trixie $(SRC) icu
+	sh scripts/apt-source.sh --suite trixie --binary $(SRC)/debs unicode-idna
+	dpkg-deb -x $(SRC)/debs/unicode-idna_*_all.deb $(SRC)/unicode-idna
+	sh scripts/apt-source.sh $(SRC) libidn2
 	@touch $@
-
-$(NORM_TEST): $(UCD)/NormalizationTest.txt.bz2
-	@mkdir -p $(@D)
-	bzcat $< > $@
 
 # The only rules that install packages (scripts/deps.sh: apt-get as root;
 # as another user it prints the apt-get line to run, and fails).  `make
@@ -305,7 +308,7 @@ demo: $(CLI)
 	@sh scripts/demo.sh $(CLI)
 
 # The generator checks every input against tools/tables.manifest first.
-GEN_TABLES = $(PYTHON) tools/gen_tables.py --ucd $(UCD) --idna $(IDNA) --icu $(ICU_DIR)
+GEN_TABLES = $(PYTHON) tools/gen_tables.py --ucd $(UCD) --idna $(IDNA_DIR) --icu $(ICU_DIR)
 # The Public Suffix List from Debian's publicsuffix package, pinned in
 # tools/psl.manifest, as core/idng_psl.c's tree.
 PSL_DIR ?= /usr/share/publicsuffix
@@ -375,7 +378,7 @@ include $(sort $(wildcard mk/*.mk))
 
 # The body of `make check` (without the packages): every step in
 # CHECK_EXTRA, then every suite, the summary line last.
-check-all: $(MODULE) all zones $(UB_ALT) $(STOCK_UNBOUND) $(DNSDIST) $(SRC_STAMP) $(NORM_TEST) $(TEST_BIN) $(ITEST_BIN) \
+check-all: $(MODULE) all zones $(UB_ALT) $(STOCK_UNBOUND) $(DNSDIST) $(SRC_STAMP) $(TEST_BIN) $(ITEST_BIN) \
 	check-tables clang-build check-install $(CHECK_EXTRA)
 	@$(TEST_ENV) sh tests/run.sh $(TEST_BIN) $(ITEST_BIN)
 
@@ -384,7 +387,7 @@ check-all: $(MODULE) all zones $(UB_ALT) $(STOCK_UNBOUND) $(DNSDIST) $(SRC_STAMP
 # sanitizers, no fuzzing.  Without Check's fork per test (CK_FORK=no, as in
 # asan-check), which takes a third off: a failing check still fails its
 # suite, and a crash ends the binary without its summary, which fails too.
-test: $(CLI) $(SRC_STAMP) $(NORM_TEST) $(TEST_BIN) check-diff
+test: $(CLI) $(SRC_STAMP) $(TEST_BIN) check-diff
 	@$(TEST_ENV) CK_FORK=no sh tests/run.sh $(TEST_BIN)
 
 # Only the integration tests (quicker while working on the module).

@@ -31,7 +31,7 @@ extern "C" {
 /** Unicode version of the compiled-in tables.  This header stands alone, so
  *  the version is repeated here; tools/gen_tables.py refuses to generate
  *  tables of another version until it is updated. */
-#define IDNG_UNICODE_VERSION "15.0.0"
+#define IDNG_UNICODE_VERSION "16.0.0"
 /** Longest DNS label, in octets (RFC 1035 2.3.4). */
 #define IDNG_LABEL_MAX 63
 /** Longest name in text form without the trailing dot (255 wire octets). */

@@ -34,6 +34,13 @@ static inline uint32_t idng_usec(uint32_t cp)
 /** The index of key in the sorted keys[0..n), or -1. */
 long idng_find_u32(const uint32_t *keys, size_t n, uint32_t key);
 
+/** The idng_ut_conf_ref entry of the code point whose security word w has
+ *  US_CONF (US_CONFIDX is 1 + the index). */
+static inline uint32_t idng_conf_ref_w(uint32_t w)
+{
+    return idng_ut_conf_ref[US_CONFIDX(w) - 1];
+}
+
 /** idng_confusable of the code point whose security word is w. */
 static inline int idng_confusable_w(uint32_t w, const uint32_t **seq)
 {
@@ -41,7 +48,7 @@ static inline int idng_confusable_w(uint32_t w, const uint32_t **seq)
 
     if (!US_CONF(w))
         return -1;
-    ref = idng_ut_conf_ref[US_CONFIDX(w)];
+    ref = idng_conf_ref_w(w);
     *seq = idng_ut_pool + (ref >> IDNG_UT_REF_LEN_BITS);
     return (int)(ref & IDNG_UT_REF_LEN_MASK);
 }

@@ -174,11 +174,21 @@ static idng_status skeleton_long(const uint32_t *in, size_t n, uint32_t *out, si
     if (total > cap)
         return IDNG_E_NOSPACE;
 
-    /* NFD of the input at the front of out (no longer than the skeleton,
-     * since every prototype has at least one code point)... */
-    for (i = 0; i < n; i++)
+    /* NFD of the input at the front of out, without the Default_Ignorable
+     * code points, which the skeleton drops (UTS #39 15.1: their
+     * prototype is empty, and only theirs).  They are starters that no
+     * decomposition yields, so NFD orders the stretches between them on
+     * their own.  What is left is no longer than the skeleton, since every
+     * other prototype has at least one code point... */
+    for (i = 0, j = 0; i < n; i++) {
+        if (idng_confusable(in[i], &seq) == 0) {
+            idng_canonical_order(out + j, nfd - j);
+            j = nfd;
+            continue;
+        }
         nfd += idng_decompose(in[i], out + nfd);
-    idng_canonical_order(out, nfd);
+    }
+    idng_canonical_order(out + j, nfd - j);
     /* ...then each code point replaced by its prototype, back to front so
      * that nothing is overwritten before it is read... */
     end = total;
@@ -240,7 +250,7 @@ idng_status idng_skeleton(const uint32_t *in, size_t n, uint32_t *out, size_t *o
             dw[i] = idng_usec(d[i]);
     }
     for (i = 0; i < nd; i++)
-        total += US_CONF(dw[i]) ? idng_ut_conf_ref[US_CONFIDX(dw[i])] & IDNG_UT_REF_LEN_MASK : 1;
+        total += US_CONF(dw[i]) ? idng_conf_ref_w(dw[i]) & IDNG_UT_REF_LEN_MASK : 1;
     if (total > *outlen) {
         *outlen = total;
         return IDNG_E_NOSPACE;

@@ -144,8 +144,12 @@ static IDNG_ALWAYS_INLINE idng_status map_label(const unsigned char *s, size_t l
         } else {
             pos += idng_utf8_decode_valid(s + pos, &cp); /* split_name validated it */
             w = idng_uprops(cp);
-            /* Only mapped and ignored code points are in the mapping table. */
-            if (UP_U46(w) == U46_MAPPED || UP_U46(w) == U46_IGNORED)
+            /* Only mapped and ignored code points are in the mapping table.
+             * Transitional processing maps U+1E9E (which the table maps to
+             * U+00DF since UTS #46 15.1) to "ss", as it does U+00DF. */
+            if (transitional && cp == 0x1E9E)
+                m = transitional_mapping(0xDF, &seq);
+            else if (UP_U46(w) == U46_MAPPED || UP_U46(w) == U46_IGNORED)
                 m = idng_u46_mapping(cp, &seq);
             else if (transitional && UP_U46(w) == U46_DEVIATION)
                 m = transitional_mapping(cp, &seq);

@@ -132,15 +132,17 @@ AUGMENT = {"Hani": ["Hanb", "Jpan", "Kore"], "Hira": ["Jpan"], "Kana": ["Jpan"],
 # Inherited: the set of all scripts); Identifier_Status=Allowed; the digit
 # value of General_Category=Nd (DIGIT_NONE otherwise); for the skeleton, a
 # canonical decomposition (Hangul syllables included), a nonzero combining
-# class, "has a confusables.txt prototype other than itself", whether that
-# prototype is all starters, and its index in idng_ut_conf_cp/_ref, so that
+# class, whether the code point's confusables.txt prototype (one other than
+# itself) is all starters, and 1 + the index of that prototype in
+# idng_ut_conf_ref (0: no
+# prototype; US_CONF), so that
 # the common code point needs one lookup and no search; and, for the
 # lookalike rules beyond the skeleton, whether the code point's looser keys
 # differ from its skeleton (an extra lookalike mapping or a fold,
 # idng_ut_extra_cp and idng_ut_fold_cp, or a capital in its prototype) and
 # whether it can pass for another script (idng_ut_ws_cp), so that most code
 # points skip those searches.
-SEC_FIELDS = [("SCX", 8), ("ALLOWED", 1), ("DIGIT", 4), ("DEC", 1), ("NZCCC", 1), ("CONF", 1),
+SEC_FIELDS = [("SCX", 9), ("ALLOWED", 1), ("DIGIT", 4), ("DEC", 1), ("NZCCC", 1),
               ("PSTART", 1), ("CONFIDX", 13), ("LKMAP", 1), ("WS", 1)]
 DIGIT_NONE = 15
 
@@ -235,7 +237,7 @@ class Ppucd:
     not in it: it is Grapheme_Cluster_Break's L, V, T, LV or LVT where that
     is one of those (UAX #29's definition of those GCB values), else NA."""
 
-    WANTED = ("bc", "blk", "GCB", "jt", "sc", "scx", "Join_C", "NChar", "WSpace")
+    WANTED = ("bc", "blk", "GCB", "jt", "sc", "scx", "Join_C", "NChar", "WSpace", "ID_Type")
 
     def __init__(self, path):
         self.version = None
@@ -516,15 +518,27 @@ def load_idna_mapping_table(path):
     holes = [c for c in range(MAXCP) if status[c] is None]
     if holes:
         die("%s does not cover %d code points, first %04X" % (path, len(holes), holes[0]))
-    # Fold UseSTD3ASCIIRules: both disallowed_STD3 statuses are disallowed.
-    # The table already marks every mapping into a code point that STD3
-    # disallows as disallowed_STD3_mapped; a plain mapped entry that did so
-    # would be a misread table.
+    # Fold UseSTD3ASCIIRules.  Up to Unicode 15.1 the table has it: both
+    # disallowed_STD3 statuses are disallowed, and the table marks every
+    # mapping into a code point that STD3 disallows as
+    # disallowed_STD3_mapped (a plain mapped entry that did so would be a
+    # misread table).  From 16.0 (UTS #46 revision 33) the table has neither
+    # status: UseSTD3ASCIIRules is a validity criterion on the mapped,
+    # normalized label (its ASCII code points are letters, digits and '-'),
+    # so those ASCII code points are disallowed_STD3_valid here, and a code
+    # point mapped into them stays mapped (U+2474 to "(1)"): the codec's
+    # validity check of the mapped label then refuses the ASCII it holds.
+    legacy = any(st.startswith("disallowed_STD3") for st in status)
+    if not legacy:
+        for c in range(0x80):
+            if status[c] == "valid" and not (0x61 <= c <= 0x7A or 0x30 <= c <= 0x39
+                                             or c in (0x2D, 0x2E)):
+                status[c] = "disallowed_STD3_valid"
     std3 = {c for c in range(MAXCP) if status[c] == "disallowed_STD3_valid"}
     for c in range(MAXCP):
         if status[c] in ("disallowed_STD3_valid", "disallowed_STD3_mapped"):
             status[c] = "disallowed"
-        elif status[c] == "mapped" and any(t in std3 for t in mapping[c]):
+        elif legacy and status[c] == "mapped" and any(t in std3 for t in mapping[c]):
             die("%s: %04X is mapped into a disallowed_STD3_valid code point" % (path, c))
     # Only the three full-stop variants may map to '.', which is what lets
     # the codec split labels before mapping.
@@ -634,7 +648,7 @@ def icu_pattern(source, name):
     return re.sub(r"\\(.)", r"\1", text)
 
 
-def load_uts39(ucd, icu_paths, gc, norm, u46_status):
+def load_uts39(ucd, icu_paths, gc, norm, u46_status, ignorable):
     """UTS #39 data per code point: the augmented Script_Extensions set,
     Identifier_Status=Allowed, the confusables.txt prototype and the decimal
     digit value.  Returns (script names, scx index per code point, list of
@@ -680,10 +694,20 @@ def load_uts39(ucd, icu_paths, gc, norm, u46_status):
             sets.append(v)
         index[c] = set_index[v]
 
-    with open(icu_paths["i18n/uspoof.cpp"], encoding="utf-8") as f:
-        source = f.read()
-    allowed = (unicode_set(icu_pattern(source, "recommendedPat"), "uspoof.cpp recommendedPat")
-               | unicode_set(icu_pattern(source, "inclusionPat"), "uspoof.cpp inclusionPat"))
+    if "i18n/uspoof.cpp" in icu_paths:
+        # ICU up to 73 spells the set out in its spoof checker's source.
+        with open(icu_paths["i18n/uspoof.cpp"], encoding="utf-8") as f:
+            source = f.read()
+        allowed = (unicode_set(icu_pattern(source, "recommendedPat"), "uspoof.cpp recommendedPat")
+                   | unicode_set(icu_pattern(source, "inclusionPat"), "uspoof.cpp inclusionPat"))
+    else:
+        # Later ICU builds it from the Identifier_Type property, which its
+        # ppucd.txt carries: the code points of type Recommended or
+        # Inclusion (UTS #39's Identifier_Status=Allowed).
+        if ucd.ppucd is None or not any(ucd.ppucd.val["ID_Type"]):
+            die("neither uspoof.cpp nor a ppucd.txt with Identifier_Type is pinned")
+        allowed = {c for c, v in enumerate(ucd.ppucd.val["ID_Type"])
+                   if v and {"Recommended", "Inclusion"} & set(v.split())}
 
     proto = {}
     with open(icu_paths["data/unidata/confusables.txt"], encoding="utf-8-sig") as f:
@@ -702,6 +726,12 @@ def load_uts39(ucd, icu_paths, gc, norm, u46_status):
             # that NFD changes is never asked for.
             if norm.decompose(src, False) == src and target != src:
                 proto[src[0]] = target
+    # From UTS #39 15.1 the skeleton drops Default_Ignorable_Code_Point
+    # characters after NFD, before the prototypes: an empty prototype
+    # (ignorable: that set, or None for an earlier version).
+    for c in sorted(ignorable or ()):
+        if norm.decompose([c], False) == [c]:
+            proto[c] = []
 
     digit = [None] * MAXCP
     with open(ucd.paths["UnicodeData.txt"], encoding="utf-8") as f:
@@ -1022,8 +1052,9 @@ def main():
         inputs[keys[n]] = (os.path.join(args.icu, keys[n][len("ICU/"):])
                            if keys[n].startswith("ICU/") else os.path.join(args.ucd, n))
     inputs.update({"IDNA/" + n: os.path.join(args.idna, n) for n in IDNA_FILES})
+    icu_files = [n for n in ICU_FILES if "ICU/" + n in pinned or n != "i18n/uspoof.cpp"]
     inputs.update({"ICU/" + n: os.path.join(args.icu, n)
-                   for n in ICU_FILES + ([PPUCD] if use_ppucd else [])})
+                   for n in icu_files + ([PPUCD] if use_ppucd else [])})
     entries, version = verify_inputs(args.manifest, inputs)
     check_public_version(version)
     paths = {n: inputs[k] for n, k in keys.items()}
@@ -1106,7 +1137,9 @@ def main():
         die("trie does not fit 16-bit indexes")
 
     sc_names, scx_index, scx_sets, allowed, proto, digit = load_uts39(
-        ucd, {n: inputs["ICU/" + n] for n in ICU_FILES}, gc, norm, u46_status)
+        ucd, {n: inputs["ICU/" + n] for n in icu_files}, gc, norm, u46_status,
+        props["Default_Ignorable_Code_Point"]
+        if tuple(int(x) for x in version.split(".")) >= (15, 1, 0) else None)
     extra = load_extra(EXTRA)
     # How long a skeleton can get: a code point's skeleton is its NFD with
     # each piece replaced by its prototype, and a string's is the canonical
@@ -1157,14 +1190,23 @@ def main():
         if c not in proto and c not in extra and c not in fold and c != 0x6C:
             die("U+%04X: a digit lookalike without a prototype or a mapping" % c)
 
-    conf_index = {cp: i for i, cp in enumerate(sorted(proto))}
+    # The distinct prototypes, each once (the Default_Ignorable code points
+    # all share the empty one), in the order of their first code point.
+    conf_protos, conf_slot, conf_index = [], {}, {}
+    for cp in sorted(proto):
+        key = tuple(proto[cp])
+        if key not in conf_slot:
+            conf_slot[key] = len(conf_protos)
+            conf_protos.append(key)
+        conf_index[cp] = conf_slot[key]
     sec_words = [pack({"SCX": scx_index[cp], "ALLOWED": 1 if cp in allowed else 0,
                        "DIGIT": DIGIT_NONE if digit[cp] is None else digit[cp],
                        "DEC": 1 if norm.decompose([cp], False) != [cp] else 0,
                        "NZCCC": 1 if ccc[cp] else 0,
-                       "CONF": 1 if cp in proto else 0,
-                       "PSTART": 1 if cp in proto and all(ccc[c] == 0 for c in proto[cp]) else 0,
-                       "CONFIDX": conf_index.get(cp, 0),
+                       # (an empty prototype can leave marks out of order)
+                       "PSTART": 1 if proto.get(cp) and all(ccc[c] == 0 for c in proto[cp])
+                       else 0,
+                       "CONFIDX": conf_index[cp] + 1 if cp in proto else 0,
                        "LKMAP": 1 if cp in extra or cp in fold or cp in DOTLESS
                                 or any(0x41 <= x <= 0x5A for x in skel(cp)) else 0,
                        "WS": 1 if cp in ws else 0}, SEC_FIELDS) for cp in range(MAXCP)]
@@ -1218,8 +1260,7 @@ def main():
         die("U+%04X below U+0300 has a combining class or is not NFC_QC=Yes" % nfc_trivial)
     if dec_cp[0] < 0xC0:
         die("U+%04X below U+00C0 has a canonical decomposition" % dec_cp[0])
-    conf_cp = sorted(proto)
-    conf_ref = [intern(proto[c]) for c in conf_cp]
+    conf_ref = [intern(list(p)) for p in conf_protos]
     extra_cp = sorted(extra)
     extra_ref = [intern(extra[c]) for c in extra_cp]
     low = sorted((c, t) for c, t in lower.items())
@@ -1276,10 +1317,9 @@ def main():
          "the security words of U+0000-U+007F, for one load instead of the trie's three"),
         ("uint64_t", "idng_ut_scx", scx_flat, 3, "0x%016xull", "SCX_SIZE",
          "augmented script sets, IDNG_UT_SCX_WORDS words each, bit n = script n"),
-        ("uint32_t", "idng_ut_conf_cp", conf_cp, 10, "0x%04x", "CONF_COUNT",
-         "sorted: code points with a confusables.txt prototype (NFD-stable ones)"),
         ("uint32_t", "idng_ut_conf_ref", conf_ref, 10, "%d", "CONF_COUNT",
-         "their prototypes' NFD in idng_ut_pool, as references"),
+         "the distinct confusables.txt prototypes, in NFD, in idng_ut_pool, as references"
+         " (a security word's US_CONFIDX - 1 indexes them)"),
         ("uint32_t", "idng_ut_scx_targets", [sum(1 << k for k, t in enumerate(WS_TARGETS)
                                                   if any(v >> sc_names.index(x) & 1 for x in t))
                                               for v in scx_sets], 10, "0x%05x", "SCX_COUNT",
@@ -1324,9 +1364,9 @@ def main():
         out.append("const size_t idng_ut_%s_count = %d;" % (case, count))
     for name in ("idng_ut_sec_stage1", "idng_ut_sec_stage2", "idng_ut_sec_props",
                  "idng_ut_sec_ascii", "idng_ut_scx",
-                 "idng_ut_conf_cp", "idng_ut_conf_ref"):
+                 "idng_ut_conf_ref"):
         out.append(table(name))
-    out.append("const size_t idng_ut_conf_count = %d;" % len(conf_cp))
+    out.append("const size_t idng_ut_conf_count = %d;" % len(conf_ref))
     out.append(table("idng_ut_scx_targets"))
     out.append(table("idng_ut_digitlike_cp"))
     out.append("const size_t idng_ut_digitlike_count = %d;" % len(digitlike))
@@ -1382,6 +1422,9 @@ def main():
         h.append("#define US_%s_SHIFT %d" % (name, shift))
         h.append("#define US_%s_MASK %du" % (name, mask))
         h.append("#define US_%s(w) (((w) >> US_%s_SHIFT) & US_%s_MASK)" % (name, name, name))
+    h += ["/* Whether a code point has a confusables.txt prototype other than itself:",
+          " * US_CONFIDX is 1 + its prototype's index in idng_ut_conf_ref, 0 for none. */",
+          "#define US_CONF(w) (US_CONFIDX(w) != 0)"]
     h += [
         "/* Script sets: %d scripts (PropertyValueAliases.txt's sc values in its" % len(sc_names),
         " * order, then UTS #39's Hanb, Jpan and Kore), IDNG_UT_SCX_WORDS 64-bit words",

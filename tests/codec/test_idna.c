@@ -286,10 +286,13 @@ static const struct flag_row {
      IDNG_E_DISALLOWED},
     {{ASCII, U, "a$b.de", IDNG_OK, "a$b.de"}, IDNG_F_NO_STD3 | IDNG_F_STRICT,
      IDNG_E_DISALLOWED},
-    /* ... and what decomposes into one of them: U+2260 NOT EQUAL TO is
-     * disallowed_STD3_valid, raw and as an A-label. */
-    {{ASCII, U, "\xe2\x89\xa0.de", IDNG_OK, "xn--1ch.de"}, IDNG_F_NO_STD3, IDNG_E_DISALLOWED},
-    {{ASCII, U, "xn--1ch.de", IDNG_OK, "xn--1ch.de"}, IDNG_F_NO_STD3, IDNG_E_DISALLOWED},
+    /* ... the rules judge the mapped, normalized label (UTS #46 16.0):
+     * U+2474 PARENTHESIZED DIGIT ONE maps to "(1)", refused with them;
+     * U+2260 NOT EQUAL TO, though its decomposition holds '=', is valid
+     * with them or without (it was disallowed_STD3_valid up to 15.0). */
+    {{ASCII, U, "\xe2\x91\xb4.de", IDNG_OK, "(1).de"}, IDNG_F_NO_STD3, IDNG_E_DISALLOWED},
+    {{ASCII, U, "\xe2\x89\xa0.de", IDNG_OK, "xn--1ch.de"}, IDNG_F_NO_STD3, IDNG_OK},
+    {{ASCII, U, "xn--1ch.de", IDNG_OK, "xn--1ch.de"}, IDNG_F_NO_STD3, IDNG_OK},
     /* VerifyDnsLength=false: empty labels, long labels and names. */
     {{ASCII, U, "a..b", IDNG_OK, "a..b"}, IDNG_F_NO_DNS_LENGTH, IDNG_E_EMPTY_LABEL},
     {{ASCII, U, "\xc2\xad.de", IDNG_OK, ".de"}, IDNG_F_NO_DNS_LENGTH, IDNG_E_EMPTY_LABEL},

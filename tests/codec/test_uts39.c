@@ -1,7 +1,8 @@
 /**
  * \file
- * UTS #39 against ICU's spoof checker (ICU 72, Unicode 15.0, Debian's
- * libicu) as the oracle, in the same process:
+ * UTS #39 against ICU's spoof checker (ICU 76, Unicode 16.0: Debian 13's
+ * libicu, from the Debian 13 root, mk/uts39-icu76.mk) as the oracle, in the
+ * same process:
  * - the skeleton of every scalar value, and of generated strings that mix
  *   scripts, combining marks in every order and decomposable letters;
  * - the restriction level and mixed numbers of every scalar value alone and
@@ -13,8 +14,8 @@
  *   Cyrillic a), so a reader sees the levels' meaning;
  * - the name functions: ASCII labels, A-labels, the least restrictive
  *   label, '.' inside a skeleton.
- * Known divergences: none.  (UTS #39 15.1 removes Default_Ignorable code
- * points in the skeleton; 15.0 and ICU 72 do not, nor do we.)
+ * Known divergences: none.  (Since UTS #39 15.1 the skeleton drops
+ * Default_Ignorable code points; ICU 76 and idnguard both do.)
  */
 #include "common.h"
 #include "idnguard.h"
