@@ -354,7 +354,8 @@ TEST_ENV = IDNA_TEST_FILE=$(IDNA_TEST) IDNA_PROPERTIES_CSV=$(IDNA_CSV) \
 	IDNGUARD_ZONES=$(abspath $(ZONES_DIR)) IDNGUARD_TEMPLATES=$(CURDIR)/tests/integration \
 	IDNGUARD_LAB=$(CURDIR)/scripts/lab.sh \
 	IDNGUARD_DNSTAP_PROTO=$(wildcard $(UB_TREE)dnstap/dnstap.proto) \
-	IDNGUARD_STOCK_UNBOUND=$(CURDIR)/$(STOCK_UNBOUND) IDNGUARD_DNSDIST=$(CURDIR)/$(DNSDIST)
+	IDNGUARD_STOCK_UNBOUND=$(CURDIR)/$(STOCK_UNBOUND) IDNGUARD_DNSDIST=$(CURDIR)/$(DNSDIST) \
+	IDNGUARD_PROMTOOL=$(call find_src,$(CURDIR)/$(PROMTOOL))
 
 # `make install` into a staging directory puts every file where it belongs.
 check-install: $(MODULE) $(GLUE) all
@@ -365,7 +366,7 @@ check-install: $(MODULE) $(GLUE) all
 	    share/man/man1/idnguard.1 share/man/man5/idnguard.conf.5 \
 	    share/doc/idnguard/idnguard.conf.example share/doc/idnguard/unbound.conf.example \
 	    share/doc/idnguard/logrotate.example share/doc/idnguard/LICENSE \
-	    share/doc/idnguard/docs/unbound.md; do \
+	    share/doc/idnguard/docs/unbound.md share/idnguard/prometheus/idnguard.rules.yml; do \
 	    test -s $(BUILD)/stage/usr/$$f || { echo "install: $$f missing" >&2; exit 1; }; done
 	@$(BUILD)/stage/usr/bin/idnguard check-conf $(BUILD)/stage/usr/share/doc/idnguard/idnguard.conf.example >/dev/null
 	@echo "install: module, CLI, library, header, man pages and examples staged under $(BUILD)/stage"
@@ -418,6 +419,8 @@ install-docs:
 	install -m 644 conf/idnguard.conf.example conf/unbound.conf.example conf/logrotate.example \
 	    LICENSE README.md $(DESTDIR)$(PREFIX)/share/doc/idnguard/
 	install -m 644 docs/*.md $(DESTDIR)$(PREFIX)/share/doc/idnguard/docs/
+	install -d $(DESTDIR)$(PREFIX)/share/idnguard/prometheus
+	install -m 644 conf/idnguard.rules.yml $(DESTDIR)$(PREFIX)/share/idnguard/prometheus/
 
 # The stock-package path alone (docs/unbound.md, "The stock package"): the CLI, the
 # python module's script and its glue library, the man pages and examples;

@@ -990,6 +990,8 @@ static void usage(FILE *f)
           "                         the names and whose log-* settings shape the lines\n"
           "  --format=text|json     the line format (default: the settings' log-format)\n"
           "  --stats-file FILE      Prometheus counters, replaced every --stats-interval\n"
+          "                         (default: the settings' tap-stats-file; never the\n"
+          "                         module's stats-file)\n"
           "  --stats-interval SECS  (default: the settings' stats-interval)\n"
           "  --wait SECS            how long a query waits for its response (default 5)\n"
           "\n"
@@ -1104,8 +1106,32 @@ int idng_tap_main(int argc, char **argv)
             return 2;
         }
     }
+    /* The settings' stats-file and log-file are the module's: the tap
+     * writes its counters to tap-stats-file (or --stats-file) and its lines
+     * to -w, never over the module's. */
     if (!t.stats_file)
-        t.stats_file = t.conf.stats_file;
+        t.stats_file = t.conf.tap_stats_file;
+    {
+        const struct {
+            const char *opt, *path;
+        } mine[] = {{"--stats-file", t.stats_file}, {"-w", t.out_path}};
+        const struct {
+            const char *key, *path;
+        } theirs[] = {{"stats-file", t.conf.stats_file},
+                      {"log-file", t.conf.log_file},
+                      {"protect-file", t.conf.protect_file}};
+        size_t m, k;
+        for (m = 0; m < 2; m++)
+            for (k = 0; k < 3; k++)
+                if (idng_conf_same_file(mine[m].path, theirs[k].path)) {
+                    fprintf(stderr,
+                            "idnguard tap: %s '%s' is the %s of %s: the tap needs files of "
+                            "its own (tap-stats-file: for its counters)\n",
+                            mine[m].opt, mine[m].path, theirs[k].key, conf_path);
+                    idng_conf_free(&t.conf);
+                    return 2;
+                }
+    }
     if (!have_interval)
         t.stats_interval = t.conf.stats_interval;
     o.buffer = TAP_OUT_BUFFER;

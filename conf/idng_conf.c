@@ -525,7 +525,7 @@ static int put_path(const struct idng_conf *c, const struct key *k, FILE *f)
 static void expect_path(const struct key *k, char *out, size_t cap)
 {
     snprintf(out, cap, "an absolute path, or \"\" for %s",
-             strcmp(k->name, "stats-file") == 0 ? "none" : "Unbound's log");
+             strcmp(k->name, "log-file") == 0 ? "Unbound's log" : "none");
 }
 
 static const struct kind kind_path = {set_path, put_path, expect_path};
@@ -920,6 +920,7 @@ static const struct key keys[] = {
     {"deny", &kind_names, offsetof(struct idng_conf, policy.deny), 1, K_REPEAT},
     {"stats-interval", &kind_seconds, offsetof(struct idng_conf, stats_interval), 0, 0},
     {"stats-file", &kind_path, offsetof(struct idng_conf, stats_file), 0, K_EMPTY_OK},
+    {"tap-stats-file", &kind_path, offsetof(struct idng_conf, tap_stats_file), 0, K_EMPTY_OK},
     {"restriction-level", &kind_restriction, offsetof(struct idng_conf, policy.restriction_level),
      0, 0},
     {"protect", &kind_protect, 0, 0, K_REPEAT},
@@ -1286,6 +1287,7 @@ void idng_conf_init(struct idng_conf *c)
     c->ede = 1;
     c->stats_interval = 3600;
     c->stats_file = NULL;
+    c->tap_stats_file = NULL;
     idng_nameset_init(&c->protect_lines);
     c->protect_file = NULL;
 }
@@ -1298,6 +1300,7 @@ void idng_conf_free(struct idng_conf *c)
     idng_nameset_free(&c->protect_lines);
     free(c->log_file);
     free(c->stats_file);
+    free(c->tap_stats_file);
     free(c->protect_file);
     idng_conf_init(c);
 }
@@ -1315,6 +1318,54 @@ int idng_conf_parse_flags(struct idng_conf *c, const char *buf, size_t len, cons
                           unsigned flags, char *err, size_t errlen)
 {
     return parse(c, buf, len, fname, flags, NULL, err, errlen);
+}
+
+int idng_conf_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+
+    if (a == NULL || b == NULL)
+        return 0;
+    if (strcmp(a, b) == 0)
+        return 1;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev
+           && sa.st_ino == sb.st_ino;
+}
+
+/*
+ * The files the settings name are distinct: a file one of them writes
+ * (log-file, stats-file, tap-stats-file) is none of the others, so that the
+ * module and the tap never replace each other's counters and no stats file
+ * lands on the query log or on the names of protect-file.  Reported at the
+ * line of the later key.
+ */
+static void check_distinct_files(struct pstate *p)
+{
+    static const char *const names[] = {"log-file", "stats-file", "tap-stats-file",
+                                        "protect-file"};
+    const char *paths[4];
+    size_t i, j, line[4];
+
+    paths[0] = p->c.log_file;
+    paths[1] = p->c.stats_file;
+    paths[2] = p->c.tap_stats_file;
+    paths[3] = p->c.protect_file;
+    for (i = 0; i < 4; i++) {
+        const struct key *k = find_key(names[i], strlen(names[i]));
+        line[i] = k != NULL ? p->first_line[k - keys] : 0;
+    }
+    for (i = 0; i < 3; i++) /* protect-file is only read: it is never the later one */
+        for (j = i + 1; j < 4; j++)
+            if (idng_conf_same_file(paths[i], paths[j])) {
+                size_t later = j < 3 && line[j] > line[i] ? j : i, other = later == i ? j : i;
+                p->line = line[later];
+                fail(p, "%s '%s' is the file of %s (line %zu): %s", names[later], paths[later],
+                     names[other], line[other],
+                     other != 3   ? "each needs a file of its own, or one would replace the "
+                                    "other's lines or counters"
+                     : later == 0 ? "the query log would be written over the protected names"
+                                  : "the counters would be written over the protected names");
+            }
 }
 
 static int parse(struct idng_conf *c, const char *buf, size_t len, const char *fname,
@@ -1358,6 +1409,8 @@ static int parse(struct idng_conf *c, const char *buf, size_t len, const char *f
         /* Lines are independent: go on, so that every problem is reported. */
         (void)parse_line(p, s, n);
     }
+    if (p->nerr == 0)
+        check_distinct_files(p);
     if (p->clause_line == 0 && p->nerr == 0)
         fail(p, "no 'idnguard:' clause (wrong file? settings must follow a line 'idnguard:')");
     if (p->nerr > 0)

@@ -83,6 +83,8 @@ struct idng_conf {
     unsigned stats_interval;          /**< seconds, 0..IDNG_CONF_STATS_MAX; 0 = at shutdown */
     char *stats_file;                 /**< absolute path, malloc'd, of the Prometheus text
                                            file replaced every stats_interval; NULL: none */
+    char *tap_stats_file;             /**< absolute path, malloc'd: `idnguard tap`'s own
+                                           Prometheus file (never stats_file); NULL: none */
     /** The `protect` lines' names, for writing back (the policy's protected
      *  names hold them and the protect-file's together). */
     struct idng_nameset protect_lines;
@@ -126,6 +128,15 @@ int idng_conf_parse(struct idng_conf *c, const char *buf, size_t len, const char
 /** idng_conf_parse with flags (IDNG_CONF_F_*). */
 int idng_conf_parse_flags(struct idng_conf *c, const char *buf, size_t len, const char *fname,
                           unsigned flags, char *err, size_t errlen);
+
+/**
+ * 1 when paths a and b name one file: the same string, or two names of one
+ * existing file (a link, "//", "/./"); 0 otherwise, NULL included.  The
+ * settings refuse two of their files that are one (a stats file written over
+ * the query log or over protect-file, the module's and the tap's stats file),
+ * and `idnguard tap` refuses its outputs on the module's files with it.
+ */
+int idng_conf_same_file(const char *a, const char *b);
 
 /**
  * Reads and parses a settings file (at most IDNG_CONF_FILE_MAX octets, a

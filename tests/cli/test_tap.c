@@ -443,6 +443,62 @@ START_TEST(test_file_settings_and_json)
 }
 END_TEST
 
+/* The tap and the module never share a stats file: the tap writes
+ * tap-stats-file (or --stats-file), never the settings' stats-file, and
+ * refuses an output that is one of the module's files. */
+START_TEST(test_file_stats_files_apart)
+{
+    char path[600], conf[600], mod[600], tapf[600], text[1400];
+    uint8_t w[256];
+    size_t wl;
+    struct run r;
+    FILE *f = capture(path, sizeof path, "stats.fstrm");
+    const char *args[] = {"-r", path, "--conf", conf, NULL};
+    char *got;
+
+    wl = wire_of("xn--a.example", w);
+    pair(f, 1, 1, w, wl, 0, -1, 1, 1);
+    put_control(f, 3, 0);
+    fclose(f);
+    path_in(conf, sizeof conf, "stats.conf");
+    path_in(mod, sizeof mod, "module.prom");
+    path_in(tapf, sizeof tapf, "tap.prom");
+    unlink(mod);
+    unlink(tapf);
+    snprintf(text, sizeof text, "idnguard:\n    stats-file: \"%s\"\n    tap-stats-file: \"%s\"\n",
+             mod, tapf);
+    f = fopen(conf, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+    run_tap(args, &r);
+    ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+    run_free(&r);
+    ck_assert_msg(access(mod, F_OK) != 0, "the tap wrote the module's stats-file %s", mod);
+    got = t_slurp(tapf, NULL);
+    ck_assert_msg(got && strstr(got, "idnguard_tap_lines_total{class=\"disallowed\""), "%s",
+                  got ? got : "(no tap-stats-file)");
+    free(got);
+    /* --stats-file or -w on one of the module's files: exit 2, both named. */
+    {
+        const char *a2[] = {"-r", path, "--conf", conf, "--stats-file", mod, NULL};
+        run_tap(a2, &r);
+        ck_assert_int_eq(r.status, 2);
+        ck_assert_msg(strstr(r.err, "--stats-file") && strstr(r.err, "stats-file of"), "%s",
+                      r.err);
+        run_free(&r);
+    }
+    {
+        const char *a3[] = {"-r", path, "--conf", conf, "-w", mod, NULL};
+        run_tap(a3, &r);
+        ck_assert_int_eq(r.status, 2);
+        ck_assert_msg(strstr(r.err, "-w") && strstr(r.err, mod), "%s", r.err);
+        run_free(&r);
+    }
+    ck_assert_msg(access(mod, F_OK) != 0, "the refused run still wrote %s", mod);
+}
+END_TEST
+
 START_TEST(test_file_malformed_input)
 {
     char path[600];
@@ -875,6 +931,7 @@ static Suite *tap_suite(void)
     tcase_add_test(tc, test_file_wait_by_capture_clock);
     tcase_add_test(tc, test_file_hostile_names_are_escaped);
     tcase_add_test(tc, test_file_settings_and_json);
+    tcase_add_test(tc, test_file_stats_files_apart);
     tcase_add_test(tc, test_file_malformed_input);
     tcase_add_test(tc, test_usage_errors);
     tcase_add_test(tc, test_socket_writers_reconnects_and_broken_ones);

@@ -1218,6 +1218,52 @@ START_TEST(test_path)
 }
 END_TEST
 
+
+/* Two names of one file are one file: a link to the module's stats file, a
+ * protect-file that is the query log.  The settings refuse them, naming
+ * both keys; distinct files load. */
+START_TEST(test_distinct_files)
+{
+    char dir[] = "/tmp/idng-conf-files-XXXXXX", a[256], b[256], buf[1024], err[ERR_MAX];
+    struct idng_conf c;
+
+    ck_assert(mkdtemp(dir) != NULL);
+    snprintf(a, sizeof a, "%s/idnguard.prom", dir);
+    snprintf(b, sizeof b, "%s/link.prom", dir);
+    spew_str(a, "");
+    ck_assert_int_eq(symlink(a, b), 0);
+    ck_assert(idng_conf_same_file(a, a));
+    ck_assert(idng_conf_same_file(a, b));
+    ck_assert(!idng_conf_same_file(a, dir));
+    ck_assert(!idng_conf_same_file(a, NULL));
+    ck_assert(!idng_conf_same_file(NULL, NULL));
+
+    idng_conf_init(&c);
+    snprintf(buf, sizeof buf, "idnguard:\n    tap-stats-file: \"%s\"\n    stats-file: \"%s\"\n", b,
+             a);
+    ck_assert_int_eq(idng_conf_parse(&c, buf, strlen(buf), "t.conf", err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "t.conf:3: stats-file") && strstr(err, "tap-stats-file (line 2)"),
+                  "%s", err);
+    /* A protect-file that is the query log (the log would replace the names). */
+    snprintf(buf, sizeof buf, "idnguard:\n    protect-file: \"%s\"\n    log-file: \"%s\"\n", a,
+             b);
+    ck_assert_int_eq(idng_conf_parse(&c, buf, strlen(buf), "t.conf", err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "t.conf:3: log-file") && strstr(err, "over the protected names"),
+                  "%s", err);
+    /* Distinct files: loaded, and the tap's file written back. */
+    snprintf(buf, sizeof buf, "idnguard:\n    stats-file: \"%s\"\n    tap-stats-file: \"%s/t\"\n",
+             a, dir);
+    ck_assert_msg(idng_conf_parse(&c, buf, strlen(buf), "t.conf", err, sizeof err) == 0, "%s",
+                  err);
+    ck_assert_str_eq(c.stats_file, a);
+    ck_assert(c.tap_stats_file != NULL && strstr(c.tap_stats_file, "/t") != NULL);
+    idng_conf_free(&c);
+    unlink(b);
+    unlink(a);
+    rmdir(dir);
+}
+END_TEST
+
 /* ------------------------------------------------------------------------ */
 
 static Suite *conf_suite(void)
@@ -1263,6 +1309,7 @@ static Suite *conf_suite(void)
     tcase_add_loop_test(tc, test_protect_switches, 0, N_OF(switch_cases));
     tcase_add_test(tc, test_protect_switch_errors);
     tcase_add_test(tc, test_tld_scripts);
+    tcase_add_test(tc, test_distinct_files);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -958,6 +958,14 @@ START_TEST(test_stats_file)
                           && strstr(out, "normalized"),
                       "idnguard stats: %s", out);
     }
+    /* Prometheus's own linter (make check unpacks Debian's promtool) takes
+     * the file as node_exporter would: format, names, HELP and TYPE. */
+    if (getenv("IDNGUARD_PROMTOOL") && getenv("IDNGUARD_PROMTOOL")[0]) {
+        char cmd[HARNESS_PATH_MAX * 2 + 64];
+        snprintf(cmd, sizeof cmd, "'%s' check metrics <'%s' >&2", getenv("IDNGUARD_PROMTOOL"),
+                 path);
+        ck_assert_msg(system(cmd) == 0, "promtool check metrics refuses %s", path);
+    }
     /* Never half a file: the module writes beside it and renames. */
     snprintf(path, sizeof path, "%s/idnguard.prom.tmp", H.dir);
     ck_assert_msg(harness_file_size(path) == 0, "a temporary file is left over");
