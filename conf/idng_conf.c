@@ -268,15 +268,21 @@ static int put_mode(const struct idng_conf *c, const struct key *k, FILE *f)
     return s == NULL ? -1 : fprintf(f, "    %s: %s\n", k->name, s) < 0 ? -1 : 0;
 }
 
+/* The modes from the loosest to the strictest, as the example file lists
+ * them; registration by the name the documentation uses, with its old one. */
 static void expect_mode(const struct key *k, char *out, size_t cap)
 {
-    const char *names[IDNG_MODE_MAX + 1];
-    int m;
+    static const idng_mode order[] = {IDNG_MODE_PUNYCODE, IDNG_MODE_IDNA2008_LOOKUP,
+                                      IDNG_MODE_IDNA2008, IDNG_MODE_UTS46};
+    const char *names[sizeof order / sizeof order[0]];
+    size_t i;
 
     (void)k;
-    for (m = IDNG_MODE_PUNYCODE; m <= IDNG_MODE_MAX; m++)
-        names[m] = idng_mode_name((idng_mode)m);
-    join_names(out, cap, names, IDNG_MODE_MAX + 1);
+    _Static_assert(sizeof order / sizeof order[0] == IDNG_MODE_MAX + 1, "every mode listed");
+    for (i = 0; i < sizeof order / sizeof order[0]; i++)
+        names[i] = order[i] == IDNG_MODE_IDNA2008 ? "idna2008-registration (or idna2008)"
+                                                  : idng_mode_name(order[i]);
+    join_names(out, cap, names, sizeof order / sizeof order[0]);
 }
 
 static const struct kind kind_mode = {set_mode, put_mode, expect_mode};

@@ -549,7 +549,7 @@ START_TEST(test_error_buffer)
     idng_conf_init(&c);
     ck_assert_int_eq(idng_conf_parse(&c, text, strlen(text), NULL, err, sizeof err), -1);
     ck_assert_str_eq(err, "config:2: bad value 'bogus' for 'mode' (expected punycode, "
-                          "idna2008, uts46 or idna2008-lookup)");
+                          "idna2008-lookup, idna2008-registration (or idna2008) or uts46)");
     /* Truncated, terminated, and never written past its capacity. */
     memset(small, 'Z', sizeof small);
     ck_assert_int_eq(idng_conf_parse(&c, text, strlen(text), "f", small, 8), -1);
