@@ -172,7 +172,8 @@ $(BUILD)/cli/lint.o: cli/lint.c
 	@[ -f /usr/include/ldns/ldns.h ] || sh scripts/deps.sh --check build
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(STD_CFLAGS) $(CFLAGS) -c -o $@ $<
-$(CLI): $(BUILD)/cli/idnguard.o $(BUILD)/cli/tap.o $(BUILD)/cli/lint.o $(CONF_LIB) $(CORE_LIB) \
+$(CLI): $(BUILD)/cli/idnguard.o $(BUILD)/cli/tap.o $(BUILD)/cli/lint.o $(BUILD)/cli/top.o $(CONF_LIB) \
+    $(CORE_LIB) \
     $(TAP_LIB) $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lldns -lpthread
 

@@ -13,6 +13,7 @@
  *   idnguard check-conf [--user=NAME] [FILE]
  *   idnguard stats FILE
  *   idnguard tap (-u SOCKET | -r FILE) [...]  dnstap in, query-log lines out (tap.c)
+ *   idnguard top [--conf FILE] [--stats FILE]... [--log FILE]  a live view (top.c)
  *
  * Options may come anywhere among the operands, until "--"; every argument
  * before it that begins with '-' is an option, and one the command does not
@@ -32,6 +33,7 @@
 #include "idnguard.h"
 #include "lint.h"
 #include "tap.h"
+#include "top.h"
 
 #include <stdio.h>
 #include <ctype.h>
@@ -595,81 +597,41 @@ static int cmd_restriction(const char *item, size_t len, const struct opts *o)
 /*
  * `idnguard stats FILE`: the module's Prometheus stats file, for a person:
  * client answers by verdict and action, one column per answer path, then
- * the other counters.  Reads only what the module writes (idng_stats.h).
+ * the other counters; or the tap's file, its lines by verdict and action.
+ * The reader is idng_statsfile_read (top.c).
  */
-#define STATS_PATHS 5
-#define STATS_ROWS 256
 static int stats_file(const char *path)
 {
-    static const char *const paths[STATS_PATHS] = {"resolved", "cache", "local", "servfail",
-                                                    "policy"};
-    struct row {
-        char verdict[32], action[16];
-        unsigned long long n[STATS_PATHS];
-    } *rows = calloc(STATS_ROWS, sizeof *rows);
-    char line[1024], other[4096] = "";
-    size_t nrows = 0, olen = 0, i;
-    int p, seen = 0;
-    FILE *f = fopen(path, "r");
+    static struct idng_statsfile s;
+    size_t i;
+    int p, rc = idng_statsfile_read(path, &s);
 
-    if (!f || !rows) {
-        fprintf(stderr, "idnguard: stats: %s: %s\n", path, f ? "out of memory" : strerror(errno));
-        if (f)
-            fclose(f);
-        free(rows);
+    if (rc != 0) {
+        fprintf(stderr, "idnguard: stats: %s: %s\n", path,
+                rc == -2 ? "no idnguard counters in it" : strerror(errno));
         return 1;
     }
-    while (fgets(line, sizeof line, f)) {
-        char v[32], a[16], pa[16], name[64];
-        unsigned long long n;
-        if (line[0] == '#')
-            continue;
-        if (sscanf(line, "idnguard_answers_total{class=\"%31[^\"]\",action=\"%15[^\"]\","
-                         "path=\"%15[^\"]\"} %llu", v, a, pa, &n) == 4) {
-            for (i = 0; i < nrows; i++)
-                if (strcmp(rows[i].verdict, v) == 0 && strcmp(rows[i].action, a) == 0)
-                    break;
-            if (i == nrows && nrows < STATS_ROWS) {
-                snprintf(rows[i].verdict, sizeof rows[i].verdict, "%s", v);
-                snprintf(rows[i].action, sizeof rows[i].action, "%s", a);
-                nrows++;
-            }
-            for (p = 0; p < STATS_PATHS && i < nrows; p++)
-                if (strcmp(paths[p], pa) == 0)
-                    rows[i].n[p] += n;
-            seen = 1;
-        } else if (sscanf(line, "idnguard_%63[a-z_] %llu", name, &n) == 2 && strlen(name) > 6
-                   && strcmp(name + strlen(name) - 6, "_total") == 0) {
-            name[strlen(name) - 6] = '\0';
-            olen += (size_t)snprintf(other + olen, olen < sizeof other ? sizeof other - olen : 0,
-                                     "  %-22s %llu\n", name, n);
-            seen = 1;
-        } else if (strncmp(line, "idnguard_info{", 14) == 0) {
-            seen = 1;
+    if (s.tap) {
+        printf("idnguard tap's lines, by verdict and action:\n");
+        printf("  %-16s %-10s %10s\n", "verdict", "action", "total");
+        for (i = 0; i < s.nrows; i++)
+            printf("  %-16s %-10s %10llu\n", s.rows[i].cls, s.rows[i].action, s.rows[i].n);
+    } else {
+        printf("client answers, by verdict and action, per answer path:\n");
+        printf("  %-16s %-10s", "verdict", "action");
+        for (p = 0; p < 5; p++)
+            printf(" %10s", idng_statsfile_paths[p]);
+        printf(" %10s\n", "total");
+        for (i = 0; i < s.nrows; i++) {
+            printf("  %-16s %-10s", s.rows[i].cls, s.rows[i].action);
+            for (p = 0; p < 5; p++)
+                printf(" %10llu", s.rows[i].path[p]);
+            printf(" %10llu\n", s.rows[i].n);
         }
     }
-    fclose(f);
-    if (!seen) {
-        fprintf(stderr, "idnguard: stats: %s: no idnguard counters in it\n", path);
-        free(rows);
-        return 1;
-    }
-    printf("client answers, by verdict and action, per answer path:\n");
-    printf("  %-16s %-10s", "verdict", "action");
-    for (p = 0; p < STATS_PATHS; p++)
-        printf(" %10s", paths[p]);
-    printf(" %10s\n", "total");
-    for (i = 0; i < nrows; i++) {
-        unsigned long long t = 0;
-        printf("  %-16s %-10s", rows[i].verdict, rows[i].action);
-        for (p = 0; p < STATS_PATHS; p++) {
-            printf(" %10llu", rows[i].n[p]);
-            t += rows[i].n[p];
-        }
-        printf(" %10llu\n", t);
-    }
-    printf("other counters:\n%s", other);
-    free(rows);
+    printf("other counters:\n");
+    for (i = 0; i < s.nothers; i++)
+        printf("  %-22s %llu\n", s.others[i].name, s.others[i].n);
     return 0;
 }
 
@@ -906,7 +868,7 @@ static const struct command cmds[] = {
      "    'unbound' when that user exists; else the user running it)"},
     {"stats", NULL, O_FILE, "FILE",
      "the module's stats-file (Prometheus text), as a table: answers by\n"
-     "    verdict, action and path"},
+     "    verdict, action and path (or the tap's tap-stats-file: its lines)"},
 };
 
 static const char items_text[] =
@@ -968,6 +930,9 @@ static void usage(FILE *f)
           "    lint-zone --help)\n"
           "  tap (-u SOCKET | -r FILE) [OPTIONS]\n"
           "    a resolver's dnstap as the module's query-log lines (idnguard tap --help)\n"
+          "  top [--conf FILE] [--stats FILE]... [--log FILE] [OPTIONS]\n"
+          "    a live view: answers and refusals by class and action, their rates, the\n"
+          "    names and clients refused most (idnguard top --help)\n"
           "  --version\n"
           "    idnguard's version, its Unicode version and the Unbound the module was\n"
           "    built against\n"
@@ -1178,6 +1143,8 @@ int main(int argc, char **argv)
         return idng_tap_main(argc, argv);
     if (strcmp(argv[1], "lint-zone") == 0)
         return idng_lint_main(argc, argv);
+    if (strcmp(argv[1], "top") == 0)
+        return idng_top_main(argc, argv);
     for (k = 0; k < sizeof cmds / sizeof cmds[0]; k++)
         if (strcmp(argv[1], cmds[k].name) == 0)
             c = &cmds[k];

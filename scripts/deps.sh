@@ -84,6 +84,7 @@ for group in "$@"; do
         need libicu-dev file:/usr/include/unicode/uspoof.h
         need libldns-dev file:/usr/include/ldns/ldns.h
         need librust-url-dev pkg:librust-url-dev
+        need tmux cmd:tmux
         ;;
     tables)
         need python3 cmd:python3

@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -78,6 +80,58 @@ const unsigned char *t_guard_put(struct t_guard *g, const void *p, size_t n)
         memcpy(at, p, n);
     ck_assert_int_eq(mprotect(g->base, g->page, PROT_READ), 0);
     return at;
+}
+
+int t_run_to_files(const char *const *argv, const char *out, const char *err, unsigned timeout_s)
+{
+    pid_t pid = fork();
+    int st;
+
+    ck_assert_msg(pid >= 0, "fork: %s", strerror(errno));
+    if (pid == 0) {
+        int i = open("/dev/null", O_RDONLY);
+        int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        int e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (i < 0 || o < 0 || e < 0 || dup2(i, 0) < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
+            _exit(126);
+        alarm(timeout_s);
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    ck_assert_msg(waitpid(pid, &st, 0) == pid, "waitpid: %s", strerror(errno));
+    return st;
+}
+
+void t_run_cli(const char *bin, const char *cmd, const char *const *args, const char *dir,
+               unsigned timeout_s, struct t_out *r)
+{
+    const char *argv[64];
+    char out[1024], err[1024];
+    size_t n = 0;
+    int st;
+
+    argv[n++] = bin;
+    if (cmd != NULL)
+        argv[n++] = cmd;
+    while (*args && n < 63)
+        argv[n++] = *args++;
+    argv[n] = NULL;
+    snprintf(out, sizeof out, "%s/stdout", dir);
+    snprintf(err, sizeof err, "%s/stderr", dir);
+    st = t_run_to_files(argv, out, err, timeout_s);
+    ck_assert_msg(WIFEXITED(st), "%s %s did not exit normally (status %d)", bin, cmd ? cmd : "",
+                  st);
+    r->status = WEXITSTATUS(st);
+    r->out = t_slurp(out, NULL);
+    r->err = t_slurp(err, NULL);
+    ck_assert(r->out != NULL && r->err != NULL);
+}
+
+void t_out_free(struct t_out *r)
+{
+    free(r->out);
+    free(r->err);
+    r->out = r->err = NULL;
 }
 
 void t_tmpdir_make(char *dir, size_t cap, const char *prefix)

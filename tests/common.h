@@ -60,6 +60,28 @@ char *t_slurp(const char *path, size_t *len);
  *  (room for 256 octets); returns its length. */
 size_t t_wire(const char *text, uint8_t *out);
 
+/**
+ * Runs argv[0] (argv NULL-terminated) with standard input from /dev/null
+ * and standard output and error into the files out and err; an alarm kills
+ * it after timeout_s seconds, so a hang fails the test instead of stalling
+ * the suite.  Returns its wait status; a fork or wait failure fails the test.
+ */
+int t_run_to_files(const char *const *argv, const char *out, const char *err, unsigned timeout_s);
+
+/** What a command printed, and how it ended. */
+struct t_out {
+    int status; /**< its exit status (the test fails if it did not exit) */
+    char *out, *err; /**< its standard output and error, malloc'd */
+};
+/**
+ * Runs `bin cmd args...` (args NULL-terminated; cmd NULL for none) by
+ * t_run_to_files, its output in dir/stdout and dir/stderr, into r.
+ */
+void t_run_cli(const char *bin, const char *cmd, const char *const *args, const char *dir,
+               unsigned timeout_s, struct t_out *r);
+/** Frees what t_run_cli put into r. */
+void t_out_free(struct t_out *r);
+
 /** Sleeps ms milliseconds, a signal or not (for the bounded polls of the suites). */
 void t_sleep_ms(unsigned ms);
 

@@ -205,49 +205,15 @@ static void put_control(FILE *f, unsigned type, int with_ctype)
 
 /* ---- running the tap ---- */
 
-struct run {
-    int status;
-    char *out, *err;
-};
-
-/* Runs idnguard tap with args (NULL-terminated, after "tap"), stdout and
- * stderr to files; waits for it (bounded by Check's timeout). */
-static void run_tap(const char *const *args, struct run *r)
+/* Runs idnguard tap with args (NULL-terminated). */
+static void run_tap(const char *const *args, struct t_out *r)
 {
-    const char *argv[32];
-    char out[600], err[600];
-    size_t n = 0;
-    pid_t pid;
-    int st;
-
-    argv[n++] = bin();
-    argv[n++] = "tap";
-    while (*args && n < 31)
-        argv[n++] = *args++;
-    argv[n] = NULL;
-    path_in(out, sizeof out, "stdout");
-    path_in(err, sizeof err, "stderr");
-    pid = fork();
-    ck_assert_int_ge(pid, 0);
-    if (pid == 0) {
-        int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        int e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
-            _exit(126);
-        execv(argv[0], (char *const *)argv);
-        _exit(127);
-    }
-    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
-    ck_assert_msg(WIFEXITED(st), "idnguard tap did not exit normally (status %d)", st);
-    r->status = WEXITSTATUS(st);
-    r->out = t_slurp(out, NULL);
-    r->err = t_slurp(err, NULL);
+    t_run_cli(bin(), "tap", args, dir, 60, r);
 }
 
-static void run_free(struct run *r)
+static void run_free(struct t_out *r)
 {
-    free(r->out);
-    free(r->err);
+    t_out_free(r);
 }
 
 /* Line k (0-based) of s, into buf. */
@@ -277,7 +243,7 @@ START_TEST(test_file_pairs_and_lonely_messages)
     char path[600], line[2048];
     uint8_t w[256];
     size_t wl;
-    struct run r;
+    struct t_out r;
     FILE *f = capture(path, sizeof path, "pairs.fstrm");
     const char *args[] = {"-r", path, NULL};
 
@@ -323,7 +289,7 @@ START_TEST(test_file_wait_by_capture_clock)
     char path[600], line[2048];
     uint8_t w[256];
     size_t wl = wire_of("late.example", w);
-    struct run r;
+    struct t_out r;
     FILE *f = capture(path, sizeof path, "late.fstrm");
     const char *args[] = {"-r", path, "--wait", "5", NULL};
     struct tb dns, msg, fr;
@@ -369,7 +335,7 @@ START_TEST(test_file_hostile_names_are_escaped)
     static const uint8_t rlo[] = "\x0a" "\xe2\x80\xae" "gnp.exe" "\x07" "example";
     static const uint8_t paren[] = "\x04" "(x) " "\x07" "example";
     char path[600];
-    struct run r;
+    struct t_out r;
     FILE *f = capture(path, sizeof path, "hostile.fstrm");
     const char *args[] = {"-r", path, NULL};
     const char *p;
@@ -398,7 +364,7 @@ START_TEST(test_file_settings_and_json)
     char path[600], conf[600];
     uint8_t w[256];
     size_t wl;
-    struct run r;
+    struct t_out r;
     FILE *f = capture(path, sizeof path, "conf.fstrm");
     const char *args[] = {"-r", path, "--conf", conf, "--format=json", NULL};
 
@@ -451,7 +417,7 @@ START_TEST(test_file_stats_files_apart)
     char path[600], conf[600], mod[600], tapf[600], text[1400];
     uint8_t w[256];
     size_t wl;
-    struct run r;
+    struct t_out r;
     FILE *f = capture(path, sizeof path, "stats.fstrm");
     const char *args[] = {"-r", path, "--conf", conf, NULL};
     char *got;
@@ -504,7 +470,7 @@ START_TEST(test_file_malformed_input)
     char path[600];
     uint8_t w[256];
     size_t wl;
-    struct run r;
+    struct t_out r;
     FILE *f = capture(path, sizeof path, "bad.fstrm");
     const char *args[] = {"-r", path, NULL};
 
@@ -572,7 +538,7 @@ END_TEST
 
 START_TEST(test_usage_errors)
 {
-    struct run r;
+    struct t_out r;
     const char *none[] = {NULL};
     const char *both[] = {"-u", "/nonexistent/s", "-r", "x", NULL};
     const char *unknown[] = {"-r", "x", "--bogus", NULL};
@@ -834,7 +800,7 @@ START_TEST(test_socket_slots_and_second_reader)
     struct tap_proc t;
     char out[600], *err, *s;
     int idle[64], w, i;
-    struct run r;
+    struct t_out r;
     const char *second[] = {"-u", NULL, NULL};
 
     path_in(out, sizeof out, "slots.log");

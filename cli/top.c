@@ -1,0 +1,782 @@
+/**
+ * \file
+ * `idnguard top`: the module's (or the tap's) counters and query log as a
+ * live view in the terminal.
+ *
+ * Two sources, either or both:
+ * - counters files (the module's stats-file, the tap's tap-stats-file):
+ *   answers by class and action, and per second between two versions of
+ *   the file (it is replaced every stats-interval);
+ * - a query-log file (the module's log-file, the tap's -w, or a file
+ *   Unbound's own log goes to), followed as it grows and across rotation:
+ *   the names and clients refused, NXDOMAINed or dropped most often since
+ *   top started (and in the last MiB before it started).
+ *
+ * Everything shown from the log is shown as the module wrote it (names in
+ * their escaped A-label form, a Unicode form only where the log line holds
+ * one, which it never does for a lookalike), and escaped once more when a
+ * field holds anything but printable ASCII: a log file written by someone
+ * else cannot send the terminal an escape sequence.
+ */
+#include "top.h"
+
+#include "idng_conf.h"
+#include "idng_policy.h"
+#include "idnguard.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+const char *const idng_statsfile_paths[5] = {"resolved", "cache", "local", "servfail", "policy"};
+
+/* ---- counters files ---- */
+
+static struct idng_statsfile_row *row_of(struct idng_statsfile *s, const char *cls,
+                                         const char *action)
+{
+    size_t i;
+
+    for (i = 0; i < s->nrows; i++)
+        if (strcmp(s->rows[i].cls, cls) == 0 && strcmp(s->rows[i].action, action) == 0)
+            return &s->rows[i];
+    if (s->nrows == IDNG_STATSFILE_ROWS)
+        return NULL;
+    memset(&s->rows[s->nrows], 0, sizeof s->rows[0]);
+    snprintf(s->rows[s->nrows].cls, sizeof s->rows[0].cls, "%s", cls);
+    snprintf(s->rows[s->nrows].action, sizeof s->rows[0].action, "%s", action);
+    return &s->rows[s->nrows++];
+}
+
+int idng_statsfile_read(const char *path, struct idng_statsfile *s)
+{
+    char line[1024];
+    struct stat st;
+    int seen = 0;
+    FILE *f = fopen(path, "r");
+
+    memset(s, 0, sizeof *s);
+    if (f == NULL)
+        return -1;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        fclose(f);
+        errno = EINVAL;
+        return -1;
+    }
+    s->mtime = st.st_mtim;
+    while (fgets(line, sizeof line, f) != NULL) {
+        char cls[32], act[16], pa[16], name[48];
+        unsigned long long n;
+        struct idng_statsfile_row *r;
+        int p;
+
+        if (line[0] == '#')
+            continue;
+        if (sscanf(line, "idnguard_answers_total{class=\"%31[^\"]\",action=\"%15[^\"]\","
+                         "path=\"%15[^\"]\"} %llu", cls, act, pa, &n) == 4) {
+            if ((r = row_of(s, cls, act)) != NULL) {
+                r->n += n;
+                for (p = 0; p < 5; p++)
+                    if (strcmp(idng_statsfile_paths[p], pa) == 0)
+                        r->path[p] += n;
+            }
+            seen = 1;
+        } else if (sscanf(line, "idnguard_tap_lines_total{class=\"%31[^\"]\",action=\"%15[^\"]\"} "
+                                "%llu", cls, act, &n) == 3) {
+            if ((r = row_of(s, cls, act)) != NULL)
+                r->n += n;
+            s->tap = seen = 1;
+        } else if (sscanf(line, "idnguard_%47[a-z_] %llu", name, &n) == 2 && strlen(name) > 6
+                   && strcmp(name + strlen(name) - 6, "_total") == 0) {
+            name[strlen(name) - 6] = '\0';
+            if (strncmp(name, "tap_", 4) == 0) {
+                memmove(name, name + 4, strlen(name + 4) + 1);
+                s->tap = 1;
+            }
+            if (s->nothers < IDNG_STATSFILE_OTHERS) {
+                snprintf(s->others[s->nothers].name, sizeof s->others[0].name, "%s", name);
+                s->others[s->nothers++].n = n;
+            }
+            seen = 1;
+        } else if (strncmp(line, "idnguard_info{", 14) == 0
+                   || strncmp(line, "idnguard_tap_info{", 18) == 0) {
+            const char *m = strstr(line, "mode=\"");
+            if (m != NULL)
+                sscanf(m + 6, "%31[^\"]", s->mode);
+            s->tap |= line[9] == 't';
+            seen = 1;
+        }
+    }
+    fclose(f);
+    return seen ? 0 : -2;
+}
+
+/* ---- the query log ---- */
+
+#define NAMES_MAX 4096
+#define KEY_MAX 300
+
+/* A name or client with its count: open addressing, never removed. */
+struct tally {
+    char key[KEY_MAX];
+    char extra[KEY_MAX]; /* a name's Unicode form, or its class and action */
+    unsigned long long n;
+};
+
+struct table {
+    struct tally *e;
+    size_t used;
+    unsigned long long lost; /* lines whose key found no free slot */
+};
+
+static uint64_t hash(const char *s)
+{
+    uint64_t h = 1469598103934665603u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211u;
+    return h;
+}
+
+static struct tally *tally(struct table *t, const char *key, size_t klen)
+{
+    char k[KEY_MAX];
+    size_t i, probe;
+
+    if (klen >= KEY_MAX) { /* kept short; marked */
+        klen = KEY_MAX - 4;
+        memcpy(k, key, klen);
+        memcpy(k + klen, "...", 4);
+    } else {
+        memcpy(k, key, klen);
+        k[klen] = '\0';
+    }
+    i = (size_t)(hash(k) % NAMES_MAX);
+    for (probe = 0; probe < NAMES_MAX; probe++, i = (i + 1) % NAMES_MAX) {
+        if (t->e[i].key[0] == '\0') {
+            if (t->used * 4 >= NAMES_MAX * 3)
+                break; /* keep the table sparse: lookups stay short */
+            memcpy(t->e[i].key, k, strlen(k) + 1);
+            t->used++;
+            return &t->e[i];
+        }
+        if (strcmp(t->e[i].key, k) == 0)
+            return &t->e[i];
+    }
+    t->lost++;
+    return NULL;
+}
+
+struct logview {
+    const char *path;
+    FILE *f;
+    dev_t dev;
+    ino_t ino;
+    off_t pos;
+    char part[8192]; /* an unfinished last line */
+    size_t plen;
+    unsigned long long lines, answers, rejected, skipped;
+    struct table names, clients;
+    time_t since;
+};
+
+/* The words of a text line, split at spaces. */
+#define WORDS_MAX 24
+static size_t split(char *s, char **w)
+{
+    size_t n = 0;
+
+    while (*s && n < WORDS_MAX) {
+        while (*s == ' ')
+            s++;
+        if (!*s)
+            break;
+        w[n++] = s;
+        while (*s && *s != ' ')
+            s++;
+        if (*s)
+            *s++ = '\0';
+    }
+    return n;
+}
+
+static int is_action(const char *s, size_t n)
+{
+    enum idng_action a;
+    return idng_action_lookup(s, n, &a) == 0;
+}
+
+static int is_client(const char *s)
+{
+    const char *hash_at = strchr(s, '#');
+    const char *p;
+
+    if (hash_at == NULL || hash_at == s || !hash_at[1])
+        return 0;
+    for (p = s; p < hash_at; p++)
+        if (!strchr("0123456789abcdefABCDEF:.", *p))
+            return 0;
+    for (p = hash_at + 1; *p; p++)
+        if (*p < '0' || *p > '9')
+            return 0;
+    return 1;
+}
+
+/* The string value of "key":"..." in a JSON line, as written (escapes
+ * kept); 0 when absent or null. */
+static size_t json_str(const char *line, const char *key, const char **v)
+{
+    char pat[40];
+    const char *p, *e;
+
+    snprintf(pat, sizeof pat, "\"%s\":\"", key);
+    if ((p = strstr(line, pat)) == NULL)
+        return 0;
+    p += strlen(pat);
+    for (e = p; *e && *e != '"'; e++)
+        if (*e == '\\' && e[1])
+            e++;
+    *v = p;
+    return (size_t)(e - p);
+}
+
+static void count_line(struct logview *lv, char *line)
+{
+    const char *client = NULL, *qname = NULL, *uni = NULL, *verdict = NULL, *action = NULL;
+    size_t cl = 0, ql = 0, ul = 0, vl = 0, al = 0;
+    struct tally *t;
+
+    lv->lines++;
+    if (line[0] == '{') {
+        cl = json_str(line, "client", &client);
+        ql = json_str(line, "qname", &qname);
+        ul = json_str(line, "qname_unicode", &uni);
+        vl = json_str(line, "verdict", &verdict);
+        al = json_str(line, "action", &action);
+        if (!ql || !al || !is_action(action, al)) {
+            lv->skipped++;
+            return;
+        }
+    } else {
+        char *w[WORDS_MAX], *colon;
+        size_t n = split(line, w), i, k;
+        for (i = 0; i < n && !is_client(w[i]); i++)
+            ;
+        /* client qname [(unicode)] type class rcode verdict action path ... */
+        k = i + 2;
+        if (k < n && w[k][0] == '(' && w[k][strlen(w[k]) - 1] == ')')
+            k++;
+        if (i == n || k + 5 > n || !is_action(w[k + 4], strlen(w[k + 4]))) {
+            lv->skipped++;
+            return;
+        }
+        client = w[i];
+        cl = (size_t)(strchr(w[i], '#') - w[i]);
+        qname = w[i + 1];
+        ql = strlen(qname);
+        if (k > i + 2) {
+            uni = w[i + 2] + 1;
+            ul = strlen(w[i + 2]) - 2;
+        }
+        verdict = w[k + 3];
+        colon = strchr(w[k + 3], ':');
+        vl = colon ? (size_t)(colon - verdict) : strlen(verdict);
+        action = w[k + 4];
+        al = strlen(action);
+    }
+    lv->answers++;
+    if (!((al == 6 && memcmp(action, "refuse", 6) == 0)
+          || (al == 8 && memcmp(action, "nxdomain", 8) == 0)
+          || (al == 4 && memcmp(action, "drop", 4) == 0)))
+        return;
+    lv->rejected++;
+    if ((t = tally(&lv->names, qname, ql)) != NULL) {
+        if (t->n++ == 0) {
+            if (ul)
+                snprintf(t->extra, sizeof t->extra, "%.*s %.*s (%.*s)", (int)vl, verdict,
+                         (int)al, action, (int)(ul < 200 ? ul : 200), uni);
+            else
+                snprintf(t->extra, sizeof t->extra, "%.*s %.*s", (int)vl, verdict, (int)al,
+                         action);
+        }
+    }
+    if (cl && (t = tally(&lv->clients, client, cl)) != NULL)
+        t->n++;
+}
+
+/* Reads what the log gained since the last call; follows a rotation (a
+ * new file at the path) and a truncation. */
+static void follow(struct logview *lv)
+{
+    struct stat st;
+    char buf[65536];
+    size_t got;
+
+    if (stat(lv->path, &st) == 0 && lv->f != NULL
+        && (st.st_ino != lv->ino || st.st_dev != lv->dev || st.st_size < lv->pos)) {
+        /* Rotated or truncated: finish the old file, then the new one. */
+        fclose(lv->f);
+        lv->f = NULL;
+        lv->plen = 0;
+    }
+    if (lv->f == NULL) {
+        struct stat fst;
+        if ((lv->f = fopen(lv->path, "r")) == NULL)
+            return;
+        if (fstat(fileno(lv->f), &fst) != 0 || !S_ISREG(fst.st_mode)) {
+            fclose(lv->f);
+            lv->f = NULL;
+            return;
+        }
+        lv->dev = fst.st_dev;
+        lv->ino = fst.st_ino;
+        /* At the first open, the last MiB; after a rotation, all of it. */
+        lv->pos = lv->lines == 0 && fst.st_size > (1 << 20) ? fst.st_size - (1 << 20) : 0;
+        if (fseeko(lv->f, lv->pos, SEEK_SET) != 0)
+            lv->pos = 0;
+        if (lv->pos > 0) { /* mid-line: skip to the next line */
+            int c;
+            while ((c = getc(lv->f)) != EOF && c != '\n')
+                lv->pos++;
+            lv->pos++;
+        }
+    }
+    clearerr(lv->f);
+    while ((got = fread(buf, 1, sizeof buf, lv->f)) > 0) {
+        size_t i, start = 0;
+        lv->pos += (off_t)got;
+        for (i = 0; i < got; i++) {
+            if (buf[i] != '\n')
+                continue;
+            if (lv->plen + (i - start) < sizeof lv->part) {
+                memcpy(lv->part + lv->plen, buf + start, i - start);
+                lv->part[lv->plen + (i - start)] = '\0';
+                count_line(lv, lv->part);
+            } else {
+                lv->skipped++; /* longer than any line the module writes */
+            }
+            lv->plen = 0;
+            start = i + 1;
+        }
+        if (start < got) {
+            size_t rest = got - start;
+            if (lv->plen + rest < sizeof lv->part) {
+                memcpy(lv->part + lv->plen, buf + start, rest);
+                lv->plen += rest;
+            } else {
+                lv->plen = sizeof lv->part; /* too long: dropped at its end */
+            }
+        }
+    }
+}
+
+/* ---- the frame ---- */
+
+struct frame {
+    char *b;
+    size_t len, cap;
+    int rows, cols, row;
+};
+
+__attribute__((format(printf, 2, 3))) static void put(struct frame *f, const char *fmt, ...)
+{
+    va_list ap;
+    char line[2048];
+    int n;
+
+    if (f->rows > 0 && f->row >= f->rows)
+        return;
+    va_start(ap, fmt);
+    n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n >= sizeof line)
+        n = sizeof line - 1;
+    if (f->len + (size_t)n + 8 > f->cap) {
+        size_t cap = (f->cap + (size_t)n + 8) * 2;
+        char *b = realloc(f->b, cap);
+        if (b == NULL)
+            return;
+        f->b = b;
+        f->cap = cap;
+    }
+    memcpy(f->b + f->len, line, (size_t)n);
+    f->len += (size_t)n;
+    f->row += (n > 0 && line[n - 1] == '\n');
+}
+
+/* A field from the log, made safe for a terminal: printable ASCII as it
+ * is (the module's escapes stay readable), anything else through the
+ * display unit (controls and unsafe code points as escapes). */
+static void safe(char *out, size_t cap, const char *s)
+{
+    struct idng_display_buf b;
+    size_t n = strlen(s);
+
+    idng_display_buf_init(&b, out, cap);
+    while (n > 0) {
+        size_t run = 0;
+        while (run < n && (unsigned char)s[run] > 0x20 && (unsigned char)s[run] < 0x7f)
+            run++;
+        idng_display_put_run(&b, s, run);
+        s += run;
+        n -= run;
+        if (n == 0)
+            break;
+        for (run = 0; run < n && !((unsigned char)s[run] > 0x20 && (unsigned char)s[run] < 0x7f);
+             run++)
+            ;
+        idng_display_text_to(s, run, idng_display_put, &b);
+        s += run;
+        n -= run;
+    }
+}
+
+static int by_count(const void *a, const void *b)
+{
+    const struct tally *x = *(const struct tally *const *)a, *y = *(const struct tally *const *)b;
+    if (x->n != y->n)
+        return x->n < y->n ? 1 : -1;
+    return strcmp(x->key, y->key);
+}
+
+static void top_list(struct frame *f, const struct table *t, const char *title, int want,
+                     int with_extra)
+{
+    const struct tally **v = malloc(NAMES_MAX * sizeof *v);
+    size_t n = 0, i;
+    char k[KEY_MAX * 5], x[KEY_MAX * 5];
+
+    if (v == NULL)
+        return;
+    for (i = 0; i < NAMES_MAX; i++)
+        if (t->e[i].key[0])
+            v[n++] = &t->e[i];
+    qsort(v, n, sizeof *v, by_count);
+    put(f, "%-44s %8s%s\n", title, "count", with_extra ? "  verdict action (unicode)" : "");
+    for (i = 0; i < n && (int)i < want; i++) {
+        safe(k, sizeof k, v[i]->key);
+        safe(x, sizeof x, v[i]->extra);
+        put(f, "  %-42s %8llu%s%s\n", k, v[i]->n, with_extra ? "  " : "", with_extra ? x : "");
+    }
+    if (n == 0)
+        put(f, "  (none)\n");
+    free(v);
+}
+
+struct source {
+    const char *path;
+    struct idng_statsfile now, before; /* the file now, and its previous version */
+    int have, have_before, err;
+};
+
+static double seconds(struct timespec a, struct timespec b)
+{
+    return (double)(a.tv_sec - b.tv_sec) + (double)(a.tv_nsec - b.tv_nsec) / 1e9;
+}
+
+static void refresh(struct source *s)
+{
+    static struct idng_statsfile next;
+    int rc = idng_statsfile_read(s->path, &next);
+
+    s->err = rc == -1 ? errno : rc == -2 ? -2 : 0;
+    if (rc != 0)
+        return;
+    if (s->have && (next.mtime.tv_sec != s->now.mtime.tv_sec
+                    || next.mtime.tv_nsec != s->now.mtime.tv_nsec)) {
+        s->before = s->now;
+        s->have_before = 1;
+    }
+    s->now = next;
+    s->have = 1;
+}
+
+static unsigned long long before_n(const struct source *s, const struct idng_statsfile_row *r)
+{
+    size_t i;
+    for (i = 0; i < s->before.nrows; i++)
+        if (strcmp(s->before.rows[i].cls, r->cls) == 0
+            && strcmp(s->before.rows[i].action, r->action) == 0)
+            return s->before.rows[i].n;
+    return 0;
+}
+
+static int rejecting(const char *action)
+{
+    return strcmp(action, "refuse") == 0 || strcmp(action, "nxdomain") == 0
+           || strcmp(action, "drop") == 0;
+}
+
+static void show_source(struct frame *f, struct source *s, time_t now)
+{
+    char p[1024];
+    unsigned long long total = 0, rej = 0;
+    double dt = s->have_before ? seconds(s->now.mtime, s->before.mtime) : 0;
+    size_t i;
+
+    safe(p, sizeof p, s->path);
+    if (!s->have) {
+        put(f, "counters: %s: %s\n", p,
+            s->err == -2 ? "no idnguard counters in it" : strerror(s->err ? s->err : ENOENT));
+        return;
+    }
+    put(f, "counters: %s (%s%s%s), written %lds ago%s\n", p, s->now.tap ? "idnguard tap" : "module",
+        s->now.mode[0] ? ", mode " : "", s->now.mode, (long)(now - s->now.mtime.tv_sec),
+        s->err ? " (now unreadable)" : "");
+    put(f, "  %-22s %-10s %12s %10s\n", "class", "action", "total", dt > 0 ? "per second" : "");
+    for (i = 0; i < s->now.nrows; i++) {
+        const struct idng_statsfile_row *r = &s->now.rows[i];
+        char rate[32] = "";
+        if (dt > 0)
+            snprintf(rate, sizeof rate, "%.2f", (double)(r->n - before_n(s, r)) / dt);
+        put(f, "  %-22s %-10s %12llu %10s\n", r->cls, r->action, r->n, rate);
+        total += r->n;
+        rej += rejecting(r->action) ? r->n : 0;
+    }
+    put(f, "  %-33s %12llu   rejected %llu (%.2f%%)\n", s->now.tap ? "all lines" : "all answers",
+        total, rej, total ? 100.0 * (double)rej / (double)total : 0.0);
+    {
+        char o[1024];
+        size_t len = 0;
+        for (i = 0; i < s->now.nothers && len < sizeof o; i++)
+            len += (size_t)snprintf(o + len, sizeof o - len, "%s%s %llu", i ? ", " : "",
+                                    s->now.others[i].name, s->now.others[i].n);
+        if (s->now.nothers)
+            put(f, "  %s\n", o);
+    }
+}
+
+static volatile sig_atomic_t stop;
+static void on_signal(int sig)
+{
+    (void)sig;
+    stop = 1;
+}
+
+static void usage(FILE *f)
+{
+    fputs("usage: idnguard top [--conf FILE] [--stats FILE]... [--log FILE] [OPTIONS]\n"
+          "\n"
+          "A live view of idnguard's counters and query log, refreshed in the terminal:\n"
+          "answers by class and action with their rates, and the names and clients\n"
+          "refused, NXDOMAINed or dropped most often.  q or Ctrl-C quits.\n"
+          "\n"
+          "  --conf FILE        take stats-file, tap-stats-file and log-file from this\n"
+          "                     settings file (default, when no --stats or --log is\n"
+          "                     given: $" IDNG_CONF_ENV " or " IDNG_CONF_DEFAULT_PATH ")\n"
+          "  --stats FILE       a counters file (the module's stats-file or the tap's\n"
+          "                     tap-stats-file); up to 4\n"
+          "  --log FILE         a query log to follow (log-file, the tap's -w, or the file\n"
+          "                     Unbound's own log goes to); text or json lines\n"
+          "  --interval SECS    seconds between refreshes (default 2)\n"
+          "  --top N            how many names and clients to list (default 10)\n"
+          "  --once             print one frame and exit (no terminal control)\n"
+          "\n"
+          "Exit status: 0 done; 2 a usage error, or no source can be read.\n",
+          f);
+}
+
+#define SOURCES_MAX 4
+
+int idng_top_main(int argc, char **argv)
+{
+    static struct source src[SOURCES_MAX];
+    static struct logview lv;
+    struct idng_conf conf;
+    const char *conf_path = NULL, *log_path = NULL;
+    size_t nsrc = 0, i;
+    unsigned interval = 2, want = 10;
+    int once = 0, a, tty, conf_loaded = 0, rc = 0;
+    struct termios saved;
+    struct frame f = {0};
+    char err[8192];
+
+    for (a = 2; a < argc; a++) {
+        const char *o = argv[a], *v = a + 1 < argc ? argv[a + 1] : NULL;
+        char *end;
+        if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
+            usage(stdout);
+            return 0;
+        }
+        if (strcmp(o, "--once") == 0) {
+            once = 1;
+            continue;
+        }
+        if (v == NULL) {
+            fprintf(stderr, "idnguard top: %s needs a value\n", o);
+            usage(stderr);
+            return 2;
+        }
+        a++;
+        if (strcmp(o, "--conf") == 0) {
+            conf_path = v;
+        } else if (strcmp(o, "--stats") == 0) {
+            if (nsrc == SOURCES_MAX) {
+                fprintf(stderr, "idnguard top: at most %d --stats files\n", SOURCES_MAX);
+                return 2;
+            }
+            src[nsrc++].path = v;
+        } else if (strcmp(o, "--log") == 0) {
+            log_path = v;
+        } else if (strcmp(o, "--interval") == 0 || strcmp(o, "--top") == 0) {
+            unsigned long n = strtoul(v, &end, 10);
+            int is_top = o[2] == 't';
+            if (!*v || *end || v[0] == '-' || n < 1 || n > (is_top ? 1000u : 3600u)) {
+                fprintf(stderr, "idnguard top: %s: '%s' is not a number from 1 to %u\n", o, v,
+                        is_top ? 1000u : 3600u);
+                return 2;
+            }
+            if (is_top)
+                want = (unsigned)n;
+            else
+                interval = (unsigned)n;
+        } else {
+            fprintf(stderr, "idnguard top: unknown option '%s'\n", o);
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (!conf_path && nsrc == 0 && !log_path)
+        conf_path = idng_conf_path();
+    idng_conf_init(&conf);
+    if (conf_path) {
+        if (idng_conf_load(&conf, conf_path, err, sizeof err) != 0) {
+            fprintf(stderr, "idnguard top: %s%s", err,
+                    err[0] && err[strlen(err) - 1] == '\n' ? "" : "\n");
+            return 2;
+        }
+        conf_loaded = 1;
+        if (conf.stats_file && nsrc < SOURCES_MAX)
+            src[nsrc++].path = conf.stats_file;
+        if (conf.tap_stats_file && nsrc < SOURCES_MAX)
+            src[nsrc++].path = conf.tap_stats_file;
+        if (!log_path)
+            log_path = conf.log_file;
+    }
+    if (nsrc == 0 && !log_path) {
+        fprintf(stderr, "idnguard top: nothing to show: %s names no stats-file, "
+                        "tap-stats-file or log-file (give --stats FILE or --log FILE)\n",
+                conf_path);
+        idng_conf_free(&conf);
+        return 2;
+    }
+    lv.path = log_path;
+    lv.names.e = calloc(NAMES_MAX, sizeof *lv.names.e);
+    lv.clients.e = calloc(NAMES_MAX, sizeof *lv.clients.e);
+    if (!lv.names.e || !lv.clients.e) {
+        fprintf(stderr, "idnguard top: out of memory\n");
+        rc = 2;
+        goto out;
+    }
+    lv.since = time(NULL);
+    tty = !once && isatty(STDOUT_FILENO);
+    {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, NULL);
+        sigaction(SIGTERM, &sa, NULL);
+    }
+    if (tty && isatty(STDIN_FILENO) && tcgetattr(STDIN_FILENO, &saved) == 0) {
+        struct termios raw = saved;
+        raw.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+        raw.c_cc[VMIN] = 0;
+        raw.c_cc[VTIME] = 0;
+        tcsetattr(STDIN_FILENO, TCSANOW, &raw);
+    } else {
+        tty = tty ? 2 : 0; /* a terminal to draw on, but no keys to read */
+    }
+    if (tty)
+        fputs("\033[?25l", stdout); /* no cursor while drawing */
+    while (!stop) {
+        struct winsize ws;
+        time_t now = time(NULL);
+        char ts[32], p[1024];
+        struct tm tm;
+
+        f.len = 0;
+        f.row = 0;
+        f.rows = 0;
+        f.cols = 80;
+        if (tty && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0) {
+            f.rows = ws.ws_row - 1;
+            f.cols = ws.ws_col;
+        }
+        for (i = 0; i < nsrc; i++)
+            refresh(&src[i]);
+        if (lv.path)
+            follow(&lv);
+        localtime_r(&now, &tm);
+        strftime(ts, sizeof ts, "%Y-%m-%d %H:%M:%S", &tm);
+        if (tty)
+            put(&f, "\033[H\033[2J");
+        put(&f, "idnguard top  %s  every %us%s\n\n", ts, interval, tty == 1 ? "  (q quits)" : "");
+        for (i = 0; i < nsrc; i++) {
+            show_source(&f, &src[i], now);
+            put(&f, "\n");
+        }
+        if (lv.path && lv.path[0]) {
+            char since[32];
+            localtime_r(&lv.since, &tm);
+            strftime(since, sizeof since, "%H:%M:%S", &tm);
+            safe(p, sizeof p, lv.path);
+            if (lv.f == NULL && lv.lines == 0)
+                put(&f, "query log: %s: %s\n", p, strerror(errno ? errno : ENOENT));
+            else
+                put(&f, "query log: %s: %llu answers, %llu rejected (the last MiB before %s, "
+                        "and since)\n\n",
+                    p, lv.answers, lv.rejected, since);
+            top_list(&f, &lv.names, "most rejected names", (int)want, 1);
+            put(&f, "\n");
+            top_list(&f, &lv.clients, "clients with most rejections", (int)want, 0);
+        } else if (conf_loaded) {
+            put(&f, "query log: Unbound's own log (log-file is \"\"): give --log FILE to follow "
+                    "the file it goes to\n");
+        }
+        fwrite(f.b, 1, f.len, stdout);
+        fflush(stdout);
+        if (once || ferror(stdout))
+            break;
+        {
+            struct pollfd pfd = {STDIN_FILENO, POLLIN, 0};
+            int waited = 0;
+            while (!stop && waited < (int)interval * 1000) {
+                int r = poll(tty == 1 ? &pfd : NULL, tty == 1 ? 1 : 0, 200);
+                waited += 200;
+                if (r > 0 && (pfd.revents & POLLIN)) {
+                    char c;
+                    if (read(STDIN_FILENO, &c, 1) == 1 && (c == 'q' || c == 'Q'))
+                        stop = 1;
+                }
+            }
+        }
+    }
+    if (tty) {
+        fputs("\033[?25h\n", stdout);
+        fflush(stdout);
+    }
+    if (tty == 1)
+        tcsetattr(STDIN_FILENO, TCSANOW, &saved);
+    if (ferror(stdout))
+        rc = 2;
+out:
+    if (lv.f)
+        fclose(lv.f);
+    free(lv.names.e);
+    free(lv.clients.e);
+    free(f.b);
+    idng_conf_free(&conf);
+    return rc;
+}
