@@ -256,7 +256,9 @@ static void count_line(struct logview *lv, char *line)
     struct tally *t;
 
     lv->lines++;
-    if (line[0] == '{') {
+    /* A JSON line, alone in a file or after the prefix of Unbound's log. */
+    if (strstr(line, "{\"time\":") != NULL) {
+        line = strstr(line, "{\"time\":");
         cl = json_str(line, "client", &client);
         ql = json_str(line, "qname", &qname);
         ul = json_str(line, "qname_unicode", &uni);

@@ -91,6 +91,9 @@ static void write_log(const char *path)
                "\"qname\":\"xn--ab-m1t.example.\",\"qname_unicode\":null,\"lookalike\":null,"
                "\"qtype\":\"A\",\"qclass\":\"IN\",\"rcode\":\"NXDOMAIN\",\"verdict\":\"contextj\","
                "\"label\":\"xn--ab-m1t\",\"action\":\"nxdomain\",\"path\":\"policy\"}\n"
+               "Nov 28 06:04:34 unbound[1:1] info: {\"time\":null,\"client\":\"2001:db8::1\","
+               "\"port\":8,\"qname\":\"xn--ab-m1t.example.\",\"qname_unicode\":null,"
+               "\"verdict\":\"contextj\",\"label\":\"xn--ab-m1t\",\"action\":\"nxdomain\"}\n"
                "Nov 28 06:04:35 unbound[1:0] info: idnguard stats (interval): answers=6\n",
                "w");
     write_file(path, lng, "a");
@@ -115,8 +118,11 @@ START_TEST(test_once)
     ck_assert_msg(strstr(r.out, "all answers                                100   rejected 4 (4.00%)"),
                   "%s", r.out);
     ck_assert_msg(strstr(r.out, "reload_failures 1"), "%s", r.out);
-    /* The log: five answers (the loaded, stats and over-long lines are none). */
-    ck_assert_msg(strstr(r.out, ": 5 answers, 4 rejected"), "%s", r.out);
+    /* The log: six answers (the loaded, stats and over-long lines are none);
+     * JSON alone and after Unbound's prefix. */
+    ck_assert_msg(strstr(r.out, ": 6 answers, 5 rejected"), "%s", r.out);
+    ck_assert_msg(strstr(r.out, "  2001:db8::1                                       2\n"), "%s",
+                  r.out);
     ck_assert_msg(strstr(r.out, "  xn--pypal-4ve.example.                            2  confusable refuse\n"),
                   "%s", r.out);
     ck_assert_msg(strstr(r.out, "xn--ab-m1t.example.") && strstr(r.out, "contextj nxdomain"), "%s",
