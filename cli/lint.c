@@ -11,6 +11,12 @@
  * warnings.  ldns reads the records one at a time, each freed before the
  * next, so memory does not grow with the zone.
  *
+ * Only regular files are read by name: a FILE or an $INCLUDE that names a
+ * FIFO, a device, a directory or a socket is refused without waiting on it.
+ * The files $INCLUDE opens are bounded per input (depth, loops, their
+ * number and their octets: see the limits below), so no zone can make the
+ * work grow faster than the octets it is made of.
+ *
  * Exit status: 0 no finding, 1 findings, 2 an input that could not be read
  * or did not parse (every input is still read to its end), or a usage error.
  */
@@ -23,12 +29,27 @@
 #include <ldns/ldns.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
-/** $INCLUDE files nested at most this deep (a file that includes itself). */
+/*
+ * The limits on $INCLUDE, per input given on the command line (docs/cli.md
+ * and idnguard(1) state them).  A file already being read (by device and
+ * inode) is a loop and refused, but without a loop a file can still
+ * include the next one ten times, and that one the next: under the depth
+ * limit alone, 10^15 files.  The other two bound that: far more files and
+ * octets than a real zone brings in with $INCLUDE.
+ */
+/** Files nested at most this deep. */
 #define INCLUDE_DEPTH_MAX 16
+/** At most this many files included for one input. */
+#define INCLUDE_FILES_MAX 4096
+/** At most this many octets (their sizes when opened) in the files
+ *  included for one input: 1 GiB. */
+#define INCLUDE_OCTETS_MAX (1ULL << 30)
 /** Room for one output line: the JSON worst case of every field. */
 #define LINE_CAP (IDNG_JSON_ROOM(4 * IDNG_DISPLAY_NAME_MAX + 2 * IDNG_DISPLAY_UNICODE_MAX) + 4096)
 
@@ -75,14 +96,24 @@ struct lint {
     uint8_t last_owner[IDNG_WIRE_MAX];
     size_t last_owner_len;
     struct idng_verdict last_verdict;
+    /* The files included for this input and their octets; include_stop
+     * once a limit was reported: no further $INCLUDE is followed. */
+    unsigned includes;
+    unsigned long long include_octets;
+    int include_stop;
 };
 
-/* One file being read: its name as messages show it. */
+/* One file being read: its name as messages show it, and the file that
+ * includes it (the chain a loop is shown with). */
 struct src {
     const char *path; /* as opened (NULL: standard input) */
     char *shown;      /* display-escaped (idng_display_text) */
     int line;
     int depth;
+    const struct src *up; /* the including file's, or NULL */
+    int has_id;           /* dev and ino are known (a regular file) */
+    dev_t dev;
+    ino_t ino;
 };
 
 /* An output line, written whole. */
@@ -338,6 +369,138 @@ static char *shown_text(const char *s)
 
 static void read_file(struct lint *l, FILE *fp, struct src *s, ldns_rdf *origin);
 
+/* What a file that is not a regular one is. */
+static const char *file_kind(mode_t mode)
+{
+    return S_ISDIR(mode)    ? "not a regular file (a directory)"
+           : S_ISFIFO(mode) ? "not a regular file (a FIFO)"
+           : S_ISSOCK(mode) ? "not a regular file (a socket)"
+           : S_ISCHR(mode)  ? "not a regular file (a character device)"
+           : S_ISBLK(mode)  ? "not a regular file (a block device)"
+                            : "not a regular file";
+}
+
+/*
+ * Opens path for reading if it is a regular file; *st is its status.
+ * O_NONBLOCK: opening a FIFO would wait for a writer, a device could wait
+ * for its hardware; each is refused right after, by fstat.  NULL with
+ * *why set (a phrase, or strerror's) when it cannot be opened or is not a
+ * regular file.
+ */
+static FILE *open_regular(const char *path, struct stat *st, const char **why)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), e;
+    FILE *f = NULL;
+
+    if (fd < 0) {
+        e = errno;
+        /* A socket cannot be opened at all (ENXIO): say what it is. */
+        *why = stat(path, st) == 0 && !S_ISREG(st->st_mode) ? file_kind(st->st_mode) : strerror(e);
+        return NULL;
+    }
+    if (fstat(fd, st) != 0) {
+        *why = strerror(errno);
+    } else if (!S_ISREG(st->st_mode)) {
+        *why = file_kind(st->st_mode);
+    } else if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0
+               || (f = fdopen(fd, "r")) == NULL) {
+        /* (A regular file never blocks: O_NONBLOCK is only dropped.) */
+        *why = strerror(errno);
+    } else {
+        return f;
+    }
+    close(fd);
+    return NULL;
+}
+
+/* Which file of the chain being read is the one st names, if any. */
+static const struct src *on_stack(const struct src *s, const struct stat *st)
+{
+    for (; s != NULL; s = s->up)
+        if (s->has_id && s->dev == st->st_dev && s->ino == st->st_ino)
+            return s;
+    return NULL;
+}
+
+/* "FILE:LINE: $INCLUDE PATH: include loop: A:1 -> B:2 -> A", from the
+ * file included again (top) down to s, where it is included again. */
+static void loop_error(struct lint *l, const struct src *s, const char *path, const struct src *top)
+{
+    const struct src *chain[INCLUDE_DEPTH_MAX + 1], *x;
+    char shown[4 * 1024];
+    size_t n = 0;
+
+    for (x = s; x != NULL && n < sizeof chain / sizeof chain[0]; x = x->up) {
+        chain[n++] = x;
+        if (x == top)
+            break;
+    }
+    idng_display_text(path, strlen(path), shown, sizeof shown);
+    fprintf(l->cfg->err, "%s:%d: $INCLUDE %s: include loop: ", s->shown, s->line, shown);
+    while (n-- > 0)
+        fprintf(l->cfg->err, "%s:%d -> ", chain[n]->shown, chain[n]->line);
+    fprintf(l->cfg->err, "%s\n", top->shown);
+    l->t->errors++;
+}
+
+/* Whether one more included file, of st's size, passes a limit of this
+ * input; which, in words, into msg. */
+static int past_limit(const struct lint *l, const struct stat *st, char *msg, size_t cap)
+{
+    if (l->includes >= INCLUDE_FILES_MAX)
+        snprintf(msg, cap, "more than %d files included for this input", INCLUDE_FILES_MAX);
+    else if ((unsigned long long)st->st_size > INCLUDE_OCTETS_MAX - l->include_octets)
+        snprintf(msg, cap, "the files included for this input would pass %llu octets",
+                 INCLUDE_OCTETS_MAX);
+    else
+        return 0;
+    return 1;
+}
+
+/* Opens the file an $INCLUDE at s names and reads it, unless that would
+ * pass a limit (then no further $INCLUDE of this input is followed), close
+ * a loop, or it is not a regular file.  Takes origin. */
+static void include_file(struct lint *l, struct src *s, const char *path, ldns_rdf *origin)
+{
+    struct src in = {path, NULL, 0, s->depth + 1, s, 1, 0, 0};
+    const struct src *top;
+    const char *why;
+    char limit[128], msg[256];
+    struct stat st;
+    FILE *f;
+
+    if (s->depth >= INCLUDE_DEPTH_MAX) {
+        snprintf(msg, sizeof msg, "nested more than %d deep (the limit)", INCLUDE_DEPTH_MAX);
+        include_error(l, s, path, msg);
+    } else if ((f = open_regular(path, &st, &why)) == NULL) {
+        include_error(l, s, path, why);
+    } else {
+        if ((top = on_stack(s, &st)) != NULL) {
+            loop_error(l, s, path, top);
+        } else if (past_limit(l, &st, limit, sizeof limit)) {
+            snprintf(msg, sizeof msg, "%s (the limit); no further $INCLUDE of it is followed",
+                     limit);
+            include_error(l, s, path, msg);
+            l->include_stop = 1;
+        } else if ((in.shown = shown_text(path)) == NULL) {
+            include_error(l, s, path, "out of memory");
+        } else {
+            l->includes++;
+            l->include_octets += (unsigned long long)st.st_size;
+            in.dev = st.st_dev;
+            in.ino = st.st_ino;
+            read_file(l, f, &in, origin);
+            origin = NULL; /* read_file owns it */
+            if (ferror(f))
+                error_at(l, &in, strerror(errno), NULL);
+        }
+        fclose(f);
+        free(in.shown);
+    }
+    if (origin)
+        ldns_rdf_deep_free(origin);
+}
+
 /* The next blank-separated token of a directive at *p (a "quoted" one
  * unquoted), NUL-terminated in place; NULL at the end or a comment. */
 static char *directive_token(char **p)
@@ -381,6 +544,8 @@ static void do_include(struct lint *l, FILE *fp, struct src *s, off_t pos, int l
         error_at(l, s, "$INCLUDE is not followed here", NULL);
         return;
     }
+    if (l->include_stop)
+        return; /* a limit was passed and said so */
     if (pos < 0 || fseeko(fp, pos, SEEK_SET) != 0) {
         error_at(l, s, "$INCLUDE cannot be followed in an input that cannot be read again "
                        "(a pipe)", NULL);
@@ -444,29 +609,11 @@ static void do_include(struct lint *l, FILE *fp, struct src *s, off_t pos, int l
     }
     if (path == NULL) {
         error_at(l, s, "$INCLUDE: out of memory", NULL);
-    } else if (s->depth >= INCLUDE_DEPTH_MAX) {
-        include_error(l, s, path, "nested too deep (a file that includes itself?)");
+        if (inc_origin)
+            ldns_rdf_deep_free(inc_origin);
     } else {
-        struct src in = {path, shown_text(path), 0, s->depth + 1};
-        FILE *f = fopen(path, "r");
-        struct stat st;
-
-        if (f == NULL || in.shown == NULL) {
-            include_error(l, s, path, f ? "out of memory" : strerror(errno));
-        } else if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-            include_error(l, s, path, "not a regular file");
-        } else {
-            read_file(l, f, &in, inc_origin);
-            inc_origin = NULL; /* read_file owns it */
-            if (ferror(f))
-                error_at(l, &in, strerror(errno), NULL);
-        }
-        if (f)
-            fclose(f);
-        free(in.shown);
+        include_file(l, s, path, inc_origin);
     }
-    if (inc_origin)
-        ldns_rdf_deep_free(inc_origin);
     free(path);
     free(text);
 }
@@ -521,7 +668,8 @@ void idng_lint_stream(const struct idng_lint_cfg *cfg, FILE *fp, const char *nam
                       const char *origin, struct idng_lint_totals *t)
 {
     static struct lint l;
-    struct src s = {NULL, NULL, 0, 0};
+    struct src s = {NULL, NULL, 0, 0, NULL, 0, 0, 0};
+    struct stat st;
     ldns_rdf *o = NULL;
 
     memset(&l, 0, sizeof l);
@@ -529,6 +677,13 @@ void idng_lint_stream(const struct idng_lint_cfg *cfg, FILE *fp, const char *nam
     l.t = t;
     l.last_owner_len = sizeof l.last_owner + 1; /* matches no owner */
     s.path = fp == stdin ? NULL : name;
+    /* Its identity, for an $INCLUDE of itself (standard input too, when
+     * it is a regular file). */
+    if (fileno(fp) >= 0 && fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode)) {
+        s.has_id = 1;
+        s.dev = st.st_dev;
+        s.ino = st.st_ino;
+    }
     s.shown = shown_text(name);
     if (s.shown == NULL) {
         fprintf(cfg->err, "idnguard: lint-zone: out of memory\n");
@@ -567,8 +722,13 @@ static void usage(FILE *f)
           "  --conf FILE       the module's settings file: its mode, actions, allow\n"
           "                    and deny lists (default: the built-in defaults)\n"
           "\n"
-          "FILE '-' (or no FILE) is standard input.  Exit status: 0 no finding,\n"
-          "1 findings, 2 an unreadable input, a syntax error or a usage error.\n",
+          "FILE '-' (or no FILE) is standard input (a pipe too); any other FILE, and\n"
+          "every file $INCLUDE names, must be a regular file.\n",
+          f);
+    fprintf(f, "$INCLUDE: at most %d deep, no loop, at most %d files and %llu GiB for one FILE.\n",
+            INCLUDE_DEPTH_MAX, INCLUDE_FILES_MAX, INCLUDE_OCTETS_MAX >> 30);
+    fputs("Exit status: 0 no finding, 1 findings, 2 an unreadable input, a syntax\n"
+          "error, an $INCLUDE refused or a usage error.\n",
           f);
 }
 
@@ -670,6 +830,8 @@ int idng_lint_main(int argc, char **argv)
         idng_lint_stream(&cfg, stdin, "-", origin, &t);
     }
     for (; i < argc; i++) {
+        struct stat st;
+        const char *why;
         FILE *f;
         if (strcmp(argv[i], "-") == 0) {
             if (stdin_done++) {
@@ -680,11 +842,11 @@ int idng_lint_main(int argc, char **argv)
             idng_lint_stream(&cfg, stdin, "-", origin, &t);
             continue;
         }
-        f = fopen(argv[i], "r");
+        f = open_regular(argv[i], &st, &why);
         if (f == NULL) {
             char shown[4096];
             idng_display_text(argv[i], strlen(argv[i]), shown, sizeof shown);
-            fprintf(stderr, "%s: %s\n", shown, strerror(errno));
+            fprintf(stderr, "%s: %s\n", shown, why);
             t.errors++;
             continue;
         }

@@ -34,6 +34,8 @@ struct idng_lint_totals {
  * Reads one master file from fp (already open; not closed) and judges its
  * names: name is how messages call it, origin (may be NULL) the initial
  * $ORIGIN in text.  Records are read and freed one at a time.  Adds to *t.
+ * The limits on the files $INCLUDE opens (loops, depth, number, octets)
+ * count from zero on each call.
  */
 void idng_lint_stream(const struct idng_lint_cfg *cfg, FILE *fp, const char *name,
                       const char *origin, struct idng_lint_totals *t);

@@ -4,7 +4,12 @@
  * the crafted master files of tests/cli/zones/lint (run from the top of the
  * tree, as `make test` does; $IDNGUARD_LINT_ZONES names another copy).
  * Every case asserts the exact lines on standard output, the exact error
- * lines and summary on standard error, and the exit status.
+ * lines and summary on standard error, and the exit status.  The files a
+ * repository cannot hold (FIFOs, a socket, a long $INCLUDE chain, a fan-out,
+ * a sparse file over the size limit) are made in a scratch directory.
+ * Each run of the CLI carries an alarm, so an input that makes it hang (a
+ * FIFO opened for reading, an include fan-out) fails its case rather than
+ * hanging the suite (CK_FORK=no has no Check timeout).
  */
 #include "common.h"
 
@@ -13,11 +18,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #define MAX_ARGS 8
 #define MAX_LINES 24
+/** Seconds a run of the CLI may take before SIGALRM ends it: far beyond
+ *  any case here (a bound on a hang, not a timing assertion). */
+#define RUN_ALARM_S 60
+/** lint-zone's limit on the octets of the files $INCLUDE opens for one
+ *  input (cli/lint.c; the other, 4096 files, shapes make_fanout). */
+#define INCLUDE_OCTETS_MAX (1LL << 30)
 
 /** One run: arguments after "lint-zone" ("@" stands for the zones'
  *  directory at the start of one), standard input, what must come out. */
@@ -30,26 +44,32 @@ struct lint_case {
     int status;
 };
 
+/* The scratch directory of a case that makes its files ("%/" in its
+ * arguments and lines). */
+static char scratch[256];
+
 static const char *zones(void)
 {
     const char *z = getenv("IDNGUARD_LINT_ZONES");
     return z && z[0] ? z : "tests/cli/zones/lint";
 }
 
-/* s with every "@/" (and an "@" alone) replaced by the zones' directory. */
+/* s with every "@/" (and an "@" alone) replaced by the zones' directory,
+ * every "%/" by the scratch directory's. */
 static const char *expand(const char *s, char *buf, size_t cap)
 {
-    size_t n = 0, zl = strlen(zones());
+    size_t n = 0;
 
     if (s[0] == '@' && s[1] != '/') { /* "@" alone, or "@: ..." */
         ck_assert((size_t)snprintf(buf, cap, "%s%s", zones(), s + 1) < cap);
         return buf;
     }
     for (; *s; s++) {
-        if (s[0] == '@' && s[1] == '/') {
-            ck_assert(n + zl < cap);
-            memcpy(buf + n, zones(), zl);
-            n += zl;
+        const char *dir = s[1] != '/' ? NULL : s[0] == '@' ? zones() : s[0] == '%' ? scratch : NULL;
+        if (dir != NULL) {
+            ck_assert(n + strlen(dir) < cap);
+            memcpy(buf + n, dir, strlen(dir));
+            n += strlen(dir);
             continue;
         }
         ck_assert(n + 1 < cap);
@@ -90,6 +110,7 @@ static int run_lint(const struct lint_case *c, char **out, char **err)
         int e = open(epath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
         if (o < 0 || e < 0 || dup2(in[0], 0) < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
             _exit(127);
+        alarm(RUN_ALARM_S); /* kept across execv */
         execv(bin, argv);
         _exit(127);
     }
@@ -320,23 +341,58 @@ static const struct lint_case cases[] = {
      {"@/missing.db", "@", "@/clean.db"},
      NULL,
      {NULL},
-     {"@/missing.db: No such file or directory", "@: Is a directory",
+     {"@/missing.db: No such file or directory", "@: not a regular file (a directory)",
       "idnguard: lint-zone: 6 records, 10 names, 0 findings; 2 errors"},
      2},
-    {"$INCLUDE of itself",
+    {"$INCLUDE of itself: a loop",
      {"@/self.db"},
      NULL,
      {NULL},
-     {"@/self.db:1: $INCLUDE @/self.db: nested too deep (a file that includes itself?)",
+     {"@/self.db:1: $INCLUDE @/self.db: include loop: @/self.db:1 -> @/self.db",
       "idnguard: lint-zone: 0 records, 0 names, 0 findings; 1 errors"},
      2},
-    {"$INCLUDE of a missing file and of a directory",
+    /* The same file under another spelling (sub/..): a loop by device and
+     * inode; the rest of the first file is still read. */
+    {"$INCLUDE loop through two files",
+     {"@/loop-a.db"},
+     NULL,
+     {"@/loop-a.db:3: xn--zz.example. A owner: " BAD},
+     {"@/loop-b.db:1: $INCLUDE @/sub/../loop-a.db: include loop: @/loop-a.db:2 -> "
+      "@/loop-b.db:1 -> @/loop-a.db",
+      "idnguard: lint-zone: 1 records, 1 names, 1 findings, bad-punycode 1; 1 errors"},
+     2},
+    /* Under the depth limit alone, 10^16 files to read. */
+    {"$INCLUDE of itself ten times",
+     {"@/fanout.db"},
+     NULL,
+     {NULL},
+     {"@/fanout.db:1: $INCLUDE @/fanout.db: include loop: @/fanout.db:1 -> @/fanout.db",
+      "@/fanout.db:2: $INCLUDE @/fanout.db: include loop: @/fanout.db:2 -> @/fanout.db",
+      "@/fanout.db:3: $INCLUDE @/fanout.db: include loop: @/fanout.db:3 -> @/fanout.db",
+      "@/fanout.db:4: $INCLUDE @/fanout.db: include loop: @/fanout.db:4 -> @/fanout.db",
+      "@/fanout.db:5: $INCLUDE @/fanout.db: include loop: @/fanout.db:5 -> @/fanout.db",
+      "@/fanout.db:6: $INCLUDE @/fanout.db: include loop: @/fanout.db:6 -> @/fanout.db",
+      "@/fanout.db:7: $INCLUDE @/fanout.db: include loop: @/fanout.db:7 -> @/fanout.db",
+      "@/fanout.db:8: $INCLUDE @/fanout.db: include loop: @/fanout.db:8 -> @/fanout.db",
+      "@/fanout.db:9: $INCLUDE @/fanout.db: include loop: @/fanout.db:9 -> @/fanout.db",
+      "@/fanout.db:10: $INCLUDE @/fanout.db: include loop: @/fanout.db:10 -> @/fanout.db",
+      "idnguard: lint-zone: 0 records, 0 names, 0 findings; 10 errors"},
+     2},
+    {"a file included from two files: a diamond, not a loop",
+     {"@/diamond.db"},
+     NULL,
+     {"@/sub/inc.db:1: inc.left.example. CNAME cname=xn--zz.left.example.: " BAD,
+      "@/sub/inc.db:1: inc.right.example. CNAME cname=xn--zz.right.example.: " BAD},
+     {"idnguard: lint-zone: 2 records, 4 names, 2 findings, bad-punycode 2" NO_ERRORS},
+     1},
+    {"$INCLUDE of a missing file, a directory, a device",
      {"@/include-bad.db"},
      NULL,
      {NULL},
      {"@/include-bad.db:1: $INCLUDE @/missing.db: No such file or directory",
-      "@/include-bad.db:2: $INCLUDE @/sub: not a regular file",
-      "idnguard: lint-zone: 0 records, 0 names, 0 findings; 2 errors"},
+      "@/include-bad.db:2: $INCLUDE @/sub: not a regular file (a directory)",
+      "@/include-bad.db:3: $INCLUDE /dev/null: not a regular file (a character device)",
+      "idnguard: lint-zone: 0 records, 0 names, 0 findings; 3 errors"},
      2},
     {"a clean zone", {"@/clean.db"}, NULL, {NULL},
      {"idnguard: lint-zone: 6 records, 10 names, 0 findings" NO_ERRORS}, 0},
@@ -353,9 +409,158 @@ static const struct lint_case cases[] = {
      {"@/clean.db:1: *"}, 2},
 };
 
-START_TEST(test_lint_case)
+/* ---- cases whose files are made in a scratch directory ---- */
+
+/* dir/name holding text. */
+static void put_file(const char *dir, const char *name, const char *text)
 {
-    const struct lint_case *c = &cases[_i];
+    char path[512];
+    FILE *f;
+
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    f = fopen(path, "w");
+    ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
+    ck_assert(fputs(text, f) >= 0 && fclose(f) == 0);
+}
+
+static void make_fifo(const char *dir)
+{
+    char path[512];
+
+    snprintf(path, sizeof path, "%s/fifo", dir);
+    ck_assert_msg(mkfifo(path, 0600) == 0, "mkfifo %s: %s", path, strerror(errno));
+    put_file(dir, "fifo-inc.db", "$INCLUDE fifo\nxn--zz.example. IN A 192.0.2.1\n");
+}
+
+/* A socket left bound in the file system (its descriptor closed). */
+static void make_socket(const char *dir)
+{
+    struct sockaddr_un sa;
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+
+    ck_assert(fd >= 0);
+    memset(&sa, 0, sizeof sa);
+    sa.sun_family = AF_UNIX;
+    ck_assert((size_t)snprintf(sa.sun_path, sizeof sa.sun_path, "%s/sock", dir)
+              < sizeof sa.sun_path);
+    ck_assert_msg(bind(fd, (struct sockaddr *)&sa, sizeof sa) == 0, "bind %s: %s", sa.sun_path,
+                  strerror(errno));
+    close(fd);
+    put_file(dir, "sock-inc.db", "$INCLUDE sock\n");
+}
+
+/* c0.db includes c1.db, ... c16.db includes c17.db: one more than 16 deep. */
+static void make_chain(const char *dir)
+{
+    char name[32], text[64];
+    int i;
+
+    for (i = 0; i < 17; i++) {
+        snprintf(name, sizeof name, "c%d.db", i);
+        snprintf(text, sizeof text, "$INCLUDE c%d.db\n", i + 1);
+        put_file(dir, name, text);
+    }
+    put_file(dir, "c17.db", "ok.example. IN A 192.0.2.1\n");
+}
+
+/* f0.db includes f1.db ten times, ... f14.db includes f15.db ten times: no
+ * loop and 15 deep, but 10^15 files to read without a limit on their
+ * number.  Depth first, the 4097th is f15.db from f14.db line 7, after
+ * 3,676 of the f15.db files (one clean record each). */
+static void make_fanout(const char *dir)
+{
+    char name[32], line[32], text[512];
+    int i, k;
+
+    for (i = 0; i < 15; i++) {
+        text[0] = '\0';
+        snprintf(line, sizeof line, "$INCLUDE f%d.db\n", i + 1);
+        for (k = 0; k < 10; k++)
+            strcat(text, line);
+        snprintf(name, sizeof name, "f%d.db", i);
+        put_file(dir, name, text);
+    }
+    put_file(dir, "f15.db", "ok.example. IN A 192.0.2.1\n");
+}
+
+/* A sparse file one octet over the limit, then an $INCLUDE of a small file
+ * (no longer followed) and a record (still read). */
+static void make_big(const char *dir)
+{
+    char path[512];
+    int fd;
+
+    snprintf(path, sizeof path, "%s/big.db", dir);
+    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ck_assert(fd >= 0);
+    ck_assert_msg(ftruncate(fd, INCLUDE_OCTETS_MAX + 1) == 0, "ftruncate: %s", strerror(errno));
+    close(fd);
+    put_file(dir, "small.db", "xn--zz.example. IN A 192.0.2.1\n");
+    put_file(dir, "big-inc.db", "$INCLUDE big.db\n$INCLUDE small.db\nok.example. IN A 192.0.2.1\n");
+}
+
+struct made_case {
+    void (*make)(const char *dir);
+    struct lint_case c;
+};
+
+static const struct made_case made_cases[] = {
+    /* Opening a FIFO for reading waits for a writer: refused unopened. */
+    {make_fifo,
+     {"a FIFO as FILE",
+      {"%/fifo", "@/clean.db"},
+      NULL,
+      {NULL},
+      {"%/fifo: not a regular file (a FIFO)",
+       "idnguard: lint-zone: 6 records, 10 names, 0 findings; 1 errors"},
+      2}},
+    {make_fifo,
+     {"$INCLUDE of a FIFO",
+      {"%/fifo-inc.db"},
+      NULL,
+      {"%/fifo-inc.db:2: xn--zz.example. A owner: " BAD},
+      {"%/fifo-inc.db:1: $INCLUDE %/fifo: not a regular file (a FIFO)",
+       "idnguard: lint-zone: 1 records, 1 names, 1 findings, bad-punycode 1; 1 errors"},
+      2}},
+    {make_socket,
+     {"$INCLUDE of a socket",
+      {"%/sock-inc.db"},
+      NULL,
+      {NULL},
+      {"%/sock-inc.db:1: $INCLUDE %/sock: not a regular file (a socket)",
+       "idnguard: lint-zone: 0 records, 0 names, 0 findings; 1 errors"},
+      2}},
+    {make_chain,
+     {"$INCLUDE 17 deep",
+      {"%/c0.db"},
+      NULL,
+      {NULL},
+      {"%/c16.db:1: $INCLUDE %/c17.db: nested more than 16 deep (the limit)",
+       "idnguard: lint-zone: 0 records, 0 names, 0 findings; 1 errors"},
+      2}},
+    {make_fanout,
+     {"$INCLUDE fan-out past the limit on files",
+      {"%/f0.db"},
+      NULL,
+      {NULL},
+      {"%/f14.db:7: $INCLUDE %/f15.db: more than 4096 files included for this input (the "
+       "limit); no further $INCLUDE of it is followed",
+       "idnguard: lint-zone: 3676 records, 3676 names, 0 findings; 1 errors"},
+      2}},
+    {make_big,
+     {"$INCLUDE past the limit on octets",
+      {"%/big-inc.db"},
+      NULL,
+      {NULL},
+      {"%/big-inc.db:1: $INCLUDE %/big.db: the files included for this input would pass "
+       "1073741824 octets (the limit); no further $INCLUDE of it is followed",
+       "idnguard: lint-zone: 1 records, 1 names, 0 findings; 1 errors"},
+      2}},
+};
+
+/* Runs c and checks its status and both outputs. */
+static void check_case(const struct lint_case *c)
+{
     char *out, *err;
     int st;
 
@@ -373,6 +578,21 @@ START_TEST(test_lint_case)
     }
     free(out);
     free(err);
+}
+
+START_TEST(test_lint_case)
+{
+    check_case(&cases[_i]);
+}
+END_TEST
+
+START_TEST(test_lint_made)
+{
+    t_tmpdir_make(scratch, sizeof scratch, "idng-lint-files");
+    made_cases[_i].make(scratch);
+    check_case(&made_cases[_i].c);
+    t_tmpdir_remove(scratch);
+    scratch[0] = '\0';
 }
 END_TEST
 
@@ -401,6 +621,7 @@ static Suite *lint_suite(void)
 
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_lint_case, 0, (int)(sizeof cases / sizeof cases[0]));
+    tcase_add_loop_test(tc, test_lint_made, 0, (int)(sizeof made_cases / sizeof made_cases[0]));
     tcase_add_test(tc, test_idna2008);
     suite_add_tcase(s, tc);
     return s;
