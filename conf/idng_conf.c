@@ -17,6 +17,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <glob.h>
 #include <grp.h>
 #include <pwd.h>
 #include <sys/stat.h>
@@ -49,16 +50,38 @@ static const char *const log_format_names[] = {
 
 struct key;
 
+/** The lists whose entries have origins (struct idng_conf_origins). */
+enum { L_ALLOW, L_DENY, L_PROTECT, L_TLD, N_LISTS };
+
+/** A settings file read, for refusing one that is read twice. */
+struct file_id {
+    dev_t dev;
+    ino_t ino;
+    int open;                     /**< being read: including it again is a cycle */
+    struct idng_conf_origin from; /**< the include line that read it (line 0: none) */
+};
+
+/** What belongs to the file being read; kept aside while an include is. */
+struct file_state {
+    const char *fname;                   /**< its name in messages */
+    uint32_t file;                       /**< its index in c.origin.files */
+    size_t line;                         /**< the line being read */
+    size_t clause_line;                  /**< line of "idnguard:", 0 = none yet */
+    size_t first_line[IDNG_CONF_KEYS_MAX]; /**< per key row; 0 = not seen yet */
+};
+
 /** Everything one parse needs; the settings are moved out on success. */
 struct pstate {
     struct idng_conf c;                       /**< the temporary being filled */
     unsigned char explicit_action[IDNG_CLASS_COUNT]; /**< on-<class> seen */
-    size_t first_line[64];                    /**< per key row; 0 = not seen yet */
-    size_t *name_line[2];                     /**< line of each allow/deny name */
-    size_t name_line_cap[2];                  /**< entries allocated at name_line[] */
-    size_t clause_line;                       /**< line of "idnguard:", 0 = none yet */
-    const char *fname;
-    size_t line;
+    size_t at_cap[N_LISTS];                   /**< entries allocated at each list's origins */
+    size_t seq;                               /**< lines read so far, in every file */
+    size_t key_seq[IDNG_CONF_KEYS_MAX];       /**< per key row, seq of the line that set it last */
+    struct file_state f;                      /**< the file being read */
+    unsigned depth;                           /**< includes open around it */
+    size_t budget;                            /**< octets more settings files may hold */
+    struct file_id *ids;                      /**< every settings file read */
+    size_t nids, ids_cap;
     char *err;
     size_t errlen;
     size_t used;      /**< octets of err written so far */
@@ -83,9 +106,9 @@ static void report(struct pstate *p, int warning, const char *fmt, va_list ap)
     if (p->err == NULL || p->errlen == 0 || k > IDNG_CONF_REPORT_MAX)
         return;
     if (k == IDNG_CONF_REPORT_MAX) {
-        w = snprintf(line, sizeof line, "%s: more problems not shown", p->fname);
+        w = snprintf(line, sizeof line, "%s: more problems not shown", p->f.fname);
     } else {
-        w = snprintf(line, sizeof line, "%s:%zu: %s", p->fname, p->line > 0 ? p->line : 1,
+        w = snprintf(line, sizeof line, "%s:%zu: %s", p->f.fname, p->f.line > 0 ? p->f.line : 1,
                      warning ? "warning: " : "");
         if (w >= 0 && (size_t)w < sizeof line)
             w += vsnprintf(line + w, sizeof line - (size_t)w, fmt, ap);
@@ -164,6 +187,76 @@ static void join_names(char *out, size_t cap, const char *const *names, size_t n
             return;
         o += (size_t)w;
     }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Origins                                                                   */
+
+/* Where list's entries' origins are kept in c. */
+static struct idng_conf_origin **list_at(struct idng_conf *c, int list)
+{
+    switch (list) {
+    case L_ALLOW:
+        return &c->origin.allow;
+    case L_DENY:
+        return &c->origin.deny;
+    case L_PROTECT:
+        return &c->origin.protect;
+    default:
+        return &c->origin.tld;
+    }
+}
+
+/* The line being read is where entry i of list was set; 0, or -1 (out of
+ * memory, reported). */
+static int note_entry(struct pstate *p, int list, size_t i)
+{
+    struct idng_conf_origin **at = list_at(&p->c, list), *grown;
+    size_t cap = p->at_cap[list] ? p->at_cap[list] : 8;
+
+    if (i >= p->at_cap[list]) {
+        while (cap <= i)
+            cap *= 2;
+        if ((grown = realloc(*at, cap * sizeof *grown)) == NULL)
+            return fail(p, "out of memory");
+        *at = grown;
+        p->at_cap[list] = cap;
+    }
+    (*at)[i].file = p->f.file;
+    (*at)[i].line = (uint32_t)p->f.line;
+    return 0;
+}
+
+/* Adds a file to c's files, named as the display unit shows it; its index
+ * in *at.  0, or -1 (out of memory, reported). */
+static int add_file(struct pstate *p, const char *name, uint32_t *at)
+{
+    struct idng_conf_origins *o = &p->c.origin;
+    size_t n = strlen(name);
+    char **grown = realloc(o->files, (o->nfiles + 1) * sizeof *grown), *shown;
+
+    if (grown == NULL)
+        return fail(p, "out of memory");
+    o->files = grown;
+    /* At most 10 octets shown for one in ("\u{10FFFF}"). */
+    if (n > (SIZE_MAX - 1) / 10 || (shown = malloc(10 * n + 1)) == NULL)
+        return fail(p, "out of memory");
+    idng_display_text(name, n, shown, 10 * n + 1);
+    o->files[o->nfiles] = shown;
+    *at = (uint32_t)o->nfiles++;
+    return 0;
+}
+
+/* Where an earlier entry was set, for "first at ...": "line N" in the file
+ * being read, else "FILE:N". */
+static const char *first_at(const struct pstate *p, const struct idng_conf_origin *o, char *out,
+                            size_t cap)
+{
+    if (o->file == p->f.file)
+        snprintf(out, cap, "line %lu", (unsigned long)o->line);
+    else
+        idng_conf_origin_text(&p->c, o, out, cap);
+    return out;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -504,8 +597,8 @@ static int set_path(struct pstate *p, const struct key *k, const char *v, size_t
         return fail(p, "out of memory");
     memcpy(*field, v, n);
     (*field)[n] = '\0';
-    if (p->flags & IDNG_CONF_F_CHECK_PATHS)
-        return check_path(p, k, *field);
+    /* IDNG_CONF_F_CHECK_PATHS: checked once every file is read (check_paths),
+     * the value a later file may set instead. */
     return 0;
 }
 
@@ -636,9 +729,9 @@ static const struct kind kind_restriction = {set_restriction, put_restriction,
 /* -- protected names: protect (one name) and protect-file (a file of them) -- */
 
 /* Adds one protected name, as written (where: "" for a protect line, else
- * "FILE:LINE: " of the name in a protect-file). */
+ * "FILE:LINE: " of the name in a protect-file, whose line is from). */
 static int add_protected(struct pstate *p, const struct key *k, const char *v, size_t n,
-                         const char *where)
+                         const char *where, const struct idng_conf_origin *from)
 {
     uint8_t wire[WIRE_MAX];
     size_t wlen = 0;
@@ -668,6 +761,13 @@ static int add_protected(struct pstate *p, const struct key *k, const char *v, s
         return fail(p, "out of memory");
     if (r != 0)
         return fail(p, "%sbad name '%s' for '%s'", where, echo(e, v, n), k->name);
+    if (p->flags & IDNG_CONF_F_ORIGINS) {
+        size_t i = p->c.policy.protect.names.count - 1;
+        if (note_entry(p, L_PROTECT, i) != 0)
+            return -1;
+        if (from != NULL)
+            p->c.origin.protect[i] = *from;
+    }
     if (*where == '\0' && idng_nameset_add(&p->c.protect_lines, wire, wlen, NULL) != 0)
         return fail(p, "out of memory");
     return 0;
@@ -675,7 +775,7 @@ static int add_protected(struct pstate *p, const struct key *k, const char *v, s
 
 static int set_protect(struct pstate *p, const struct key *k, const char *v, size_t n)
 {
-    return add_protected(p, k, v, n, "");
+    return add_protected(p, k, v, n, "", NULL);
 }
 
 static int put_protect(const struct idng_conf *c, const struct key *k, FILE *f)
@@ -702,7 +802,8 @@ static void expect_protect(const struct key *k, char *out, size_t cap)
 static const struct kind kind_protect = {set_protect, put_protect, expect_protect};
 
 static int read_regular(const char *path, size_t max, const char *what, char **out, size_t *len,
-                        const char **why, int *errnum, char *whybuf, size_t whylen);
+                        const char **why, int *errnum, char *whybuf, size_t whylen,
+                        struct stat *st);
 
 /* -- tld-scripts: the scripts a top-level domain expects (whole-script) -- */
 
@@ -748,7 +849,16 @@ static int set_tld_scripts(struct pstate *p, const struct key *k, const char *v,
     r = idng_protect_tld(&p->c.policy.protect, (const char *)wire + 1, wire[0], scripts);
     if (r == -1)
         return fail(p, "out of memory");
-    return r == 0 ? 0 : fail(p, "bad top-level domain '%s' for '%s'", echo(e, v, t), k->name);
+    if (r != 0)
+        return fail(p, "bad top-level domain '%s' for '%s'", echo(e, v, t), k->name);
+    if (!(p->flags & IDNG_CONF_F_ORIGINS))
+        return 0;
+    /* The TLD's entry, new or replaced (the label is lowercase either way). */
+    for (i = 0; i < p->c.policy.protect.ntld; i++)
+        if (p->c.policy.protect.tld[i].len == wire[0]
+            && memcmp(p->c.policy.protect.tld[i].label, wire + 1, wire[0]) == 0)
+            break;
+    return note_entry(p, L_TLD, i);
 }
 
 static int put_tld_scripts(const struct idng_conf *c, const struct key *k, FILE *f)
@@ -823,8 +933,11 @@ static char *read_names_file(struct pstate *p, const struct key *k, const char *
     char *buf;
     int errnum;
 
+    struct stat st;
+
     if (read_regular(path, IDNG_CONF_NAMES_FILE_MAX, "a file of names", &buf, len, &why, &errnum,
-                     whybuf, sizeof whybuf) == 0)
+                     whybuf, sizeof whybuf, &st)
+        == 0)
         return buf;
     echo(e, path, strlen(path));
     if (errnum != 0)
@@ -834,13 +947,13 @@ static char *read_names_file(struct pstate *p, const struct key *k, const char *
     return NULL;
 }
 
+/* protect-file: the path only; the file is read once every settings file
+ * is (load_protect_file), so that an included file's line replaces the
+ * earlier one as for any other key. */
 static int set_protect_file(struct pstate *p, const struct key *k, const char *v, size_t n)
 {
-    char e[ECHO_CAP], x[160], where[ECHO_CAP + 32];
+    char e[ECHO_CAP], x[160];
     const char *why = path_problem(v, n);
-    char *buf;
-    size_t len = 0, pos = 0, line = 0, i;
-    unsigned before = p->nerr;
 
     if (why != NULL) {
         k->kind->expect(k, x, sizeof x);
@@ -851,16 +964,34 @@ static int set_protect_file(struct pstate *p, const struct key *k, const char *v
         return fail(p, "out of memory");
     memcpy(p->c.protect_file, v, n);
     p->c.protect_file[n] = '\0';
-    if ((buf = read_names_file(p, k, p->c.protect_file, &len)) == NULL)
+    return 0;
+}
+
+/* Reads the protect-file that k (its row) names, reporting at the line that
+ * named it. */
+static int load_protect_file(struct pstate *p, const struct key *k)
+{
+    const char *path = p->c.protect_file;
+    char e[ECHO_CAP], where[ECHO_CAP + 32];
+    char *buf;
+    size_t len = 0, pos = 0, i, n = strlen(path);
+    unsigned before = p->nerr;
+    struct idng_conf_origin from = {0, 0};
+
+    if ((buf = read_names_file(p, k, path, &len)) == NULL)
         return -1;
     /* The daemon reads it again at every reload, as the user it runs as. */
     if (p->flags & IDNG_CONF_F_CHECK_PATHS) {
         struct stat st;
-        if (stat(p->c.protect_file, &st) == 0 && !may(p, p->c.protect_file, &st, R_OK)) {
+        if (stat(path, &st) == 0 && !may(p, path, &st, R_OK)) {
             free(buf);
-            return fail(p, "%s '%s' is not readable (%s%s)", k->name, echo(e, v, n),
+            return fail(p, "%s '%s' is not readable (%s%s)", k->name, echo(e, path, n),
                         p->user ? "by user " : "by this user", p->user ? p->user : "");
         }
+    }
+    if ((p->flags & IDNG_CONF_F_ORIGINS) && add_file(p, path, &from.file) != 0) {
+        free(buf);
+        return -1;
     }
     /* One name a line; blanks around it, empty lines and '#' comments are
      * ignored.  Every bad line is reported (up to the report's limit), and
@@ -869,7 +1000,7 @@ static int set_protect_file(struct pstate *p, const struct key *k, const char *v
         const char *s = buf + pos, *nl = memchr(s, '\n', len - pos), *hash;
         size_t m = nl != NULL ? (size_t)(nl - s) : len - pos;
         pos += m + (nl != NULL);
-        line++;
+        from.line++;
         if ((hash = memchr(s, '#', m)) != NULL)
             m = (size_t)(hash - s);
         while (m > 0 && (s[m - 1] == ' ' || s[m - 1] == '\t' || s[m - 1] == '\r'))
@@ -880,14 +1011,14 @@ static int set_protect_file(struct pstate *p, const struct key *k, const char *v
         }
         if (m == 0)
             continue;
-        snprintf(where, sizeof where, "%s:%zu: ", echo(e, v, n), line);
+        snprintf(where, sizeof where, "%s:%lu: ", echo(e, path, n), (unsigned long)from.line);
         for (i = 0; i < m && (unsigned char)s[i] >= 0x20 && s[i] != 0x7F; i++)
             ;
         if (i < m) {
             fail(p, "%scontrol octet 0x%02X in a name", where, (unsigned char)s[i]);
             continue;
         }
-        (void)add_protected(p, k, s, m, where);
+        (void)add_protected(p, k, s, m, where, &from);
     }
     free(buf);
     return p->nerr == before ? 0 : -1;
@@ -937,8 +1068,7 @@ static const struct key keys[] = {
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
-_Static_assert(NKEYS <= sizeof((struct pstate *)0)->first_line / sizeof(size_t),
-               "struct pstate.first_line needs a slot per key row");
+_Static_assert(NKEYS <= IDNG_CONF_KEYS_MAX, "IDNG_CONF_KEYS_MAX needs a slot per key row");
 
 static int row_active(const struct key *k)
 {
@@ -1092,7 +1222,7 @@ static int set_name(struct pstate *p, const struct key *k, const char *v, size_t
     uint8_t wire[WIRE_MAX];
     size_t wlen = 0, i;
     int which;
-    char text[WIRE_MAX + 1];
+    char text[WIRE_MAX + 1], at[IDNG_CONF_LINE_MAX + 32];
 
     if (name_to_wire(p, k, v, n, wire, &wlen) != 0)
         return -1;
@@ -1100,27 +1230,23 @@ static int set_name(struct pstate *p, const struct key *k, const char *v, size_t
      * itself.  (A name below another listed one is fine: it is how an
      * exception is written.)  One probe of each list's table. */
     for (which = 0; which < 2; which++) {
+        const struct idng_conf_origin *first;
         i = idng_nameset_find(which == 0 ? &p->c.policy.allow : &p->c.policy.deny, wire, wlen);
         if (i == IDNG_NAMESET_NONE)
             continue;
         wire_to_text(wire, text);
+        first = &(*list_at(&p->c, which == 0 ? L_ALLOW : L_DENY))[i];
         if (which == k->arg)
-            return fail(p, "duplicate %s name '%s' (first at line %zu)", k->name, text,
-                        p->name_line[which][i]);
-        return fail(p, "'%s' is in both '%s' (line %zu) and '%s'; a name can be in one list only",
-                    text, list_key_name(which), p->name_line[which][i], k->name);
+            return fail(p, "duplicate %s name '%s' (first at %s)", k->name, text,
+                        first_at(p, first, at, sizeof at));
+        return fail(p, "'%s' is in both '%s' (%s) and '%s'; a name can be in one list only", text,
+                    list_key_name(which), first_at(p, first, at, sizeof at), k->name);
     }
-    if (l->count == p->name_line_cap[k->arg]) {
-        size_t cap = l->count ? 2 * l->count : 8;
-        size_t *lines = realloc(p->name_line[k->arg], cap * sizeof *lines);
-        if (lines == NULL)
-            return fail(p, "out of memory");
-        p->name_line[k->arg] = lines;
-        p->name_line_cap[k->arg] = cap;
-    }
+    /* Always noted: the messages above need them while the file is read. */
+    if (note_entry(p, k->arg == 0 ? L_ALLOW : L_DENY, l->count) != 0)
+        return -1;
     if (idng_nameset_add(l, wire, wlen, NULL) != 0)
         return fail(p, "out of memory");
-    p->name_line[k->arg][l->count - 1] = p->line;
     if (looks_like_address(wire, wlen)) {
         wire_to_text(wire, text);
         warn(p, "%s name '%s' looks like an IPv4 address; the lists hold domain names, not "
@@ -1177,11 +1303,13 @@ static int clause(struct pstate *p, size_t vlen, int quoted)
     if (vlen > 0 || quoted)
         return fail(p, "'idnguard:' must stand alone on its line; put each setting on a line "
                     "of its own");
-    if (p->clause_line != 0)
-        return fail(p, "second 'idnguard:' clause (the first is at line %zu)", p->clause_line);
-    p->clause_line = p->line;
+    if (p->f.clause_line != 0)
+        return fail(p, "second 'idnguard:' clause (the first is at line %zu)", p->f.clause_line);
+    p->f.clause_line = p->f.line;
     return 0;
 }
+
+static int include(struct pstate *p, const char *v, size_t n);
 
 static int parse_line(struct pstate *p, const char *s, size_t n)
 {
@@ -1257,6 +1385,8 @@ static int parse_line(struct pstate *p, const char *s, size_t n)
 
     if (kl == 8 && memcmp(s + ks, "idnguard", 8) == 0)
         return clause(p, vlen, quoted);
+    if (kl == 7 && memcmp(s + ks, "include", 7) == 0)
+        return include(p, v, vlen);
     k = find_key(s + ks, kl);
     if (k == NULL) {
         if (vlen == 0 && !quoted)
@@ -1264,18 +1394,23 @@ static int parse_line(struct pstate *p, const char *s, size_t n)
                         echo(e, s + ks, kl));
         return fail(p, "unknown key '%s'", echo(e, s + ks, kl));
     }
-    if (p->clause_line == 0)
+    if (p->f.clause_line == 0)
         return fail(p, "'%s' comes before the 'idnguard:' clause", k->name);
-    if (!(k->flags & K_REPEAT) && p->first_line[k - keys] != 0)
-        return fail(p, "duplicate '%s' (first at line %zu)", k->name, p->first_line[k - keys]);
+    /* Once a file: a repeat there is a slip.  Another file may set it
+     * again, and then replaces the value (see idng_conf.h). */
+    if (!(k->flags & K_REPEAT) && p->f.first_line[k - keys] != 0)
+        return fail(p, "duplicate '%s' (first at line %zu)", k->name, p->f.first_line[k - keys]);
     if (vlen == 0 && !(quoted && (k->flags & K_EMPTY_OK))) {
         k->kind->expect(k, x, sizeof x);
         return fail(p, "empty value for '%s' (expected %s)", k->name, x);
     }
     if (k->kind->set(p, k, v, vlen) != 0)
         return -1;
-    if (p->first_line[k - keys] == 0)
-        p->first_line[k - keys] = p->line;
+    if (p->f.first_line[k - keys] == 0)
+        p->f.first_line[k - keys] = p->f.line;
+    p->c.origin.key[k - keys].file = p->f.file;
+    p->c.origin.key[k - keys].line = (uint32_t)p->f.line;
+    p->key_seq[k - keys] = p->seq;
     return 0;
 }
 
@@ -1300,6 +1435,8 @@ void idng_conf_init(struct idng_conf *c)
 
 void idng_conf_free(struct idng_conf *c)
 {
+    size_t i;
+
     if (c == NULL)
         return;
     idng_policy_free(&c->policy);
@@ -1308,11 +1445,268 @@ void idng_conf_free(struct idng_conf *c)
     free(c->stats_file);
     free(c->tap_stats_file);
     free(c->protect_file);
+    for (i = 0; i < c->origin.nfiles; i++)
+        free(c->origin.files[i]);
+    free(c->origin.files);
+    free(c->origin.allow);
+    free(c->origin.deny);
+    free(c->origin.protect);
+    free(c->origin.tld);
     idng_conf_init(c);
 }
 
+static int read_regular(const char *path, size_t max, const char *what, char **out, size_t *len,
+                        const char **why, int *errnum, char *whybuf, size_t whylen,
+                        struct stat *st);
+
+/* The lines of one file (the first, or one included): every problem is
+ * reported, lines being independent. */
+static void parse_text(struct pstate *p, const char *buf, size_t len)
+{
+    size_t pos = 0;
+    unsigned before = p->nerr;
+
+    /* Editors on some systems start UTF-8 files with a byte order mark. */
+    if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
+        pos = 3;
+    while (pos < len) {
+        const char *s = buf + pos, *nl = memchr(s, '\n', len - pos);
+        size_t n = nl != NULL ? (size_t)(nl - s) : len - pos;
+
+        p->f.line++;
+        p->seq++;
+        pos += n + (nl != NULL);
+        if (nl != NULL && n > 0 && s[n - 1] == '\r')
+            n--;
+        (void)parse_line(p, s, n);
+    }
+    if (p->f.clause_line == 0 && p->nerr == before)
+        fail(p, "no 'idnguard:' clause (wrong file? settings must follow a line 'idnguard:')");
+}
+
+/* A settings file read before: 0, or -1 (reported) when it is one being
+ * read (a cycle) or read already. */
+static int read_once(struct pstate *p, const char *shown, const struct stat *st)
+{
+    char at[IDNG_CONF_LINE_MAX + 32];
+    size_t i;
+
+    for (i = 0; i < p->nids; i++) {
+        if (p->ids[i].dev != st->st_dev || p->ids[i].ino != st->st_ino)
+            continue;
+        if (p->ids[i].open)
+            return fail(p, "include '%s': it is being read already (an include cycle)", shown);
+        return fail(p, "include '%s': included already (at %s); a file is read once", shown,
+                    first_at(p, &p->ids[i].from, at, sizeof at));
+    }
+    return 0;
+}
+
+/* Notes a settings file as being read; its index in p->ids, or -1. */
+static long note_id(struct pstate *p, const struct stat *st)
+{
+    struct file_id *grown;
+
+    if (p->nids == p->ids_cap) {
+        size_t cap = p->ids_cap ? 2 * p->ids_cap : 4;
+        if ((grown = realloc(p->ids, cap * sizeof *grown)) == NULL)
+            return fail(p, "out of memory");
+        p->ids = grown;
+        p->ids_cap = cap;
+    }
+    p->ids[p->nids].dev = st->st_dev;
+    p->ids[p->nids].ino = st->st_ino;
+    p->ids[p->nids].open = 1;
+    p->ids[p->nids].from.file = p->f.file;
+    p->ids[p->nids].from.line = (uint32_t)p->f.line;
+    return (long)p->nids++;
+}
+
+/* Reads one included file where its include line stands.  shown: the
+ * path as messages show it. */
+static int include_file(struct pstate *p, const char *path, const char *shown)
+{
+    struct file_state *saved;
+    struct stat st;
+    char *buf, whybuf[96];
+    const char *why;
+    size_t len;
+    int errnum, r;
+    long id;
+    uint32_t file;
+
+    if (p->depth >= IDNG_CONF_INCLUDE_DEPTH)
+        return fail(p, "include '%s': includes nest deeper than %d", shown,
+                    IDNG_CONF_INCLUDE_DEPTH);
+    r = read_regular(path, p->budget, "a settings file", &buf, &len, &why, &errnum, whybuf,
+                     sizeof whybuf, &st);
+    if (r == -2)
+        return fail(p, "include '%s': too big; the settings files together may hold %d octets",
+                    shown, IDNG_CONF_FILE_MAX);
+    if (r != 0)
+        return errnum ? fail(p, "include '%s': %s: %s", shown, why, strerror(errnum))
+                      : fail(p, "include '%s': %s", shown, why);
+    if (read_once(p, shown, &st) != 0 || add_file(p, path, &file) != 0
+        || (id = note_id(p, &st)) < 0 || (saved = malloc(sizeof *saved)) == NULL) {
+        free(buf);
+        return p->nerr > 0 ? -1 : fail(p, "out of memory");
+    }
+    /* The daemon reads it at every load, as the user it runs as. */
+    if ((p->flags & IDNG_CONF_F_CHECK_PATHS) && !may(p, path, &st, R_OK))
+        fail(p, "include '%s' is not readable (%s%s)", shown,
+             p->user ? "by user " : "by this user", p->user ? p->user : "");
+    *saved = p->f;
+    memset(&p->f, 0, sizeof p->f);
+    p->f.fname = p->c.origin.files[file];
+    p->f.file = file;
+    p->budget -= len;
+    p->depth++;
+    parse_text(p, buf, len);
+    p->depth--;
+    p->f = *saved;
+    p->ids[id].open = 0;
+    free(saved);
+    free(buf);
+    return 0;
+}
+
+static int by_bytes(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* glob(3) reports a directory it cannot read here: a missing one is no
+ * match, as a pattern that matches nothing is; any other failure stops
+ * the glob.  (glob takes no context: the thread's own copy.) */
+static _Thread_local int glob_errnum;
+
+static int glob_error(const char *epath, int errnum)
+{
+    (void)epath;
+    glob_errnum = errnum;
+    return errnum != ENOENT && errnum != ENOTDIR;
+}
+
+/* include: PATH (see idng_conf.h): a file, or a glob pattern's matches in
+ * byte order. */
+static int include(struct pstate *p, const char *v, size_t n)
+{
+    char e[ECHO_CAP], *path;
+    const char *why;
+    glob_t g;
+    size_t i;
+    int r;
+
+    if (n == 0)
+        return fail(p, "empty value for 'include' (expected an absolute path, or a pattern "
+                       "such as /etc/unbound/idnguard.conf.d/*.conf)");
+    if ((why = path_problem(v, n)) != NULL)
+        return fail(p, "include '%s' %s (expected an absolute path, or a pattern such as "
+                       "/etc/unbound/idnguard.conf.d/*.conf)",
+                    echo(e, v, n), why);
+    if ((path = malloc(n + 1)) == NULL)
+        return fail(p, "out of memory");
+    memcpy(path, v, n); /* v may be p->vbuf, which the included lines reuse */
+    path[n] = '\0';
+    echo(e, path, n);
+    if (strpbrk(path, "*?[{") == NULL) {
+        r = include_file(p, path, e);
+        free(path);
+        return r;
+    }
+    glob_errnum = 0;
+    r = glob(path, GLOB_NOSORT
+#ifdef GLOB_BRACE
+                       | GLOB_BRACE
+#endif
+             ,
+             glob_error, &g);
+    free(path);
+    if (r == GLOB_NOMATCH)
+        return 0;
+    if (r == GLOB_ABORTED)
+        return fail(p, "include '%s': cannot read a directory: %s", e, strerror(glob_errnum));
+    if (r != 0)
+        return fail(p, "out of memory");
+    /* Byte order, whatever the locale: the order settings are read in. */
+    qsort(g.gl_pathv, g.gl_pathc, sizeof *g.gl_pathv, by_bytes);
+    r = 0;
+    for (i = 0; i < g.gl_pathc; i++) {
+        char m[ECHO_CAP];
+        if (include_file(p, g.gl_pathv[i], echo(m, g.gl_pathv[i], strlen(g.gl_pathv[i]))) != 0)
+            r = -1;
+    }
+    globfree(&g);
+    return r;
+}
+
+/*
+ * The files the settings name are distinct: a file one of them writes
+ * (log-file, stats-file, tap-stats-file) is none of the others, so that the
+ * module and the tap never replace each other's counters and no stats file
+ * lands on the query log or on the names of protect-file.  Reported at the
+ * line of the key read later (in whichever file), once every file is read.
+ */
+static void check_distinct_files(struct pstate *p)
+{
+    static const char *const names[] = {"log-file", "stats-file", "tap-stats-file",
+                                        "protect-file"};
+    const char *paths[4];
+    size_t i, j, row[4];
+    char at[IDNG_CONF_LINE_MAX + 32];
+
+    paths[0] = p->c.log_file;
+    paths[1] = p->c.stats_file;
+    paths[2] = p->c.tap_stats_file;
+    paths[3] = p->c.protect_file;
+    for (i = 0; i < 4; i++)
+        row[i] = (size_t)(find_key(names[i], strlen(names[i])) - keys);
+    for (i = 0; i < 3; i++) /* protect-file is only read: it is never the later one */
+        for (j = i + 1; j < 4; j++)
+            if (idng_conf_same_file(paths[i], paths[j])) {
+                size_t later = j < 3 && p->key_seq[row[j]] > p->key_seq[row[i]] ? j : i;
+                size_t other = later == i ? j : i;
+                const struct idng_conf_origin *o = &p->c.origin.key[row[later]];
+                p->f.fname = p->c.origin.files[o->file];
+                p->f.file = o->file;
+                p->f.line = o->line;
+                fail(p, "%s '%s' is the file of %s (%s): %s", names[later], paths[later],
+                     names[other], first_at(p, &p->c.origin.key[row[other]], at, sizeof at),
+                     other != 3   ? "each needs a file of its own, or one would replace the "
+                                    "other's lines or counters"
+                     : later == 0 ? "the query log would be written over the protected names"
+                                  : "the counters would be written over the protected names");
+            }
+}
+
+/* What waits until every file is read: the path checks of the files the
+ * daemon writes, and the protect-file, each reported at the line that set
+ * it (the last one, when files set it again). */
+static void finish(struct pstate *p)
+{
+    size_t i;
+
+    if (p->nerr == 0)
+        check_distinct_files(p);
+    for (i = 0; i < NKEYS; i++) {
+        const struct idng_conf_origin *o = &p->c.origin.key[i];
+        int is_path = keys[i].kind == &kind_path;
+        if (!(is_path && (p->flags & IDNG_CONF_F_CHECK_PATHS) && *CFIELD(&p->c, &keys[i], char *))
+            && !(keys[i].kind == &kind_protect_file && p->c.protect_file))
+            continue;
+        p->f.fname = p->c.origin.files[o->file];
+        p->f.file = o->file;
+        p->f.line = o->line;
+        if (is_path)
+            (void)check_path(p, &keys[i], *CFIELD(&p->c, &keys[i], char *));
+        else
+            (void)load_protect_file(p, &keys[i]);
+    }
+}
+
 static int parse(struct idng_conf *c, const char *buf, size_t len, const char *fname,
-                 unsigned flags, const char *user, char *err, size_t errlen);
+                 const struct stat *id, unsigned flags, const char *user, char *err,
+                 size_t errlen);
 
 int idng_conf_parse(struct idng_conf *c, const char *buf, size_t len, const char *fname,
                     char *err, size_t errlen)
@@ -1323,7 +1717,7 @@ int idng_conf_parse(struct idng_conf *c, const char *buf, size_t len, const char
 int idng_conf_parse_flags(struct idng_conf *c, const char *buf, size_t len, const char *fname,
                           unsigned flags, char *err, size_t errlen)
 {
-    return parse(c, buf, len, fname, flags, NULL, err, errlen);
+    return parse(c, buf, len, fname, NULL, flags, NULL, err, errlen);
 }
 
 int idng_conf_same_file(const char *a, const char *b)
@@ -1338,48 +1732,14 @@ int idng_conf_same_file(const char *a, const char *b)
            && sa.st_ino == sb.st_ino;
 }
 
-/*
- * The files the settings name are distinct: a file one of them writes
- * (log-file, stats-file, tap-stats-file) is none of the others, so that the
- * module and the tap never replace each other's counters and no stats file
- * lands on the query log or on the names of protect-file.  Reported at the
- * line of the later key.
- */
-static void check_distinct_files(struct pstate *p)
-{
-    static const char *const names[] = {"log-file", "stats-file", "tap-stats-file",
-                                        "protect-file"};
-    const char *paths[4];
-    size_t i, j, line[4];
-
-    paths[0] = p->c.log_file;
-    paths[1] = p->c.stats_file;
-    paths[2] = p->c.tap_stats_file;
-    paths[3] = p->c.protect_file;
-    for (i = 0; i < 4; i++) {
-        const struct key *k = find_key(names[i], strlen(names[i]));
-        line[i] = k != NULL ? p->first_line[k - keys] : 0;
-    }
-    for (i = 0; i < 3; i++) /* protect-file is only read: it is never the later one */
-        for (j = i + 1; j < 4; j++)
-            if (idng_conf_same_file(paths[i], paths[j])) {
-                size_t later = j < 3 && line[j] > line[i] ? j : i, other = later == i ? j : i;
-                p->line = line[later];
-                fail(p, "%s '%s' is the file of %s (line %zu): %s", names[later], paths[later],
-                     names[other], line[other],
-                     other != 3   ? "each needs a file of its own, or one would replace the "
-                                    "other's lines or counters"
-                     : later == 0 ? "the query log would be written over the protected names"
-                                  : "the counters would be written over the protected names");
-            }
-}
-
+/* id: the file's device and inode when it was read from one, so that an
+ * include of it is refused; NULL for text from memory. */
 static int parse(struct idng_conf *c, const char *buf, size_t len, const char *fname,
-                 unsigned flags, const char *user, char *err, size_t errlen)
+                 const struct stat *id, unsigned flags, const char *user, char *err,
+                 size_t errlen)
 {
     struct pstate *p;
-    size_t pos = 0;
-    int rc = -1;
+    int rc = -1, list;
 
     if (err != NULL && errlen > 0)
         err[0] = '\0';
@@ -1392,44 +1752,36 @@ static int parse(struct idng_conf *c, const char *buf, size_t len, const char *f
         return -1;
     }
     idng_conf_init(&p->c);
-    p->fname = fname != NULL ? fname : "config";
+    p->f.fname = fname != NULL ? fname : "config";
     p->err = err;
     p->errlen = errlen;
     p->flags = flags;
     p->user = user;
+    p->budget = IDNG_CONF_FILE_MAX - (len < IDNG_CONF_FILE_MAX ? len : IDNG_CONF_FILE_MAX);
     if (c == NULL || (buf == NULL && len > 0)) {
         fail(p, "invalid argument");
         goto out;
     }
-    /* Editors on some systems start UTF-8 files with a byte order mark. */
-    if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
-        pos = 3;
-    while (pos < len) {
-        const char *s = buf + pos, *nl = memchr(s, '\n', len - pos);
-        size_t n = nl != NULL ? (size_t)(nl - s) : len - pos;
-
-        p->line++;
-        pos += n + (nl != NULL);
-        if (nl != NULL && n > 0 && s[n - 1] == '\r')
-            n--;
-        /* Lines are independent: go on, so that every problem is reported. */
-        (void)parse_line(p, s, n);
-    }
-    if (p->nerr == 0)
-        check_distinct_files(p);
-    if (p->clause_line == 0 && p->nerr == 0)
-        fail(p, "no 'idnguard:' clause (wrong file? settings must follow a line 'idnguard:')");
+    if (add_file(p, p->f.fname, &p->f.file) != 0 || (id != NULL && note_id(p, id) < 0))
+        goto out;
+    p->f.fname = p->c.origin.files[p->f.file];
+    parse_text(p, buf, len);
+    finish(p);
     if (p->nerr > 0)
         goto out;
     idng_policy_resolve(&p->c.policy, p->explicit_action);
+    if (!(flags & IDNG_CONF_F_ORIGINS))
+        for (list = 0; list < N_LISTS; list++) {
+            free(*list_at(&p->c, list));
+            *list_at(&p->c, list) = NULL;
+        }
     idng_conf_free(c);
     *c = p->c;
     idng_conf_init(&p->c); /* now owned by c */
     rc = 0;
 out:
     idng_conf_free(&p->c);
-    free(p->name_line[0]);
-    free(p->name_line[1]);
+    free(p->ids);
     free(p);
     return rc;
 }
@@ -1461,15 +1813,16 @@ int idng_conf_load_flags(struct idng_conf *c, const char *path, unsigned flags, 
 
 /*
  * Reads a whole regular file of at most max octets into a malloc'd buffer
- * (*out, *len).  On failure returns -1 with *why set to a phrase ("cannot
- * open", "is not a regular file", ...; what for a directory: "is a
- * directory, not <what>") and *errnum to an errno value or 0; whybuf holds
- * phrases with numbers in them.
+ * (*out, *len), and its stat into *st.  On failure returns -1 (-2: it is
+ * over max) with *why set to a phrase ("cannot open", "is not a regular
+ * file", ...; what for a directory: "is a directory, not <what>") and
+ * *errnum to an errno value or 0; whybuf holds phrases with numbers in
+ * them.
  */
 static int read_regular(const char *path, size_t max, const char *what, char **out, size_t *len,
-                        const char **why, int *errnum, char *whybuf, size_t whylen)
+                        const char **why, int *errnum, char *whybuf, size_t whylen,
+                        struct stat *st)
 {
-    struct stat st;
     char *buf, *nbuf;
     size_t cap, got = 0;
     int fd;
@@ -1482,27 +1835,27 @@ static int read_regular(const char *path, size_t max, const char *what, char **o
         *errnum = errno;
         return -1;
     }
-    if (fstat(fd, &st) != 0) {
+    if (fstat(fd, st) != 0) {
         *why = "cannot stat";
         *errnum = errno;
         close(fd);
         return -1;
     }
-    if (!S_ISREG(st.st_mode)) {
+    if (!S_ISREG(st->st_mode)) {
         snprintf(whybuf, whylen, "is a directory, not %s", what);
-        *why = S_ISDIR(st.st_mode) ? whybuf : "is not a regular file";
+        *why = S_ISDIR(st->st_mode) ? whybuf : "is not a regular file";
         close(fd);
         return -1;
     }
-    if ((unsigned long long)st.st_size > max) {
+    if ((unsigned long long)st->st_size > max) {
         snprintf(whybuf, whylen, "too big (%lld octets; the limit is %zu)",
-                 (long long)st.st_size, max);
+                 (long long)st->st_size, max);
         *why = whybuf;
         close(fd);
-        return -1;
+        return -2;
     }
     /* One more than the size, so a file that grew is noticed. */
-    cap = (size_t)st.st_size + 1;
+    cap = (size_t)st->st_size + 1;
     buf = malloc(cap);
     if (buf == NULL) {
         *why = "out of memory";
@@ -1517,7 +1870,7 @@ static int read_regular(const char *path, size_t max, const char *what, char **o
                 close(fd);
                 snprintf(whybuf, whylen, "too big (more than %zu octets)", max);
                 *why = whybuf;
-                return -1;
+                return -2;
             }
             cap = cap * 2 > max + 1 ? max + 1 : cap * 2;
             nbuf = realloc(buf, cap);
@@ -1555,14 +1908,15 @@ int idng_conf_check_file(struct idng_conf *c, const char *path, unsigned flags, 
     char *buf, whybuf[96];
     const char *why;
     size_t got;
+    struct stat st;
     int rc, errnum;
 
     if (path == NULL || path[0] == '\0')
         return load_fail(err, errlen, "(no path)", "no settings file given", 0);
     if (read_regular(path, IDNG_CONF_FILE_MAX, "a settings file", &buf, &got, &why, &errnum,
-                     whybuf, sizeof whybuf) != 0)
+                     whybuf, sizeof whybuf, &st) != 0)
         return load_fail(err, errlen, path, why, errnum);
-    rc = parse(c, buf, got, path, flags, user, err, errlen);
+    rc = parse(c, buf, got, path, &st, flags, user, err, errlen);
     free(buf);
     return rc;
 }
@@ -1573,7 +1927,10 @@ const char *idng_conf_path(void)
     return e != NULL && e[0] != '\0' ? e : IDNG_CONF_DEFAULT_PATH;
 }
 
-int idng_conf_write(const struct idng_conf *c, FILE *f)
+static int put_row_origins(const struct idng_conf *c, size_t row, FILE *f);
+
+/* The clause line, then every active row's lines, with origins or not. */
+static int write_rows(const struct idng_conf *c, FILE *f, int origins)
 {
     size_t i;
 
@@ -1582,11 +1939,98 @@ int idng_conf_write(const struct idng_conf *c, FILE *f)
     if (fputs("idnguard:\n", f) == EOF)
         return -1;
     for (i = 0; i < NKEYS; i++)
-        if (row_active(&keys[i]) && keys[i].kind->put(c, &keys[i], f) != 0)
+        if (row_active(&keys[i])
+            && (origins ? put_row_origins(c, i, f) : keys[i].kind->put(c, &keys[i], f)) != 0)
             return -1;
     return ferror(f) ? -1 : 0;
 }
 
+int idng_conf_write(const struct idng_conf *c, FILE *f)
+{
+    return write_rows(c, f, 0);
+}
+
+
+/* The lines one row writes, each followed by where it was set: the row's
+ * own origin, or for a list each entry's (comment lines get none). */
+static int put_row_origins(const struct idng_conf *c, size_t row, FILE *f)
+{
+    const struct key *k = &keys[row];
+    const struct idng_conf_origin *entries = NULL;
+    char *text = NULL, *s, at[IDNG_CONF_LINE_MAX + 32];
+    size_t len = 0, i = 0;
+    FILE *m = open_memstream(&text, &len);
+    int rc = -1;
+
+    if (m == NULL)
+        return -1;
+    if (k->kind->put(c, k, m) != 0) {
+        fclose(m);
+        free(text);
+        return -1;
+    }
+    if (fclose(m) != 0)
+        return -1;
+    if (k->kind == &kind_names)
+        entries = k->arg == 0 ? c->origin.allow : c->origin.deny;
+    else if (k->kind == &kind_protect)
+        entries = c->origin.protect; /* the protect lines come first */
+    else if (k->kind == &kind_tld_scripts)
+        entries = c->origin.tld;
+    for (s = text; *s != '\0';) {
+        char *nl = strchr(s, '\n');
+        size_t n = nl ? (size_t)(nl - s) : strlen(s);
+        const struct idng_conf_origin *o = NULL;
+        int comment = strspn(s, " ") < n && s[strspn(s, " ")] == '#';
+
+        if (!comment)
+            o = k->flags & K_REPEAT ? (entries ? &entries[i++] : NULL) : &c->origin.key[row];
+        if (fwrite(s, 1, n, f) != n)
+            goto out;
+        if (o != NULL && o->line > 0) {
+            idng_conf_origin_text(c, o, at, sizeof at);
+            if (fprintf(f, "  # %s", at) < 0)
+                goto out;
+        }
+        if (putc('\n', f) == EOF)
+            goto out;
+        s += n + (nl != NULL);
+    }
+    rc = 0;
+out:
+    free(text);
+    return rc;
+}
+
+int idng_conf_write_origins(const struct idng_conf *c, FILE *f)
+{
+    return write_rows(c, f, 1);
+}
+
+int idng_conf_key_origin(const struct idng_conf *c, const char *key, struct idng_conf_origin *o)
+{
+    const struct key *k = find_key(key, strlen(key));
+
+    o->file = o->line = 0;
+    if (k == NULL)
+        return -1;
+    *o = c->origin.key[k - keys];
+    return o->line > 0;
+}
+
+size_t idng_conf_origin_text(const struct idng_conf *c, const struct idng_conf_origin *o,
+                             char *out, size_t cap)
+{
+    int w;
+
+    if (cap == 0)
+        return 0;
+    if (o->line == 0 || o->file >= c->origin.nfiles)
+        w = snprintf(out, cap, "default");
+    else
+        w = snprintf(out, cap, "%s:%lu", c->origin.files[o->file], (unsigned long)o->line);
+    return w < 0 ? 0 : (size_t)w < cap ? (size_t)w : cap - 1;
+}
 
 int idng_conf_logs(const struct idng_conf *c, const struct idng_verdict *v)
 {

@@ -22,6 +22,28 @@
  * - A file without an `idnguard:` clause (empty, or only comments) is an
  *   error, not an empty configuration: it is most likely the wrong file.
  *
+ * Included files (`include: PATH`, as in unbound.conf; anywhere in a file,
+ * before or after its clause line):
+ * - PATH is absolute.  With a glob character (`*`, `?`, `[`, `{`) it is a
+ *   pattern: the files it matches are read in byte order of their names,
+ *   and a pattern that matches nothing (its directory missing included)
+ *   is no error.  Without one it names a file that must exist.
+ * - Each included file is a settings file of its own: its `idnguard:` line,
+ *   then its settings; it is read where its include line stands.
+ * - Settings are applied in the order they are read: a single-valued key
+ *   set again in another file replaces the earlier value (a local file
+ *   included after the shipped settings overrides them); the list keys
+ *   (allow, deny, protect, tld-scripts) gather their entries from every
+ *   file.  A single-valued key twice in one file is still an error, and a
+ *   name twice in the lists too, whichever files hold it.
+ * - Errors name the file they are in, "included.conf:3: message"; a file
+ *   that cannot be included, "file:line: include 'PATH': ...".
+ * - Includes nest at most IDNG_CONF_INCLUDE_DEPTH deep; a file that
+ *   includes itself, directly or not, or is included twice, is an error.
+ *   The settings files together hold at most IDNG_CONF_FILE_MAX octets.
+ * - The protect-file is read once every file is, so that the last
+ *   `protect-file` line is the one read.
+ *
  * Nothing here keeps global state; every function is safe to call from
  * several threads on different objects.  conf/ allocates (the codec does
  * not); idng_conf_free releases everything.
@@ -47,8 +69,13 @@ extern "C" {
 #define IDNG_CONF_ENV "IDNGUARD_CONF"
 /** Longest line accepted, in octets, not counting LF or CR LF. */
 #define IDNG_CONF_LINE_MAX 4096
-/** Largest file idng_conf_load reads, in octets. */
+/** Largest settings file idng_conf_load reads, in octets; also the most
+ *  that a file and the files it includes may hold together. */
 #define IDNG_CONF_FILE_MAX (8 * 1024 * 1024)
+/** How deep includes may nest: a file included by an included file is 2. */
+#define IDNG_CONF_INCLUDE_DEPTH 8
+/** Rows the schema may have (the keys, on-<class> ones included). */
+#define IDNG_CONF_KEYS_MAX 64
 /** Largest protect-file, in octets (a million names fit). */
 #define IDNG_CONF_NAMES_FILE_MAX (64 * 1024 * 1024)
 /** Problems reported by one parse, at most (then "more problems not shown"). */
@@ -62,10 +89,42 @@ enum {
      * regular file, a file that is not writable; as the user running the
      * check.  For `idnguard check-conf`; the module itself does not.
      */
-    IDNG_CONF_F_CHECK_PATHS = 1u << 0
+    IDNG_CONF_F_CHECK_PATHS = 1u << 0,
+    /**
+     * Also keep where each list entry was set (struct idng_conf_origins:
+     * allow, deny, protect, tld): for `idnguard check-conf` and `idnguard
+     * explain`.  The module does without: a protect-file of a million
+     * names would cost it 8 MB more.
+     */
+    IDNG_CONF_F_ORIGINS = 1u << 1
 };
 /** Longest stats-interval, in seconds (one day). */
 #define IDNG_CONF_STATS_MAX 86400u
+
+/** Where a setting was made: a line of one of the files read. */
+struct idng_conf_origin {
+    uint32_t file; /**< index in struct idng_conf_origins.files */
+    uint32_t line; /**< from 1; 0: no file set it, it is the default */
+};
+
+/** Where the settings came from; the module never reads it at query time. */
+struct idng_conf_origins {
+    /** The files read, named as idng_display_text shows them (malloc'd):
+     *  the settings file, the files it includes in the order read, the
+     *  protect-file. */
+    char **files;
+    size_t nfiles;
+    /** Per key row, the last line that set it (idng_conf_key_origin). */
+    struct idng_conf_origin key[IDNG_CONF_KEYS_MAX];
+    /**
+     * With IDNG_CONF_F_ORIGINS, the line of every list entry, parallel to
+     * the list (NULL without): policy.allow.names, policy.deny.names,
+     * policy.protect.names (the `protect` lines' names first, then the
+     * protect-file's, each with its line in that file) and
+     * policy.protect.tld.
+     */
+    struct idng_conf_origin *allow, *deny, *protect, *tld;
+};
 
 /** Effective settings.  Fill with idng_conf_init or idng_conf_parse. */
 struct idng_conf {
@@ -89,6 +148,7 @@ struct idng_conf {
      *  names hold them and the protect-file's together). */
     struct idng_nameset protect_lines;
     char *protect_file;               /**< absolute path, malloc'd, of `protect-file`; NULL */
+    struct idng_conf_origins origin;  /**< which file and line set what */
 };
 
 /**
@@ -169,6 +229,21 @@ int idng_conf_check_file(struct idng_conf *c, const char *path, unsigned flags, 
 const char *idng_conf_path(void);
 
 /**
+ * Where key (its name: "mode", "on-contextj") was last set.
+ * @return 1 and *o set when a line set it; 0 (*o zero) when it has its
+ *   default; -1 when there is no such key.
+ */
+int idng_conf_key_origin(const struct idng_conf *c, const char *key, struct idng_conf_origin *o);
+
+/**
+ * "FILE:LINE" of an origin (the file as idng_conf_origins.files names it),
+ * or "default" for line 0.  Returns the length written; out is always
+ * NUL-terminated (cap >= 1), cut to fit.
+ */
+size_t idng_conf_origin_text(const struct idng_conf *c, const struct idng_conf_origin *o,
+                             char *out, size_t cap);
+
+/**
  * Does a client answered with verdict v get a query-log line under c?
  * log-queries (every client), log-rejected (clients refused, NXDOMAINed or
  * dropped), and the log action (a verdict that is not plain ok).
@@ -186,6 +261,13 @@ int idng_conf_logs(const struct idng_conf *c, const struct idng_verdict *v);
  *   text form (an out-of-range enum, a name label the parser would refuse).
  */
 int idng_conf_write(const struct idng_conf *c, FILE *f);
+
+/**
+ * idng_conf_write, with "  # FILE:LINE" after every line that a line of
+ * the files set (list entries need IDNG_CONF_F_ORIGINS); a line without
+ * one is the default.  Still parses to the same settings.
+ */
+int idng_conf_write_origins(const struct idng_conf *c, FILE *f);
 
 #ifdef __cplusplus
 }
