@@ -1604,6 +1604,8 @@ static int include(struct pstate *p, const char *v, size_t n)
         return fail(p, "include '%s' %s (expected an absolute path, or a pattern such as "
                        "/etc/unbound/idnguard.conf.d/*.conf)",
                     echo(e, v, n), why);
+    if (p->flags & IDNG_CONF_F_NO_INCLUDE)
+        return 0;
     if ((path = malloc(n + 1)) == NULL)
         return fail(p, "out of memory");
     memcpy(path, v, n); /* v may be p->vbuf, which the included lines reuse */

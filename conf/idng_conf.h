@@ -96,7 +96,13 @@ enum {
      * explain`.  The module does without: a protect-file of a million
      * names would cost it 8 MB more.
      */
-    IDNG_CONF_F_ORIGINS = 1u << 1
+    IDNG_CONF_F_ORIGINS = 1u << 1,
+    /**
+     * Check each `include` line's path but read no file it names: for a
+     * parser of text nobody vouches for (the fuzz harness), which must not
+     * wander the file system.
+     */
+    IDNG_CONF_F_NO_INCLUDE = 1u << 2
 };
 /** Longest stats-interval, in seconds (one day). */
 #define IDNG_CONF_STATS_MAX 86400u

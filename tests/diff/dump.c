@@ -376,7 +376,10 @@ static void conf_input(const unsigned char *in, size_t n)
     line_len = 0;
     put_hex(in, n);
     idng_conf_init(&c);
-    rc = idng_conf_parse(&c, (const char *)in, n, "diff.conf", err, sizeof err);
+    /* An include line is checked, never followed: the inputs must not
+     * read this machine's files. */
+    rc = idng_conf_parse_flags(&c, (const char *)in, n, "diff.conf", IDNG_CONF_F_NO_INCLUDE, err,
+                               sizeof err);
     put(" rc=%d err=", rc);
     put_hex(err, strlen(err));
     if (rc == 0) {

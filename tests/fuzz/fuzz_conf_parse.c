@@ -1,7 +1,9 @@
 /**
  * \file
  * Fuzz target: idng_conf_parse on arbitrary bytes; on success
- * idng_conf_write and parse again.
+ * idng_conf_write and parse again.  An include line's path is checked but
+ * never followed (IDNG_CONF_F_NO_INCLUDE): the input must not open files
+ * of this machine's, nor make a report name another file.
  *
  * Invariants:
  * - on success: idng_conf_write succeeds, parsing its output succeeds and
@@ -139,7 +141,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     rc = idng_conf_parse(&c, base_conf, sizeof base_conf - 1, "base", NULL, 0);
     FUZZ_CHECK(rc == 0, "base config");
     memset(err, 'X', sizeof err);
-    rc = idng_conf_parse(&c, in, size, FNAME, err, sizeof err);
+    rc = idng_conf_parse_flags(&c, in, size, FNAME, IDNG_CONF_F_NO_INCLUDE, err, sizeof err);
     if (rc != 0) {
         size_t small = size ? (size_t)data[size - 1] % 48 + 1 : 1;
         char *e2 = fuzz_alloc(small);
@@ -147,7 +149,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(memchr(err, '\0', sizeof err) != NULL, "message not NUL-terminated");
         check_message(err, size, in);
         FUZZ_CHECK(same_conf(&c, &ref), "failed parse changed the settings");
-        rc = idng_conf_parse(&c, in, size, FNAME, e2, small);
+        rc = idng_conf_parse_flags(&c, in, size, FNAME, IDNG_CONF_F_NO_INCLUDE, e2, small);
         {
             /* A smaller buffer: a prefix of the report, the first problem cut
              * to fit, later ones whole or not at all. */
