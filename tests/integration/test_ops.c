@@ -359,6 +359,37 @@ START_TEST(test_reload_bad_file_keeps_previous_settings)
 }
 END_TEST
 
+/* The settings file includes a local one, which overrides it (the module
+ * reads settings through idng_conf_load, includes and all); a reload
+ * reads the included file again. */
+START_TEST(test_reload_include)
+{
+    struct dnsq_result r;
+    struct qline q;
+    char conf[HARNESS_PATH_MAX + 128], local[HARNESS_PATH_MAX + 32];
+    int loaded = harness_count_lines(H.ub_log, 0, "idnguard: loaded");
+    FILE *f;
+
+    snprintf(local, sizeof local, "%s/local-1.conf", H.dir);
+    f = fopen(local, "w");
+    ck_assert(f != NULL);
+    ck_assert(fputs("idnguard:\n    mode: idna2008\n", f) >= 0);
+    ck_assert(fclose(f) == 0);
+    snprintf(conf, sizeof conf, "idnguard:\n    mode: uts46\n    include: \"%s/local-*.conf\"\n",
+             H.dir);
+    reload_with(conf, loaded + 1);
+    hx_query(&H, "xn--ls8h.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_policy(&r, &q, "xn--ls8h.example.", 5, "disallowed:xn--ls8h", "refuse",
+                     "idnguard: disallowed: xn--ls8h: ");
+    /* Without the local file, the main file's mode again. */
+    ck_assert_int_eq(unlink(local), 0);
+    reload_with(conf, loaded + 2);
+    hx_query(&H, "xn--ls8h.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_data(&r, &q, "xn--ls8h.example.", "xn--ls8h.example. A 192.0.2.3",
+                   "mixed-script:xn--ls8h", "log", "resolved");
+}
+END_TEST
+
 /* ---- a bad configuration stops start-up ---- */
 
 static const struct {
@@ -1141,6 +1172,7 @@ static Suite *ops_suite(void)
     tc = harness_tcase("reload", setup_defaults, teardown);
     tcase_add_test(tc, test_reload_changes_mode);
     tcase_add_test(tc, test_reload_bad_file_keeps_previous_settings);
+    tcase_add_test(tc, test_reload_include);
     suite_add_tcase(s, tc);
 
     tc = harness_tcase("bad-config", NULL, teardown);
