@@ -54,10 +54,12 @@ struct opts {
     int use_case;
     enum format format;
     const char *user; /* check-conf --user=NAME */
-    const char *conf; /* check --conf FILE */
+    const char *conf; /* check --conf FILE; explain's settings file */
     int mode_set;     /* --mode given: it overrides the settings file's */
-    /* check --conf: the settings file's policy, loaded by main; NULL without. */
+    /* check --conf, explain: the settings file's policy, loaded by main;
+     * NULL without. */
     const struct idng_policy *policy;
+    const struct idng_conf *settings; /* the whole of that file, origins included */
 };
 
 typedef int (*command_fn)(const char *item, size_t len, const struct opts *o);
@@ -439,86 +441,579 @@ static void json_member_str(const char *key, const char *s)
 }
 
 /*
- * check --conf: what the module does with a client's query for the name,
- * idng_policy_judge with the settings file's policy.  The text becomes a
- * wire name by the codec's name unit (idng_text_to_wire), its octets as
- * they are: a label of raw UTF-8 is judged as the module judges one on the
- * wire.  Text that spells no DNS name (an empty or over-long label) is an
- * ERROR line, as without --conf.  Returns 1 when the action rejects.
+ * What the module does with a client's query for a name: one judgment,
+ * which check --conf and explain both print, so that the two can never
+ * disagree.  The text becomes a wire name by the codec's name unit
+ * (idng_text_to_wire), its octets as they are: a label of raw UTF-8 is
+ * judged as the module judges one on the wire.
+ */
+struct judged {
+    uint8_t wire[IDNG_WIRE_MAX];
+    size_t wlen;
+    struct idng_verdict v;
+    int rejects;              /* refuse, nxdomain or drop */
+    const char *action;       /* its name */
+    const char *lookalike;    /* the lookalike classes found, or NULL */
+    const char *message;      /* the codec's message, for a verdict no list decided */
+    char cp[24];              /* its code point, "U+XXXX", or "" */
+    char ede[EDE_TEXT_MAX];   /* idng_policy_ede_text of the verdict */
+};
+
+/* Judges item; 0, or -1 with *e set when the text spells no DNS name (an
+ * empty or over-long label). */
+static int judge_item(const char *item, size_t len, const struct opts *o, struct judged *j,
+                      idng_error *e)
+{
+    j->wlen = sizeof j->wire;
+    if (idng_text_to_wire(item, len, j->wire, &j->wlen, e) != IDNG_OK)
+        return -1;
+    idng_policy_judge(o->policy, j->wire, j->wlen, &j->v);
+    j->rejects = idng_action_rejects(j->v.action);
+    j->action = idng_action_name(j->v.action);
+    j->lookalike = idng_lookalike_name(j->v.lookalike);
+    idng_policy_ede_text(&j->v, j->ede, sizeof j->ede);
+    j->message = NULL;
+    j->cp[0] = '\0';
+    if (j->v.listed == IDNG_LISTED_NONE && j->v.err.status != IDNG_OK) {
+        j->message = idng_status_message(j->v.err.status);
+        if (j->v.err.codepoint != IDNG_NO_CODEPOINT)
+            snprintf(j->cp, sizeof j->cp, "U+%04lX", (unsigned long)j->v.err.codepoint);
+    }
+    return 0;
+}
+
+/*
+ * check --conf: the judgment, one line.  Text that spells no DNS name is
+ * an ERROR line, as without --conf.  Returns 1 when the action rejects.
  */
 static int check_policy(const char *item, size_t len, const struct opts *o)
 {
-    uint8_t wire[IDNG_WIRE_MAX];
-    size_t wlen = sizeof wire, i;
+    static struct judged j;
+    const struct idng_verdict *v = &j.v;
+    char label[IDNG_DISPLAY_NAME_MAX], like[IDNG_DISPLAY_NAME_MAX];
     idng_error e;
-    struct idng_verdict v;
-    char ede[EDE_TEXT_MAX], label[IDNG_DISPLAY_NAME_MAX], like[IDNG_DISPLAY_NAME_MAX];
-    char cp[24] = "";
-    const char *action, *lookalike, *message = NULL;
-    int rejects;
+    size_t i;
 
-    if (idng_text_to_wire(item, len, wire, &wlen, &e) != IDNG_OK)
+    if (judge_item(item, len, o, &j, &e) != 0)
         return report(o, item, len, &e);
-    idng_policy_judge(o->policy, wire, wlen, &v);
-    rejects = idng_action_rejects(v.action);
-    action = idng_action_name(v.action);
-    lookalike = idng_lookalike_name(v.lookalike);
-    idng_policy_ede_text(&v, ede, sizeof ede);
-    /* The codec's message and code point, for a verdict no list decided. */
-    if (v.listed == IDNG_LISTED_NONE && v.err.status != IDNG_OK) {
-        message = idng_status_message(v.err.status);
-        if (v.err.codepoint != IDNG_NO_CODEPOINT)
-            snprintf(cp, sizeof cp, "U+%04lX", (unsigned long)v.err.codepoint);
-    }
     if (o->format == FMT_TEXT) {
         /* "ok", or the action (in capitals when it rejects), the verdict's
          * words as the EDE text has them, the code point, the lookalike
          * classes. */
-        if (idng_verdict_is_ok(&v)) {
+        if (idng_verdict_is_ok(v)) {
             out_str("ok");
             out_end_line();
             return 0;
         }
-        for (i = 0; action[i]; i++) {
-            char ch = rejects ? (char)toupper((unsigned char)action[i]) : action[i];
+        for (i = 0; j.action[i]; i++) {
+            char ch = j.rejects ? (char)toupper((unsigned char)j.action[i]) : j.action[i];
             out_put(&ch, 1);
         }
         out_put(" ", 1);
-        out_str(ede_words(ede));
-        out_around(" (", cp, ")");
-        out_around(" lookalike=", lookalike, "");
+        out_str(ede_words(j.ede));
+        out_around(" (", j.cp, ")");
+        out_around(" lookalike=", j.lookalike, "");
         out_end_line();
-        return rejects;
+        return j.rejects;
     }
-    if (v.like_len > 0)
-        idng_display_name(v.like, v.like_len, like, sizeof like);
+    if (v->like_len > 0)
+        idng_display_name(v->like, v->like_len, like, sizeof like);
     put_input(o, item, len);
     if (o->format == FMT_TSV) {
-        if (v.err.label_len > 0)
-            idng_display_label(v.label, v.err.label_len, label, sizeof label);
-        out_str(action);
-        tsv_field(idng_verdict_name(&v));
-        tsv_field(v.err.label_len > 0 ? label : NULL);
-        tsv_field(message);
-        tsv_field(cp[0] ? cp : NULL);
-        tsv_field(lookalike);
-        tsv_field(v.like_len > 0 ? like : NULL);
-        tsv_field(rejects ? ede : NULL);
+        if (v->err.label_len > 0)
+            idng_display_label(v->label, v->err.label_len, label, sizeof label);
+        out_str(j.action);
+        tsv_field(idng_verdict_name(v));
+        tsv_field(v->err.label_len > 0 ? label : NULL);
+        tsv_field(j.message);
+        tsv_field(j.cp[0] ? j.cp : NULL);
+        tsv_field(j.lookalike);
+        tsv_field(v->like_len > 0 ? like : NULL);
+        tsv_field(j.rejects ? j.ede : NULL);
     } else {
-        out_str(rejects ? ",\"status\":\"rejected\"" : ",\"status\":\"ok\"");
-        json_member_str("action", action);
-        json_member_str("class", idng_verdict_name(&v));
-        json_member("label", v.err.label_len > 0 ? (const char *)v.label : NULL,
-                    v.err.label_len);
-        json_member_str("message", message);
-        json_member_str("codepoint", cp[0] ? cp : NULL);
-        json_member_str("lookalike", lookalike);
-        json_member_str("like", v.like_len > 0 ? like : NULL);
-        json_member_str("ede", rejects ? ede : NULL);
+        out_str(j.rejects ? ",\"status\":\"rejected\"" : ",\"status\":\"ok\"");
+        json_member_str("action", j.action);
+        json_member_str("class", idng_verdict_name(v));
+        json_member("label", v->err.label_len > 0 ? (const char *)v->label : NULL,
+                    v->err.label_len);
+        json_member_str("message", j.message);
+        json_member_str("codepoint", j.cp[0] ? j.cp : NULL);
+        json_member_str("lookalike", j.lookalike);
+        json_member_str("like", v->like_len > 0 ? like : NULL);
+        json_member_str("ede", j.rejects ? j.ede : NULL);
         out_put("}", 1);
     }
     out_end_line();
-    return rejects;
+    return j.rejects;
+}
+
+/* ---- explain: why the module would block a name, or not ---- */
+
+/* Room for "FILE:LINE": a file name as the display unit shows it. */
+#define ORIGIN_MAX (10 * IDNG_CONF_LINE_MAX + 32)
+
+/* What decided a verdict's action: a key of the settings and its line. */
+struct rule {
+    char key[64];                  /* "on-contextj", "on-invalid", "allow", "deny"; "" for none */
+    struct idng_conf_origin at;    /* where it was set; line 0: the default */
+    char why[96];                  /* "", or what leads from the verdict to this key */
+    char entry[IDNG_DISPLAY_NAME_MAX]; /* allow/deny: the entry that matched, or "" */
+    int via;                       /* deny: the action is on-invalid's, set at via_at */
+    struct idng_conf_origin via_at;
+};
+
+/* The entry of set that the name (or, for a raw name, its A-label form)
+ * matches: the most specific one, as the policy takes it. */
+static size_t listed_entry(const struct idng_policy *p, const struct idng_nameset *set,
+                           const uint8_t *wire, size_t len)
+{
+    uint8_t alabel[IDNG_WIRE_MAX];
+    size_t alen = sizeof alabel;
+    int m = idng_nameset_listed(set, wire, len);
+
+    if (m <= 0 && idng_policy_normalize(p, wire, len, alabel, &alen, NULL) == IDNG_OK) {
+        wire = alabel;
+        len = alen;
+        m = idng_nameset_listed(set, wire, len);
+    }
+    if (m <= 0 || (size_t)m > len)
+        return IDNG_NAMESET_NONE;
+    return idng_nameset_find(set, wire + len - (size_t)m, (size_t)m);
+}
+
+/*
+ * The key behind v's action, found the way idng_policy_resolve and the
+ * judging rule (idng_policy.h) pick it: a list entry; else the on-<class>
+ * key of the verdict's class when a line sets it or the class has a
+ * default of its own, else on-invalid; a raw label that cannot be
+ * normalized takes on-invalid's action too.  Any class of the codec's list
+ * is found the same way, so a new one needs nothing here.
+ */
+static void find_rule(const struct idng_conf *c, const struct judged *j, struct rule *r)
+{
+    const struct idng_policy *p = &c->policy;
+    const struct idng_verdict *v = &j->v;
+    int cls = idng_status_class(v->err.status);
+    char own[64];
+    size_t i;
+
+    memset(r, 0, sizeof *r);
+    if (v->listed != IDNG_LISTED_NONE) {
+        const struct idng_nameset *set = v->listed == IDNG_LISTED_ALLOW ? &p->allow : &p->deny;
+        const struct idng_conf_origin *at =
+            v->listed == IDNG_LISTED_ALLOW ? c->origin.allow : c->origin.deny;
+        snprintf(r->key, sizeof r->key, "%s", idng_verdict_name(v));
+        i = listed_entry(p, set, j->wire, j->wlen);
+        if (i != IDNG_NAMESET_NONE) {
+            idng_display_name(set->names[i], idng_wire_len(set->names[i], IDNG_WIRE_MAX),
+                              r->entry, sizeof r->entry);
+            if (at)
+                r->at = at[i];
+        }
+        /* A denied name takes on-invalid's action when that rejects. */
+        if (v->listed == IDNG_LISTED_DENY && v->action == p->on_invalid) {
+            snprintf(r->why, sizeof r->why, "with on-invalid's action");
+            r->via = 1;
+            idng_conf_key_origin(c, "on-invalid", &r->via_at);
+        } else if (v->listed == IDNG_LISTED_DENY) {
+            snprintf(r->why, sizeof r->why, "refused, as on-invalid does not reject");
+        }
+        return;
+    }
+    if (v->err.status == IDNG_OK && v->action == IDNG_ACT_PASS)
+        return; /* nothing objects to the name */
+    snprintf(own, sizeof own, "on-%s", idng_class_name((idng_class)cls));
+    if (v->action != p->action[cls]) {
+        snprintf(r->why, sizeof r->why, "%s: normalize cannot apply", own);
+    } else if (idng_conf_key_origin(c, own, &r->at) > 0 || idng_policy_default_action(cls) >= 0) {
+        snprintf(r->key, sizeof r->key, "%s", own);
+        return;
+    } else {
+        snprintf(r->why, sizeof r->why, "%s is not set", own);
+    }
+    snprintf(r->key, sizeof r->key, "on-invalid");
+    idng_conf_key_origin(c, "on-invalid", &r->at);
+}
+
+/* The protected name a verdict looks like, and where it was protected:
+ * "protect FILE:LINE" or "protect-file FILE:LINE" into where. */
+static void like_origin(const struct idng_conf *c, const struct idng_verdict *v, char *where,
+                        size_t cap)
+{
+    char at[ORIGIN_MAX];
+    size_t i = idng_nameset_find(&c->policy.protect.names, v->like, v->like_len);
+    int in_file = i != IDNG_NAMESET_NONE && i >= c->protect_lines.count;
+
+    where[0] = '\0';
+    if (i == IDNG_NAMESET_NONE)
+        return;
+    if (c->origin.protect == NULL) {
+        snprintf(where, cap, "%s", in_file ? "protect-file" : "protect");
+        return;
+    }
+    idng_conf_origin_text(c, &c->origin.protect[i], at, sizeof at);
+    snprintf(where, cap, "%s %s", in_file ? "protect-file" : "protect at", at);
+}
+
+/* One label's verdict, as explain shows it. */
+struct label_view {
+    size_t off, len;        /* its contents in the wire name */
+    idng_status st;         /* the codec's; for a raw label, its conversion's */
+    uint32_t codepoint;
+    char alabel[IDNG_LABEL_MAX + 1]; /* a raw label's A-label form, or "" */
+    unsigned lookalike;     /* IDNG_LK_* bits found at this label */
+};
+
+/* Every label of j's name: the codec's checks (idng_wire_check_each), a
+ * raw label as what it normalizes to (rule 3), the lookalike classes
+ * found at it (idng_lookalike_scan).  Returns the number of labels. */
+static size_t view_labels(const struct idng_policy *p, const struct judged *j,
+                          struct label_view *out)
+{
+    idng_error each[IDNG_LABELS_MAX];
+    struct idng_lookalike f;
+    idng_wire_iter it;
+    const uint8_t *lab;
+    size_t n = 0, nerr = 0, k, l;
+    unsigned x;
+
+    idng_wire_check_each(j->wire, j->wlen, p->mode, each, IDNG_LABELS_MAX, &nerr);
+    if (!idng_lookalike_scan(&p->protect, p->restriction_level, p->mode, j->wire, j->wlen, &f))
+        f.found = 0;
+    idng_wire_iter_init(&it, j->wire, j->wlen);
+    while (idng_wire_next(&it, &lab, &l) == IDNG_WIRE_LABEL && n < IDNG_LABELS_MAX) {
+        struct label_view *lv = &out[n++];
+        memset(lv, 0, sizeof *lv);
+        lv->off = (size_t)(lab - j->wire);
+        lv->len = l;
+        lv->st = IDNG_OK;
+        lv->codepoint = IDNG_NO_CODEPOINT;
+        for (k = 0; k < nerr && k < IDNG_LABELS_MAX; k++)
+            if (each[k].label_off == lv->off && each[k].label_len > 0) {
+                lv->st = each[k].status;
+                lv->codepoint = each[k].codepoint;
+            }
+        if (lv->st == IDNG_E_RAW_8BIT) {
+            size_t alen = IDNG_LABEL_MAX;
+            idng_error le;
+            idng_status st = idng_label_to_ascii((const char *)lab, l, lv->alabel, &alen,
+                                                 p->mode, &le);
+            if (st == IDNG_OK) {
+                lv->alabel[alen] = '\0';
+            } else {
+                lv->st = st;
+                lv->codepoint = le.codepoint;
+            }
+        }
+        for (x = 0; x < IDNG_LK_COUNT; x++)
+            if ((f.found & 1u << x) && f.at[x].off == lv->off)
+                lv->lookalike |= 1u << x;
+    }
+    return n;
+}
+
+/* The answer the client gets, and the verdict its log line shows: for
+ * normalize, the A-label form's (idng_policy_judge_data: the module
+ * resolves it as a query of its own, and answers the client as that was
+ * answered when it is rejected). */
+struct answer {
+    struct idng_verdict v;
+    uint8_t target[IDNG_WIRE_MAX]; /* normalize: the A-label name; target_len 0: none */
+    size_t target_len;
+    int rcode;                     /* the log's: a DNS rcode, -1 dropped */
+    int ede;                       /* EDE info-code sent, or -1 */
+    char ede_text[EDE_TEXT_MAX];
+    char log[IDNG_LOG_LINE_MAX];   /* the module's line, "" when it writes none */
+};
+
+static void find_answer(const struct idng_conf *c, const struct judged *j, struct answer *a)
+{
+    struct idng_logrec r;
+    idng_error e;
+
+    a->v = j->v;
+    a->target_len = 0;
+    if (j->v.action == IDNG_ACT_NORMALIZE) {
+        struct idng_verdict sub;
+        a->target_len = sizeof a->target;
+        if (idng_policy_normalize(&c->policy, j->wire, j->wlen, a->target, &a->target_len, &e)
+            != IDNG_OK)
+            a->target_len = 0;
+        idng_policy_judge_data(&c->policy, j->wire, j->wlen, &sub);
+        if (idng_action_rejects(sub.action)) {
+            a->v = sub;
+            a->target_len = 0;
+        }
+    }
+    a->rcode = a->v.action == IDNG_ACT_DROP       ? -1
+               : a->v.action == IDNG_ACT_REFUSE   ? 5
+               : a->v.action == IDNG_ACT_NXDOMAIN ? 3
+                                                  : 0;
+    a->ede = c->ede && (a->v.action == IDNG_ACT_REFUSE || a->v.action == IDNG_ACT_NXDOMAIN)
+                 ? IDNG_EDE_BLOCKED
+                 : -1;
+    idng_policy_ede_text(&a->v, a->ede_text, sizeof a->ede_text);
+    a->log[0] = '\0';
+    if (!idng_conf_logs(c, &a->v))
+        return;
+    /* The line as the module writes it (module/unbound.c, idng_log_query),
+     * for a client unknown here, asking for type A. */
+    memset(&r, 0, sizeof r);
+    r.qname = j->wire;
+    r.qname_len = j->wlen;
+    r.qtype = 1;
+    r.qclass = 1;
+    r.rcode = a->rcode;
+    idng_logrec_verdict(&r, &a->v, c->policy.mode);
+    r.path = idng_action_rejects(a->v.action) ? "policy" : "resolved";
+    r.ede = a->ede;
+    if (a->target_len > 0) {
+        r.target = a->target;
+        r.target_len = a->target_len;
+    }
+    idng_log_format(&r, c->log_format, 0, a->log, sizeof a->log);
+}
+
+/* The action a label's own verdict takes (the core's rule 3): a raw label
+ * that normalizes has on-raw-8bit's, one that does not falls back. */
+static enum idng_action label_action(const struct idng_policy *p, const struct label_view *lv)
+{
+    if (lv->st == IDNG_OK)
+        return IDNG_ACT_PASS;
+    if (lv->st == IDNG_E_RAW_8BIT)
+        return p->action[IDNG_C_RAW_8BIT];
+    return idng_policy_fallback(p, lv->st);
+}
+
+/* "class (action)" words of a label: its status, then the lookalike
+ * classes found at it. */
+static void put_label_words(const struct idng_policy *p, const struct label_view *lv,
+                            int listed, int json)
+{
+    unsigned x;
+    int cls = idng_status_class(lv->st);
+
+    if (json) {
+        json_member_str("class", idng_class_name((idng_class)cls));
+        json_member_str("message", lv->st != IDNG_OK ? idng_status_message(lv->st) : NULL);
+        if (lv->codepoint != IDNG_NO_CODEPOINT) {
+            char cp[24];
+            snprintf(cp, sizeof cp, "U+%04lX", (unsigned long)lv->codepoint);
+            json_member_str("codepoint", cp);
+        } else {
+            json_member_str("codepoint", NULL);
+        }
+        json_member_str("action", listed ? NULL : idng_action_name(label_action(p, lv)));
+        json_member_str("normalized", lv->alabel[0] ? lv->alabel : NULL);
+        json_member_str("lookalike", idng_lookalike_name(lv->lookalike));
+        return;
+    }
+    out_str(lv->st == IDNG_OK ? "valid" : idng_class_name((idng_class)cls));
+    if (lv->st != IDNG_OK && !listed)
+        out_around(" (", idng_action_name(label_action(p, lv)), ")");
+    if (lv->st != IDNG_OK) {
+        out_str(": ");
+        out_str(idng_status_message(lv->st));
+        if (lv->codepoint != IDNG_NO_CODEPOINT) {
+            char cp[24];
+            snprintf(cp, sizeof cp, " (U+%04lX)", (unsigned long)lv->codepoint);
+            out_str(cp);
+        }
+    }
+    out_around("; its A-label is ", lv->alabel, "");
+    for (x = 0; x < IDNG_LK_COUNT; x++) {
+        int lc = IDNG_C_MIXED_SCRIPT + (int)x;
+        if (!(lv->lookalike & 1u << x))
+            continue;
+        out_str(x == 0 || !(lv->lookalike & ((1u << x) - 1)) ? "; lookalike: " : ", ");
+        out_str(idng_class_name((idng_class)lc));
+        if (!listed)
+            out_around(" (", idng_action_name(p->action[lc]), ")");
+    }
+}
+
+/* "key FILE:LINE" or "key (default)" of a rule's key, for text lines. */
+static void put_origin(const struct idng_conf *c, const struct idng_conf_origin *at)
+{
+    static char text[ORIGIN_MAX];
+
+    idng_conf_origin_text(c, at, text, sizeof text);
+    out_str(at->line > 0 ? " at " : " (");
+    out_str(text);
+    if (at->line == 0)
+        out_str(")");
+}
+
+/* The text form of explain: a few "what: ..." lines. */
+static void explain_text(const struct opts *o, const char *item, size_t len, const struct judged *j,
+                         const struct label_view *lv, size_t nlab, const struct rule *r,
+                         const struct answer *a)
+{
+    const struct idng_conf *c = o->settings;
+    const struct idng_verdict *v = &j->v;
+    static char text[IDNG_DISPLAY_UNICODE_MAX], where[ORIGIN_MAX + 32];
+    char num[32];
+    size_t k;
+
+    out_str("name: ");
+    idng_display_name_to(j->wire, j->wlen, out_sink, NULL);
+    /* A lookalike is never shown in Unicode (core/idng_log.h), nor is the
+     * text it was given as. */
+    if (v->lookalike == 0 && idng_display_unicode(j->wire, j->wlen, c->policy.mode, text,
+                                                  sizeof text) > 0)
+        out_around(" (", text, ")");
+    out_end_line();
+    if (v->lookalike == 0) {
+        out_str("given as: ");
+        idng_display_text_to(item, len, out_sink, NULL);
+        out_end_line();
+    }
+    for (k = 0; k < nlab; k++) {
+        snprintf(num, sizeof num, "label %zu: ", k + 1);
+        out_str(num);
+        idng_display_label_to(j->wire + lv[k].off, lv[k].len, out_sink, NULL);
+        out_str(": ");
+        put_label_words(&c->policy, &lv[k], v->listed != IDNG_LISTED_NONE, 0);
+        out_end_line();
+    }
+    out_str("verdict: ");
+    out_str(idng_verdict_is_ok(v) ? "ok" : ede_words(j->ede));
+    out_around(" (", j->cp, ")");
+    out_around(" lookalike=", j->lookalike, "");
+    out_end_line();
+    if (v->like_len > 0) {
+        out_str("looks like: ");
+        idng_display_name_to(v->like, v->like_len, out_sink, NULL);
+        like_origin(c, v, where, sizeof where);
+        out_around(" (", where, ")");
+        out_end_line();
+    }
+    out_str("action: ");
+    out_str(j->action);
+    if (r->key[0] == '\0') {
+        out_str(": nothing in the settings objects to the name");
+    } else {
+        out_str(", by ");
+        out_str(r->key);
+        out_around(" ", r->entry, "");
+        put_origin(c, &r->at);
+        out_around("; ", r->why, "");
+        if (r->via)
+            put_origin(c, &r->via_at);
+    }
+    out_end_line();
+    out_str("answer: ");
+    if (a->v.action == IDNG_ACT_DROP) {
+        out_str("none: the query is dropped");
+    } else if (idng_action_rejects(a->v.action)) {
+        out_str(a->v.action == IDNG_ACT_NXDOMAIN ? "NXDOMAIN" : "REFUSED");
+        if (a->ede >= 0)
+            out_around(", EDE 15 (Blocked) \"", a->ede_text, "\"");
+        else
+            out_str(", no EDE (ede: no)");
+    } else if (a->target_len > 0) {
+        out_str("a CNAME to ");
+        idng_display_name_to(a->target, a->target_len, out_sink, NULL);
+        out_str(", then that name's answer (it is judged as a query of its own)");
+    } else {
+        out_str("the resolver's own, as the name resolves (the names in it are judged too)");
+    }
+    if (a->v.action != j->v.action)
+        out_str(", as its A-label form is rejected");
+    out_end_line();
+    out_str("log: ");
+    out_str(a->log[0] ? a->log : "none (log-queries: no, and the name is neither rejected nor "
+                                 "logged)");
+    out_end_line();
+}
+
+/* The JSON form: one object a name. */
+static void explain_json(const struct opts *o, const char *item, size_t len,
+                         const struct judged *j, const struct label_view *lv, size_t nlab,
+                         const struct rule *r, const struct answer *a)
+{
+    const struct idng_conf *c = o->settings;
+    const struct idng_verdict *v = &j->v;
+    static char text[IDNG_DISPLAY_UNICODE_MAX], where[ORIGIN_MAX + 32];
+    char label[IDNG_DISPLAY_NAME_MAX], rcode[IDNG_LOG_MNEMONIC_MAX];
+    size_t k;
+
+    put_input(o, item, len);
+    out_str(j->rejects ? ",\"status\":\"rejected\"" : ",\"status\":\"ok\"");
+    json_member_str("settings", c->origin.nfiles > 0 ? c->origin.files[0] : NULL);
+    idng_display_name(j->wire, j->wlen, text, sizeof text);
+    json_member_str("name", text);
+    json_member_str("unicode", v->lookalike == 0 && idng_display_unicode(j->wire, j->wlen,
+                                                                          c->policy.mode, text,
+                                                                          sizeof text) > 0
+                                   ? text
+                                   : NULL);
+    json_member_str("action", j->action);
+    json_member_str("class", idng_verdict_name(v));
+    json_member("label", v->err.label_len > 0 ? (const char *)v->label : NULL, v->err.label_len);
+    json_member_str("message", j->message);
+    json_member_str("codepoint", j->cp[0] ? j->cp : NULL);
+    json_member_str("lookalike", j->lookalike);
+    if (v->like_len > 0) {
+        idng_display_name(v->like, v->like_len, label, sizeof label);
+        like_origin(c, v, where, sizeof where);
+    }
+    json_member_str("like", v->like_len > 0 ? label : NULL);
+    json_member_str("like_origin", v->like_len > 0 && where[0] ? where : NULL);
+    json_member_str("rule", r->key[0] ? r->key : NULL);
+    json_member_str("entry", r->entry[0] ? r->entry : NULL);
+    idng_conf_origin_text(c, &r->at, where, sizeof where);
+    json_member_str("origin", r->key[0] ? where : NULL);
+    json_member_str("why", r->why[0] ? r->why : NULL);
+    idng_conf_origin_text(c, &r->via_at, where, sizeof where);
+    json_member_str("why_origin", r->via ? where : NULL);
+    json_member_str("rcode", a->rcode >= 0 ? idng_log_rcode_name(a->rcode, rcode, sizeof rcode)
+                                           : NULL);
+    json_member_str("ede", a->ede >= 0 ? a->ede_text : NULL);
+    if (a->target_len > 0)
+        idng_display_name(a->target, a->target_len, text, sizeof text);
+    json_member_str("target", a->target_len > 0 ? text : NULL);
+    json_member_str("log", a->log[0] ? a->log : NULL);
+    /* Last, so that the name's own members come first. */
+    out_str(",\"labels\":[");
+    for (k = 0; k < nlab; k++) {
+        idng_display_label(j->wire + lv[k].off, lv[k].len, label, sizeof label);
+        out_str(k ? ",{\"label\":" : "{\"label\":");
+        json_put(label, strlen(label));
+        put_label_words(&c->policy, &lv[k], v->listed != IDNG_LISTED_NONE, 1);
+        out_put("}", 1);
+    }
+    out_str("]}");
+    out_end_line();
+}
+
+/*
+ * explain: why the module would block a name, or not.  The judgment is
+ * check --conf's (judge_item); the rest says where it came from.  Returns
+ * 1 when the action rejects.
+ */
+static int cmd_explain(const char *item, size_t len, const struct opts *o)
+{
+    static struct judged j;
+    static struct label_view lv[IDNG_LABELS_MAX];
+    static struct answer a;
+    static int items_before;
+    struct rule r;
+    idng_error e;
+    size_t nlab;
+
+    if (o->format == FMT_TEXT && items_before++)
+        out_end_line(); /* a blank line between names */
+    if (judge_item(item, len, o, &j, &e) != 0)
+        return report(o, item, len, &e);
+    nlab = view_labels(o->policy, &j, lv);
+    find_rule(o->settings, &j, &r);
+    find_answer(o->settings, &j, &a);
+    if (o->format == FMT_JSON)
+        explain_json(o, item, len, &j, lv, nlab, &r, &a);
+    else
+        explain_text(o, item, len, &j, lv, nlab, &r, &a);
+    return j.rejects;
 }
 
 static int cmd_check(const char *item, size_t len, const struct opts *o)
@@ -642,13 +1137,15 @@ static int check_conf_file(const char *path, const char *user)
     int rc;
 
     idng_conf_init(&conf);
-    if (idng_conf_check_file(&conf, path, IDNG_CONF_F_CHECK_PATHS, user, err, sizeof err) != 0) {
+    if (idng_conf_check_file(&conf, path, IDNG_CONF_F_CHECK_PATHS | IDNG_CONF_F_ORIGINS, user,
+                             err, sizeof err)
+        != 0) {
         fprintf(stderr, "%s\n", err);
         return 1;
     }
     if (err[0])
         fprintf(stderr, "%s\n", err); /* warnings */
-    rc = idng_conf_write(&conf, stdout);
+    rc = idng_conf_write_origins(&conf, stdout);
     idng_conf_free(&conf);
     return rc != 0 ? 2 : 0;
 }
@@ -663,7 +1160,7 @@ static int load_policy(struct idng_conf *conf, struct opts *o)
     static char err[16384];
 
     idng_conf_init(conf);
-    if (idng_conf_load(conf, o->conf, err, sizeof err) != 0) {
+    if (idng_conf_load_flags(conf, o->conf, IDNG_CONF_F_ORIGINS, err, sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);
         return -1;
     }
@@ -672,6 +1169,7 @@ static int load_policy(struct idng_conf *conf, struct opts *o)
     if (o->mode_set)
         conf->policy.mode = o->mode;
     o->policy = &conf->policy;
+    o->settings = conf;
     return 0;
 }
 
@@ -841,6 +1339,7 @@ struct command {
     const char *what;
 };
 
+
 static const struct command cmds[] = {
     {"encode", cmd_encode, O_CASE | O_FORMAT, "[LABEL...]",
      "Punycode-encode UTF-8 labels (no xn-- prefix)"},
@@ -853,6 +1352,10 @@ static const struct command cmds[] = {
     {"check", cmd_check, O_MODE | O_CONF | O_FORMAT, "[NAME...]",
      "judge each name as the resolver module does: 'ok' or an ERROR line;\n"
      "    with --conf FILE, by that settings file's whole policy"},
+    {"explain", cmd_explain, O_MODE | O_CONF | O_FORMAT, "[NAME...]",
+     "would the resolver module block the name, and why: each label's verdict,\n"
+     "    the settings line that decided, the client's answer and the log line\n"
+     "    (settings: --conf FILE, else $" IDNG_CONF_ENV " or " IDNG_CONF_DEFAULT_PATH ")"},
     {"skeleton", cmd_skeleton, O_MODE | O_FORMAT, "[NAME...]",
      "UTS #39 confusable skeleton of each label's Unicode form: names that look\n"
      "    alike have one skeleton ('\\046' is a '.' inside a label)"},
@@ -892,6 +1395,36 @@ static const char items_text[] =
     "  \"status\":\"error\",\"class\":...,\"label\":...,\"offset\":...,\"message\":...,\n"
     "  \"codepoint\":...}.\n"
     "Exit status: 0 all ok, 1 any failure, 2 usage error.\n";
+
+/* explain: what it writes. */
+static const char explain_text_help[] =
+    "Each name is judged as check --conf judges it (the same call), by the settings\n"
+    "file the module reads: --conf FILE (or --conf=FILE), else $" IDNG_CONF_ENV ", else\n"
+    IDNG_CONF_DEFAULT_PATH "; --mode overrides its mode.  Names as operands, or\n"
+    "one a line on standard input.\n"
+    "--format=text: for each name, lines 'what: ...', a blank line between names:\n"
+    "  name:      the name as the module receives it (escaped: \\DDD for an octet that\n"
+    "             is not a letter, digit, '-' or '_'), and its Unicode form unless it\n"
+    "             is a lookalike, which is never shown in Unicode;\n"
+    "  given as:  the text given (not for a lookalike);\n"
+    "  label N:   each label's verdict: its class (its action) and message, a raw\n"
+    "             label's A-label, the lookalike classes found at it;\n"
+    "  verdict:   the name's, as the EDE text says it;\n"
+    "  looks like: the protected name, and its 'protect' line or protect-file line;\n"
+    "  action:    the action and the setting that decided it: on-<class>, on-invalid,\n"
+    "             an allow or deny entry, with FILE:LINE or '(default)';\n"
+    "  answer:    what the client gets: REFUSED or NXDOMAIN with the EDE text, no\n"
+    "             answer (drop), a CNAME to the A-label name (normalize), or the\n"
+    "             resolver's own answer;\n"
+    "  log:       the query-log line the module writes (client '-', type A; the\n"
+    "             time stamp left out), or none.\n"
+    "--format=json: one object a name: input, status (ok or rejected), settings,\n"
+    "  name, unicode, action, class, label, message, codepoint, lookalike, like,\n"
+    "  like_origin, rule, entry, origin, why, why_origin, rcode, ede, target, log,\n"
+    "  labels (each: label, class, message, codepoint, action, normalized,\n"
+    "  lookalike); null where absent.\n"
+    "Exit status: 0 every name passes (pass, log, normalize), 1 any is rejected or\n"
+    "spells no name, 2 a usage error or a settings file that does not load.\n";
 
 /* check --conf: the lines check_policy writes. */
 static const char conf_text[] =
@@ -963,6 +1496,11 @@ static void command_usage(const struct command *c, FILE *f)
             continue;
         option_head(p, head, sizeof head);
         fprintf(f, "  %-18s %s\n", head, p->help);
+    }
+    if (c->fn == cmd_explain) {
+        fputc('\n', f);
+        fputs(explain_text_help, f);
+        return;
     }
     if (c->fn) {
         fputc('\n', f);
@@ -1117,7 +1655,7 @@ static int parse_args(int argc, char **argv, const struct command *c, struct opt
 int main(int argc, char **argv)
 {
     static struct idng_conf conf;
-    struct opts o = {IDNG_MODE_UTS46, 0, 0, FMT_TEXT, NULL, NULL, 0, NULL};
+    struct opts o = {IDNG_MODE_UTS46, 0, 0, FMT_TEXT, NULL, NULL, 0, NULL, NULL};
     const struct command *c = NULL;
     size_t k;
     int i, n, rc, failed = 0;
@@ -1155,6 +1693,16 @@ int main(int argc, char **argv)
     }
     if ((rc = parse_args(argc, argv, c, &o, &n)) >= 0)
         return rc;
+    if (c->fn == cmd_explain) {
+        if (o.format == FMT_TSV) {
+            fprintf(stderr, "idnguard: explain: --format=tsv is not one of its formats (text, "
+                            "json)\n");
+            return 2;
+        }
+        /* The module's own file unless told another. */
+        if (!o.conf)
+            o.conf = idng_conf_path();
+    }
     if (o.conf && load_policy(&conf, &o) != 0)
         return 2;
     if (c->opts & O_FILE) {

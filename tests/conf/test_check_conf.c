@@ -129,6 +129,25 @@ static void put_file(const char *dir, const char *name, const char *text, char *
     fclose(f);
 }
 
+/* Takes "  # FILE:LINE" off the end of every line of out that has one for
+ * file: what is left is idng_conf_write's text.  Returns how many it took. */
+static int strip_origins(char *out, const char *file)
+{
+    char note[600];
+    size_t n = (size_t)snprintf(note, sizeof note, "  # %s:", file);
+    char *at, *end;
+    int k = 0;
+
+    while ((at = strstr(out, note)) != NULL) {
+        for (end = at + n; *end >= '0' && *end <= '9'; end++)
+            ;
+        ck_assert_msg(*end == '\n' && end > at + n, "a note that is not FILE:LINE: %s", at);
+        memmove(at, end, strlen(end) + 1);
+        k++;
+    }
+    return k;
+}
+
 /* Every problem of the file is reported, one a line with its own
  * file:line:, not only the first. */
 START_TEST(test_every_error_reported)
@@ -274,6 +293,38 @@ START_TEST(test_address_in_list_warned)
 }
 END_TEST
 
+/* The effective settings of a file and what it includes, each line that a
+ * file set followed by that file and line; the default ones by nothing. */
+START_TEST(test_origins_shown)
+{
+    char dir[256], path[512], local[512], text[1024], want[1400];
+    const char *args[2] = {NULL, NULL};
+    struct run r;
+
+    t_tmpdir_make(dir, sizeof dir, "idng-cc-inc");
+    put_file(dir, "local.conf", "idnguard:\n    on-invalid: log\n    allow: b.example\n", local,
+             sizeof local);
+    snprintf(text, sizeof text,
+             "idnguard:\n    on-invalid: refuse\n    allow: a.example\n    include: %s\n",
+             local);
+    put_file(dir, "main.conf", text, path, sizeof path);
+    args[0] = path;
+    run(args, NULL, &r);
+    ck_assert_msg(r.status == 0, "status %d, stderr %s", r.status, r.err);
+    snprintf(want, sizeof want, "\n    on-invalid: log  # %s:2\n    on-too-long: log\n", local);
+    ck_assert_msg(strstr(r.out, want) != NULL, "%s", r.out);
+    snprintf(want, sizeof want, "\n    allow: a.example.  # %s:3\n    allow: b.example.  # %s:3\n",
+             path, local);
+    ck_assert_msg(strstr(r.out, want) != NULL, "%s", r.out);
+    ck_assert_msg(strstr(r.out, "\n    mode: uts46\n") != NULL, "%s", r.out);
+    ck_assert_int_eq(strip_origins(r.out, path), 1);
+    ck_assert_int_eq(strip_origins(r.out, local), 2);
+    ck_assert_msg(strstr(r.out, ":3\n") == NULL && strstr(r.out, ":2\n") == NULL, "%s", r.out);
+    run_free(&r);
+    t_tmpdir_remove(dir);
+}
+END_TEST
+
 START_TEST(test_bin_exists)
 {
     ck_assert_msg(access(bin(), X_OK) == 0, "%s is not there; run 'make all' or set IDNGUARD_BIN",
@@ -311,6 +362,9 @@ START_TEST(test_golden)
     ck_assert_msg(r.status == c->status, "%s: exit %d, expected %d (stderr: %s)", c->name,
                   r.status, c->status, r.err);
     if (c->status == 0) {
+        /* Each line a line of the file set says which (the golden file is
+         * idng_conf_write's text, without them). */
+        strip_origins(r.out, in);
         ck_assert_str_eq(r.out, want);
         ck_assert_str_eq(r.err, "");
     } else {
@@ -338,6 +392,7 @@ START_TEST(test_default_path)
     snprintf(in, sizeof in, "%s/02_every_key.in", data_dir());
     run(none, in, &r);
     ck_assert_int_eq(r.status, 0);
+    strip_origins(r.out, in);
     ck_assert_str_eq(r.out, want);
     run_free(&r);
     free(want);
@@ -416,6 +471,7 @@ static Suite *check_conf_suite(void)
     tcase_add_test(tc, test_bin_exists);
     tcase_add_loop_test(tc, test_golden, 0, N_OF(golden_cases));
     tcase_add_test(tc, test_default_path);
+    tcase_add_test(tc, test_origins_shown);
     tcase_add_test(tc, test_every_error_reported);
     tcase_add_loop_test(tc, test_paths_checked, 0, 4);
     tcase_add_test(tc, test_address_in_list_warned);
