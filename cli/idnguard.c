@@ -7,6 +7,7 @@
  *   idnguard to-ascii [--mode=M] [--strict] [UTS #46 options] [--format=F] [NAME...]
  *   idnguard to-unicode [--mode=M] [--strict] [UTS #46 options] [--format=F] [NAME...]
  *   idnguard check [--mode=M] [--conf FILE] [--format=F] [NAME...]
+ *   idnguard explain [--mode=M] [--conf FILE] [--format=F] [NAME...]  why check --conf says so
  *   idnguard skeleton [--mode=M] [--format=F] [NAME...]     UTS #39 skeleton of each label
  *   idnguard restriction [--mode=M] [--format=F] [NAME...]  UTS #39 restriction level
  *   idnguard lint-zone [...] [FILE...]         a zone's names judged (lint.c)
@@ -21,10 +22,11 @@
  * command's --help prints its own usage.
  *
  * Without operands each command reads standard input, one item a line, and
- * writes exactly one line per input line.  Exit status: 0 when every item
- * succeeded, 1 when any failed, 2 on a usage error.  check-conf reads no
- * standard input; it exits 0 when FILE is valid, 1 when not.  check --conf
- * judges with the policy of a settings file (check_policy): 1 when the
+ * writes exactly one line per input line (explain: a few lines per name).
+ * Exit status: 0 when every item succeeded, 1 when any failed, 2 on a usage
+ * error.  check-conf reads no standard input; it exits 0 when FILE is
+ * valid, 1 when not.  check --conf judges with the policy of a settings
+ * file (check_policy), and explain says why (cmd_explain): 1 when the
  * module would reject any name, 2 when the file does not load.
  */
 #include "idng_conf.h"
@@ -451,12 +453,12 @@ struct judged {
     uint8_t wire[IDNG_WIRE_MAX];
     size_t wlen;
     struct idng_verdict v;
-    int rejects;              /* refuse, nxdomain or drop */
-    const char *action;       /* its name */
-    const char *lookalike;    /* the lookalike classes found, or NULL */
-    const char *message;      /* the codec's message, for a verdict no list decided */
-    char cp[24];              /* its code point, "U+XXXX", or "" */
-    char ede[EDE_TEXT_MAX];   /* idng_policy_ede_text of the verdict */
+    int rejects;            /* refuse, nxdomain or drop */
+    const char *action;     /* its name */
+    const char *lookalike;  /* the lookalike classes found, or NULL */
+    const char *message;    /* the codec's message, for a verdict no list decided */
+    char cp[24];            /* its code point, "U+XXXX", or "" */
+    char ede[EDE_TEXT_MAX]; /* idng_policy_ede_text of the verdict */
 };
 
 /* Judges item; 0, or -1 with *e set when the text spells no DNS name (an
@@ -554,11 +556,11 @@ static int check_policy(const char *item, size_t len, const struct opts *o)
 
 /* What decided a verdict's action: a key of the settings and its line. */
 struct rule {
-    char key[64];                  /* "on-contextj", "on-invalid", "allow", "deny"; "" for none */
-    struct idng_conf_origin at;    /* where it was set; line 0: the default */
-    char why[96];                  /* "", or what leads from the verdict to this key */
+    char key[64];               /* "on-contextj", "on-invalid", "allow", "deny"; "" for none */
+    struct idng_conf_origin at; /* where it was set; line 0: the default */
+    char why[96];               /* "", or what leads from the verdict to this key */
     char entry[IDNG_DISPLAY_NAME_MAX]; /* allow/deny: the entry that matched, or "" */
-    int via;                       /* deny: the action is on-invalid's, set at via_at */
+    int via;                           /* deny: the action is on-invalid's, set at via_at */
     struct idng_conf_origin via_at;
 };
 
@@ -605,8 +607,8 @@ static void find_rule(const struct idng_conf *c, const struct judged *j, struct 
         snprintf(r->key, sizeof r->key, "%s", idng_verdict_name(v));
         i = listed_entry(p, set, j->wire, j->wlen);
         if (i != IDNG_NAMESET_NONE) {
-            idng_display_name(set->names[i], idng_wire_len(set->names[i], IDNG_WIRE_MAX),
-                              r->entry, sizeof r->entry);
+            idng_display_name(set->names[i], idng_wire_len(set->names[i], IDNG_WIRE_MAX), r->entry,
+                              sizeof r->entry);
             if (at)
                 r->at = at[i];
         }
@@ -657,11 +659,11 @@ static void like_origin(const struct idng_conf *c, const struct idng_verdict *v,
 
 /* One label's verdict, as explain shows it. */
 struct label_view {
-    size_t off, len;        /* its contents in the wire name */
-    idng_status st;         /* the codec's; for a raw label, its conversion's */
+    size_t off, len; /* its contents in the wire name */
+    idng_status st;  /* the codec's; for a raw label, its conversion's */
     uint32_t codepoint;
     char alabel[IDNG_LABEL_MAX + 1]; /* a raw label's A-label form, or "" */
-    unsigned lookalike;     /* IDNG_LK_* bits found at this label */
+    unsigned lookalike;              /* IDNG_LK_* bits found at this label */
 };
 
 /* Every label of j's name: the codec's checks (idng_wire_check_each), a
@@ -696,8 +698,8 @@ static size_t view_labels(const struct idng_policy *p, const struct judged *j,
         if (lv->st == IDNG_E_RAW_8BIT) {
             size_t alen = IDNG_LABEL_MAX;
             idng_error le;
-            idng_status st = idng_label_to_ascii((const char *)lab, l, lv->alabel, &alen,
-                                                 p->mode, &le);
+            idng_status st =
+                idng_label_to_ascii((const char *)lab, l, lv->alabel, &alen, p->mode, &le);
             if (st == IDNG_OK) {
                 lv->alabel[alen] = '\0';
             } else {
@@ -720,10 +722,10 @@ struct answer {
     struct idng_verdict v;
     uint8_t target[IDNG_WIRE_MAX]; /* normalize: the A-label name; target_len 0: none */
     size_t target_len;
-    int rcode;                     /* the log's: a DNS rcode, -1 dropped */
-    int ede;                       /* EDE info-code sent, or -1 */
+    int rcode; /* the log's: a DNS rcode, -1 dropped */
+    int ede;   /* EDE info-code sent, or -1 */
     char ede_text[EDE_TEXT_MAX];
-    char log[IDNG_LOG_LINE_MAX];   /* the module's line, "" when it writes none */
+    char log[IDNG_LOG_LINE_MAX]; /* the module's line, "" when it writes none */
 };
 
 static void find_answer(const struct idng_conf *c, const struct judged *j, struct answer *a)
@@ -787,8 +789,8 @@ static enum idng_action label_action(const struct idng_policy *p, const struct l
 
 /* "class (action)" words of a label: its status, then the lookalike
  * classes found at it. */
-static void put_label_words(const struct idng_policy *p, const struct label_view *lv,
-                            int listed, int json)
+static void put_label_words(const struct idng_policy *p, const struct label_view *lv, int listed,
+                            int json)
 {
     unsigned x;
     int cls = idng_status_class(lv->st);
@@ -859,8 +861,8 @@ static void explain_text(const struct opts *o, const char *item, size_t len, con
     idng_display_name_to(j->wire, j->wlen, out_sink, NULL);
     /* A lookalike is never shown in Unicode (core/idng_log.h), nor is the
      * text it was given as. */
-    if (v->lookalike == 0 && idng_display_unicode(j->wire, j->wlen, c->policy.mode, text,
-                                                  sizeof text) > 0)
+    if (v->lookalike == 0
+        && idng_display_unicode(j->wire, j->wlen, c->policy.mode, text, sizeof text) > 0)
         out_around(" (", text, ")");
     out_end_line();
     if (v->lookalike == 0) {
@@ -922,15 +924,16 @@ static void explain_text(const struct opts *o, const char *item, size_t len, con
         out_str(", as its A-label form is rejected");
     out_end_line();
     out_str("log: ");
-    out_str(a->log[0] ? a->log : "none (log-queries: no, and the name is neither rejected nor "
-                                 "logged)");
+    out_str(a->log[0] ? a->log
+                      : "none (log-queries: no, and the name is neither rejected nor "
+                        "logged)");
     out_end_line();
 }
 
 /* The JSON form: one object a name. */
-static void explain_json(const struct opts *o, const char *item, size_t len,
-                         const struct judged *j, const struct label_view *lv, size_t nlab,
-                         const struct rule *r, const struct answer *a)
+static void explain_json(const struct opts *o, const char *item, size_t len, const struct judged *j,
+                         const struct label_view *lv, size_t nlab, const struct rule *r,
+                         const struct answer *a)
 {
     const struct idng_conf *c = o->settings;
     const struct idng_verdict *v = &j->v;
@@ -943,11 +946,12 @@ static void explain_json(const struct opts *o, const char *item, size_t len,
     json_member_str("settings", c->origin.nfiles > 0 ? c->origin.files[0] : NULL);
     idng_display_name(j->wire, j->wlen, text, sizeof text);
     json_member_str("name", text);
-    json_member_str("unicode", v->lookalike == 0 && idng_display_unicode(j->wire, j->wlen,
-                                                                          c->policy.mode, text,
-                                                                          sizeof text) > 0
-                                   ? text
-                                   : NULL);
+    json_member_str(
+        "unicode",
+        v->lookalike == 0
+                && idng_display_unicode(j->wire, j->wlen, c->policy.mode, text, sizeof text) > 0
+            ? text
+            : NULL);
     json_member_str("action", j->action);
     json_member_str("class", idng_verdict_name(v));
     json_member("label", v->err.label_len > 0 ? (const char *)v->label : NULL, v->err.label_len);
@@ -967,8 +971,8 @@ static void explain_json(const struct opts *o, const char *item, size_t len,
     json_member_str("why", r->why[0] ? r->why : NULL);
     idng_conf_origin_text(c, &r->via_at, where, sizeof where);
     json_member_str("why_origin", r->via ? where : NULL);
-    json_member_str("rcode", a->rcode >= 0 ? idng_log_rcode_name(a->rcode, rcode, sizeof rcode)
-                                           : NULL);
+    json_member_str("rcode",
+                    a->rcode >= 0 ? idng_log_rcode_name(a->rcode, rcode, sizeof rcode) : NULL);
     json_member_str("ede", a->ede >= 0 ? a->ede_text : NULL);
     if (a->target_len > 0)
         idng_display_name(a->target, a->target_len, text, sizeof text);
@@ -1137,8 +1141,8 @@ static int check_conf_file(const char *path, const char *user)
     int rc;
 
     idng_conf_init(&conf);
-    if (idng_conf_check_file(&conf, path, IDNG_CONF_F_CHECK_PATHS | IDNG_CONF_F_ORIGINS, user,
-                             err, sizeof err)
+    if (idng_conf_check_file(&conf, path, IDNG_CONF_F_CHECK_PATHS | IDNG_CONF_F_ORIGINS, user, err,
+                             sizeof err)
         != 0) {
         fprintf(stderr, "%s\n", err);
         return 1;
@@ -1365,8 +1369,9 @@ static const struct command cmds[] = {
      "    (plain ASCII labels: ascii-only)"},
     {"check-conf", NULL, O_FILE | O_USER, "[FILE]",
      "validate the module's settings file (default: $" IDNG_CONF_ENV " or\n"
-     "    " IDNG_CONF_DEFAULT_PATH "): prints the effective settings, or every\n"
-     "    error as 'FILE:LINE: message' on stderr; also checks that log-file and\n"
+     "    " IDNG_CONF_DEFAULT_PATH ") and the files it includes: prints the\n"
+     "    effective settings, each value a file set followed by '# FILE:LINE', or\n"
+     "    every error as 'FILE:LINE: message' on stderr; also checks that log-file and\n"
      "    stats-file can be written by the user --user=NAME names (as root:\n"
      "    'unbound' when that user exists; else the user running it)"},
     {"stats", NULL, O_FILE, "FILE",

@@ -63,10 +63,10 @@ struct file_id {
 
 /** What belongs to the file being read; kept aside while an include is. */
 struct file_state {
-    const char *fname;                   /**< its name in messages */
-    uint32_t file;                       /**< its index in c.origin.files */
-    size_t line;                         /**< the line being read */
-    size_t clause_line;                  /**< line of "idnguard:", 0 = none yet */
+    const char *fname;                     /**< its name in messages */
+    uint32_t file;                         /**< its index in c.origin.files */
+    size_t line;                           /**< the line being read */
+    size_t clause_line;                    /**< line of "idnguard:", 0 = none yet */
     size_t first_line[IDNG_CONF_KEYS_MAX]; /**< per key row; 0 = not seen yet */
 };
 
@@ -74,13 +74,13 @@ struct file_state {
 struct pstate {
     struct idng_conf c;                       /**< the temporary being filled */
     unsigned char explicit_action[IDNG_CLASS_COUNT]; /**< on-<class> seen */
-    size_t at_cap[N_LISTS];                   /**< entries allocated at each list's origins */
-    size_t seq;                               /**< lines read so far, in every file */
-    size_t key_seq[IDNG_CONF_KEYS_MAX];       /**< per key row, seq of the line that set it last */
-    struct file_state f;                      /**< the file being read */
-    unsigned depth;                           /**< includes open around it */
-    size_t budget;                            /**< octets more settings files may hold */
-    struct file_id *ids;                      /**< every settings file read */
+    size_t at_cap[N_LISTS]; /**< entries allocated at each list's origins */
+    size_t seq;             /**< lines read so far, in every file */
+    size_t key_seq[IDNG_CONF_KEYS_MAX]; /**< per key row, seq of the line that set it last */
+    struct file_state f;                /**< the file being read */
+    unsigned depth;                     /**< includes open around it */
+    size_t budget;                      /**< octets more settings files may hold */
+    struct file_id *ids;                /**< every settings file read */
     size_t nids, ids_cap;
     char *err;
     size_t errlen;
@@ -1546,15 +1546,15 @@ static int include_file(struct pstate *p, const char *path, const char *shown)
     if (r != 0)
         return errnum ? fail(p, "include '%s': %s: %s", shown, why, strerror(errnum))
                       : fail(p, "include '%s': %s", shown, why);
-    if (read_once(p, shown, &st) != 0 || add_file(p, path, &file) != 0
-        || (id = note_id(p, &st)) < 0 || (saved = malloc(sizeof *saved)) == NULL) {
+    if (read_once(p, shown, &st) != 0 || add_file(p, path, &file) != 0 || (id = note_id(p, &st)) < 0
+        || (saved = malloc(sizeof *saved)) == NULL) {
         free(buf);
         return p->nerr > 0 ? -1 : fail(p, "out of memory");
     }
     /* The daemon reads it at every load, as the user it runs as. */
     if ((p->flags & IDNG_CONF_F_CHECK_PATHS) && !may(p, path, &st, R_OK))
-        fail(p, "include '%s' is not readable (%s%s)", shown,
-             p->user ? "by user " : "by this user", p->user ? p->user : "");
+        fail(p, "include '%s' is not readable (%s%s)", shown, p->user ? "by user " : "by this user",
+             p->user ? p->user : "");
     *saved = p->f;
     memset(&p->f, 0, sizeof p->f);
     p->f.fname = p->c.origin.files[file];
@@ -1601,8 +1601,9 @@ static int include(struct pstate *p, const char *v, size_t n)
         return fail(p, "empty value for 'include' (expected an absolute path, or a pattern "
                        "such as /etc/unbound/idnguard.conf.d/*.conf)");
     if ((why = path_problem(v, n)) != NULL)
-        return fail(p, "include '%s' %s (expected an absolute path, or a pattern such as "
-                       "/etc/unbound/idnguard.conf.d/*.conf)",
+        return fail(p,
+                    "include '%s' %s (expected an absolute path, or a pattern such as "
+                    "/etc/unbound/idnguard.conf.d/*.conf)",
                     echo(e, v, n), why);
     if (p->flags & IDNG_CONF_F_NO_INCLUDE)
         return 0;
@@ -1617,9 +1618,10 @@ static int include(struct pstate *p, const char *v, size_t n)
         return r;
     }
     glob_errnum = 0;
-    r = glob(path, GLOB_NOSORT
+    r = glob(path,
+             GLOB_NOSORT
 #ifdef GLOB_BRACE
-                       | GLOB_BRACE
+                 | GLOB_BRACE
 #endif
              ,
              glob_error, &g);
@@ -1707,11 +1709,10 @@ static void finish(struct pstate *p)
 }
 
 static int parse(struct idng_conf *c, const char *buf, size_t len, const char *fname,
-                 const struct stat *id, unsigned flags, const char *user, char *err,
-                 size_t errlen);
+                 const struct stat *id, unsigned flags, const char *user, char *err, size_t errlen);
 
-int idng_conf_parse(struct idng_conf *c, const char *buf, size_t len, const char *fname,
-                    char *err, size_t errlen)
+int idng_conf_parse(struct idng_conf *c, const char *buf, size_t len, const char *fname, char *err,
+                    size_t errlen)
 {
     return idng_conf_parse_flags(c, buf, len, fname, 0, err, errlen);
 }
@@ -1737,8 +1738,7 @@ int idng_conf_same_file(const char *a, const char *b)
 /* id: the file's device and inode when it was read from one, so that an
  * include of it is refused; NULL for text from memory. */
 static int parse(struct idng_conf *c, const char *buf, size_t len, const char *fname,
-                 const struct stat *id, unsigned flags, const char *user, char *err,
-                 size_t errlen)
+                 const struct stat *id, unsigned flags, const char *user, char *err, size_t errlen)
 {
     struct pstate *p;
     int rc = -1, list;
@@ -1822,8 +1822,7 @@ int idng_conf_load_flags(struct idng_conf *c, const char *path, unsigned flags, 
  * them.
  */
 static int read_regular(const char *path, size_t max, const char *what, char **out, size_t *len,
-                        const char **why, int *errnum, char *whybuf, size_t whylen,
-                        struct stat *st)
+                        const char **why, int *errnum, char *whybuf, size_t whylen, struct stat *st)
 {
     char *buf, *nbuf;
     size_t cap, got = 0;
@@ -1850,8 +1849,8 @@ static int read_regular(const char *path, size_t max, const char *what, char **o
         return -1;
     }
     if ((unsigned long long)st->st_size > max) {
-        snprintf(whybuf, whylen, "too big (%lld octets; the limit is %zu)",
-                 (long long)st->st_size, max);
+        snprintf(whybuf, whylen, "too big (%lld octets; the limit is %zu)", (long long)st->st_size,
+                 max);
         *why = whybuf;
         close(fd);
         return -2;
@@ -1915,8 +1914,9 @@ int idng_conf_check_file(struct idng_conf *c, const char *path, unsigned flags, 
 
     if (path == NULL || path[0] == '\0')
         return load_fail(err, errlen, "(no path)", "no settings file given", 0);
-    if (read_regular(path, IDNG_CONF_FILE_MAX, "a settings file", &buf, &got, &why, &errnum,
-                     whybuf, sizeof whybuf, &st) != 0)
+    if (read_regular(path, IDNG_CONF_FILE_MAX, "a settings file", &buf, &got, &why, &errnum, whybuf,
+                     sizeof whybuf, &st)
+        != 0)
         return load_fail(err, errlen, path, why, errnum);
     rc = parse(c, buf, got, path, &st, flags, user, err, errlen);
     free(buf);
@@ -1951,7 +1951,6 @@ int idng_conf_write(const struct idng_conf *c, FILE *f)
 {
     return write_rows(c, f, 0);
 }
-
 
 /* The lines one row writes, each followed by where it was set: the row's
  * own origin, or for a list each entry's (comment lines get none). */
@@ -2020,8 +2019,8 @@ int idng_conf_key_origin(const struct idng_conf *c, const char *key, struct idng
     return o->line > 0;
 }
 
-size_t idng_conf_origin_text(const struct idng_conf *c, const struct idng_conf_origin *o,
-                             char *out, size_t cap)
+size_t idng_conf_origin_text(const struct idng_conf *c, const struct idng_conf_origin *o, char *out,
+                             size_t cap)
 {
     int w;
 

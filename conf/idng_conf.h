@@ -246,8 +246,8 @@ int idng_conf_key_origin(const struct idng_conf *c, const char *key, struct idng
  * or "default" for line 0.  Returns the length written; out is always
  * NUL-terminated (cap >= 1), cut to fit.
  */
-size_t idng_conf_origin_text(const struct idng_conf *c, const struct idng_conf_origin *o,
-                             char *out, size_t cap);
+size_t idng_conf_origin_text(const struct idng_conf *c, const struct idng_conf_origin *o, char *out,
+                             size_t cap);
 
 /**
  * Does a client answered with verdict v get a query-log line under c?
