@@ -1374,7 +1374,7 @@ END_TEST
  * included file and its line. */
 START_TEST(test_include_errors_named)
 {
-    char main_path[512], local[512], want[2048], err[ERR_MAX];
+    char main_path[512], local[512], want[2048], err[ERR_MAX], text[1024];
     struct idng_conf c;
 
     make_tmpdir();
@@ -1408,6 +1408,27 @@ START_TEST(test_include_errors_named)
     put("idnguard.conf", "idnguard:\n    mode: uts46\n    mode: punycode\n", main_path);
     snprintf(want, sizeof want, "%s:3: duplicate 'mode' (first at line 2)", main_path);
     expect_load_error(main_path, want);
+    /* The files the settings write stay distinct across files: reported at
+     * the key read later, naming where the other was set. */
+    snprintf(text, sizeof text,
+             "idnguard:\n    stats-file: \"%s/s.prom\"\n    include: %s/local-1.conf\n", tmpdir,
+             tmpdir);
+    put("idnguard.conf", text, main_path);
+    snprintf(text, sizeof text, "idnguard:\n    ede: no\n    tap-stats-file: \"%s/s.prom\"\n",
+             tmpdir);
+    put("local-1.conf", text, local);
+    snprintf(want, sizeof want,
+             "%s:3: tap-stats-file '%s/s.prom' is the file of stats-file (%s:2): each needs a "
+             "file of its own*",
+             local, tmpdir, main_path);
+    expect_load_error(main_path, want);
+    /* A later file that sets the same key again replaces it: no clash. */
+    snprintf(text, sizeof text, "idnguard:\n    stats-file: \"%s/t.prom\"\n", tmpdir);
+    put("local-1.conf", text, local);
+    idng_conf_init(&c);
+    ck_assert_msg(idng_conf_load(&c, main_path, err, sizeof err) == 0, "%s", err);
+    ck_assert(strstr(c.stats_file, "/t.prom") != NULL);
+    idng_conf_free(&c);
     /* Nothing is applied after an error in any file. */
     shipped(main_path);
     put("local-1.conf", "idnguard:\n    on-invalid: log\n    stats-interval: 1h\n", local);
