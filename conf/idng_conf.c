@@ -282,10 +282,10 @@ static int diff_value(const struct idng_conf *a, const struct idng_conf *b, cons
     char *va = value_text(a, k), *vb = value_text(b, k);
     int r = -1;
 
-    if (va != NULL && vb != NULL)
-        r = strcmp(va, vb) == 0                                  ? 0
-            : fprintf(f, "%s %s -> %s", k->name, va, vb) < 0 ? -1
-                                                                 : 1;
+    if (va != NULL && vb != NULL && strcmp(va, vb) == 0)
+        r = 0;
+    else if (va != NULL && vb != NULL && fprintf(f, "%s %s -> %s", k->name, va, vb) >= 0)
+        r = 1;
     free(va);
     free(vb);
     return r;
@@ -470,7 +470,8 @@ static void expect_log_format(const struct key *k, char *out, size_t cap)
     join_names(out, cap, log_format_names, N_LOG_FORMATS);
 }
 
-static const struct kind kind_log_format = {set_log_format, put_log_format, expect_log_format, diff_value};
+static const struct kind kind_log_format = {set_log_format, put_log_format, expect_log_format,
+                                            diff_value};
 
 /* -- paths -- */
 

@@ -297,10 +297,10 @@ START_TEST(test_truncation)
         } else if (ol == 0) {
             ck_assert_msg(cap < 4, "nothing at capacity %zu", cap);
         } else if (strcmp(out, "...") != 0) {
-            ck_assert_msg(ol >= 5 && strcmp(out + ol - 5, "; ...") == 0,
-                          "capacity %zu: \"%s\"", cap, out);
-            ck_assert_msg(strncmp(out, full, ol - 3) == 0, "capacity %zu: \"%s\" is not a start "
-                          "of \"%s\"", cap, out, full);
+            ck_assert_msg(ol >= 5 && strcmp(out + ol - 5, "; ...") == 0, "capacity %zu: \"%s\"",
+                          cap, out);
+            ck_assert_msg(strncmp(out, full, ol - 3) == 0,
+                          "capacity %zu: \"%s\" does not begin \"%s\"", cap, out, full);
         }
         ck_assert_msg(ol >= last || cap > n, "capacity %zu holds less than %zu", cap, cap - 1);
         if (cap <= n)
