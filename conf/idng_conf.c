@@ -313,7 +313,8 @@ static int name_to_wire(struct pstate *p, const struct key *k, const char *v, si
 /* ------------------------------------------------------------------------ */
 /* The schema                                                                */
 
-/** How values of one kind are parsed and checked, written back and described. */
+/** How values of one kind are parsed and checked, written back, described
+ *  and compared. */
 struct kind {
     /** Parses and checks v (n octets, not NUL-terminated) and stores it. */
     int (*set)(struct pstate *p, const struct key *k, const char *v, size_t n);
@@ -321,6 +322,10 @@ struct kind {
     int (*put)(const struct idng_conf *c, const struct key *k, FILE *f);
     /** The allowed values, for messages ("yes or no"). */
     void (*expect)(const struct key *k, char *out, size_t cap);
+    /** Writes the item of idng_conf_diff for the key's change from a to b;
+     *  0 when it did not change, 1 when the item is written, -1 when it
+     *  could not be (out of memory). */
+    int (*diff)(const struct idng_conf *a, const struct idng_conf *b, const struct key *k, FILE *f);
 };
 
 /** One row per key. */
@@ -338,6 +343,87 @@ enum {
 
 #define FIELD(c, k, type) ((type *)(void *)((char *)(c) + (k)->off))
 #define CFIELD(c, k, type) ((const type *)(const void *)((const char *)(c) + (k)->off))
+
+/* -- comparing two settings (idng_conf_diff) -- */
+
+/* The value the key's writer gives c, as it stands after "KEY: " on its
+ * line ("(none)" from a comment line), malloc'd; NULL when there is none
+ * (out of memory, or no text form). */
+static char *value_text(const struct idng_conf *c, const struct key *k)
+{
+    char *text = NULL, *v;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    int rc;
+
+    if (f == NULL)
+        return NULL;
+    rc = k->kind->put(c, k, f);
+    if (fclose(f) != 0 || rc != 0 || (v = strstr(text, ": ")) == NULL) {
+        free(text);
+        return NULL;
+    }
+    memmove(text, v + 2, strlen(v + 2) + 1);
+    text[strcspn(text, "\n")] = '\0';
+    return text;
+}
+
+/* A key of one value: "KEY OLD -> NEW". */
+static int diff_value(const struct idng_conf *a, const struct idng_conf *b, const struct key *k,
+                      FILE *f)
+{
+    char *va = value_text(a, k), *vb = value_text(b, k);
+    int r = -1;
+
+    if (va != NULL && vb != NULL && strcmp(va, vb) == 0)
+        r = 0;
+    else if (va != NULL && vb != NULL && fprintf(f, "%s %s -> %s", k->name, va, vb) >= 0)
+        r = 1;
+    free(va);
+    free(vb);
+    return r;
+}
+
+/* Is the name at w in s? */
+static int has_name(const struct idng_nameset *s, const uint8_t *w)
+{
+    return idng_nameset_find(s, w, idng_wire_len(w, WIRE_MAX)) != IDNG_NAMESET_NONE;
+}
+
+/* How many names of s (but those also in s_not, when given) are no names
+ * of o (but those also in o_not): the names added going from o to s. */
+static size_t names_only_in(const struct idng_nameset *s, const struct idng_nameset *s_not,
+                            const struct idng_nameset *o, const struct idng_nameset *o_not)
+{
+    size_t i, n = 0;
+
+    for (i = 0; i < s->count; i++)
+        if (!(s_not != NULL && has_name(s_not, s->names[i]))
+            && (!has_name(o, s->names[i]) || (o_not != NULL && has_name(o_not, s->names[i]))))
+            n++;
+    return n;
+}
+
+/* " +ADDED -REMOVED (now COUNT)", a zero count of added or removed left out. */
+static int put_tally(FILE *f, size_t added, size_t removed, size_t now)
+{
+    if (added > 0 && fprintf(f, " +%zu", added) < 0)
+        return -1;
+    if (removed > 0 && fprintf(f, " -%zu", removed) < 0)
+        return -1;
+    return fprintf(f, " (now %zu)", now) < 0 ? -1 : 1;
+}
+
+/* A list of names: "KEY +ADDED -REMOVED (now COUNT)". */
+static int diff_set(const struct idng_nameset *x, const struct idng_nameset *y, const struct key *k,
+                    FILE *f)
+{
+    size_t added = names_only_in(y, NULL, x, NULL), removed = names_only_in(x, NULL, y, NULL);
+
+    if (added == 0 && removed == 0)
+        return 0;
+    return fputs(k->name, f) == EOF ? -1 : put_tally(f, added, removed, y->count);
+}
 
 static int bad_value(struct pstate *p, const struct key *k, const char *v, size_t n)
 {
@@ -378,7 +464,7 @@ static void expect_mode(const struct key *k, char *out, size_t cap)
     join_names(out, cap, names, sizeof order / sizeof order[0]);
 }
 
-static const struct kind kind_mode = {set_mode, put_mode, expect_mode};
+static const struct kind kind_mode = {set_mode, put_mode, expect_mode, diff_value};
 
 /* -- actions: on-invalid and on-<class> -- */
 
@@ -428,7 +514,7 @@ static void expect_action(const struct key *k, char *out, size_t cap)
     join_names(out, cap, names, IDNG_ACTION_COUNT - !normalize_ok(k));
 }
 
-static const struct kind kind_action = {set_action, put_action, expect_action};
+static const struct kind kind_action = {set_action, put_action, expect_action, diff_value};
 
 /* -- yes/no -- */
 
@@ -454,7 +540,7 @@ static void expect_bool(const struct key *k, char *out, size_t cap)
     snprintf(out, cap, "yes or no");
 }
 
-static const struct kind kind_bool = {set_bool, put_bool, expect_bool};
+static const struct kind kind_bool = {set_bool, put_bool, expect_bool, diff_value};
 
 /* -- log-format -- */
 
@@ -483,7 +569,8 @@ static void expect_log_format(const struct key *k, char *out, size_t cap)
     join_names(out, cap, log_format_names, N_LOG_FORMATS);
 }
 
-static const struct kind kind_log_format = {set_log_format, put_log_format, expect_log_format};
+static const struct kind kind_log_format = {set_log_format, put_log_format, expect_log_format,
+                                            diff_value};
 
 /* -- paths -- */
 
@@ -627,7 +714,7 @@ static void expect_path(const struct key *k, char *out, size_t cap)
              strcmp(k->name, "log-file") == 0 ? "Unbound's log" : "none");
 }
 
-static const struct kind kind_path = {set_path, put_path, expect_path};
+static const struct kind kind_path = {set_path, put_path, expect_path, diff_value};
 
 /* -- seconds -- */
 
@@ -665,7 +752,7 @@ static void expect_seconds(const struct key *k, char *out, size_t cap)
     snprintf(out, cap, "seconds from 0 to %u; 0 = only at shutdown", IDNG_CONF_STATS_MAX);
 }
 
-static const struct kind kind_seconds = {set_seconds, put_seconds, expect_seconds};
+static const struct kind kind_seconds = {set_seconds, put_seconds, expect_seconds, diff_value};
 
 /* -- name lists -- */
 
@@ -695,7 +782,13 @@ static void expect_name(const struct key *k, char *out, size_t cap)
     snprintf(out, cap, "a domain name, or \".\" for all names");
 }
 
-static const struct kind kind_names = {set_name, put_names, expect_name};
+static int diff_names(const struct idng_conf *a, const struct idng_conf *b, const struct key *k,
+                      FILE *f)
+{
+    return diff_set(CFIELD(a, k, struct idng_nameset), CFIELD(b, k, struct idng_nameset), k, f);
+}
+
+static const struct kind kind_names = {set_name, put_names, expect_name, diff_names};
 
 /* -- restriction-level -- */
 
@@ -724,7 +817,7 @@ static void expect_restriction(const struct key *k, char *out, size_t cap)
 }
 
 static const struct kind kind_restriction = {set_restriction, put_restriction,
-                                             expect_restriction};
+                                             expect_restriction, diff_value};
 
 /* -- protected names: protect (one name) and protect-file (a file of them) -- */
 
@@ -799,7 +892,13 @@ static void expect_protect(const struct key *k, char *out, size_t cap)
     snprintf(out, cap, "a valid domain name, in Unicode or A-labels");
 }
 
-static const struct kind kind_protect = {set_protect, put_protect, expect_protect};
+static int diff_protect(const struct idng_conf *a, const struct idng_conf *b, const struct key *k,
+                        FILE *f)
+{
+    return diff_set(&a->protect_lines, &b->protect_lines, k, f);
+}
+
+static const struct kind kind_protect = {set_protect, put_protect, expect_protect, diff_protect};
 
 static int read_regular(const char *path, size_t max, const char *what, char **out, size_t *len,
                         const char **why, int *errnum, char *whybuf, size_t whylen,
@@ -894,8 +993,35 @@ static void expect_tld_scripts(const struct key *k, char *out, size_t cap)
         n += (size_t)snprintf(out + n, cap - n, " %s", idng_script_name(b));
 }
 
-static const struct kind kind_tld_scripts = {set_tld_scripts, put_tld_scripts,
-                                             expect_tld_scripts};
+/* How many entries of s are no entries of o (the same TLD with the same
+ * scripts): the entries added going from o to s. */
+static size_t tlds_only_in(const struct idng_protect *s, const struct idng_protect *o)
+{
+    size_t i, j, n = 0;
+
+    for (i = 0; i < s->ntld; i++) {
+        for (j = 0; j < o->ntld; j++)
+            if (s->tld[i].len == o->tld[j].len && s->tld[i].scripts == o->tld[j].scripts
+                && memcmp(s->tld[i].label, o->tld[j].label, s->tld[i].len) == 0)
+                break;
+        n += j == o->ntld;
+    }
+    return n;
+}
+
+static int diff_tld_scripts(const struct idng_conf *a, const struct idng_conf *b,
+                            const struct key *k, FILE *f)
+{
+    size_t added = tlds_only_in(&b->policy.protect, &a->policy.protect);
+    size_t removed = tlds_only_in(&a->policy.protect, &b->policy.protect);
+
+    if (added == 0 && removed == 0)
+        return 0;
+    return fputs(k->name, f) == EOF ? -1 : put_tally(f, added, removed, b->policy.protect.ntld);
+}
+
+static const struct kind kind_tld_scripts = {set_tld_scripts, put_tld_scripts, expect_tld_scripts,
+                                             diff_tld_scripts};
 
 /* -- protect-suffixes: listed (the protected names as written) or any -- */
 
@@ -923,7 +1049,7 @@ static void expect_suffixes(const struct key *k, char *out, size_t cap)
     snprintf(out, cap, "listed or any");
 }
 
-static const struct kind kind_suffixes = {set_suffixes, put_suffixes, expect_suffixes};
+static const struct kind kind_suffixes = {set_suffixes, put_suffixes, expect_suffixes, diff_value};
 
 /* The octets of a protect-file, malloc'd (NULL after a reported failure). */
 static char *read_names_file(struct pstate *p, const struct key *k, const char *path, size_t *len)
@@ -1037,8 +1163,28 @@ static void expect_protect_file(const struct key *k, char *out, size_t cap)
     snprintf(out, cap, "an absolute path of a file of names, one a line");
 }
 
+/* Its path ("protect-file OLD -> NEW") and the names read from it, which
+ * are the protected names that no protect line gave (a name is protected
+ * once): ", names +ADDED -REMOVED (now COUNT)". */
+static int diff_protect_file(const struct idng_conf *a, const struct idng_conf *b,
+                             const struct key *k, FILE *f)
+{
+    const struct idng_nameset *na = &a->policy.protect.names, *nb = &b->policy.protect.names;
+    size_t added = names_only_in(nb, &b->protect_lines, na, &a->protect_lines);
+    size_t removed = names_only_in(na, &a->protect_lines, nb, &b->protect_lines);
+    int moved;
+
+    if ((moved = diff_value(a, b, k, f)) < 0)
+        return -1;
+    if (added == 0 && removed == 0)
+        return moved;
+    if (fputs(moved ? ", names" : "protect-file names", f) == EOF)
+        return -1;
+    return put_tally(f, added, removed, nb->count - b->protect_lines.count);
+}
+
 static const struct kind kind_protect_file = {set_protect_file, put_protect_file,
-                                              expect_protect_file};
+                                              expect_protect_file, diff_protect_file};
 
 /* The table.  Order is the order idng_conf_write uses. */
 static const struct key keys[] = {
@@ -2037,4 +2183,76 @@ int idng_conf_logs(const struct idng_conf *c, const struct idng_verdict *v)
 {
     return c->log_queries || (c->log_rejected && idng_action_rejects(v->action))
            || (idng_verdict_interesting(v) && v->action == IDNG_ACT_LOG);
+}
+
+/* Copies the line of n items (ends[i]: where item i ends in it) into buf,
+ * cut after a whole item when it does not fit (idng_conf_diff). */
+static size_t put_items(const char *line, size_t len, const size_t *ends, size_t n, char *buf,
+                        size_t cap)
+{
+    size_t keep = 0, i;
+
+    if (cap == 0)
+        return len;
+    if (len < cap) {
+        memcpy(buf, line, len + 1);
+        return len;
+    }
+    for (i = 0; i < n && ends[i] + 5 < cap; i++) /* room for "; ..." and the NUL */
+        keep = ends[i];
+    if (keep > 0) {
+        memcpy(buf, line, keep);
+        memcpy(buf + keep, "; ...", 6);
+    } else if (cap >= 4) {
+        memcpy(buf, "...", 4);
+    } else {
+        buf[0] = '\0';
+    }
+    return len;
+}
+
+size_t idng_conf_diff(const struct idng_conf *old, const struct idng_conf *now, char *buf,
+                      size_t cap)
+{
+    static const char none[] = "no change", unknown[] = "changes unknown (out of memory)";
+    size_t ends[NKEYS], n = 0, len = 0, i;
+    char *line = NULL;
+    FILE *f = open_memstream(&line, &len);
+    int failed = f == NULL;
+
+    for (i = 0; i < NKEYS && !failed; i++) {
+        char *item = NULL;
+        size_t ilen = 0;
+        FILE *g;
+        int r;
+
+        if (!row_active(&keys[i]))
+            continue;
+        if ((g = open_memstream(&item, &ilen)) == NULL) {
+            failed = 1;
+            break;
+        }
+        r = keys[i].kind->diff(old, now, &keys[i], g);
+        if (fclose(g) != 0)
+            r = -1;
+        if (r > 0 && fprintf(f, "%s%s", n > 0 ? "; " : "", item) < 0)
+            r = -1;
+        if (r > 0) {
+            ends[n] = (n > 0 ? ends[n - 1] + 2 : 0) + ilen;
+            n++;
+        }
+        failed = r < 0;
+        free(item);
+    }
+    if (f != NULL && fclose(f) != 0)
+        failed = 1;
+    if (failed || n == 0) {
+        const char *text = failed ? unknown : none;
+        size_t tl = strlen(text);
+        free(line);
+        return put_items(text, tl, &tl, 1, buf, cap);
+    }
+    len = put_items(line, len, ends, n, buf, cap);
+    free(line);
+    return len;
 }

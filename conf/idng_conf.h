@@ -275,6 +275,33 @@ int idng_conf_write(const struct idng_conf *c, FILE *f);
  */
 int idng_conf_write_origins(const struct idng_conf *c, FILE *f);
 
+/**
+ * What changed from the settings old to now, as one line for a log (the
+ * reload line of the module).  Every key of the schema whose effective
+ * value differs gets an item, in schema order (the order of
+ * idng_conf_write), items separated by "; ":
+ * - a key of one value: "KEY OLD -> NEW", each value as idng_conf_write
+ *   writes it ("mode uts46 -> idna2008", "log-file \"\" -> \"/var/log/q\"");
+ *   on-invalid and each on-<class> by their effective action, so a changed
+ *   on-invalid names the classes that follow it as well;
+ * - a list (allow, deny, protect, tld-scripts): "KEY +ADDED -REMOVED
+ *   (now COUNT)", a zero count of added or removed left out; the order of
+ *   the names does not count;
+ * - protect-file: "protect-file OLD -> NEW" for another path ("(none)"
+ *   when there is none), and ", names +ADDED -REMOVED (now COUNT)" (without
+ *   the ", " when the path is the same) for the names read from it.
+ * "no change" when nothing differs.
+ *
+ * @param buf: the line, NUL-terminated.  A line longer than cap - 1 is cut
+ *   after the last whole item that fits with "; ..." after it ("..." alone
+ *   when none does, "" when cap < 4): never inside an item.  May be NULL
+ *   when cap is 0.
+ * @return the length of the whole line, as snprintf: cap or more when it
+ *   was cut.
+ */
+size_t idng_conf_diff(const struct idng_conf *old, const struct idng_conf *now, char *buf,
+                      size_t cap);
+
 #ifdef __cplusplus
 }
 #endif

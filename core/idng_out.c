@@ -11,6 +11,8 @@
  * without the lock, and gives it back as idle.
  */
 #include "idng_out.h"
+#include "idng_log.h"
+#include "idng_stats.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <syslog.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -375,6 +378,72 @@ int idng_file_replace(const char *path, const char *text, size_t len, char *err,
     snprintf(err, errlen, "%s: %s", path, strerror(e));
     unlink(tmp);
     return -1;
+}
+
+static char *copy(const char *s)
+{
+    return s && s[0] ? strdup(s) : NULL;
+}
+
+void idng_daemon_log_set(struct idng_daemon_log *d, const char *file, const char *chroot,
+                         const char *ident, int syslog, int time_ascii)
+{
+    idng_daemon_log_free(d);
+    d->file = copy(file);
+    d->chroot = copy(chroot);
+    d->ident = copy(ident);
+    d->syslog = syslog;
+    d->time_ascii = time_ascii;
+}
+
+void idng_daemon_log_free(struct idng_daemon_log *d)
+{
+    free(d->file);
+    free(d->chroot);
+    free(d->ident);
+    memset(d, 0, sizeof *d);
+}
+
+int idng_daemon_log_counters(const struct idng_daemon_log *d, const struct idng_counters *c,
+                             const char *when)
+{
+    struct idng_stats st;
+    char line[IDNG_LOG_LINE_MAX];
+
+    idng_counters_snapshot(c, &st);
+    idng_stats_line(&st, when, line, sizeof line);
+    return idng_daemon_log_line(d, line);
+}
+
+int idng_daemon_log_line(const struct idng_daemon_log *d, const char *line)
+{
+    const char *ident = d->ident && d->ident[0] ? d->ident : "unbound", *path = d->file;
+    size_t cl = d->chroot ? strlen(d->chroot) : 0;
+    char when[32];
+    time_t now = time(NULL);
+    struct tm tm;
+    FILE *f = stderr;
+    int ok;
+
+    if (d->syslog) {
+        openlog(ident, LOG_NDELAY, LOG_DAEMON);
+        syslog(LOG_INFO, "[%d:0] info: %s", (int)getpid(), line);
+        closelog();
+        return 0;
+    }
+    if (path && path[0]) {
+        if (cl > 0 && strncmp(path, d->chroot, cl) == 0)
+            path += cl;
+        if ((f = fopen(path, "a")) == NULL)
+            return -1;
+    }
+    if (!d->time_ascii || !localtime_r(&now, &tm)
+        || strftime(when, sizeof when, "%b %d %H:%M:%S", &tm) == 0)
+        snprintf(when, sizeof when, "[%lld]", (long long)now);
+    ok = fprintf(f, "%s %s[%d:0] info: %s\n", when, ident, (int)getpid(), line) > 0;
+    if (f != stderr)
+        return fclose(f) == 0 && ok ? 0 : -1;
+    return fflush(f) == 0 && ok ? 0 : -1;
 }
 
 static void *ticker_main(void *arg)

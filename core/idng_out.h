@@ -116,6 +116,49 @@ void idng_logfile_close(struct idng_logfile *lf);
 int idng_file_replace(const char *path, const char *text, size_t len, char *err, size_t errlen);
 
 /**
+ * Where the daemon's own log goes, as its settings say (Unbound's logfile,
+ * use-syslog, chroot, log-identity and log-time-ascii): for a line written
+ * after the daemon's logging has closed, the counters line at its exit.
+ * All zeros is standard error; idng_daemon_log_set fills it with copies.
+ */
+struct idng_daemon_log {
+    char *file;     /**< the log file; NULL: standard error, unless syslog */
+    char *chroot;   /**< stripped from the front of file, as the daemon does; NULL: none */
+    char *ident;    /**< the name on the line; NULL: "unbound" */
+    int syslog;     /**< to syslog, facility daemon, instead */
+    int time_ascii; /**< "Nov 28 06:18:54" for the time instead of seconds since the epoch */
+};
+
+/**
+ * Sets d to copies of the settings given (NULL or "" for a string: none),
+ * freeing what it held.  A copy that cannot be made is left NULL.
+ */
+void idng_daemon_log_set(struct idng_daemon_log *d, const char *file, const char *chroot,
+                         const char *ident, int syslog, int time_ascii);
+
+/** Frees what d holds and makes it all zeros. */
+void idng_daemon_log_free(struct idng_daemon_log *d);
+
+/**
+ * Writes one line at level info as Unbound's log writes its own
+ * (util/log.c): to syslog "[PID:0] info: LINE" under ident; to the file or
+ * standard error "[SECONDS] IDENT[PID:0] info: LINE", or "MON DD HH:MM:SS
+ * IDENT[PID:0] info: LINE" with time_ascii.  The file is opened for the
+ * line and closed after it.
+ * @return 0, or -1 when the file cannot be opened or written.
+ */
+int idng_daemon_log_line(const struct idng_daemon_log *d, const char *line);
+
+struct idng_counters;
+
+/**
+ * idng_daemon_log_line of the counters' summary line (idng_stats_line),
+ * labelled when ("shutdown"): the module's and the glue's last line.
+ */
+int idng_daemon_log_counters(const struct idng_daemon_log *d, const struct idng_counters *c,
+                             const char *when);
+
+/**
  * A timer thread: calls fn(arg) every seconds seconds (wall clock, not
  * drifting with fn's own time) until stopped.
  */

@@ -28,6 +28,7 @@
 #include "services/mesh.h"
 #include "sldns/pkthdr.h"
 #include "sldns/rrdef.h"
+#include "util/config_file.h"
 #include "util/data/dname.h"
 #include "util/data/msgencode.h"
 #include "util/data/msgreply.h"
@@ -51,6 +52,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/time.h>
+#include <time.h>
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -61,6 +63,7 @@ struct idng_env {
     /* Names the contents of conf for the threads' remembered verdicts
      * (idng_memo.h): a new value at every load, never 0. */
     uint64_t conf_gen;
+    time_t loaded_at;           /* when conf was read from its file */
     struct idng_logfile *logf;  /* NULL: Unbound's own log */
     /* The stats timer: logs the counters and replaces the stats file
      * every stats_interval seconds. */
@@ -123,14 +126,28 @@ struct idng_q {
  * At its first init the module pins itself in memory (RTLD_NODELETE), so
  * this survives the dlclose: deinit leaves its settings here, and an init
  * whose file does not load takes them back instead of failing, which would
- * stop the resolver.  At the first start there is nothing to keep, and bad
- * settings stop Unbound, so that a broken deploy is seen.  Only init and
- * deinit touch this, and Unbound runs them with no worker serving.
+ * stop the resolver; one whose file loads says what changed from them.  At
+ * the first start there is nothing to keep, and bad settings stop Unbound,
+ * so that a broken deploy is seen.  Only init and deinit touch this (and
+ * the exit handler, log_final_stats), and Unbound runs them with no worker
+ * serving.
+ *
+ * A deinit cannot tell a reload from a stop: Unbound calls it the same way
+ * for both (daemon/daemon.c: from daemon_fork on a reload, from
+ * daemon_delete at the stop) and nothing it is given says which.  So the
+ * counters line of a stop is left to the process's exit, which comes only
+ * when no init followed (stopping); the pinned module's exit handler
+ * writes it into Unbound's log as Unbound's settings had it.
  */
 static struct {
     int pinned;
     int have;            /* conf holds the settings of the last deinit */
     struct idng_conf conf;
+    time_t loaded_at;    /* when conf was read from its file */
+    int stopping;        /* a deinit was the last call: the counters line is owed at exit */
+    /* Unbound's log as its settings had it at the last init, for the
+     * counters line at exit (the strings malloc'd). */
+    struct idng_daemon_log log;
 } kept;
 
 /* The counters (idng_stats.h), cumulative since the daemon started: in the
@@ -261,9 +278,10 @@ static void idng_log_query(struct idng_env *ie, struct query_info *qinfo, struct
 }
 
 /*
- * The counters outward: the summary line in Unbound's log, and the stats
- * file replaced atomically (written beside it, then renamed), so that a
- * reader (node_exporter's textfile collector) never sees half a file.
+ * The counters outward: the summary line in Unbound's log, labelled when
+ * ("interval"; none when NULL), and the stats file replaced atomically
+ * (written beside it, then renamed), so that a reader (node_exporter's
+ * textfile collector) never sees half a file.
  */
 static void emit_stats(struct idng_env *ie, const char *when)
 {
@@ -273,8 +291,10 @@ static void emit_stats(struct idng_env *ie, const char *when)
     size_t n;
 
     idng_counters_snapshot(&counters, &st);
-    idng_stats_line(&st, when, line, sizeof line);
-    log_info("%s", line);
+    if (when) {
+        idng_stats_line(&st, when, line, sizeof line);
+        log_info("%s", line);
+    }
     if (!ie->conf.stats_file)
         return;
     n = idng_stats_prometheus(&st, PACKAGE_VERSION, ie->conf.policy.mode, text, sizeof text);
@@ -874,8 +894,7 @@ static void pin_module(void)
                  "will stop unbound");
 }
 
-/* At exit the pinned module's kept settings go, so no checker sees them. */
-__attribute__((destructor)) static void drop_kept(void)
+static void drop_kept(void)
 {
     if (kept.have)
         idng_conf_free(&kept.conf);
@@ -883,10 +902,24 @@ __attribute__((destructor)) static void drop_kept(void)
 }
 
 /*
- * Loads the settings file into c, or on a reload whose file does not load
- * (or whose log file cannot be opened) takes the kept settings back.
- * Returns 0, or -1 at a first start that failed (err is logged).
+ * At exit: when a deinit was the module's last call, the daemon stopped,
+ * and this is the counters line of the stop.  By now Unbound's own
+ * logging is gone (main closes its log and destroys its lock before it
+ * returns), so the line goes where Unbound's settings sent its log, in the
+ * shape of Unbound's lines (idng_daemon_log_line).  Then the kept settings
+ * go, so no leak checker sees them.  A destructor of the module: it runs
+ * at exit only when the module is pinned (else at each dlclose, when
+ * nothing is owed).
  */
+__attribute__((destructor)) static void log_final_stats(void)
+{
+    if (kept.stopping)
+        idng_daemon_log_counters(&kept.log, &counters, "shutdown");
+    kept.stopping = 0;
+    drop_kept();
+    idng_daemon_log_free(&kept.log);
+}
+
 /* Logs a parser report, one problem a line, each a line of its own. */
 static void log_report(const char *text, int warning)
 {
@@ -918,10 +951,26 @@ static struct idng_logfile *open_logfile(const char *path, char *err, size_t err
     return idng_logfile_open(path, &o, err, errlen);
 }
 
-static int load_settings(struct idng_env *ie, const char *path)
+/** What load_settings did. */
+enum load_result {
+    LOAD_FAILED = -1, /* a first start whose file did not load (logged) */
+    LOAD_FIRST,       /* the first start's file loaded */
+    LOAD_RELOADED,    /* a reload's file loaded; what changed is in changes */
+    LOAD_KEPT         /* a reload's file did not load (logged): the kept settings go on */
+};
+
+/*
+ * Loads the settings file into ie->conf, or on a reload whose file does
+ * not load (or whose log file cannot be opened) takes the kept settings
+ * back.  On a reload that loads, changes gets what changed from the kept
+ * settings (idng_conf_diff).
+ */
+static enum load_result load_settings(struct idng_env *ie, const char *path, char *changes,
+                                      size_t cap)
 {
     static char err[8192]; /* init and deinit only: one at a time */
     int loaded;
+    enum load_result r;
 
     idng_conf_init(&ie->conf);
     loaded = idng_conf_load(&ie->conf, path, err, sizeof err) == 0;
@@ -934,20 +983,53 @@ static int load_settings(struct idng_env *ie, const char *path)
     }
     ie->conf_gen = 1 + atomic_fetch_add(&conf_gens, 1);
     if (loaded) {
+        r = kept.have ? LOAD_RELOADED : LOAD_FIRST;
+        if (kept.have)
+            idng_conf_diff(&kept.conf, &ie->conf, changes, cap);
+        ie->loaded_at = time(NULL);
         drop_kept();
-        return 0;
+        return r;
     }
     log_report(err, 0);
     if (!kept.have)
-        return -1;
+        return LOAD_FAILED;
     atomic_fetch_add(&counters.reload_failures, 1);
     ie->conf = kept.conf;
+    ie->loaded_at = kept.loaded_at;
     kept.have = 0;
-    log_err("idnguard: keeping previous settings (reload failures: %llu)",
-            (unsigned long long)atomic_load(&counters.reload_failures));
     if (ie->conf.log_file && !(ie->logf = open_logfile(ie->conf.log_file, err, sizeof err)))
         log_err("idnguard: %s; query lines go to unbound's log", err);
-    return 0;
+    return LOAD_KEPT;
+}
+
+/* The line that ends init: what was loaded, or that a reload was not. */
+static void log_loaded(const struct idng_env *ie, const char *path, enum load_result r,
+                       const char *changes)
+{
+    char when[32];
+    struct tm tm;
+
+    switch (r) {
+    case LOAD_FIRST:
+        log_info("idnguard: loaded %s (mode %s, Unicode %s; idnguard %s built against Unbound %s)",
+                 path, idng_mode_name(ie->conf.policy.mode), IDNG_UNICODE_VERSION, IDNG_VERSION,
+                 PACKAGE_VERSION);
+        break;
+    case LOAD_RELOADED:
+        log_info("idnguard: reloaded %s: %s", path, changes);
+        break;
+    case LOAD_KEPT:
+        if (!gmtime_r(&ie->loaded_at, &tm)
+            || !strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm))
+            snprintf(when, sizeof when, "an unknown time");
+        log_err("idnguard: reload failed (reload failures: %llu); still running with the settings "
+                "loaded at %s (mode %s)",
+                (unsigned long long)atomic_load(&counters.reload_failures), when,
+                idng_mode_name(ie->conf.policy.mode));
+        break;
+    case LOAD_FAILED:
+        break;
+    }
 }
 
 /*
@@ -1079,7 +1161,9 @@ static int idng_mod_init(struct module_env *env, int id)
     struct dynlibmod_env *de = (struct dynlibmod_env *)env->modinfo[id];
     struct idng_env *ie;
     const char *path = idng_conf_path();
+    static char changes[4096]; /* init only: one at a time */
     char why[1024];
+    enum load_result loaded;
 
     if (!build_matches(why, sizeof why)) {
         log_err("idnguard: %s", why);
@@ -1091,7 +1175,7 @@ static int idng_mod_init(struct module_env *env, int id)
         log_err("idnguard: out of memory");
         return 0;
     }
-    if (load_settings(ie, path) != 0) {
+    if ((loaded = load_settings(ie, path, changes, sizeof changes)) == LOAD_FAILED) {
         free(ie);
         return 0;
     }
@@ -1124,9 +1208,13 @@ static int idng_mod_init(struct module_env *env, int id)
             return 0;
         }
     }
-    log_info("idnguard: loaded %s (mode %s, Unicode %s; idnguard %s built against Unbound %s)",
-             path, idng_mode_name(ie->conf.policy.mode), IDNG_UNICODE_VERSION, IDNG_VERSION,
-             PACKAGE_VERSION);
+    /* Unbound's log as its settings have it (what Unbound gives log_init,
+     * and the shape of its lines), for log_final_stats. */
+    if (env->cfg)
+        idng_daemon_log_set(&kept.log, env->cfg->logfile, env->cfg->chrootdir,
+                            env->cfg->log_identity, env->cfg->use_syslog, env->cfg->log_time_ascii);
+    kept.stopping = 0; /* a reload, if a deinit came before: no stop */
+    log_loaded(ie, path, loaded, changes);
     return 1;
 }
 
@@ -1142,12 +1230,19 @@ static void idng_mod_deinit(struct module_env *env, int id)
         de->inplace_cb_delete_wrapped(env, ie->paths[i].type, id);
     de->inplace_cb_delete_wrapped(env, inplace_cb_query_response, id);
     idng_ticker_stop(&ie->stats);
-    emit_stats(ie, "shutdown");
+    /* The stats file now, with the last counts if the daemon stops (the
+     * workers are gone).  The counters line waits for the exit, which
+     * comes only when this is a stop (see kept).  A module that could not
+     * pin itself is unloaded now, its counters with it: their line is the
+     * unload's. */
+    emit_stats(ie, kept.pinned ? NULL : "unload");
     idng_logfile_close(ie->logf);
     drop_kept();
     if (kept.pinned) {
-        kept.conf = ie->conf; /* for a reload that cannot load its file */
+        kept.conf = ie->conf; /* for a reload: what changed, or what stays */
+        kept.loaded_at = ie->loaded_at;
         kept.have = 1;
+        kept.stopping = 1;
     } else {
         idng_conf_free(&ie->conf);
     }

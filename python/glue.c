@@ -16,7 +16,12 @@
  *
  * Lifetime: ctypes never unloads a library, so the counters and the last
  * good settings live as long as the daemon, across reloads (Unbound's
- * python module deinit and init again on SIGHUP).
+ * python module deinit and init again on SIGHUP, and finalizes the
+ * interpreter in between).  A deinit cannot tell a reload from a stop
+ * (Unbound calls it the same way for both), so the counters line of a
+ * stop is written at the process's exit, which comes only when no init
+ * followed: by this library's destructor, into Unbound's log as its
+ * settings had it (idng_py_daemon_log), the interpreter being gone.
  */
 #include "idng_conf.h"
 #include "idng_log.h"
@@ -48,6 +53,7 @@ enum idng_py_counter {
 /** Settings and the module's own log file. */
 struct idng_py {
     struct idng_conf conf;
+    time_t loaded_at;          /* when conf was read from its file */
     struct idng_logfile *logf; /* NULL: lines go back to the script, for Unbound's log */
     /* The stats timer: replaces the stats file every stats-interval
      * seconds, whether queries come or not (the summary line is the
@@ -59,11 +65,17 @@ static size_t write_stats_file(struct idng_py *h, char *err, size_t errlen);
 
 static struct idng_counters counters;
 
-/* The settings of the last handle closed, for a reload whose file does not
- * load: the resolver goes on with them (as the dynlib module does). */
+/* The settings of the last handle closed, for a reload: what changed from
+ * them, or, when its file does not load, the resolver goes on with them
+ * (as the dynlib module does). */
 static struct {
     int have;
     struct idng_conf conf;
+    time_t loaded_at;
+    int stopping; /* a handle was closed last: the counters line is owed at exit */
+    /* Unbound's log as its settings had it (idng_py_daemon_log), strings
+     * malloc'd: for the counters line at exit. */
+    struct idng_daemon_log log;
 } kept;
 
 static void stats_tick(void *arg)
@@ -95,19 +107,31 @@ EXPORT const char *idng_py_version(void)
     return IDNG_VERSION " " IDNG_UNICODE_VERSION;
 }
 
+/** What idng_py_open did (*state). */
+enum idng_py_load {
+    IDNG_PY_FIRST,    /* the first load */
+    IDNG_PY_RELOADED, /* a reload that loaded: changes says what changed */
+    IDNG_PY_KEPT      /* a reload whose file did not load: the last settings go on */
+};
+
 /**
- * Loads the settings file at path and opens its log file.  On failure, a
- * handle on the settings of the last handle closed when there are any (a
- * reload: *kept_previous is set to 1 and reload-failures counted), else
- * NULL.  err gets the problems, one a line ("file:line: message"); on
- * success, the warnings ("" when none).
+ * Loads the settings file at path and opens its log file.  *state (enum
+ * idng_py_load) says whether this is the first load, a reload (then
+ * changes gets what changed from the settings in force, idng_conf_diff),
+ * or a reload whose file did not load: then the handle holds the settings
+ * of the last handle closed and reload-failures is counted.  NULL when the
+ * first load fails.  err gets the problems, one a line ("file:line:
+ * message"); on success, the warnings ("" when none).
  */
-EXPORT void *idng_py_open(const char *path, int *kept_previous, char *err, size_t errlen)
+EXPORT void *idng_py_open(const char *path, int *state, char *changes, size_t changes_cap,
+                          char *err, size_t errlen)
 {
     struct idng_py *h = calloc(1, sizeof *h);
     int loaded;
 
-    *kept_previous = 0;
+    *state = kept.have ? IDNG_PY_RELOADED : IDNG_PY_FIRST;
+    if (changes_cap)
+        changes[0] = '\0';
     if (!h) {
         snprintf(err, errlen, "out of memory");
         return NULL;
@@ -127,36 +151,70 @@ EXPORT void *idng_py_open(const char *path, int *kept_previous, char *err, size_
             return NULL;
         }
         h->conf = kept.conf;
+        h->loaded_at = kept.loaded_at;
         kept.have = 0;
-        *kept_previous = 1;
+        *state = IDNG_PY_KEPT;
         atomic_fetch_add(&counters.reload_failures, 1);
         if (h->conf.log_file) {
             char e2[512];
             h->logf = open_logfile(h->conf.log_file, e2, sizeof e2);
         }
-    } else if (kept.have) {
-        idng_conf_free(&kept.conf);
-        kept.have = 0;
+    } else {
+        h->loaded_at = time(NULL);
+        if (kept.have) {
+            idng_conf_diff(&kept.conf, &h->conf, changes, changes_cap);
+            idng_conf_free(&kept.conf);
+            kept.have = 0;
+        }
     }
+    kept.stopping = 0;
     if (h->conf.stats_interval && h->conf.stats_file)
         idng_ticker_start(&h->stats, h->conf.stats_interval, stats_tick, h);
     return h;
 }
 
-/** Closes a handle; its settings are kept for a reload that fails. */
-EXPORT void idng_py_close(void *hp)
+/**
+ * Closes a handle (Unbound's deinit, a reload's or the stop's): writes the
+ * stats file, with the last counts if the daemon stops, and keeps the
+ * settings for a reload; the counters line is left to the exit, which
+ * comes only if the daemon stops.  err gets a problem writing the stats
+ * file ("" if none).
+ */
+EXPORT void idng_py_close(void *hp, char *err, size_t errlen)
 {
     struct idng_py *h = hp;
 
+    if (errlen)
+        err[0] = '\0';
     if (!h)
         return;
     idng_ticker_stop(&h->stats);
+    write_stats_file(h, err, errlen);
     idng_logfile_close(h->logf);
     if (kept.have)
         idng_conf_free(&kept.conf);
     kept.conf = h->conf;
+    kept.loaded_at = h->loaded_at;
     kept.have = 1;
+    kept.stopping = 1;
     free(h);
+}
+
+/**
+ * Where Unbound's log goes, from its settings (env.cfg at init): logfile,
+ * use-syslog, chroot, log-identity, log-time-ascii (NULL, 0: not known);
+ * for the counters line at exit.
+ */
+EXPORT void idng_py_daemon_log(const char *logfile, int use_syslog, const char *chroot,
+                               const char *ident, int time_ascii)
+{
+    idng_daemon_log_set(&kept.log, logfile, chroot, ident, use_syslog, time_ascii);
+}
+
+/** When the settings in force were read from their file (seconds since the epoch). */
+EXPORT long long idng_py_loaded_at(void *hp)
+{
+    return (long long)((struct idng_py *)hp)->loaded_at;
 }
 
 /** Reloads that kept the previous settings, so far. */
@@ -446,10 +504,17 @@ static size_t write_stats_file(struct idng_py *h, char *err, size_t errlen)
     return n;
 }
 
-/* At exit the kept settings go, so no leak checker sees them. */
-__attribute__((destructor)) static void drop_kept(void)
+/* At exit: when a handle was closed last, the daemon stopped, and this is
+ * the counters line of the stop, in Unbound's log (the interpreter and
+ * Unbound's own logging are gone by now).  Then the kept settings go, so
+ * no leak checker sees them. */
+__attribute__((destructor)) static void at_exit(void)
 {
+    if (kept.stopping)
+        idng_daemon_log_counters(&kept.log, &counters, "shutdown");
+    kept.stopping = 0;
     if (kept.have)
         idng_conf_free(&kept.conf);
     kept.have = 0;
+    idng_daemon_log_free(&kept.log);
 }

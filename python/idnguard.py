@@ -42,6 +42,7 @@ PASS, LOG, REFUSE, NXDOMAIN, DROP, NORMALIZE = range(6)
 REJECTS = (REFUSE, NXDOMAIN, DROP)  # the actions that answer for the name
 P_RESOLVED, P_CACHE, P_LOCAL, P_SERVFAIL, P_POLICY = range(5)
 C_NORMALIZED, C_ANSWERS_REJECTED, C_UNCACHED, C_INTERNAL = range(4)
+LOAD_FIRST, LOAD_RELOADED, LOAD_KEPT = range(3)  # enum idng_py_load (glue.c)
 EDE_OPTION = 15  # EDNS option code of Extended DNS Errors (RFC 8914)
 EDE_BLOCKED = 15  # its info-code: blocked by the operator's policy
 LINE_MAX = 8192
@@ -63,8 +64,10 @@ def _load_glue():
     sigs = {
         "idng_py_conf_path": (cp, []),
         "idng_py_version": (cp, []),
-        "idng_py_open": (vp, [cp, ctypes.POINTER(ctypes.c_int), cp, sz]),
-        "idng_py_close": (None, [vp]),
+        "idng_py_open": (vp, [cp, ctypes.POINTER(ctypes.c_int), cp, sz, cp, sz]),
+        "idng_py_close": (None, [vp, cp, sz]),
+        "idng_py_daemon_log": (None, [cp, ctypes.c_int, cp, cp, ctypes.c_int]),
+        "idng_py_loaded_at": (ctypes.c_longlong, [vp]),
         "idng_py_mode": (cp, [vp]),
         "idng_py_ede_enabled": (ctypes.c_int, [vp]),
         "idng_py_stats_interval": (ctypes.c_uint, [vp]),
@@ -107,17 +110,17 @@ def init_standard(id, env):
         raise
     path = _glue.idng_py_conf_path()
     err = ctypes.create_string_buffer(8192)
-    kept = ctypes.c_int(0)
-    h = _glue.idng_py_open(path, ctypes.byref(kept), err, len(err))
+    changes = ctypes.create_string_buffer(4096)
+    state = ctypes.c_int(0)
+    h = _glue.idng_py_open(path, ctypes.byref(state), changes, len(changes), err, len(err))
     if not h:
         _report(err.value.decode("utf-8", "replace"), False)
         raise RuntimeError("idnguard: settings not loaded (see the lines above)")
-    if kept.value:
+    if state.value == LOAD_KEPT:
         _report(err.value.decode("utf-8", "replace"), False)
-        log_err("idnguard: keeping previous settings (reload failures: %d)"
-                % _glue.idng_py_reload_failures())
     elif err.value:
         _report(err.value.decode("utf-8", "replace"), True)
+    _keep_log_settings(env)
     _h = h
     _vsize = _glue.idng_py_verdict_size()
     _ede = bool(_glue.idng_py_ede_enabled(h))
@@ -134,13 +137,43 @@ def init_standard(id, env):
     cache_log = os.environ.get("IDNGUARD_LOG_CACHE_HITS", "").lower() in ("1", "yes", "true")
     if cache_log:
         register_inplace_cb_reply_cache(_cb_cache, env, id)
-    version = _glue.idng_py_version().decode().split()
-    log_info("idnguard: loaded %s (mode %s, Unicode %s; idnguard %s, python module, cache "
-             "guarded %s%s)"
-             % (path.decode("utf-8", "replace"), _glue.idng_py_mode(h).decode(), version[1],
-                version[0], "before the store" if _HAS_QUERY_RESPONSE else "by the module's store",
-                ", cache hits logged" if cache_log else ""))
+    _log_loaded(h, path.decode("utf-8", "replace"), state.value,
+                changes.value.decode("utf-8", "replace"), cache_log)
     return True
+
+
+def _log_loaded(h, path, state, changes, cache_log):
+    """The line that ends init: what was loaded, or that a reload was not
+    (the dynlib module's words, module/unbound.c log_loaded)."""
+    mode = _glue.idng_py_mode(h).decode()
+    if state == LOAD_RELOADED:
+        log_info("idnguard: reloaded %s: %s" % (path, changes))
+    elif state == LOAD_KEPT:
+        when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(_glue.idng_py_loaded_at(h)))
+        log_err("idnguard: reload failed (reload failures: %d); still running with the settings "
+                "loaded at %s (mode %s)" % (_glue.idng_py_reload_failures(), when, mode))
+    else:
+        version = _glue.idng_py_version().decode().split()
+        log_info("idnguard: loaded %s (mode %s, Unicode %s; idnguard %s, python module, cache "
+                 "guarded %s%s)"
+                 % (path, mode, version[1], version[0],
+                    "before the store" if _HAS_QUERY_RESPONSE else "by the module's store",
+                    ", cache hits logged" if cache_log else ""))
+
+
+def _keep_log_settings(env):
+    """Where Unbound logs, for the counters line that glue.c writes at the
+    daemon's exit.  Unbound's python API shows logfile, use-syslog and
+    chroot; log-identity and log-time-ascii where a version shows them."""
+    def text(name):
+        v = getattr(env.cfg, name, None) if env is not None else None
+        return v.encode() if isinstance(v, str) and v else None
+    try:
+        _glue.idng_py_daemon_log(text("logfile"), int(getattr(env.cfg, "use_syslog", 0) or 0),
+                                 text("chrootdir"), text("log_identity"),
+                                 int(getattr(env.cfg, "log_time_ascii", 0) or 0))
+    except Exception as e:  # the counters line at exit then goes to standard error
+        log_warn("idnguard: cannot read where unbound logs: %s" % e)
 
 
 def _stats(when):
@@ -153,11 +186,16 @@ def _stats(when):
 
 
 def deinit(id):
+    """A reload's or the stop's: Unbound does not say which.  The stats file
+    is written now; the counters line at the daemon's exit (glue.c), so a
+    reload logs none."""
     global _h
     if _h:
-        _stats("shutdown")
-        _glue.idng_py_close(_h)
+        err = ctypes.create_string_buffer(1024)
+        _glue.idng_py_close(_h, err, len(err))
         _h = None
+        if err.value:
+            log_err("idnguard: " + err.value.decode("utf-8", "replace"))
     return True
 
 

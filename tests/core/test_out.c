@@ -402,6 +402,45 @@ START_TEST(test_file_replace)
 }
 END_TEST
 
+/* A line written as Unbound writes its own, once its logging is gone:
+ * appended to the file, in Unbound's two shapes, the chroot taken off the
+ * front of the path as Unbound does; a file that cannot be opened is an
+ * error. */
+START_TEST(test_daemon_log_line)
+{
+    struct idng_daemon_log d = {0};
+    char path[600], chrooted[1200], want[128], *s, *second;
+    unsigned sec;
+    int pid = (int)getpid(), n;
+
+    path_in(path, sizeof path, "unbound.log");
+    idng_daemon_log_set(&d, path, NULL, NULL, 0, 0);
+    ck_assert_int_eq(idng_daemon_log_line(&d, "idnguard stats (shutdown): ok/pass=1"), 0);
+    /* As the daemon's settings name it with chroot: dir, the file is
+     * dir + path; inside the chroot it is path. */
+    snprintf(chrooted, sizeof chrooted, "%s%s", dir, path);
+    idng_daemon_log_set(&d, chrooted, dir, "resolver", 0, 1);
+    ck_assert_int_eq(idng_daemon_log_line(&d, "second"), 0);
+    s = t_slurp(path, NULL);
+    ck_assert_ptr_nonnull(s);
+    snprintf(want, sizeof want, "] unbound[%d:0] info: idnguard stats (shutdown): ok/pass=1\n",
+             pid);
+    ck_assert_msg(sscanf(s, "[%u%n", &sec, &n) == 1 && strncmp(s + n, want, strlen(want)) == 0,
+                  "epoch shape: %s", s);
+    second = s + n + strlen(want);
+    snprintf(want, sizeof want, " resolver[%d:0] info: second\n", pid);
+    /* "Nov 28 06:18:54" */
+    ck_assert_msg(strlen(second) == 15 + strlen(want) && strcmp(second + 15, want) == 0
+                      && second[3] == ' ' && second[9] == ':' && second[12] == ':',
+                  "ascii time shape: %s", second);
+    free(s);
+    idng_daemon_log_set(&d, "/nonexistent-dir/unbound.log", NULL, NULL, 0, 0);
+    ck_assert_int_eq(idng_daemon_log_line(&d, "lost"), -1);
+    idng_daemon_log_free(&d);
+    ck_assert_ptr_null(d.file);
+}
+END_TEST
+
 static atomic_uint ticks;
 static void tick(void *arg)
 {
@@ -442,6 +481,7 @@ static Suite *out_suite(void)
     tcase_add_test(tc, test_concurrent_writers);
     tcase_add_test(tc, test_file_replace);
     tcase_add_test(tc, test_ticker);
+    tcase_add_test(tc, test_daemon_log_line);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -61,6 +61,14 @@
 /** lab.sh stop: SIGTERM to exit, before SIGKILL, for each daemon in turn */
 #define HARNESS_LAB_STOP_MS (2 * HARNESS_STOP_MS + 2000)
 
+/** The module's lines in Unbound's log about its settings and its end: the
+ *  first load, a reload that took the file (then the changes), a reload
+ *  that did not (then how many so far), and the counters at a real stop. */
+#define HARNESS_LOADED "idnguard: loaded "
+#define HARNESS_RELOADED "idnguard: reloaded "
+#define HARNESS_RELOAD_FAILED "idnguard: reload failed (reload failures: "
+#define HARNESS_SHUTDOWN_STATS "idnguard stats (shutdown): "
+
 /** module-config when a test names none. */
 #define HARNESS_MODULES_DEFAULT "dynlib validator iterator"
 
