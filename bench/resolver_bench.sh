@@ -20,8 +20,8 @@
 #   8 module-lookalike-log  as 2, but the lookalike classes at their
 #                   default action, log: a line in Unbound's own log for
 #                   every query of a mixed-script name (two of the 20 hits,
-#                   an emoji and an Arabic name with a code point outside
-#                   UTS #39's Allowed set)
+#                   p<Cyrillic a>ypal and an Arabic name with a code point
+#                   outside UTS #39's Allowed set)
 # "Logging off" (2, 5, 6, 7) is log-queries: no, log-rejected: no, and
 # on-mixed-script / on-mixed-number: pass, so that no query makes a line;
 # the lookalike rules are still judged (they are counted, and they decide
@@ -126,7 +126,7 @@ xn--bcher-kva.example A
 xn--bcher-kva.example AAAA
 xn--80aafi6cg.example A
 xn--mgba3gch31f060k.example A
-xn--ls8h.example A
+xn--pypal-4ve.example A
 xn--fa-hia.example A
 xn--ab-m1t.example A
 EOF

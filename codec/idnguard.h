@@ -877,6 +877,22 @@ struct idng_spoof_facts {
 void idng_spoof_label(const uint32_t *s, size_t n, idng_restriction level,
                       struct idng_spoof_facts *f);
 
+/**
+ * Is cp an emoji code point: Extended_Pictographic, or Emoji_Component
+ * outside ASCII (UTS #51, emoji-data.txt): a pictograph, or a piece of an
+ * emoji sequence (U+200D ZWJ, U+20E3 the keycap, U+FE0F VS16, the regional
+ * indicators of flags, the skin-tone modifiers U+1F3FB..U+1F3FF, the hair
+ * components, the tags U+E0020..U+E007F).  '#', '*' and the ASCII digits
+ * are Emoji_Component too, and are left out: they are characters of
+ * every label.  UTS #39 counts emoji unrestricted (they are not
+ * Identifier_Status=Allowed); they are no letters, so they cannot pass for
+ * a letter of another script, and the policy's mixed-script rule judges a
+ * label by its restriction level with them set aside
+ * (core/idng_lookalike.c).  A binary search over a table of the emoji
+ * runs' edges.  Returns 1 or 0; 0 for any value above U+10FFFF.
+ */
+int idng_is_emoji(uint32_t cp);
+
 /** Letters at home under one country's top-level domains only (bits of
  *  idng_tld_letters): the caller knows the TLD (core/idng_lookalike.c). */
 enum {

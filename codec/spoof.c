@@ -2,9 +2,11 @@
  * \file
  * Lookalikes beyond UTS #39's skeleton: whole-script confusables against
  * the script a top-level domain expects, the looser keys of near misses,
- * and the patterns browsers refuse to show (see idnguard.h).  The data
- * comes from the generated tables (tools/gen_tables.py: confusables.txt,
- * Script_Extensions, UnicodeData.txt's names, tools/lookalike_extra.txt).
+ * the patterns browsers refuse to show, and the emoji code points the
+ * mixed-script rule sets aside (see idnguard.h).  The data comes from the
+ * generated tables (tools/gen_tables.py: confusables.txt,
+ * Script_Extensions, UnicodeData.txt's names, tools/lookalike_extra.txt,
+ * emoji-data.txt).
  */
 #include "idnguard.h"
 #include "unicode.h"
@@ -54,6 +56,25 @@ int idng_script_lookup(const char *name, size_t len)
         if (strlen(script_names[i]) == len && memcmp(script_names[i], name, len) == 0)
             return (int)i;
     return -1;
+}
+
+/* ---- emoji ---- */
+
+int idng_is_emoji(uint32_t cp)
+{
+    /* The edges alternate, an emoji run's first code point then the first
+     * after it: cp is one when an odd number of edges are at or below it. */
+    const uint32_t *base = idng_ut_emoji_edge;
+    size_t n = idng_ut_emoji_count;
+
+    if (cp < idng_ut_emoji_edge[0] || cp > 0x10FFFF)
+        return 0;
+    while (n > 1) {
+        size_t half = n / 2;
+        base = base[half] <= cp ? base + half : base;
+        n -= half;
+    }
+    return (int)((base - idng_ut_emoji_edge) & 1) == 0;
 }
 
 /* ---- whole-script confusables ---- */

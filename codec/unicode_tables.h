@@ -210,6 +210,7 @@ enum { QC_YES = 0, QC_NO = 1, QC_MAYBE = 2 };
 #define IDNG_UT_WS_COUNT 605
 #define IDNG_UT_EXTRA_COUNT 226
 #define IDNG_UT_DIGITLIKE_COUNT 48
+#define IDNG_UT_EMOJI_COUNT 162
 #define IDNG_UT_FOLD_COUNT 214
 
 /* The data (unicode_tables.c). */
@@ -264,6 +265,9 @@ extern const size_t idng_ut_extra_count;
 /* sorted: letters whose skeleton is an ASCII digit's */
 extern const uint32_t idng_ut_digitlike_cp[IDNG_UT_DIGITLIKE_COUNT];
 extern const size_t idng_ut_digitlike_count;
+/* sorted: where the emoji code points (Extended_Pictographic, and Emoji_Component but ASCII) start and end, alternately */
+extern const uint32_t idng_ut_emoji_edge[IDNG_UT_EMOJI_COUNT];
+extern const size_t idng_ut_emoji_count;
 /* sorted: letters '<X> WITH <mark>' without a decomposition */
 extern const uint32_t idng_ut_fold_cp[IDNG_UT_FOLD_COUNT];
 /* the letter <X> of each */

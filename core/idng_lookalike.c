@@ -126,6 +126,73 @@ static void note(struct idng_lookalike *o, int cls, size_t off, size_t len)
     o->at[cls - IDNG_C_MIXED_SCRIPT].len = len;
 }
 
+/* What the mixed-script rule makes of an emoji code point c
+ * (idng_is_emoji), by its UTS #39 skeleton: EMOJI_INVISIBLE, one whose
+ * prototype is empty (the Default_Ignorable pieces of sequences: U+200D
+ * ZWJ, U+FE0F VS16, the tags); EMOJI_PICTOGRAPH, one that is its own
+ * prototype and that UTS #46 keeps, so the display unit shows it as itself
+ * (a pictograph, a flag's regional indicator, a skin tone, the keycap);
+ * EMOJI_KEPT, any other: one that confusables.txt gives another
+ * character's prototype (U+2796 HEAVY MINUS SIGN is '-'), or that UTS #46
+ * maps or refuses (U+2122 TRADE MARK SIGN is "tm"), which only an invalid
+ * label or punycode mode brings here. */
+enum { EMOJI_KEPT, EMOJI_PICTOGRAPH, EMOJI_INVISIBLE };
+static int emoji_kind(uint32_t c)
+{
+    uint32_t sk[32];
+    size_t n = sizeof sk / sizeof sk[0];
+
+    if (idng_skeleton(&c, 1, sk, &n) != IDNG_OK)
+        return EMOJI_KEPT;
+    if (n == 0)
+        return EMOJI_INVISIBLE;
+    return n == 1 && sk[0] == c && idng_display_safe(c) ? EMOJI_PICTOGRAPH : EMOJI_KEPT;
+}
+
+/*
+ * The restriction level of a label that is beyond the limit, for the
+ * mixed-script rule: UTS #39's level of the label with its emoji set
+ * aside.  UTS #39 counts an emoji unrestricted, since no emoji is an
+ * identifier character; but a pictograph is no letter and cannot pass for
+ * a letter of another script, so it mixes nothing: a label of emoji alone,
+ * or of emoji and letters of one script, is not mixed-script, and one
+ * with Latin and Cyrillic still is.
+ *
+ * Set aside are the pictographs (emoji_kind), and the invisible pieces
+ * right after a code point that was set aside: they join or modify the
+ * emoji before them, and elsewhere they hide text (a, U+200D, b looks like
+ * ab).  (UTS #46 refuses those pieces, by CONTEXTJ, as ignored and as
+ * disallowed; but an xn-- label that decodes is judged here whatever else
+ * it failed, and punycode mode checks none of that.)  Any other emoji
+ * (EMOJI_KEPT: one that looks like another character, or that UTS #46
+ * does not keep) stays, and keeps the label unrestricted.
+ *
+ * A label that had emoji is not ASCII, so it is at least single-script
+ * (as if its emoji were Allowed Common characters): restriction-level:
+ * ascii-only still flags it.  Asked only of labels beyond the limit (the
+ * rare ones), so the common label pays nothing.
+ */
+static idng_restriction level_emoji_aside(const uint32_t *cps, size_t n, idng_restriction level)
+{
+    uint32_t rest[IDNG_LABEL_MAX + 1];
+    size_t i, k = 0;
+    int aside = 0, kind;
+    idng_restriction rl;
+
+    if (n > sizeof rest / sizeof rest[0])
+        return level;
+    for (i = 0; i < n; i++) {
+        kind = idng_is_emoji(cps[i]) ? emoji_kind(cps[i]) : EMOJI_KEPT;
+        aside = kind == EMOJI_PICTOGRAPH || (kind == EMOJI_INVISIBLE && aside);
+        if (!aside)
+            rest[k++] = cps[i];
+    }
+    if (k == n)
+        return level;
+    rl = idng_restriction_level(rest, k);
+    return rl < IDNG_RL_SINGLE_SCRIPT ? IDNG_RL_SINGLE_SCRIPT : rl;
+}
+
 /* What rule 6 makes of one judged label, the i-th, on its own. */
 static void judge_label(struct idng_lookalike_run *r, size_t i, const uint32_t *cps, size_t n,
                         size_t off, size_t len)
@@ -138,7 +205,7 @@ static void judge_label(struct idng_lookalike_run *r, size_t i, const uint32_t *
 
     if (level > o->level)
         o->level = level;
-    if (level > r->limit)
+    if (level > r->limit && level_emoji_aside(cps, n, level) > r->limit)
         note(o, IDNG_C_MIXED_SCRIPT, off, len);
     if (mixed)
         note(o, IDNG_C_MIXED_NUMBER, off, len);

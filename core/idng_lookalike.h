@@ -5,7 +5,8 @@
  * source:
  *
  * - mixed-script: a label whose restriction level (UTS #39 5.2) is less
- *   restrictive than the configured one;
+ *   restrictive than the configured one, with its emoji (idng_is_emoji)
+ *   set aside: pictographs fake no letter (💩, i❤ are not mixed-script);
  * - confusable: the name, or a parent of it that holds a judged label, has
  *   the skeleton (UTS #39 section 4) of a protected name but is not that
  *   name; or the same once letters UTS #39 maps elsewhere than they look

@@ -55,7 +55,8 @@ Settings: $dir/idnguard.conf (a copy of conf/idnguard.conf.example).
 
 Try, from another terminal:
   drill -p $port @127.0.0.1 xn--bcher-kva.example       # bücher: valid, answered
-  drill -p $port @127.0.0.1 xn--ls8h.example            # emoji: valid under uts46
+  drill -p $port @127.0.0.1 xn--ls8h.example            # emoji: valid under uts46, answered
+  drill -p $port @127.0.0.1 xn--pypal-4ve.example       # Latin + Cyrillic a: logged, mixed-script
   drill -D -p $port @127.0.0.1 xn--ab-m1t.example       # fake A-label: REFUSED, EDE 15 shown
   drill -p $port @127.0.0.1 alias.example               # CNAME to a fake A-label: REFUSED
   drill -p $port @127.0.0.1 _dmarc.example TXT          # ordinary name, never judged

@@ -4,7 +4,8 @@
 Inputs, all for one Unicode version (15.0), each pinned by name, Unicode
 version, Debian package and SHA-256 in tools/tables.manifest:
   --ucd DIR    the Unicode Character Database as Debian's unicode-data package
-               installs it (UnicodeData.txt, PropList.txt, ..., extracted/)
+               installs it (UnicodeData.txt, PropList.txt, ..., extracted/,
+               emoji/emoji-data.txt)
   --idna DIR   the UTS #46 data as Debian's unicode-idna package installs it
                (IdnaMappingTable.txt, Unicode's own file: every status,
                valid, mapped, ignored, deviation, disallowed and the two
@@ -40,7 +41,9 @@ Derived per code point:
     head) and tools/lookalike_browser.txt, and the letters that
     tools/lookalike_browser_ws.txt lets pass for Latin (Chromium's data; see
     the heads of those files); and the letters named "<LETTER> WITH <mark>" that have no
-    decomposition, folded to the letter (UnicodeData.txt's names).
+    decomposition, folded to the letter (UnicodeData.txt's names);
+  - the emoji code points (emoji-data.txt: Extended_Pictographic, and
+    Emoji_Component but ASCII), which the mixed-script rule sets aside.
 
 The header holds what C code needs to read the tables: the Unicode version,
 the enum values of every property, the shift and mask of each field of a
@@ -102,7 +105,7 @@ UCD_FILES = [
     "DerivedNormalizationProps.txt", "CaseFolding.txt", "Blocks.txt",
     "HangulSyllableType.txt", "Scripts.txt", "ScriptExtensions.txt",
     "PropertyValueAliases.txt", "extracted/DerivedBidiClass.txt",
-    "extracted/DerivedJoiningType.txt",
+    "extracted/DerivedJoiningType.txt", "emoji/emoji-data.txt",
 ]
 # The UCD files that ICU's preparsed UCD (source/data/unidata/ppucd.txt)
 # can stand in for, when the manifest pins it instead of them: ICU's source
@@ -114,7 +117,7 @@ PPUCD = "data/unidata/ppucd.txt"
 PPUCD_FILES = [
     "PropList.txt", "Blocks.txt", "HangulSyllableType.txt", "Scripts.txt",
     "ScriptExtensions.txt", "PropertyValueAliases.txt", "extracted/DerivedBidiClass.txt",
-    "extracted/DerivedJoiningType.txt",
+    "extracted/DerivedJoiningType.txt", "emoji/emoji-data.txt",
 ]
 IDNA_FILES = ["IdnaMappingTable.txt"]
 # From ICU's source package (its source/ directory): UTS #39's confusables.txt,
@@ -237,7 +240,8 @@ class Ppucd:
     not in it: it is Grapheme_Cluster_Break's L, V, T, LV or LVT where that
     is one of those (UAX #29's definition of those GCB values), else NA."""
 
-    WANTED = ("bc", "blk", "GCB", "jt", "sc", "scx", "Join_C", "NChar", "WSpace", "ID_Type")
+    WANTED = ("bc", "blk", "GCB", "jt", "sc", "scx", "Join_C", "NChar", "WSpace", "ID_Type",
+              "ExtPict", "EComp")
 
     def __init__(self, path):
         self.version = None
@@ -335,6 +339,12 @@ class Ppucd:
             yield from self.runs("bc")
         elif name == "extracted/DerivedJoiningType.txt":
             yield from self.runs("jt")
+        elif name == "emoji/emoji-data.txt":
+            # Only the two properties the generator reads (emoji_data).
+            for short, long_name in (("ExtPict", "Extended_Pictographic"),
+                                     ("EComp", "Emoji_Component")):
+                for a, b, _ in self.runs(short):
+                    yield a, b, [long_name]
         else:
             die("ppucd.txt stands in for no %s" % name)
 
@@ -743,6 +753,33 @@ def load_uts39(ucd, icu_paths, gc, norm, u46_status, ignorable):
         if (gc[c] == "Nd") != (digit[c] is not None):
             die("U+%04X: General_Category Nd and a digit value disagree" % c)
     return names, index, sets, allowed, proto, digit
+
+
+def emoji_edges(ucd):
+    """The code points where the emoji code points start and end, alternately,
+    sorted (a code point is one when an odd number of edges are at or below
+    it).  An emoji code point is a pictograph or a piece of an emoji
+    sequence, as UTS #51 and emoji-data.txt define them: Extended_Pictographic
+    (the pictographs, reserved code points of their blocks included), and
+    Emoji_Component but ASCII (U+200D ZWJ, U+20E3 the keycap, U+FE0F VS16,
+    the regional indicators, the skin-tone modifiers, the hair components
+    and the tags; '#', '*' and the digits are Emoji_Component too, but
+    letters of every label).  The lookalike rules set them aside: they are
+    no letters, so they cannot pass for a letter of another script."""
+    emoji = bytearray(MAXCP)
+    for a, b, fl in ucd.records("emoji/emoji-data.txt"):
+        if fl[0] == "Extended_Pictographic":
+            emoji[a:b + 1] = b"\x01" * (b - a + 1)
+        elif fl[0] == "Emoji_Component":
+            a = max(a, 0x80)
+            if a <= b:
+                emoji[a:b + 1] = b"\x01" * (b - a + 1)
+    edges = [c for c in range(MAXCP) if emoji[c] != (emoji[c - 1] if c > 0 else 0)]
+    for c, want in ((0x1F4A9, 1), (0x2764, 1), (0xA9, 1), (0x1F1E6, 1), (0x1F3FB, 1),
+                    (0x20E3, 1), (0x200D, 1), (0x41, 0), (0x30, 0), (0x4E00, 0)):
+        if emoji[c] != want:
+            die("emoji-data.txt: U+%04X is %san emoji code point" % (c, "not " if want else ""))
+    return edges
 
 
 def load_names(path):
@@ -1184,6 +1221,7 @@ def main():
                        if not 0x30 <= c <= 0x39 and (tuple(skel(c)) in digit_skels
                                                      or (len(extra.get(c, [])) == 1
                                                          and 0x30 <= extra[c][0] <= 0x39)))
+    emoji = emoji_edges(ucd)
     # codec/spoof.c looks a code point up only when it has a prototype or an
     # extra mapping, or is l.
     for c in digitlike:
@@ -1334,6 +1372,9 @@ def main():
          "their ASCII targets in idng_ut_pool, as references"),
         ("uint32_t", "idng_ut_digitlike_cp", digitlike, 10, "0x%04x", "DIGITLIKE_COUNT",
          "sorted: letters whose skeleton is an ASCII digit's"),
+        ("uint32_t", "idng_ut_emoji_edge", emoji, 10, "0x%04x", "EMOJI_COUNT",
+         "sorted: where the emoji code points (Extended_Pictographic, and Emoji_Component"
+         " but ASCII) start and end, alternately"),
         ("uint32_t", "idng_ut_fold_cp", fold_cp, 10, "0x%04x", "FOLD_COUNT",
          "sorted: letters '<X> WITH <mark>' without a decomposition"),
         ("uint32_t", "idng_ut_fold_to", [fold[c] for c in fold_cp], 10, "0x%04x", "FOLD_COUNT",
@@ -1370,6 +1411,8 @@ def main():
     out.append(table("idng_ut_scx_targets"))
     out.append(table("idng_ut_digitlike_cp"))
     out.append("const size_t idng_ut_digitlike_count = %d;" % len(digitlike))
+    out.append(table("idng_ut_emoji_edge"))
+    out.append("const size_t idng_ut_emoji_count = %d;" % len(emoji))
     for name in ("ws", "extra", "fold"):
         for suffix in (("cp", "mask") if name == "ws" else ("cp", "ref") if name == "extra"
                        else ("cp", "to")):
@@ -1494,7 +1537,7 @@ def main():
                     "idng_ut_lower_to", "idng_ut_upper_to"):
             h.append("extern const size_t %s_count;" % name.rsplit("_", 1)[0])
         if name in ("idng_ut_conf_ref", "idng_ut_ws_mask", "idng_ut_extra_ref",
-                    "idng_ut_fold_to", "idng_ut_digitlike_cp"):
+                    "idng_ut_fold_to", "idng_ut_digitlike_cp", "idng_ut_emoji_edge"):
             h.append("extern const size_t %s_count;" % name.rsplit("_", 1)[0])
     h += ["/* the scripts' short names (ISO 15924 codes), by bit */",
           "extern const char idng_ut_scx_names[IDNG_UT_SCX_SCRIPTS][5];"]

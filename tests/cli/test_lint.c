@@ -190,10 +190,8 @@ static const struct lint_case cases[] = {
       "holds octets >= 0x80 (A-label form xn--bcher-kva.example.) [normalize]",
       "@/classes.db:8: bad\\255utf8.example. A owner: bad-utf8: bad\\255utf8: invalid UTF-8 "
       "[refuse]",
-      /* UTS #46 keeps the emoji; UTS #39 does not count it an identifier
-       * character, and a lookalike is shown in A-labels only. */
-      "@/classes.db:9: xn--ls8h.emoji.example. A owner: mixed-script: xn--ls8h: label mixes "
-      "scripts beyond the restriction level (UTS #39 5.2) [log]",
+      /* Line 9: UTS #46 keeps the emoji, and the mixed-script rule sets
+       * pictographs aside: no finding (line 22 is the mixed-script one). */
       "@/classes.db:10: xn--a-ecp.disallowed.example. A owner: disallowed: xn--a-ecp: code "
       "point is disallowed (U+2488) [refuse]",
       "@/classes.db:11: xn--ab-m1t.contextj.example. A owner: contextj: xn--ab-m1t: joiner "
@@ -209,8 +207,11 @@ static const struct lint_case cases[] = {
       "@/classes.db:16: xn--bcher-kva.example. (b\xc3\xbc" "cher.example.) CNAME "
       "cname=xn--zz.example.: " BAD,
       "@/classes.db:18: xn--a\\046b.escape.example. A owner: bad-punycode: xn--a\\046b: "
-      "invalid Punycode digit [refuse]"},
-     {"idnguard: lint-zone: 20 records, 22 names, 15 findings, empty-label 1, bad-punycode 3, "
+      "invalid Punycode digit [refuse]",
+      /* pаypal: Latin and Cyrillic; a lookalike is shown in A-labels only. */
+      "@/classes.db:22: xn--pypal-4ve.mixed.example. A owner: mixed-script: xn--pypal-4ve: "
+      "label mixes scripts beyond the restriction level (UTS #39 5.2) [log]"},
+     {"idnguard: lint-zone: 21 records, 23 names, 15 findings, empty-label 1, bad-punycode 3, "
       "ascii-only 1, not-canonical 1, disallowed 1, contextj 1, hyphen 1, leading-mark 1, "
       "bidi 1, raw-8bit 1, bad-utf8 1, mixed-script 1, punctuation-like 1" NO_ERRORS},
      1},

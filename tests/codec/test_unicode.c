@@ -197,6 +197,44 @@ START_TEST(test_spots)
 }
 END_TEST
 
+/* idng_is_emoji: Extended_Pictographic, and Emoji_Component but ASCII
+ * (emoji-data.txt; tests/codec/test_uts39.c compares every code point with
+ * ICU's).  The edges of the table's runs, the pieces of emoji sequences, and
+ * what is no emoji. */
+static const struct {
+    uint32_t cp;
+    int emoji;
+} emoji_spots[] = {
+    {0x1F4A9, 1}, /* pile of poo */
+    {0x2764, 1},  /* heavy black heart */
+    {0x00A9, 1},  /* copyright sign: Extended_Pictographic */
+    {0x00AE, 1},  {0x00A8, 0}, {0x00AA, 0}, {0x00AD, 0}, {0x00AF, 0},
+    {0x2122, 1},  /* trade mark sign (UTS #46 maps it to "tm") */
+    {0x200D, 1},  /* ZERO WIDTH JOINER: Emoji_Component */
+    {0x200C, 0},  /* ZERO WIDTH NON-JOINER */
+    {0x20E3, 1},  /* COMBINING ENCLOSING KEYCAP */
+    {0xFE0F, 1},  /* VARIATION SELECTOR-16 */
+    {0xFE0E, 0},  /* VARIATION SELECTOR-15 */
+    {0x1F1E6, 1}, {0x1F1FF, 1}, /* regional indicators A, Z */
+    {0x1F3FB, 1}, {0x1F3FF, 1}, /* skin tones */
+    {0x1F9B0, 1}, /* hair component */
+    {0xE0020, 1}, {0xE007F, 1}, {0xE001F, 0}, {0xE0080, 0}, /* tags */
+    {0x1FFFD, 1}, /* reserved, Extended_Pictographic */
+    {0x1FFFE, 0},
+    {0x0041, 0},  {0x0061, 0}, {0x0030, 0}, {0x0039, 0}, /* letters, digits */
+    {0x0023, 0},  {0x002A, 0}, /* '#', '*': Emoji_Component, but ASCII */
+    {0x0000, 0},  {0x4E00, 0}, {0x0430, 0}, {0x3030, 1}, {0x303D, 1}, {0x3297, 1},
+    {0x10FFFF, 0}, {0x110000, 0},
+};
+
+START_TEST(test_emoji_spots)
+{
+    ck_assert_msg(idng_is_emoji(emoji_spots[_i].cp) == emoji_spots[_i].emoji,
+                  "U+%04X: idng_is_emoji %d, want %d", emoji_spots[_i].cp,
+                  idng_is_emoji(emoji_spots[_i].cp), emoji_spots[_i].emoji);
+}
+END_TEST
+
 START_TEST(test_mappings_and_case)
 {
     const uint32_t *seq;
@@ -303,6 +341,8 @@ static Suite *unicode_suite(void)
     tcase_add_test(tc, test_normalization_file);
     tcase_add_test(tc, test_iana_properties);
     tcase_add_loop_test(tc, test_spots, 0, (int)(sizeof spots / sizeof spots[0]));
+    tcase_add_loop_test(tc, test_emoji_spots, 0,
+                        (int)(sizeof emoji_spots / sizeof emoji_spots[0]));
     tcase_add_test(tc, test_mappings_and_case);
     tcase_add_test(tc, test_version);
     tcase_add_test(tc, test_nfc_pairs);

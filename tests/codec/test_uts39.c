@@ -13,7 +13,10 @@
  * - hand-picked cases from UTS #39's text and from the issue (paypal with a
  *   Cyrillic a), so a reader sees the levels' meaning;
  * - the name functions: ASCII labels, A-labels, the least restrictive
- *   label, '.' inside a skeleton.
+ *   label, '.' inside a skeleton;
+ * - idng_is_emoji, which the mixed-script rule sets aside, against ICU's
+ *   Extended_Pictographic and Emoji_Component (UTS #51) for every code
+ *   point.
  * Known divergences: none.  (Since UTS #39 15.1 the skeleton drops
  * Default_Ignorable code points; ICU 76 and idnguard both do.)
  */
@@ -23,6 +26,7 @@
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
+#include <unicode/uchar.h>
 #include <unicode/uset.h>
 #include <unicode/uspoof.h>
 #include <unicode/ustring.h>
@@ -168,6 +172,26 @@ START_TEST(every_code_point_level)
         same_level(s, 3);
     }
     oracle_close();
+}
+END_TEST
+
+/* An emoji code point is Extended_Pictographic, or Emoji_Component but
+ * ASCII ('#', '*', digits); ICU reads both from emoji-data.txt. */
+START_TEST(every_code_point_emoji)
+{
+    uint32_t cp;
+    size_t yes = 0;
+
+    for (cp = 0; cp <= 0x10FFFF; cp++) {
+        int want = u_hasBinaryProperty((UChar32)cp, UCHAR_EXTENDED_PICTOGRAPHIC)
+                   || (cp >= 0x80 && u_hasBinaryProperty((UChar32)cp, UCHAR_EMOJI_COMPONENT));
+        ck_assert_msg(idng_is_emoji(cp) == want, "U+%04X: idng_is_emoji %d, ICU %d", cp,
+                      idng_is_emoji(cp), want);
+        yes += (size_t)want;
+    }
+    ck_assert_msg(yes > 3000, "only %zu emoji code points", yes);
+    ck_assert_int_eq(idng_is_emoji(0x110000), 0);
+    ck_assert_int_eq(idng_is_emoji(0xFFFFFFFFu), 0);
 }
 END_TEST
 
@@ -372,6 +396,7 @@ static Suite *uts39_suite(void)
     tcase_add_test(tc, names);
     tcase_add_test(tc, skeleton_errors);
     tcase_add_test(tc, level_names);
+    tcase_add_test(tc, every_code_point_emoji);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -206,6 +206,83 @@ START_TEST(finding_log_unicode_after_response_reject)
 END_TEST
 
 
+/*
+ * Emoji are set aside by the mixed-script rule (core/idng_lookalike.c), so
+ * with the default settings an emoji name holds no lookalike class, and
+ * its log line shows its Unicode form (a lookalike's never does).  The
+ * pieces of emoji sequences that could hide text are no valid label's:
+ * U+200D (ZWJ sequences: CONTEXTJ), U+FE0F (ignored: an A-label holding
+ * it is not what its Unicode form converts to) and the tags (disallowed); such a name gets no Unicode form, and its
+ * line holds none of their octets.  The UTS #39 level the scan reports
+ * stays the label's own: unrestricted.
+ */
+static const struct {
+    const char *name, *verdict;
+    const char *unicode; /* the line's Unicode form, or NULL for none */
+    const char *never;   /* octets the line must not hold, or NULL */
+} emoji_lines[] = {
+    {"xn--ls8h.la.", "ok", "(\xf0\x9f\x92\xa9.la.)", NULL},              /* 💩 */
+    {"xn--i-7iq.ws.", "ok", "(i\xe2\x9d\xa4.ws.)", NULL},                 /* i❤ */
+    {"xn--de-x352aea.la.", "ok", "(de\xf0\x9f\x87\xa9\xf0\x9f\x87\xaa.la.)", NULL},
+    {"xn--i-302s3g.la.", "ok", "(i\xf0\x9f\x91\x8d\xf0\x9f\x8f\xbd.la.)", NULL},
+    {"xn--1-2sn.la.", "ok", "(1\xe2\x83\xa3.la.)", NULL},                 /* 1 keycap */
+    {"xn--1uga80807abag.la.", "contextj", NULL, "\xe2\x80\x8d"},          /* 👨 ZWJ 👩 ZWJ 👧 */
+    {"xn--fn8h24640cjagc5b3h.la.", "disallowed", NULL, "\xf3\xa0"},        /* 🏴 + tags */
+    {"xn--i-7iqv272g.la.", "not-canonical", NULL, "\xef\xb8\x8f"},        /* i❤ VS16 */
+    {"xn--pypal-4ve79700g.com.", "mixed-script", NULL, "p\xd0\xb0ypal"},   /* pаypal💩 */
+};
+
+START_TEST(emoji_log_line)
+{
+    struct idng_conf c;
+    struct idng_verdict v;
+    struct idng_lookalike f;
+    struct idng_logrec r;
+    uint8_t w[300];
+    size_t n = t_wire(emoji_lines[_i].name, w), len;
+    char line[IDNG_LOG_LINE_MAX];
+    int fmt;
+
+    load(&c, "idnguard:\n");
+    idng_policy_judge(&c.policy, w, n, &v);
+    ck_assert_msg(strcmp(idng_verdict_name(&v), emoji_lines[_i].verdict) == 0, "%s: %s (want %s)",
+                  emoji_lines[_i].name, idng_verdict_name(&v), emoji_lines[_i].verdict);
+    if (emoji_lines[_i].unicode != NULL) {
+        ck_assert_uint_eq(v.lookalike, 0);
+        ck_assert(idng_lookalike_scan(&c.policy.protect, c.policy.restriction_level,
+                                      c.policy.mode, w, n, &f));
+        ck_assert_uint_eq(f.found, 0);
+        ck_assert_int_eq(f.level, IDNG_RL_UNRESTRICTED);
+    }
+    for (fmt = 0; fmt < 2; fmt++) {
+        memset(&r, 0, sizeof r);
+        r.qname = w;
+        r.qname_len = n;
+        r.qtype = 1;
+        r.qclass = 1;
+        r.ede = -1;
+        idng_logrec_verdict(&r, &v, c.policy.mode);
+        len = idng_log_format(&r, fmt ? IDNG_LOGFMT_JSON : IDNG_LOGFMT_TEXT, 0, line,
+                              sizeof line);
+        line[len < sizeof line ? len : sizeof line - 1] = '\0';
+        if (emoji_lines[_i].unicode != NULL && !fmt)
+            ck_assert_msg(strstr(line, emoji_lines[_i].unicode) != NULL, "%s: no Unicode form: %s",
+                          emoji_lines[_i].name, line);
+        if (emoji_lines[_i].unicode == NULL)
+            ck_assert_msg(fmt ? strstr(line, "\"qname_unicode\":null") != NULL
+                              : strstr(line, " (") == NULL,
+                          "%s: a Unicode form: %s", emoji_lines[_i].name, line);
+        if (emoji_lines[_i].unicode != NULL && fmt)
+            ck_assert_msg(strstr(line, "\"qname_unicode\":null") == NULL,
+                          "%s: no Unicode form: %s", emoji_lines[_i].name, line);
+        if (emoji_lines[_i].never != NULL)
+            ck_assert_msg(strstr(line, emoji_lines[_i].never) == NULL, "%s: hostile octets: %s",
+                          emoji_lines[_i].name, line);
+    }
+    idng_conf_free(&c);
+}
+END_TEST
+
 /* What was tried and held. */
 struct held {
     const char *conf;
@@ -327,6 +404,7 @@ static Suite *lookalike_suite(void)
     tcase_add_test(tc, held_fewer_expanding_labels_caught);
     tcase_add_test(tc, finding_raw_spelling_of_protected_idn);
     tcase_add_loop_test(tc, finding_log_unicode_after_response_reject, 0, 3);
+    tcase_add_loop_test(tc, emoji_log_line, 0, (int)(sizeof emoji_lines / sizeof emoji_lines[0]));
     tcase_add_loop_test(tc, held_rows, 0, (int)(sizeof helds / sizeof helds[0]));
     tcase_add_test(tc, held_longest_names);
     tcase_add_loop_test(tc, held_answer_targets, 0, 2);

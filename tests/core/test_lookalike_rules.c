@@ -128,6 +128,74 @@ static const struct row {
     /* tld-letter: thorn at home under .is only. */
     {NONE, "xn--acdef-wva.com.", "tld-letter", "log", IDNG_LK_TLD_LETTER, 0, NULL},
     {NONE, "xn--acdef-wva.is.", "ok", "pass", 0, 0, NULL},
+    /* Emoji are pictographs, no letters: mixed-script judges a label with
+     * its emoji code points (idng_is_emoji) set aside, though UTS #39
+     * counts each unrestricted.  Emoji alone, or with letters of one
+     * script, or of scripts the level lets mix, are not mixed-script: 💩,
+     * 💩💩, i❤ (.ws), 寿司🍣 under .jp and .com, москва💩, ру💩.рф, abc日本💩
+     * (Latin and Han: highly restrictive).  Nor are the pieces of emoji
+     * sequences: a flag's regional indicators (🇩🇪, de🇩🇪), a skin tone (👍🏽,
+     * i👍🏽), the keycap (1⃣, a1⃣); nor © (Extended_Pictographic). */
+    {NONE, "xn--ls8h.la.", "ok", "pass", 0, IDNG_LK_MIXED_SCRIPT, NULL},
+    {NONE, "xn--ls8ha.la.", "ok", "pass", 0, IDNG_LK_MIXED_SCRIPT, NULL},
+    {NONE, "xn--i-7iq.ws.", "ok", "pass", 0, IDNG_LK_MIXED_SCRIPT, NULL},
+    {NONE, "xn--sprr0qmo17a.jp.", "ok", "pass", 0, IDNG_LK_MIXED_SCRIPT, NULL},
+    {NONE, "xn--sprr0qmo17a.com.", "ok", "pass", 0, IDNG_LK_MIXED_SCRIPT, NULL},
+    {NONE, "xn--80adxhks77600g.com.", "ok", "pass", 0, IDNG_LK_MIXED_SCRIPT, NULL},
+    {NONE, "xn--p1ag84329a.xn--p1ai.", "ok", "pass", 0, IDNG_LK_MIXED_SCRIPT, NULL},
+    {NONE, "xn--abc-v08fl0dc357i.com.", "ok", "pass", 0, IDNG_LK_MIXED_SCRIPT, NULL},
+    {NONE, "xn--h77hc.la.", "ok", "pass", 0, IDNG_LK_MIXED_SCRIPT, NULL},
+    {NONE, "xn--de-x352aea.la.", "ok", "pass", 0, IDNG_LK_MIXED_SCRIPT, NULL},
+    {NONE, "xn--on8h5e.la.", "ok", "pass", 0, IDNG_LK_MIXED_SCRIPT, NULL},
+    {NONE, "xn--i-302s3g.la.", "ok", "pass", 0, IDNG_LK_MIXED_SCRIPT, NULL},
+    {NONE, "xn--1-2sn.la.", "ok", "pass", 0, IDNG_LK_MIXED_SCRIPT, NULL},
+    {NONE, "xn--a1-zku.la.", "ok", "pass", 0, IDNG_LK_MIXED_SCRIPT, NULL},
+    {NONE, "xn--ab-tda.la.", "ok", "pass", 0, IDNG_LK_MIXED_SCRIPT, NULL},
+    /* ...in raw UTF-8 too (judged as what it normalizes to: 💩, i❤️ whose
+     * VS16 UTS #46 ignores). */
+    {NONE, "\360\237\222\251.la.", "raw-8bit", "normalize", 0, IDNG_LK_MIXED_SCRIPT, NULL},
+    {NONE, "i\342\235\244\357\270\217.ws.", "raw-8bit", "normalize", 0, IDNG_LK_MIXED_SCRIPT,
+     NULL},
+    /* ...but letters that mix still do, an emoji beside them or not:
+     * pаypal💩 and 💩pаypal (Cyrillic а), pαypal💩 (Greek α). */
+    {NONE, "xn--pypal-4ve79700g.com.", "mixed-script", "log", IDNG_LK_MIXED_SCRIPT, 0, NULL},
+    {NONE, "xn--pypal-4ve19700g.com.", "mixed-script", "log", IDNG_LK_MIXED_SCRIPT, 0, NULL},
+    {NONE, "xn--pypal-d9d68610g.com.", "mixed-script", "log", IDNG_LK_MIXED_SCRIPT, 0, NULL},
+    /* ...and the invisible pieces (ZWJ, VS16, tags) are set aside inside an
+     * emoji sequence only: 👨‍👩‍👧, the flag of England (🏴 and tags), ❤️
+     * and i❤️ pass punycode mode (which checks no CONTEXTJ nor mapping),
+     * and the family fails CONTEXTJ alone under uts46; a ZWJ, a VS16 or a
+     * tag between Latin letters hides itself (ab), and stays mixed-script. */
+    {NONE "mode: punycode\n", "xn--1uga80807abag.la.", "ok", "pass", 0, IDNG_LK_MIXED_SCRIPT,
+     NULL},
+    {NONE "mode: punycode\n", "xn--fn8h24640cjagc5b3h.la.", "ok", "pass", 0,
+     IDNG_LK_MIXED_SCRIPT, NULL},
+    {NONE "mode: punycode\n", "xn--qei9934e.la.", "ok", "pass", 0, IDNG_LK_MIXED_SCRIPT, NULL},
+    {NONE "mode: punycode\n", "xn--i-7iqv272g.la.", "ok", "pass", 0, IDNG_LK_MIXED_SCRIPT,
+     NULL},
+    {NONE, "xn--1uga80807abag.la.", "contextj", "refuse", 0, IDNG_LK_MIXED_SCRIPT, NULL},
+    {NONE "mode: punycode\n", "xn--ab-m1t.la.", "mixed-script", "log", IDNG_LK_MIXED_SCRIPT, 0,
+     NULL},
+    {NONE "mode: punycode\n", "xn--ab-372n.la.", "mixed-script", "log", IDNG_LK_MIXED_SCRIPT, 0,
+     NULL},
+    {NONE "mode: punycode\n", "xn--ab-d506t.la.", "mixed-script", "log", IDNG_LK_MIXED_SCRIPT, 0,
+     NULL},
+    /* ...and an emoji that confusables.txt maps to another character
+     * looks like it: abc➖def (HEAVY MINUS SIGN, '-') stays mixed-script;
+     * so does one UTS #46 maps (a™, TRADE MARK SIGN, in punycode mode). */
+    {NONE, "xn--abcdef-kg1d.com.", "mixed-script", "log", IDNG_LK_MIXED_SCRIPT, 0, NULL},
+    {NONE "mode: punycode\n", "xn--a-own.la.", "mixed-script", "log", IDNG_LK_MIXED_SCRIPT, 0,
+     NULL},
+    /* ...and a label with an emoji is no ASCII label: ascii-only still
+     * flags it; single-script lets i❤ through, not Latin with Han. */
+    {NONE "restriction-level: ascii-only\n", "xn--ls8h.la.", "mixed-script", "log",
+     IDNG_LK_MIXED_SCRIPT, 0, NULL},
+    {NONE "restriction-level: ascii-only\n", "xn--i-7iq.ws.", "mixed-script", "log",
+     IDNG_LK_MIXED_SCRIPT, 0, NULL},
+    {NONE "restriction-level: single-script\n", "xn--i-7iq.ws.", "ok", "pass", 0,
+     IDNG_LK_MIXED_SCRIPT, NULL},
+    {NONE "restriction-level: single-script\n", "xn--abc-v08fl0dc357i.com.", "mixed-script",
+     "log", IDNG_LK_MIXED_SCRIPT, 0, NULL},
     /* protect-suffixes: any: the registrable label under another suffix. */
     {PROTECT "protect-suffixes: any\n", "xn--pypal-4ve.co.uk.", "confusable", "refuse",
      IDNG_LK_CONFUSABLE, 0, "paypal.com."},

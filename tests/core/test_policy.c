@@ -34,12 +34,18 @@ static const struct row rows[] = {
     {"", "xn--ab-m1t.example.", "contextj", IDNG_ACT_REFUSE},
     {"", "xn--0000h.example.", "bad-codepoint", IDNG_ACT_REFUSE},
     {"", "b\\195\\188cher.example.", "raw-8bit", IDNG_ACT_NORMALIZE},
-    /* U+1F4A9 is UTS #46 valid, but not an identifier character of UTS #39:
-     * unrestricted, so mixed-script, which logs by default. */
-    {"", "xn--ls8h.example.", "mixed-script", IDNG_ACT_LOG},
-    {"on-mixed-script: pass\n", "xn--ls8h.example.", "mixed-script", IDNG_ACT_PASS},
+    /* U+1F4A9 is UTS #46 valid, and not an identifier character of UTS #39
+     * (unrestricted); but the mixed-script rule sets pictographs aside: ok,
+     * but under restriction-level: ascii-only (an emoji is no ASCII).  A
+     * label mixing Latin and Cyrillic is still mixed-script, which logs by
+     * default. */
+    {"", "xn--ls8h.example.", "ok", IDNG_ACT_PASS},
+    {"on-mixed-script: refuse\n", "xn--ls8h.example.", "ok", IDNG_ACT_PASS},
+    {"restriction-level: ascii-only\n", "xn--ls8h.example.", "mixed-script", IDNG_ACT_LOG},
     {"restriction-level: unrestricted\n", "xn--ls8h.example.", "ok", IDNG_ACT_PASS},
     {"mode: idna2008\n", "xn--ls8h.example.", "disallowed", IDNG_ACT_REFUSE},
+    {"", "xn--pypal-4ve.example.", "mixed-script", IDNG_ACT_LOG},
+    {"on-mixed-script: pass\n", "xn--pypal-4ve.example.", "mixed-script", IDNG_ACT_PASS},
     {"on-invalid: nxdomain\n", "xn--ab-m1t.example.", "contextj", IDNG_ACT_NXDOMAIN},
     {"on-invalid: drop\non-contextj: log\n", "xn--ab-m1t.example.", "contextj", IDNG_ACT_LOG},
     {"on-contextj: log\non-invalid: drop\n", "xn--ab-m1t.example.", "contextj", IDNG_ACT_LOG},

@@ -249,7 +249,7 @@ static const struct {
     {"xn--bcher-kva.example", DNSQ_A, 0, "NOERROR", "ok", "pass"},
     {"xn--bcher-kva.example", DNSQ_AAAA, HQ_TCP, "NOERROR", "ok", "pass"},
     {"xn--80aafi6cg.example", DNSQ_A, 0, "NOERROR", "ok", "pass"},
-    {"xn--ls8h.example", DNSQ_A, 0, "NOERROR", "mixed-script:xn--ls8h", "log"},
+    {"xn--ls8h.example", DNSQ_A, 0, "NOERROR", "ok", "pass"},
     {"_dmarc.example", DNSQ_TXT, 0, "NOERROR", "ok", "pass"},
     {"xn--ab-m1t.example", DNSQ_A, 0, "REFUSED", "contextj:xn--ab-m1t", "refuse"},
     {"xn--ab-m1t.example", DNSQ_A, HQ_NOEDNS, "REFUSED", "contextj:xn--ab-m1t", "refuse"},
