@@ -209,6 +209,9 @@ END_TEST
 /* ---- the live view under tmux ---- */
 
 static char sock[600];
+/* The tmux server of the live test, stopped by PID in teardown whatever
+ * the test's outcome (0: none started). */
+static pid_t tmux_server;
 
 static int tmux(const char *fmt, const char *arg)
 {
@@ -271,7 +274,7 @@ START_TEST(test_live_under_tmux)
              "'%s'\"",
              bin(), prom, log);
     ck_assert_int_eq(tmux("%s", cmd), 0);
-    server = server_pid();
+    server = tmux_server = server_pid();
     ck_assert_msg(server > 0, "no tmux server");
     t = pane_with("(q quits)");
     ck_assert_msg(t && strstr(t, "(q quits)") && strstr(t, ": 0 answers, 0 rejected"), "%s",
@@ -311,12 +314,6 @@ START_TEST(test_live_under_tmux)
     for (i = 0; i < 100 && tmux("has-session -t top 2>/dev/null%s", "") == 0; i++)
         t_sleep_ms(100);
     ck_assert_msg(i < 100, "idnguard top did not quit on q");
-    /* The server, if it outlived its last session, is stopped by PID. */
-    if (kill(server, 0) == 0) {
-        kill(server, SIGTERM);
-        for (i = 0; i < 50 && kill(server, 0) == 0; i++)
-            t_sleep_ms(100);
-    }
 }
 END_TEST
 
@@ -327,6 +324,17 @@ static void setup(void)
 
 static void teardown(void)
 {
+    /* The tmux server (and with it top, its pane's process), if it is still
+     * there: TERM, then KILL after a bounded wait. */
+    if (tmux_server > 0) {
+        int i;
+        if (kill(tmux_server, SIGTERM) == 0)
+            for (i = 0; i < 50 && kill(tmux_server, 0) == 0; i++)
+                t_sleep_ms(100);
+        if (kill(tmux_server, 0) == 0)
+            kill(tmux_server, SIGKILL);
+        tmux_server = 0;
+    }
     t_tmpdir_remove(dir);
 }
 
