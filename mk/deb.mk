@@ -120,6 +120,8 @@ DEB_SUITES := $(BUILD)/tests/integration/test_policy $(BUILD)/tests/integration/
 	$(BUILD)/tests/integration/test_ops
 check-deb: deb $(UB_STAMP) zones $(DEB_SUITES) $(SRC_STAMP)
 	@$(MAKE) --no-print-directory deb-unpack
+	@test -s $(DEB_ROOT)/usr/share/idnguard/prometheus/idnguard.rules.yml \
+	    || { echo "deb: the alert rules are not in the package" >&2; exit 1; }
 	@$(MAKE) --no-print-directory deb-apparmor deb-systemd
 	@$(MAKE) --no-print-directory deb-suites
 
