@@ -236,6 +236,7 @@ START_TEST(test_label_location_and_ede)
     ck_assert_str_eq(ede, "idnguard: contextj: xn--ab-m1t: joiner not allowed here (RFC 5892 A.1, A.2)");
     /* Raw octets in the label are escaped, so the EDE text is ASCII. */
     n = t_wire("b\\195\\188cher.example.", w);
+    idng_conf_free(&c);
     load(&c, "idnguard:\non-raw-8bit: refuse\n");
     idng_policy_judge(&c.policy, w, n, &v);
     idng_policy_ede_text(&v, ede, sizeof ede);
