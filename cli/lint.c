@@ -24,6 +24,7 @@
 
 #include "idng_conf.h"
 #include "idng_log.h"
+#include "idng_out.h"
 #include "idnguard.h"
 
 #include <ldns/ldns.h>
@@ -369,15 +370,12 @@ static char *shown_text(const char *s)
 
 static void read_file(struct lint *l, FILE *fp, struct src *s, ldns_rdf *origin);
 
-/* What a file that is not a regular one is. */
+/* What a file that is not a regular one is (idng_file_kind's words). */
 static const char *file_kind(mode_t mode)
 {
-    return S_ISDIR(mode)    ? "not a regular file (a directory)"
-           : S_ISFIFO(mode) ? "not a regular file (a FIFO)"
-           : S_ISSOCK(mode) ? "not a regular file (a socket)"
-           : S_ISCHR(mode)  ? "not a regular file (a character device)"
-           : S_ISBLK(mode)  ? "not a regular file (a block device)"
-                            : "not a regular file";
+    static _Thread_local char why[64];
+    snprintf(why, sizeof why, "not a regular file (%s)", idng_file_kind((unsigned)mode));
+    return why;
 }
 
 /*

@@ -215,6 +215,13 @@ static int is_action(const char *s, size_t n)
     return idng_action_lookup(s, n, &a) == 0;
 }
 
+/* An action that keeps the answer from the client (the policy's rule). */
+static int rejecting(const char *s, size_t n)
+{
+    enum idng_action a;
+    return idng_action_lookup(s, n, &a) == 0 && idng_action_rejects(a);
+}
+
 static int is_client(const char *s)
 {
     const char *hash_at = strchr(s, '#');
@@ -296,9 +303,7 @@ static void count_line(struct logview *lv, char *line)
         al = strlen(action);
     }
     lv->answers++;
-    if (!((al == 6 && memcmp(action, "refuse", 6) == 0)
-          || (al == 8 && memcmp(action, "nxdomain", 8) == 0)
-          || (al == 4 && memcmp(action, "drop", 4) == 0)))
+    if (!rejecting(action, al))
         return;
     lv->rejected++;
     if ((t = tally(&lv->names, qname, ql)) != NULL) {
@@ -514,12 +519,6 @@ static unsigned long long before_n(const struct source *s, const struct idng_sta
     return 0;
 }
 
-static int rejecting(const char *action)
-{
-    return strcmp(action, "refuse") == 0 || strcmp(action, "nxdomain") == 0
-           || strcmp(action, "drop") == 0;
-}
-
 static void show_source(struct frame *f, struct source *s, time_t now)
 {
     char p[1024];
@@ -544,7 +543,7 @@ static void show_source(struct frame *f, struct source *s, time_t now)
             snprintf(rate, sizeof rate, "%.2f", (double)(r->n - before_n(s, r)) / dt);
         put(f, "  %-22s %-10s %12llu %10s\n", r->cls, r->action, r->n, rate);
         total += r->n;
-        rej += rejecting(r->action) ? r->n : 0;
+        rej += rejecting(r->action, strlen(r->action)) ? r->n : 0;
     }
     put(f, "  %-33s %12llu   rejected %llu (%.2f%%)\n", s->now.tap ? "all lines" : "all answers",
         total, rej, total ? 100.0 * (double)rej / (double)total : 0.0);

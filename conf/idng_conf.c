@@ -11,6 +11,7 @@
  */
 #define _DEFAULT_SOURCE /* getgrouplist */
 #include "idng_conf.h"
+#include "idng_out.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -645,10 +646,7 @@ static int check_path(struct pstate *p, const struct key *k, const char *path)
     if (stat(path, &st) == 0) {
         if (!S_ISREG(st.st_mode))
             return fail(p, "%s '%s' is %s, not a regular file", k->name, path,
-                        S_ISDIR(st.st_mode)    ? "a directory"
-                        : S_ISFIFO(st.st_mode) ? "a FIFO"
-                        : S_ISSOCK(st.st_mode) ? "a socket"
-                                               : "a device or other special file");
+                        idng_file_kind((unsigned)st.st_mode));
         if (!may(p, path, &st, W_OK))
             return fail(p, "%s '%s' is not writable (%s)", k->name, path, who);
         return 0;

@@ -499,3 +499,14 @@ void idng_ticker_stop(struct idng_ticker *t)
     pthread_mutex_destroy(&t->lock);
     t->running = 0;
 }
+
+const char *idng_file_kind(unsigned mode)
+{
+    return S_ISREG(mode)    ? "a regular file"
+           : S_ISDIR(mode)  ? "a directory"
+           : S_ISFIFO(mode) ? "a FIFO"
+           : S_ISSOCK(mode) ? "a socket"
+           : S_ISCHR(mode)  ? "a character device"
+           : S_ISBLK(mode)  ? "a block device"
+                            : "a special file";
+}

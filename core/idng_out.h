@@ -116,6 +116,14 @@ void idng_logfile_close(struct idng_logfile *lf);
 int idng_file_replace(const char *path, const char *text, size_t len, char *err, size_t errlen);
 
 /**
+ * What a file of mode st_mode is when it is not a regular file, for an
+ * error message: "a directory", "a FIFO", "a socket", "a character
+ * device", "a block device" or "a special file"; "a regular file" for one.
+ * The one spelling of the settings' path checks and lint-zone's refusals.
+ */
+const char *idng_file_kind(unsigned mode);
+
+/**
  * Where the daemon's own log goes, as its settings say (Unbound's logfile,
  * use-syslog, chroot, log-identity and log-time-ascii): for a line written
  * after the daemon's logging has closed, the counters line at its exit.

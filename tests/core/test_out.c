@@ -465,6 +465,27 @@ START_TEST(test_ticker)
 }
 END_TEST
 
+/* The one spelling of what a file that is not regular is. */
+START_TEST(test_file_kind)
+{
+    struct stat st;
+    char fifo[600];
+
+    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    ck_assert_int_eq(stat(fifo, &st), 0);
+    ck_assert_str_eq(idng_file_kind((unsigned)st.st_mode), "a FIFO");
+    ck_assert_int_eq(stat(dir, &st), 0);
+    ck_assert_str_eq(idng_file_kind((unsigned)st.st_mode), "a directory");
+    ck_assert_int_eq(stat("/dev/null", &st), 0);
+    ck_assert_str_eq(idng_file_kind((unsigned)st.st_mode), "a character device");
+    ck_assert_str_eq(idng_file_kind(S_IFREG | 0644), "a regular file");
+    ck_assert_str_eq(idng_file_kind(S_IFSOCK), "a socket");
+    ck_assert_str_eq(idng_file_kind(S_IFBLK), "a block device");
+    ck_assert_str_eq(idng_file_kind(0), "a special file");
+}
+END_TEST
+
 static Suite *out_suite(void)
 {
     Suite *s = suite_create("out");
@@ -477,6 +498,7 @@ static Suite *out_suite(void)
     tcase_add_test(tc, test_stalled_output_drops_and_counts);
     tcase_add_test(tc, test_rotation_is_followed);
     tcase_add_test(tc, test_refused_and_failing_files);
+    tcase_add_test(tc, test_file_kind);
     tcase_add_test(tc, test_cut_line_is_not_glued);
     tcase_add_test(tc, test_concurrent_writers);
     tcase_add_test(tc, test_file_replace);
