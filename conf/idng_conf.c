@@ -54,8 +54,8 @@ struct pstate {
     struct idng_conf c;                       /**< the temporary being filled */
     unsigned char explicit_action[IDNG_CLASS_COUNT]; /**< on-<class> seen */
     size_t first_line[64];                    /**< per key row; 0 = not seen yet */
-    size_t *name_line[2];                     /**< line of each allow/deny name */
-    size_t name_line_cap[2];                  /**< entries allocated at name_line[] */
+    size_t *name_line[3];                     /**< line of each allow/deny/idn-suffixes name */
+    size_t name_line_cap[3];                  /**< entries allocated at name_line[] */
     size_t clause_line;                       /**< line of "idnguard:", 0 = none yet */
     const char *fname;
     size_t line;
@@ -235,7 +235,8 @@ struct key {
     const char *name;
     const struct kind *kind;
     size_t off;     /**< offset of the field in struct idng_conf, for simple kinds */
-    int arg;        /**< class for on-<class>, ON_INVALID; list 0/1 for allow/deny */
+    int arg;        /**< class for on-<class>, ON_INVALID; list 0/1/2 for
+                         allow/deny/idn-suffixes */
     unsigned flags; /**< K_* */
 };
 enum {
@@ -698,6 +699,65 @@ static const struct kind kind_protect = {set_protect, put_protect, expect_protec
 static int read_regular(const char *path, size_t max, const char *what, char **out, size_t *len,
                         const char **why, int *errnum, char *whybuf, size_t whylen);
 
+/* -- scripts: "SCRIPT[,SCRIPT...]", by their IDNG_SCRIPT_LIST names -- */
+
+/* Parses the scripts of v[0..n) into *scripts (or'ed in), "common" too
+ * (IDNG_SCRIPT_COMMON) when common_ok; a bad name is reported. */
+static int scripts_value(struct pstate *p, const struct key *k, const char *v, size_t n,
+                         int common_ok, unsigned *scripts)
+{
+    size_t i = 0;
+    char e[ECHO_CAP], x[320];
+
+    while (i < n) {
+        size_t j = i;
+        int s;
+        while (j < n && v[j] != ',')
+            j++;
+        s = idng_script_lookup(v + i, j - i);
+        if (s >= 0)
+            *scripts |= 1u << s;
+        else if (common_ok && j - i == 6 && memcmp(v + i, "common", 6) == 0)
+            *scripts |= IDNG_SCRIPT_COMMON;
+        else {
+            k->kind->expect(k, x, sizeof x);
+            return fail(p, "bad script '%s' for '%s': expected %s", echo(e, v + i, j - i),
+                        k->name, x);
+        }
+        i = j < n ? j + 1 : j;
+    }
+    return 0;
+}
+
+/* Writes the scripts' names, comma-separated, in the list's order, common
+ * last; -1 when writing failed. */
+static int put_scripts(unsigned scripts, FILE *f)
+{
+    const char *sep = "";
+    unsigned b;
+
+    for (b = 0; b < IDNG_SCRIPT_COUNT; b++)
+        if (scripts & 1u << b) {
+            if (fprintf(f, "%s%s", sep, idng_script_name(b)) < 0)
+                return -1;
+            sep = ",";
+        }
+    if (scripts & IDNG_SCRIPT_COMMON && fprintf(f, "%scommon", sep) < 0)
+        return -1;
+    return 0;
+}
+
+/* The script names, for messages: " latin cyrillic ... telugu". */
+static size_t script_names(char *out, size_t cap)
+{
+    size_t n = 0;
+    unsigned b;
+
+    for (b = 0; b < IDNG_SCRIPT_COUNT && n < cap; b++)
+        n += (size_t)snprintf(out + n, cap - n, " %s", idng_script_name(b));
+    return n < cap ? n : cap;
+}
+
 /* -- tld-scripts: the scripts a top-level domain expects (whole-script) -- */
 
 /* "TLD SCRIPT[,SCRIPT...]" or "TLD none": the TLD in Unicode or as an
@@ -725,20 +785,8 @@ static int set_tld_scripts(struct pstate *p, const struct key *k, const char *v,
                     k->name);
     if (n - i == 4 && memcmp(v + i, "none", 4) == 0)
         i = n;
-    while (i < n) {
-        size_t j = i;
-        int s;
-        while (j < n && v[j] != ',')
-            j++;
-        s = idng_script_lookup(v + i, j - i);
-        if (s < 0) {
-            k->kind->expect(k, x, sizeof x);
-            return fail(p, "bad script '%s' for '%s': expected %s", echo(e, v + i, j - i),
-                        k->name, x);
-        }
-        scripts |= 1u << s;
-        i = j < n ? j + 1 : j;
-    }
+    if (i < n && scripts_value(p, k, v + i, n - i, 0, &scripts) != 0)
+        return -1;
     r = idng_protect_tld(&p->c.policy.protect, (const char *)wire + 1, wire[0], scripts);
     if (r == -1)
         return fail(p, "out of memory");
@@ -749,19 +797,18 @@ static int put_tld_scripts(const struct idng_conf *c, const struct key *k, FILE 
 {
     const struct idng_protect *s = &c->policy.protect;
     size_t i;
-    unsigned b;
 
     if (s->ntld == 0)
         return fprintf(f, "    # %s: (the built-in table)\n", k->name) < 0 ? -1 : 0;
     for (i = 0; i < s->ntld; i++) {
-        const char *sep = " ";
-        if (fprintf(f, "    %s: %.*s", k->name, (int)s->tld[i].len, (const char *)s->tld[i].label)
+        if (fprintf(f, "    %s: %.*s ", k->name, (int)s->tld[i].len,
+                    (const char *)s->tld[i].label)
             < 0)
             return -1;
-        for (b = 0; b < IDNG_SCRIPT_COUNT; b++, sep = s->tld[i].scripts & ((1u << b) - 1) ? "," : " ")
-            if (s->tld[i].scripts & 1u << b && fprintf(f, "%s%s", sep, idng_script_name(b)) < 0)
-                return -1;
-        if (fprintf(f, "%s\n", s->tld[i].scripts ? "" : " none") < 0)
+        if (s->tld[i].scripts == 0 ? fputs("none", f) == EOF
+                                   : put_scripts(s->tld[i].scripts, f) != 0)
+            return -1;
+        if (putc('\n', f) == EOF)
             return -1;
     }
     return 0;
@@ -769,17 +816,50 @@ static int put_tld_scripts(const struct idng_conf *c, const struct key *k, FILE 
 
 static void expect_tld_scripts(const struct key *k, char *out, size_t cap)
 {
-    size_t n = 0;
-    unsigned b;
+    size_t n;
 
     (void)k;
-    n += (size_t)snprintf(out, cap, "'TLD SCRIPT[,SCRIPT...]' or 'TLD none', a script one of");
-    for (b = 0; b < IDNG_SCRIPT_COUNT && n < cap; b++)
-        n += (size_t)snprintf(out + n, cap - n, " %s", idng_script_name(b));
+    n = (size_t)snprintf(out, cap, "'TLD SCRIPT[,SCRIPT...]' or 'TLD none', a script one of");
+    if (n < cap)
+        script_names(out + n, cap - n);
 }
 
 static const struct kind kind_tld_scripts = {set_tld_scripts, put_tld_scripts,
                                              expect_tld_scripts};
+
+/* -- idn-scripts: the scripts an IDN label may be written in (on-idn) -- */
+
+static int set_idn_scripts(struct pstate *p, const struct key *k, const char *v, size_t n)
+{
+    return scripts_value(p, k, v, n, 1, &p->c.policy.idn_scripts);
+}
+
+static int put_idn_scripts(const struct idng_conf *c, const struct key *k, FILE *f)
+{
+    if (c->policy.idn_scripts == 0)
+        return fprintf(f, "    # %s: (none)\n", k->name) < 0 ? -1 : 0;
+    if (c->policy.idn_scripts & ~(IDNG_SCRIPTS_ALL | IDNG_SCRIPT_COMMON))
+        return -1;
+    if (fprintf(f, "    %s: ", k->name) < 0 || put_scripts(c->policy.idn_scripts, f) != 0
+        || putc('\n', f) == EOF)
+        return -1;
+    return 0;
+}
+
+static void expect_idn_scripts(const struct key *k, char *out, size_t cap)
+{
+    size_t n;
+
+    (void)k;
+    n = (size_t)snprintf(out, cap, "SCRIPT[,SCRIPT...], a script one of");
+    if (n < cap)
+        n += script_names(out + n, cap - n);
+    if (n < cap)
+        snprintf(out + n, cap - n, ", or common for labels of no script");
+}
+
+static const struct kind kind_idn_scripts = {set_idn_scripts, put_idn_scripts,
+                                             expect_idn_scripts};
 
 /* -- protect-suffixes: listed (the protected names as written) or any -- */
 
@@ -927,6 +1007,8 @@ static const struct key keys[] = {
     {"protect-suffixes", &kind_suffixes, 0, 0, 0},
     {"protect-embedded", &kind_bool, offsetof(struct idng_conf, policy.protect.embedded), 0, 0},
     {"tld-scripts", &kind_tld_scripts, 0, 0, K_REPEAT},
+    {"idn-scripts", &kind_idn_scripts, 0, 0, K_REPEAT},
+    {"idn-suffixes", &kind_names, offsetof(struct idng_conf, policy.idn_suffixes), 2, K_REPEAT},
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -1089,11 +1171,18 @@ static int set_name(struct pstate *p, const struct key *k, const char *v, size_t
 
     if (name_to_wire(p, k, v, n, wire, &wlen) != 0)
         return -1;
-    /* An exact repeat is a slip; the same name in both lists contradicts
-     * itself.  (A name below another listed one is fine: it is how an
-     * exception is written.)  One probe of each list's table. */
-    for (which = 0; which < 2; which++) {
-        i = idng_nameset_find(which == 0 ? &p->c.policy.allow : &p->c.policy.deny, wire, wlen);
+    /* An exact repeat is a slip; the same name in allow and deny
+     * contradicts itself.  (A name below another listed one is fine: it is
+     * how an exception is written.)  One probe of each list's table.
+     * idn-suffixes only exempts from one class, which allow and deny do
+     * not contradict. */
+    for (which = 0; which < 3; which++) {
+        if ((which == 2) != (k->arg == 2))
+            continue;
+        i = idng_nameset_find(which == 0   ? &p->c.policy.allow
+                              : which == 1 ? &p->c.policy.deny
+                                           : &p->c.policy.idn_suffixes,
+                              wire, wlen);
         if (i == IDNG_NAMESET_NONE)
             continue;
         wire_to_text(wire, text);
@@ -1182,7 +1271,7 @@ static int parse_line(struct pstate *p, const char *s, size_t n)
     const char *v;
     const struct key *k;
     int quoted = 0;
-    char e[ECHO_CAP], x[160];
+    char e[ECHO_CAP], x[320];
 
     if (check_octets(p, s, n) != 0)
         return -1;
@@ -1305,6 +1394,25 @@ void idng_conf_free(struct idng_conf *c)
 static int parse(struct idng_conf *c, const char *buf, size_t len, const char *fname,
                  unsigned flags, const char *user, char *err, size_t errlen);
 
+/* idn-scripts and idn-suffixes while on-idn is pass (its default) exempt
+ * nothing: a warning at the first of them, the file still loads. */
+static void idn_unused(struct pstate *p)
+{
+    size_t i, first = 0;
+
+    if (p->explicit_action[IDNG_C_IDN] && p->c.policy.action[IDNG_C_IDN] != IDNG_ACT_PASS)
+        return;
+    for (i = 0; i < NKEYS; i++)
+        if ((keys[i].kind == &kind_idn_scripts
+             || (keys[i].kind == &kind_names && keys[i].arg == 2))
+            && p->first_line[i] != 0 && (first == 0 || p->first_line[i] < first))
+            first = p->first_line[i];
+    if (first == 0)
+        return;
+    p->line = first;
+    warn(p, "idn-scripts and idn-suffixes exempt nothing while on-idn is pass");
+}
+
 int idng_conf_parse(struct idng_conf *c, const char *buf, size_t len, const char *fname,
                     char *err, size_t errlen)
 {
@@ -1362,6 +1470,7 @@ static int parse(struct idng_conf *c, const char *buf, size_t len, const char *f
         fail(p, "no 'idnguard:' clause (wrong file? settings must follow a line 'idnguard:')");
     if (p->nerr > 0)
         goto out;
+    idn_unused(p);
     idng_policy_resolve(&p->c.policy, p->explicit_action);
     idng_conf_free(c);
     *c = p->c;
@@ -1371,6 +1480,7 @@ out:
     idng_conf_free(&p->c);
     free(p->name_line[0]);
     free(p->name_line[1]);
+    free(p->name_line[2]);
     free(p);
     return rc;
 }
