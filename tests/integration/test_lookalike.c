@@ -123,6 +123,23 @@ static void expect_not_refused(const struct dnsq_result *r, const struct qline *
                   dnsq_rcode_name(rcode), verdict, action, lookalike, q->raw);
 }
 
+/* Asks for qname (presentation form, no final dot), which the module must
+ * refuse as cls at label, with an EDE text that begins "idnguard: CLS:
+ * LABEL" and goes on with ede_rest; qlog gets the name as the line has it
+ * (cap octets). */
+static void expect_refused(const char *qname, const char *cls, const char *label,
+                           const char *ede_rest, struct dnsq_result *r, struct qline *q,
+                           char *qlog, size_t cap)
+{
+    char verdict[200], ede[300];
+
+    snprintf(qlog, cap, "%s.", qname);
+    snprintf(verdict, sizeof verdict, "%s:%s", cls, label);
+    snprintf(ede, sizeof ede, "idnguard: %s: %s%s", cls, label, ede_rest);
+    hx_query(&H, qname, DNSQ_A, 0, HARNESS_QUERY_MS, r, q);
+    hx_expect_policy(r, q, qlog, 5, verdict, "refuse", ede);
+}
+
 /* ---- protected names: apple.com, paypal.com (and apple.lookalike) ---- */
 
 static const struct {
@@ -141,14 +158,11 @@ START_TEST(test_homograph_of_protected_refused)
 {
     struct dnsq_result r;
     struct qline q;
-    char qlog[300], verdict[200], ede[300], like[100];
+    char qlog[300], like[100];
 
-    snprintf(qlog, sizeof qlog, "%s.", homographs[_i].qname);
-    snprintf(verdict, sizeof verdict, "confusable:%s", homographs[_i].label);
-    snprintf(ede, sizeof ede, "idnguard: confusable: %s: ", homographs[_i].label);
+    expect_refused(homographs[_i].qname, "confusable", homographs[_i].label, ": ", &r, &q, qlog,
+                   sizeof qlog);
     snprintf(like, sizeof like, ": looks like %s", homographs[_i].like);
-    hx_query(&H, homographs[_i].qname, DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
-    hx_expect_policy(&r, &q, qlog, 5, verdict, "refuse", ede);
     ck_assert_msg(strstr(r.ede_text, like) != NULL,
                   "%s: EDE text \"%s\" does not say \"%s\"", qlog, r.ede_text, like);
     ck_assert_msg(q.unicode[0] == '\0' && strcmp(q.lookalike, "confusable,whole-script") == 0,
@@ -210,13 +224,10 @@ START_TEST(test_whole_script_under_com_refused)
 {
     struct dnsq_result r;
     struct qline q;
-    char qlog[300], verdict[200], ede[300];
+    char qlog[300];
 
-    snprintf(qlog, sizeof qlog, "%s.", whole_script[_i].qname);
-    snprintf(verdict, sizeof verdict, "whole-script:%s", whole_script[_i].label);
-    snprintf(ede, sizeof ede, "idnguard: whole-script: %s: ", whole_script[_i].label);
-    hx_query(&H, whole_script[_i].qname, DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
-    hx_expect_policy(&r, &q, qlog, 5, verdict, "refuse", ede);
+    expect_refused(whole_script[_i].qname, "whole-script", whole_script[_i].label, ": ", &r, &q,
+                   qlog, sizeof qlog);
     ck_assert_msg(strstr(r.ede_text, ": looks like ") == NULL,
                   "%s: EDE text \"%s\" names a protected name, but there is none", qlog,
                   r.ede_text);
@@ -339,13 +350,10 @@ START_TEST(test_idn_query_refused)
 {
     struct dnsq_result r;
     struct qline q;
-    char qlog[300], verdict[200], ede[300];
+    char qlog[300];
 
-    snprintf(qlog, sizeof qlog, "%s.", idn_refused[_i].qname);
-    snprintf(verdict, sizeof verdict, "idn:%s", idn_refused[_i].label);
-    snprintf(ede, sizeof ede, "idnguard: idn: %s" IDN_MESSAGE, idn_refused[_i].label);
-    hx_query(&H, idn_refused[_i].qname, DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
-    hx_expect_policy(&r, &q, qlog, 5, verdict, "refuse", ede);
+    expect_refused(idn_refused[_i].qname, "idn", idn_refused[_i].label, IDN_MESSAGE, &r, &q, qlog,
+                   sizeof qlog);
     ck_assert_msg(strcmp(q.lookalike, idn_refused[_i].lookalike) == 0,
                   "%s: lookalike \"%s\", expected \"%s\": %s", qlog, q.lookalike,
                   idn_refused[_i].lookalike, q.raw);
