@@ -44,9 +44,11 @@ extern "C" {
 /**
  * Error classes: X(symbol, name).  The names are stable interface, used by
  * the CLI, the module's logs and EDE texts, and configuration keys.  From
- * mixed-script on they are lookalike judgments (UTS #39 and the browser's
- * rules beyond it): the validation functions never return them; the policy
- * unit (core/idng_lookalike.h) does, for names that are valid.
+ * mixed-script on they are the policy's judgments, which the validation
+ * functions never return: the lookalike classes up to embeds-protected
+ * (UTS #39 and the browser's rules beyond it; core/idng_lookalike.h), then
+ * idn, a valid IDN label the operator's settings do not exempt
+ * (core/idng_policy.h, on-idn).
  */
 #define IDNG_CLASS_LIST(X)                                                         \
     X(IDNG_C_OK, "ok")                                                             \
@@ -76,7 +78,8 @@ extern "C" {
     X(IDNG_C_DIGIT_LOOKALIKE, "digit-lookalike")                                   \
     X(IDNG_C_PUNCTUATION, "punctuation-like")                                     \
     X(IDNG_C_TLD_LETTER, "tld-letter")                                             \
-    X(IDNG_C_EMBEDS_PROTECTED, "embeds-protected")
+    X(IDNG_C_EMBEDS_PROTECTED, "embeds-protected")                                 \
+    X(IDNG_C_IDN, "idn")
 
 /** Error class of a status. */
 typedef enum idng_class {
@@ -152,7 +155,8 @@ typedef enum idng_class {
     X(IDNG_E_TLD_LETTER, -43, IDNG_C_TLD_LETTER,                                        \
       "a letter of one country's language under another top-level domain")          \
     X(IDNG_E_EMBEDS_PROTECTED, -44, IDNG_C_EMBEDS_PROTECTED,                            \
-      "a part of the label between hyphens looks like a protected name's label")
+      "a part of the label between hyphens looks like a protected name's label")      \
+    X(IDNG_E_IDN, -45, IDNG_C_IDN, "IDN label that idn-scripts and idn-suffixes do not exempt")
 
 /** Status of every codec call; IDNG_OK is 0, errors are negative. */
 typedef enum idng_status {
@@ -813,6 +817,22 @@ enum {
 const char *idng_script_name(unsigned i);
 /** Parses a script's name; returns its index, or -1. */
 int idng_script_lookup(const char *name, size_t len);
+
+/**
+ * Is s written in the scripts given (IDNG_SCRIPT_* bits), as the
+ * idn-scripts setting asks: does every code point of a script (one whose
+ * augmented Script_Extensions, UTS #39 5.1, is not Common or Inherited)
+ * have one of them among its scripts?  Code points of Common and Inherited
+ * (digits, '-', the combining marks scripts share, symbols, emoji) go with
+ * the rest: they are in every script, as UTS #39 counts them.  ASCII letters
+ * are Latin; Han, Hiragana, Katakana, Hangul and Bopomofo are cjk.
+ *
+ * @return 1 when it is; 0 when a code point is not (or a value is not a
+ *   scalar value); -1 when s holds no code point of a script at all (only
+ *   Common and Inherited ones, such as an emoji label), which no script
+ *   set decides.
+ */
+int idng_in_scripts(const uint32_t *s, size_t n, unsigned scripts);
 
 /**
  * Whole-script confusables (UTS #39 section 4, tested one character at a

@@ -122,6 +122,25 @@ unsigned idng_whole_script(const uint32_t *s, size_t n, unsigned *own)
     return f.ws_pass;
 }
 
+int idng_in_scripts(const uint32_t *s, size_t n, unsigned scripts)
+{
+    int any = 0;
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        uint32_t w;
+        if (s[i] > 0x10FFFF)
+            return 0;
+        w = idng_usec(s[i]);
+        if (scx_every(scx_set(w)))
+            continue;
+        if (!(targets_of(w) & scripts))
+            return 0;
+        any = 1;
+    }
+    return any ? 1 : -1;
+}
+
 /* ---- the looser keys ---- */
 
 /* Appends cp, or its extra lookalike mapping under IDNG_SK_EXTRA, to

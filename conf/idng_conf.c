@@ -52,7 +52,7 @@ static const char *const log_format_names[] = {
 struct key;
 
 /** The lists whose entries have origins (struct idng_conf_origins). */
-enum { L_ALLOW, L_DENY, L_PROTECT, L_TLD, N_LISTS };
+enum { L_ALLOW, L_DENY, L_PROTECT, L_TLD, L_IDN_SUFFIXES, N_LISTS };
 
 /** A settings file read, for refusing one that is read twice. */
 struct file_id {
@@ -203,9 +203,18 @@ static struct idng_conf_origin **list_at(struct idng_conf *c, int list)
         return &c->origin.deny;
     case L_PROTECT:
         return &c->origin.protect;
+    case L_IDN_SUFFIXES:
+        return &c->origin.idn_suffixes;
     default:
         return &c->origin.tld;
     }
+}
+
+/* The origins list of a name key's entries (its row's arg: 0 allow,
+ * 1 deny, 2 idn-suffixes). */
+static int name_list(int arg)
+{
+    return arg == 0 ? L_ALLOW : arg == 1 ? L_DENY : L_IDN_SUFFIXES;
 }
 
 /* The line being read is where entry i of list was set; 0, or -1 (out of
@@ -334,7 +343,8 @@ struct key {
     const char *name;
     const struct kind *kind;
     size_t off;     /**< offset of the field in struct idng_conf, for simple kinds */
-    int arg;        /**< class for on-<class>, ON_INVALID; list 0/1 for allow/deny */
+    int arg;        /**< class for on-<class>, ON_INVALID; list 0/1/2 for
+                         allow/deny/idn-suffixes */
     unsigned flags; /**< K_* */
 };
 enum {
@@ -902,6 +912,65 @@ static int read_regular(const char *path, size_t max, const char *what, char **o
                         const char **why, int *errnum, char *whybuf, size_t whylen,
                         struct stat *st);
 
+/* -- scripts: "SCRIPT[,SCRIPT...]", by their IDNG_SCRIPT_LIST names -- */
+
+/* Parses the scripts of v[0..n) into *scripts (or'ed in), "common" too
+ * (IDNG_SCRIPT_COMMON) when common_ok; a bad name is reported. */
+static int scripts_value(struct pstate *p, const struct key *k, const char *v, size_t n,
+                         int common_ok, unsigned *scripts)
+{
+    size_t i = 0;
+    char e[ECHO_CAP], x[320];
+
+    while (i < n) {
+        size_t j = i;
+        int s;
+        while (j < n && v[j] != ',')
+            j++;
+        s = idng_script_lookup(v + i, j - i);
+        if (s >= 0)
+            *scripts |= 1u << s;
+        else if (common_ok && j - i == 6 && memcmp(v + i, "common", 6) == 0)
+            *scripts |= IDNG_SCRIPT_COMMON;
+        else {
+            k->kind->expect(k, x, sizeof x);
+            return fail(p, "bad script '%s' for '%s': expected %s", echo(e, v + i, j - i),
+                        k->name, x);
+        }
+        i = j < n ? j + 1 : j;
+    }
+    return 0;
+}
+
+/* Writes the scripts' names, comma-separated, in the list's order, common
+ * last; -1 when writing failed. */
+static int put_scripts(unsigned scripts, FILE *f)
+{
+    const char *sep = "";
+    unsigned b;
+
+    for (b = 0; b < IDNG_SCRIPT_COUNT; b++)
+        if (scripts & 1u << b) {
+            if (fprintf(f, "%s%s", sep, idng_script_name(b)) < 0)
+                return -1;
+            sep = ",";
+        }
+    if (scripts & IDNG_SCRIPT_COMMON && fprintf(f, "%scommon", sep) < 0)
+        return -1;
+    return 0;
+}
+
+/* The script names, for messages: " latin cyrillic ... telugu". */
+static size_t script_names(char *out, size_t cap)
+{
+    size_t n = 0;
+    unsigned b;
+
+    for (b = 0; b < IDNG_SCRIPT_COUNT && n < cap; b++)
+        n += (size_t)snprintf(out + n, cap - n, " %s", idng_script_name(b));
+    return n < cap ? n : cap;
+}
+
 /* -- tld-scripts: the scripts a top-level domain expects (whole-script) -- */
 
 /* "TLD SCRIPT[,SCRIPT...]" or "TLD none": the TLD in Unicode or as an
@@ -929,20 +998,8 @@ static int set_tld_scripts(struct pstate *p, const struct key *k, const char *v,
                     k->name);
     if (n - i == 4 && memcmp(v + i, "none", 4) == 0)
         i = n;
-    while (i < n) {
-        size_t j = i;
-        int s;
-        while (j < n && v[j] != ',')
-            j++;
-        s = idng_script_lookup(v + i, j - i);
-        if (s < 0) {
-            k->kind->expect(k, x, sizeof x);
-            return fail(p, "bad script '%s' for '%s': expected %s", echo(e, v + i, j - i),
-                        k->name, x);
-        }
-        scripts |= 1u << s;
-        i = j < n ? j + 1 : j;
-    }
+    if (i < n && scripts_value(p, k, v + i, n - i, 0, &scripts) != 0)
+        return -1;
     r = idng_protect_tld(&p->c.policy.protect, (const char *)wire + 1, wire[0], scripts);
     if (r == -1)
         return fail(p, "out of memory");
@@ -962,19 +1019,18 @@ static int put_tld_scripts(const struct idng_conf *c, const struct key *k, FILE 
 {
     const struct idng_protect *s = &c->policy.protect;
     size_t i;
-    unsigned b;
 
     if (s->ntld == 0)
         return fprintf(f, "    # %s: (the built-in table)\n", k->name) < 0 ? -1 : 0;
     for (i = 0; i < s->ntld; i++) {
-        const char *sep = " ";
-        if (fprintf(f, "    %s: %.*s", k->name, (int)s->tld[i].len, (const char *)s->tld[i].label)
+        if (fprintf(f, "    %s: %.*s ", k->name, (int)s->tld[i].len,
+                    (const char *)s->tld[i].label)
             < 0)
             return -1;
-        for (b = 0; b < IDNG_SCRIPT_COUNT; b++, sep = s->tld[i].scripts & ((1u << b) - 1) ? "," : " ")
-            if (s->tld[i].scripts & 1u << b && fprintf(f, "%s%s", sep, idng_script_name(b)) < 0)
-                return -1;
-        if (fprintf(f, "%s\n", s->tld[i].scripts ? "" : " none") < 0)
+        if (s->tld[i].scripts == 0 ? fputs("none", f) == EOF
+                                   : put_scripts(s->tld[i].scripts, f) != 0)
+            return -1;
+        if (putc('\n', f) == EOF)
             return -1;
     }
     return 0;
@@ -982,13 +1038,12 @@ static int put_tld_scripts(const struct idng_conf *c, const struct key *k, FILE 
 
 static void expect_tld_scripts(const struct key *k, char *out, size_t cap)
 {
-    size_t n = 0;
-    unsigned b;
+    size_t n;
 
     (void)k;
-    n += (size_t)snprintf(out, cap, "'TLD SCRIPT[,SCRIPT...]' or 'TLD none', a script one of");
-    for (b = 0; b < IDNG_SCRIPT_COUNT && n < cap; b++)
-        n += (size_t)snprintf(out + n, cap - n, " %s", idng_script_name(b));
+    n = (size_t)snprintf(out, cap, "'TLD SCRIPT[,SCRIPT...]' or 'TLD none', a script one of");
+    if (n < cap)
+        script_names(out + n, cap - n);
 }
 
 /* How many entries of s are no entries of o (the same TLD with the same
@@ -1020,6 +1075,40 @@ static int diff_tld_scripts(const struct idng_conf *a, const struct idng_conf *b
 
 static const struct kind kind_tld_scripts = {set_tld_scripts, put_tld_scripts, expect_tld_scripts,
                                              diff_tld_scripts};
+
+/* -- idn-scripts: the scripts an IDN label may be written in (on-idn) -- */
+
+static int set_idn_scripts(struct pstate *p, const struct key *k, const char *v, size_t n)
+{
+    return scripts_value(p, k, v, n, 1, &p->c.policy.idn_scripts);
+}
+
+static int put_idn_scripts(const struct idng_conf *c, const struct key *k, FILE *f)
+{
+    if (c->policy.idn_scripts == 0)
+        return fprintf(f, "    # %s: (none)\n", k->name) < 0 ? -1 : 0;
+    if (c->policy.idn_scripts & ~(IDNG_SCRIPTS_ALL | IDNG_SCRIPT_COMMON))
+        return -1;
+    if (fprintf(f, "    %s: ", k->name) < 0 || put_scripts(c->policy.idn_scripts, f) != 0
+        || putc('\n', f) == EOF)
+        return -1;
+    return 0;
+}
+
+static void expect_idn_scripts(const struct key *k, char *out, size_t cap)
+{
+    size_t n;
+
+    (void)k;
+    n = (size_t)snprintf(out, cap, "SCRIPT[,SCRIPT...], a script one of");
+    if (n < cap)
+        n += script_names(out + n, cap - n);
+    if (n < cap)
+        snprintf(out + n, cap - n, ", or common for labels of no script");
+}
+
+static const struct kind kind_idn_scripts = {set_idn_scripts, put_idn_scripts,
+                                             expect_idn_scripts, diff_value};
 
 /* -- protect-suffixes: listed (the protected names as written) or any -- */
 
@@ -1209,6 +1298,8 @@ static const struct key keys[] = {
     {"protect-suffixes", &kind_suffixes, 0, 0, 0},
     {"protect-embedded", &kind_bool, offsetof(struct idng_conf, policy.protect.embedded), 0, 0},
     {"tld-scripts", &kind_tld_scripts, 0, 0, K_REPEAT},
+    {"idn-scripts", &kind_idn_scripts, 0, 0, K_REPEAT},
+    {"idn-suffixes", &kind_names, offsetof(struct idng_conf, policy.idn_suffixes), 2, K_REPEAT},
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -1370,16 +1461,23 @@ static int set_name(struct pstate *p, const struct key *k, const char *v, size_t
 
     if (name_to_wire(p, k, v, n, wire, &wlen) != 0)
         return -1;
-    /* An exact repeat is a slip; the same name in both lists contradicts
-     * itself.  (A name below another listed one is fine: it is how an
-     * exception is written.)  One probe of each list's table. */
-    for (which = 0; which < 2; which++) {
+    /* An exact repeat is a slip; the same name in allow and deny
+     * contradicts itself.  (A name below another listed one is fine: it is
+     * how an exception is written.)  One probe of each list's table.
+     * idn-suffixes only exempts from one class, which allow and deny do
+     * not contradict. */
+    for (which = 0; which < 3; which++) {
         const struct idng_conf_origin *first;
-        i = idng_nameset_find(which == 0 ? &p->c.policy.allow : &p->c.policy.deny, wire, wlen);
+        if ((which == 2) != (k->arg == 2))
+            continue;
+        i = idng_nameset_find(which == 0   ? &p->c.policy.allow
+                              : which == 1 ? &p->c.policy.deny
+                                           : &p->c.policy.idn_suffixes,
+                              wire, wlen);
         if (i == IDNG_NAMESET_NONE)
             continue;
         wire_to_text(wire, text);
-        first = &(*list_at(&p->c, which == 0 ? L_ALLOW : L_DENY))[i];
+        first = &(*list_at(&p->c, name_list(which)))[i];
         if (which == k->arg)
             return fail(p, "duplicate %s name '%s' (first at %s)", k->name, text,
                         first_at(p, first, at, sizeof at));
@@ -1387,7 +1485,7 @@ static int set_name(struct pstate *p, const struct key *k, const char *v, size_t
                     list_key_name(which), first_at(p, first, at, sizeof at), k->name);
     }
     /* Always noted: the messages above need them while the file is read. */
-    if (note_entry(p, k->arg == 0 ? L_ALLOW : L_DENY, l->count) != 0)
+    if (note_entry(p, name_list(k->arg), l->count) != 0)
         return -1;
     if (idng_nameset_add(l, wire, wlen, NULL) != 0)
         return fail(p, "out of memory");
@@ -1461,7 +1559,7 @@ static int parse_line(struct pstate *p, const char *s, size_t n)
     const char *v;
     const struct key *k;
     int quoted = 0;
-    char e[ECHO_CAP], x[160];
+    char e[ECHO_CAP], x[320];
 
     if (check_octets(p, s, n) != 0)
         return -1;
@@ -1596,6 +1694,7 @@ void idng_conf_free(struct idng_conf *c)
     free(c->origin.deny);
     free(c->origin.protect);
     free(c->origin.tld);
+    free(c->origin.idn_suffixes);
     idng_conf_init(c);
 }
 
@@ -1852,6 +1951,27 @@ static void finish(struct pstate *p)
     }
 }
 
+/* idn-scripts and idn-suffixes while on-idn is pass (its default) exempt
+ * nothing: a warning at the first of them, the file still loads. */
+static void idn_unused(struct pstate *p)
+{
+    size_t i, first = NKEYS;
+
+    if (p->explicit_action[IDNG_C_IDN] && p->c.policy.action[IDNG_C_IDN] != IDNG_ACT_PASS)
+        return;
+    for (i = 0; i < NKEYS; i++)
+        if ((keys[i].kind == &kind_idn_scripts
+             || (keys[i].kind == &kind_names && keys[i].arg == 2))
+            && p->key_seq[i] != 0 && (first == NKEYS || p->key_seq[i] < p->key_seq[first]))
+            first = i;
+    if (first == NKEYS)
+        return;
+    p->f.fname = p->c.origin.files[p->c.origin.key[first].file];
+    p->f.file = p->c.origin.key[first].file;
+    p->f.line = p->c.origin.key[first].line;
+    warn(p, "idn-scripts and idn-suffixes exempt nothing while on-idn is pass");
+}
+
 static int parse(struct idng_conf *c, const char *buf, size_t len, const char *fname,
                  const struct stat *id, unsigned flags, const char *user, char *err, size_t errlen);
 
@@ -1915,6 +2035,7 @@ static int parse(struct idng_conf *c, const char *buf, size_t len, const char *f
     finish(p);
     if (p->nerr > 0)
         goto out;
+    idn_unused(p);
     idng_policy_resolve(&p->c.policy, p->explicit_action);
     if (!(flags & IDNG_CONF_F_ORIGINS))
         for (list = 0; list < N_LISTS; list++) {
@@ -2117,7 +2238,9 @@ static int put_row_origins(const struct idng_conf *c, size_t row, FILE *f)
     if (fclose(m) != 0)
         return -1;
     if (k->kind == &kind_names)
-        entries = k->arg == 0 ? c->origin.allow : c->origin.deny;
+        entries = k->arg == 0   ? c->origin.allow
+                  : k->arg == 1 ? c->origin.deny
+                                : c->origin.idn_suffixes;
     else if (k->kind == &kind_protect)
         entries = c->origin.protect; /* the protect lines come first */
     else if (k->kind == &kind_tld_scripts)
@@ -2129,7 +2252,11 @@ static int put_row_origins(const struct idng_conf *c, size_t row, FILE *f)
         int comment = strspn(s, " ") < n && s[strspn(s, " ")] == '#';
 
         if (!comment)
-            o = k->flags & K_REPEAT ? (entries ? &entries[i++] : NULL) : &c->origin.key[row];
+            /* idn-scripts gathers its lines into one: the last line that
+             * added to it. */
+            o = k->flags & K_REPEAT && k->kind != &kind_idn_scripts
+                    ? (entries ? &entries[i++] : NULL)
+                    : &c->origin.key[row];
         if (fwrite(s, 1, n, f) != n)
             goto out;
         if (o != NULL && o->line > 0) {

@@ -126,10 +126,10 @@ struct idng_conf_origins {
      * With IDNG_CONF_F_ORIGINS, the line of every list entry, parallel to
      * the list (NULL without): policy.allow.names, policy.deny.names,
      * policy.protect.names (the `protect` lines' names first, then the
-     * protect-file's, each with its line in that file) and
-     * policy.protect.tld.
+     * protect-file's, each with its line in that file),
+     * policy.protect.tld and policy.idn_suffixes.names.
      */
-    struct idng_conf_origin *allow, *deny, *protect, *tld;
+    struct idng_conf_origin *allow, *deny, *protect, *tld, *idn_suffixes;
 };
 
 /** Effective settings.  Fill with idng_conf_init or idng_conf_parse. */

@@ -110,6 +110,38 @@ void idng_lookalike_start(struct idng_lookalike_run *r, const struct idng_protec
     r->cp_at[0] = 0;
     r->any = 0; /* out is set up by the first judged label: most names have none */
     r->key_flags = 0;
+    r->idn = 0;
+}
+
+void idng_lookalike_idn(struct idng_lookalike_run *r, unsigned scripts)
+{
+    r->idn = 1;
+    r->idn_scripts = scripts;
+    memset(r->foreign, 0, sizeof r->foreign);
+}
+
+/* Is a judged label of code points cps[0..n) written in none of the idn
+ * scripts? */
+static int foreign(const struct idng_lookalike_run *r, const uint32_t *cps, size_t n)
+{
+    int in = idng_in_scripts(cps, n, r->idn_scripts & IDNG_SCRIPTS_ALL);
+
+    return in == 0 || (in < 0 && !(r->idn_scripts & IDNG_SCRIPT_COMMON));
+}
+
+int idng_lookalike_foreign(const struct idng_lookalike_run *r, size_t *i, size_t *off,
+                           size_t *len)
+{
+    size_t k;
+
+    for (k = *i; r->idn && k < r->nlab; k++)
+        if (r->foreign[k / 64] >> (k % 64) & 1) {
+            *i = k;
+            *off = r->off[k];
+            *len = r->len[k];
+            return 1;
+        }
+    return 0;
 }
 
 static int same_label(const uint8_t *tld, size_t len, const uint8_t *t, size_t tlen);
@@ -272,6 +304,8 @@ void idng_lookalike_label(void *ctx, size_t off, size_t len, const uint32_t *cps
             r->any = 1;
         }
         judge_label(r, i, cps, n, off, len);
+        if (r->idn && foreign(r, cps, n))
+            r->foreign[i / 64] |= UINT64_C(1) << (i % 64);
     }
     if (r->keys) {
         /* Raw labels can map to more code points than they have octets
@@ -880,7 +914,7 @@ const char *idng_lookalike_name(unsigned found)
 
     if (found == 0)
         return NULL;
-    for (cls = IDNG_C_MIXED_SCRIPT; cls < IDNG_CLASS_COUNT; cls++) {
+    for (cls = IDNG_C_MIXED_SCRIPT; cls < IDNG_C_MIXED_SCRIPT + IDNG_LK_COUNT; cls++) {
         const char *name = idng_class_name((idng_class)cls);
         size_t n = strlen(name);
         if (!(found & IDNG_LK_BIT(cls)) || len + n + 2 > sizeof text)

@@ -129,10 +129,16 @@ unsigned idng_tld_scripts(const struct idng_protect *s, const uint8_t *tld, size
 size_t idng_protect_mem(const struct idng_protect *s);
 
 /** What idng_lookalike_scan found: bits of found, one a class, in the
- *  order of the classes from IDNG_C_MIXED_SCRIPT on (IDNG_LK_BIT). */
+ *  order of the classes from IDNG_C_MIXED_SCRIPT to IDNG_C_EMBEDS_PROTECTED
+ *  (IDNG_LK_BIT).  idn, the class after them, is no lookalike: the policy
+ *  decides it (idng_policy.h). */
 #define IDNG_LK_BIT(cls) (1u << ((cls) - IDNG_C_MIXED_SCRIPT))
 /** The number of lookalike classes (and of bits). */
-#define IDNG_LK_COUNT (IDNG_CLASS_COUNT - IDNG_C_MIXED_SCRIPT)
+#define IDNG_LK_COUNT (IDNG_C_EMBEDS_PROTECTED + 1 - IDNG_C_MIXED_SCRIPT)
+
+/** Beside the IDNG_SCRIPT_* bits of a set of scripts (idn-scripts): the
+ *  labels of no script, Common and Inherited code points only ("common"). */
+#define IDNG_SCRIPT_COMMON (1u << IDNG_SCRIPT_COUNT)
 enum {
     IDNG_LK_MIXED_SCRIPT = IDNG_LK_BIT(IDNG_C_MIXED_SCRIPT),
     IDNG_LK_CONFUSABLE = IDNG_LK_BIT(IDNG_C_CONFUSABLE),
@@ -196,11 +202,34 @@ struct idng_lookalike_run {
      * parent from label i on is key[key_at[i] .. IDNG_LK_KEY_MAX). */
     size_t key_at[IDNG_LABELS_MAX + 1];
     struct idng_lookalike out;
+    /* idng_lookalike_idn: the scripts a judged label may be written in,
+     * and a bit per label, set when it is judged and written otherwise. */
+    int idn;
+    unsigned idn_scripts;
+    uint64_t foreign[(IDNG_LABELS_MAX + 63) / 64];
 };
 
 /** Starts judging wire[0..len) (see idng_lookalike_scan for the arguments). */
 void idng_lookalike_start(struct idng_lookalike_run *r, const struct idng_protect *protect,
                           idng_restriction limit, idng_mode mode, const uint8_t *wire, size_t len);
+/**
+ * Also notes, for on-idn (core/idng_policy.h), the judged labels (xn--
+ * labels that decode, raw labels that normalize to one) that are not
+ * written in scripts (IDNG_SCRIPT_* bits and IDNG_SCRIPT_COMMON; see
+ * idng_in_scripts): idng_lookalike_foreign tells them.  Called after
+ * idng_lookalike_start, before the first label.
+ */
+void idng_lookalike_idn(struct idng_lookalike_run *r, unsigned scripts);
+
+/**
+ * The first label from index *i on that idng_lookalike_idn noted (its
+ * index into *i, its content's offset and length into *off and *len);
+ * 0 when there is none.  Labels are counted as idng_lookalike_label saw
+ * them, in name order.
+ */
+int idng_lookalike_foreign(const struct idng_lookalike_run *r, size_t *i, size_t *off,
+                           size_t *len);
+
 /** One label (an idng_label_fn; ctx is the run). */
 void idng_lookalike_label(void *ctx, size_t off, size_t len, const uint32_t *cps, size_t n);
 /** The facts, as idng_lookalike_scan returns them (r->any is 0, and so

@@ -62,6 +62,8 @@ int idng_policy_default_action(int cls)
     case IDNG_C_TLD_LETTER:
     case IDNG_C_EMBEDS_PROTECTED:
         return IDNG_ACT_LOG;
+    case IDNG_C_IDN:
+        return IDNG_ACT_PASS;
     default:
         return -1;
     }
@@ -91,6 +93,8 @@ void idng_policy_init(struct idng_policy *p)
     idng_nameset_init(&p->deny);
     p->restriction_level = IDNG_RL_HIGHLY;
     idng_protect_init(&p->protect);
+    p->idn_scripts = 0;
+    idng_nameset_init(&p->idn_suffixes);
 }
 
 void idng_policy_free(struct idng_policy *p)
@@ -100,6 +104,7 @@ void idng_policy_free(struct idng_policy *p)
     idng_nameset_free(&p->allow);
     idng_nameset_free(&p->deny);
     idng_protect_free(&p->protect);
+    idng_nameset_free(&p->idn_suffixes);
     idng_policy_init(p);
 }
 
@@ -271,6 +276,53 @@ static void lookalike(const struct idng_policy *p, const uint8_t *wire, size_t l
 static void judge(const struct idng_policy *p, const uint8_t *wire, size_t len,
                   struct idng_verdict *v, int a_form);
 
+/* Rule 7's suffixes: is the name at or under an idn-suffixes name?  A name
+ * with raw labels (raw: it has some) is matched in its A-label form, as
+ * the names are held. */
+static int idn_suffixed(const struct idng_policy *p, const uint8_t *wire, size_t len, int raw)
+{
+    uint8_t alabel[256];
+    size_t alen = sizeof alabel;
+
+    if (p->idn_suffixes.count == 0)
+        return 0;
+    if (raw && idng_policy_normalize(p, wire, len, alabel, &alen, NULL) == IDNG_OK)
+        return idng_nameset_listed(&p->idn_suffixes, alabel, alen) > 0;
+    return idng_nameset_listed(&p->idn_suffixes, wire, len) > 0;
+}
+
+/* Rule 7: the first IDN label that is valid (no entry of each[0..n), but
+ * a raw label's, which normalizes) and that idn-scripts does not exempt,
+ * unless idn-suffixes exempts the name.  On a frame of its own, which a
+ * policy without on-idn never pays for. */
+static __attribute__((noinline)) void idn(const struct idng_policy *p, const uint8_t *wire,
+                                           size_t len, const struct idng_lookalike_run *run,
+                                           const idng_error *each, size_t n, int raw,
+                                           struct idng_verdict *v)
+{
+    enum idng_action a = p->action[IDNG_C_IDN];
+    size_t i, k, off, llen;
+
+    for (i = 0; idng_lookalike_foreign(run, &i, &off, &llen); i++) {
+        for (k = 0; k < n && k < IDNG_LABELS_MAX; k++)
+            if (each[k].label_off == off && each[k].status != IDNG_E_RAW_8BIT)
+                break;
+        if (k < n && k < IDNG_LABELS_MAX)
+            continue;
+        if (idn_suffixed(p, wire, len, raw))
+            return;
+        /* As in rule 2, the first label among equals; on the same label
+         * the class found there first, more specific, keeps it. */
+        if (v->err.status == IDNG_OK || idng_action_severity(a) > idng_action_severity(v->action)
+            || (idng_action_severity(a) == idng_action_severity(v->action)
+                && off < v->err.label_off)) {
+            idng_error e = {IDNG_E_IDN, off, llen, IDNG_NO_CODEPOINT};
+            decide(v, &e, a, wire, len);
+        }
+        return;
+    }
+}
+
 /* Rules 2, 3 and 6 (and with a_form, 5) on a name that is not plain ASCII:
  * on a frame of its own, which the common name never pays for. */
 static __attribute__((noinline)) void judge_labels(const struct idng_policy *p,
@@ -281,11 +333,13 @@ static __attribute__((noinline)) void judge_labels(const struct idng_policy *p,
     struct idng_lookalike_run run;
     struct idng_lookalike f;
     size_t n = 0, i;
-    int raw = 0;
+    int raw = 0, idn_on = p->action[IDNG_C_IDN] != IDNG_ACT_PASS;
 
-    /* Rules 2 and 6 from one walk: the codec hands rule 6 every label it
-     * has decoded. */
+    /* Rules 2, 6 and 7 from one walk: the codec hands rule 6 every label
+     * it has decoded. */
     idng_lookalike_start(&run, &p->protect, p->restriction_level, p->mode, wire, len);
+    if (idn_on)
+        idng_lookalike_idn(&run, p->idn_scripts);
     idng_wire_check_labels(wire, len, p->mode, each, IDNG_LABELS_MAX, &n, idng_lookalike_label,
                            &run);
     for (i = 0; i < n && i < IDNG_LABELS_MAX; i++) {
@@ -298,6 +352,8 @@ static __attribute__((noinline)) void judge_labels(const struct idng_policy *p,
     }
     if (run.any && idng_lookalike_finish(&run, &f))
         lookalike(p, wire, len, &f, v, 1);
+    if (idn_on && run.any)
+        idn(p, wire, len, &run, each, n, raw, v);
     if (raw && a_form) {
         /* Rule 5: the name a raw spelling stands for is judged too (the
          * lists, the bidi rule across labels), whatever on-raw-8bit says. */

@@ -38,6 +38,18 @@
  *    actions, the verdict says what was found (struct idng_verdict's
  *    lookalike), so that a log line never shows such a name in Unicode;
  *    names the lists decide are looked at for that too.
+ * 7. With on-idn other than pass (the default pass looks for nothing), a
+ *    name with an IDN label is of class idn: a label that is valid and
+ *    judged as rule 6 judges (an xn-- label that decodes, a raw label that
+ *    normalizes to one), unless it is written in the idn-scripts
+ *    (idng_in_scripts: every code point of a script is of one listed;
+ *    Common and Inherited ones go with the rest; a label of those only
+ *    needs "common") or the name lies at or under an idn-suffixes name (a
+ *    raw name in its A-label form).  Labels that fail a check keep their
+ *    own class.  As in rules 2 and 6, the most severe action wins, the
+ *    first label among equals; on one label the more specific class (its
+ *    own failure, a lookalike) wins a tie.  idn is no lookalike: it sets no
+ *    bit of the verdict's lookalike.
  */
 #ifndef IDNG_POLICY_H
 #define IDNG_POLICY_H
@@ -103,13 +115,19 @@ struct idng_policy {
     idng_restriction restriction_level;
     /** Names whose lookalikes are confusable (`protect`, `protect-file`). */
     struct idng_protect protect;
+    /** Rule 7's exemptions: the scripts an IDN label may be written in
+     *  (`idn-scripts`: IDNG_SCRIPT_* bits and IDNG_SCRIPT_COMMON), and the
+     *  names at and under which every IDN label is (`idn-suffixes`). */
+    unsigned idn_scripts;
+    struct idng_nameset idn_suffixes;
 };
 
 /**
  * The defaults: mode uts46, on-invalid refuse, every configurable class
- * refuse but raw-8bit, which normalizes, mixed-script and mixed-number,
- * which log; restriction-level highly-restrictive; empty lists and no
- * protected names.  Allocates nothing.
+ * refuse but raw-8bit, which normalizes, the lookalike classes (refuse
+ * for those that pass for another name, log for the others) and idn,
+ * which passes; restriction-level highly-restrictive; empty lists, no
+ * protected names, no idn exemptions.  Allocates nothing.
  */
 void idng_policy_init(struct idng_policy *p);
 
@@ -141,8 +159,9 @@ void idng_policy_resolve(struct idng_policy *p, const unsigned char *explicit_ac
 /**
  * The default action of a class whose default does not follow on-invalid,
  * or -1: raw-8bit normalizes (a raw name has an A-label form to resolve);
- * confusable refuses; mixed-script and mixed-number log (names that are
- * valid, just unusual: an operator opts in to refusing them).
+ * confusable and whole-script refuse; the other lookalike classes log
+ * (names that are valid, just unusual: an operator opts in to refusing
+ * them); idn passes (the switch is off until an operator turns it on).
  */
 int idng_policy_default_action(int cls);
 

@@ -596,6 +596,12 @@ static const char policy_conf[] = "idnguard:\n"
                                   "    allow: xn--pypal-4ve.net\n"
                                   "    on-mixed-script: refuse\n";
 
+/* on-idn: refuse, Latin IDNs and names under .рф exempt. */
+static const char idn_conf[] = "idnguard:\n"
+                               "    on-idn: refuse\n"
+                               "    idn-scripts: latin\n"
+                               "    idn-suffixes: \xd1\x80\xd1\x84\n";
+
 /** Writes text to dir/idnguard.conf; its path into path (cap octets). */
 static void write_conf(const char *dir, const char *text, char *path, size_t cap)
 {
@@ -680,16 +686,16 @@ static const struct policy_case policy_cases[] = {
      {NULL}, 0},
 };
 
-START_TEST(test_check_policy)
+/* Runs case c against the settings file conf. */
+static void run_policy_case(const struct policy_case *c, const char *conf)
 {
-    const struct policy_case *c = &policy_cases[_i];
     char dir[256], path[300], eq[320];
     const char *args[6] = {"check", "--conf", path, c->opt, NULL, NULL};
     run_result r;
     size_t k;
 
     t_tmpdir_make(dir, sizeof dir, "idng-check");
-    write_conf(dir, policy_conf, path, sizeof path);
+    write_conf(dir, conf, path, sizeof path);
     if (c->conf_eq) {
         snprintf(eq, sizeof eq, "--conf=%s", path);
         args[1] = eq;
@@ -706,6 +712,35 @@ START_TEST(test_check_policy)
                       r.out, c->has[k]);
     ck_assert_msg(r.err_len == 0, "%s: unexpected stderr \"%s\"", c->name, r.err);
     run_free(&r);
+}
+
+START_TEST(test_check_policy)
+{
+    run_policy_case(&policy_cases[_i], policy_conf);
+}
+END_TEST
+
+static const struct policy_case idn_cases[] = {
+    /* on-idn: every IDN refused but Latin ones and those under .рф; the
+     * raw spelling of a refused one is refused, of an exempt one
+     * normalized; plain names are no IDNs. */
+    {"on-idn refuse with exemptions", NULL, 0,
+     "xn--80aafi6cg.example\nxn--bcher-kva.example\nxn--80aafi6cg.xn--p1ai\n"
+     "\xd0\xbf\xd1\x80\xd0\xb0\xd0\xb2\xd0\xb4\xd0\xb0.example\n"
+     "\xd0\xbf\xd1\x80\xd0\xb0\xd0\xb2\xd0\xb4\xd0\xb0.\xd1\x80\xd1\x84\nwww.example\n",
+     {"REFUSE idn: xn--80aafi6cg: IDN label that idn-scripts and idn-suffixes do not exempt",
+      "ok", "ok", "REFUSE idn: \\208\\191\\209\\128\\208\\176\\208\\178\\208\\180\\208\\176: *",
+      "normalize raw-8bit: *", "ok"},
+     {NULL}, 1},
+    {"on-idn tsv", "--format=tsv", 1, "xn--80aafi6cg.example\nxn--bcher-kva.example\n",
+     {"xn--80aafi6cg.example\trefuse\tidn\txn--80aafi6cg\t*", "xn--bcher-kva.example\tpass\tok\t*"},
+     {"\tidnguard: idn: xn--80aafi6cg: IDN label that idn-scripts and idn-suffixes do not exempt"},
+     1},
+};
+
+START_TEST(test_check_idn)
+{
+    run_policy_case(&idn_cases[_i], idn_conf);
 }
 END_TEST
 
@@ -1738,6 +1773,7 @@ static Suite *cli_suite(void)
 
     tc = tcase_create("check --conf");
     tcase_add_loop_test(tc, test_check_policy, 0, N_OF(policy_cases));
+    tcase_add_loop_test(tc, test_check_idn, 0, N_OF(idn_cases));
     tcase_add_loop_test(tc, test_check_conf_file, 0, N_OF(conf_file_cases));
     tcase_add_test(tc, test_check_ignores_conf_env);
     suite_add_tcase(s, tc);

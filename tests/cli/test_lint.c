@@ -288,6 +288,19 @@ static const struct lint_case cases[] = {
       "like paypal.example. [refuse]"},
      {"idnguard: lint-zone: 7 records, 10 names, 3 findings, confusable 3" NO_ERRORS},
      1},
+    /* on-idn: refuse with Latin and .рф exempt: the Cyrillic name and a
+     * CNAME into it; bücher and a name under .рф are clean. */
+    {"--conf with on-idn",
+     {"--conf", "@/idn.conf", "@/idn.db"},
+     NULL,
+     {"@/idn.db:4: xn--80aafi6cg.example. (\xd0\xbf\xd1\x80\xd0\xb0\xd0\xb2\xd0\xb4\xd0\xb0"
+      ".example.) A owner: idn: xn--80aafi6cg: IDN label that idn-scripts and idn-suffixes do "
+      "not exempt [refuse]",
+      "@/idn.db:5: alias.example. CNAME cname=xn--80aafi6cg.example. (\xd0\xbf\xd1\x80\xd0"
+      "\xb0\xd0\xb2\xd0\xb4\xd0\xb0.example.): idn: xn--80aafi6cg: IDN label that "
+      "idn-scripts and idn-suffixes do not exempt [refuse]"},
+     {"idnguard: lint-zone: 5 records, 8 names, 2 findings, idn 2" NO_ERRORS},
+     1},
     {"JSON",
      {"--format=json", "--conf", "@/deny.conf", "@/deny.db"},
      NULL,

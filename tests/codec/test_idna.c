@@ -400,7 +400,7 @@ START_TEST(test_status_table)
     int v;
     idng_class c;
 
-    for (v = 0; v >= IDNG_E_EMBEDS_PROTECTED; v--) { /* the last status of the list */
+    for (v = 0; v >= IDNG_E_IDN; v--) { /* the last status of the list */
         idng_status st = (idng_status)v;
         ck_assert_str_ne(idng_status_symbol(st), "IDNG_UNKNOWN");
         ck_assert_ptr_nonnull(idng_class_name(idng_status_class(st)));

@@ -150,6 +150,10 @@ static const char *conf_diff(const struct idng_conf *a, const struct idng_conf *
         return "protect-embedded";
     if (!tld_equal(&a->policy.protect, &b->policy.protect))
         return "tld-scripts";
+    if (a->policy.idn_scripts != b->policy.idn_scripts)
+        return "idn-scripts";
+    if (!list_equal(&a->policy.idn_suffixes, &b->policy.idn_suffixes))
+        return "idn-suffixes";
     return NULL;
 }
 
@@ -428,6 +432,9 @@ START_TEST(test_defaults)
     ck_assert_int_eq(c.policy.protect.suffixes, 0);
     ck_assert_int_eq(c.policy.protect.embedded, 0);
     ck_assert_uint_eq(c.policy.protect.ntld, 0);
+    ck_assert_int_eq(c.policy.action[IDNG_C_IDN], IDNG_ACT_PASS);
+    ck_assert_uint_eq(c.policy.idn_scripts, 0);
+    ck_assert_uint_eq(c.policy.idn_suffixes.count, 0);
     ck_assert_int_eq(c.log_queries, 1);
     ck_assert_int_eq(c.log_format, IDNG_LOGFMT_TEXT);
     ck_assert_ptr_null(c.log_file);
@@ -555,6 +562,8 @@ START_TEST(test_untouched_on_error)
         "idnguard:\n    log-file: /tmp/x\n    ede: maybe\n",
         /* an entry of the TLD table made, then a bad line */
         "idnguard:\n    tld-scripts: com latin,cyrillic\n    tld-scripts: org klingon\n",
+        /* idn-suffixes and idn-scripts taken, then a bad line */
+        "idnguard:\n    idn-suffixes: example.ru\n    idn-scripts: latin\n    idn-scripts: x\n",
         "",
     };
     int i;
@@ -1639,6 +1648,99 @@ START_TEST(test_include_size_protect_file)
 }
 END_TEST
 
+/* ------------------------------------------------------------------------ */
+/* on-idn, idn-scripts, idn-suffixes                                         */
+
+#define IDN_SCRIPTS_EXPECTED                                                                       \
+    "expected SCRIPT[,SCRIPT...], a script one of latin cyrillic greek armenian georgian hebrew "  \
+    "arabic thai cjk ethiopic myanmar bengali devanagari gujarati gurmukhi kannada malayalam "    \
+    "oriya tamil telugu, or common for labels of no script"
+
+START_TEST(test_idn_settings)
+{
+    struct idng_conf c;
+    char err[ERR_MAX], *out;
+
+    /* The defaults: the switch off, nothing exempt, every key shown. */
+    out = parse_written(&c, "idnguard:\n");
+    ck_assert_msg(strstr(out, "\n    on-idn: pass\n") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "\n    # idn-scripts: (none)\n    # idn-suffixes: (none)\n") != NULL,
+                  "%s", out);
+    free(out);
+    idng_conf_free(&c);
+    ck_assert_str_eq(judged("idnguard:\n", "xn--80aafi6cg.example."), "ok/pass");
+
+    /* Scripts add up over lines and are written in the list's order,
+     * common last; names in Unicode or A-labels, any case, are written
+     * in A-labels with the final dot. */
+    out = parse_written(&c, "idnguard:\n    on-idn: refuse\n    idn-scripts: cyrillic,latin\n"
+                            "    idn-scripts: common\n    idn-suffixes: рф\n"
+                            "    idn-suffixes: Example.RU.\n");
+    ck_assert_msg(strstr(out, "\n    on-idn: refuse\n") != NULL, "%s", out);
+    ck_assert_int_eq(c.policy.action[IDNG_C_IDN], IDNG_ACT_REFUSE);
+    ck_assert_uint_eq(c.policy.idn_scripts,
+                      IDNG_SCRIPT_LATIN | IDNG_SCRIPT_CYRILLIC | IDNG_SCRIPT_COMMON);
+    ck_assert_uint_eq(c.policy.idn_suffixes.count, 2);
+    ck_assert_mem_eq(c.policy.idn_suffixes.names[0], "\010xn--p1ai", 10);
+    ck_assert_msg(strstr(out, "\n    idn-scripts: latin,cyrillic,common\n"
+                              "    idn-suffixes: xn--p1ai.\n"
+                              "    idn-suffixes: example.ru.\n")
+                      != NULL,
+                  "%s", out);
+    free(out);
+    idng_conf_free(&c);
+
+    /* What each reaches: Greek is refused unless listed; under an exempt
+     * suffix anything goes. */
+    ck_assert_str_eq(judged("idnguard:\n    on-idn: refuse\n    idn-scripts: latin\n",
+                            "xn--hxakic4aa.example."),
+                     "idn/refuse");
+    ck_assert_str_eq(judged("idnguard:\n    on-idn: refuse\n    idn-scripts: latin,greek\n",
+                            "xn--hxakic4aa.example."),
+                     "ok/pass");
+    ck_assert_str_eq(judged("idnguard:\n    on-idn: drop\n    idn-suffixes: example.ru\n",
+                            "xn--hxakic4aa.www.example.ru."),
+                     "ok/pass");
+    ck_assert_str_eq(judged("idnguard:\n    on-idn: drop\n    idn-suffixes: example.ru\n",
+                            "xn--hxakic4aa.www.example.su."),
+                     "idn/drop");
+
+    /* Bad values name the file, the line, the key and what is expected. */
+    expect_parse_error("idnguard:\n    on-idn: refuse\n    idn-scripts: latin,klingon\n",
+                       "t.conf:3: bad script 'klingon' for 'idn-scripts': " IDN_SCRIPTS_EXPECTED);
+    expect_parse_error("idnguard:\n    idn-scripts: Latin\n",
+                       "t.conf:2: bad script 'Latin' for 'idn-scripts': " IDN_SCRIPTS_EXPECTED);
+    expect_parse_error("idnguard:\n    idn-scripts: latin,,greek\n",
+                       "t.conf:2: bad script '' for 'idn-scripts': " IDN_SCRIPTS_EXPECTED);
+    expect_parse_error("idnguard:\n    idn-scripts: none\n",
+                       "t.conf:2: bad script 'none' for 'idn-scripts': " IDN_SCRIPTS_EXPECTED);
+    expect_parse_error("idnguard:\n    idn-suffixes: a..b\n",
+                       "t.conf:2: bad name 'a..b' for 'idn-suffixes': empty label [empty-label]");
+    expect_parse_error("idnguard:\n    idn-suffixes: рф\n    idn-suffixes: XN--P1AI\n",
+                       "t.conf:3: duplicate idn-suffixes name 'xn--p1ai.' (first at line 2)");
+    expect_parse_error("idnguard:\n    on-idn: normalize\n",
+                       "t.conf:2: 'normalize' is allowed only for 'on-raw-8bit', not for "
+                       "'on-idn' (expected pass, log, refuse, nxdomain or drop)");
+    /* A name may be in allow and in idn-suffixes: they do not contradict. */
+    idng_conf_init(&c);
+    ck_assert_msg(parse_str(&c, "idnguard:\n    allow: example.ru\n    idn-suffixes: example.ru\n",
+                            err) == 0,
+                  "%s", err);
+    idng_conf_free(&c);
+
+    /* Exemptions while the switch is off do nothing: said, not refused. */
+    idng_conf_init(&c);
+    ck_assert_int_eq(parse_str(&c, "idnguard:\n    idn-suffixes: example.ru\n"
+                                   "    idn-scripts: latin\n", err), 0);
+    ck_assert_str_eq(err, "t.conf:2: warning: idn-scripts and idn-suffixes exempt nothing while "
+                          "on-idn is pass");
+    idng_conf_free(&c);
+    ck_assert_int_eq(parse_str(&c, "idnguard:\n    on-idn: log\n    idn-scripts: latin\n", err), 0);
+    ck_assert_str_eq(err, "");
+    idng_conf_free(&c);
+}
+END_TEST
+
 START_TEST(test_path)
 {
     ck_assert_int_eq(unsetenv(IDNG_CONF_ENV), 0);
@@ -1749,6 +1851,7 @@ static Suite *conf_suite(void)
     tcase_add_test(tc, test_include_not_regular);
     tcase_add_test(tc, test_include_cycles_depth);
     tcase_add_test(tc, test_include_size_protect_file);
+    tcase_add_test(tc, test_idn_settings);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -85,6 +85,8 @@ static const struct {
     {"protect-suffixes", "protect-suffixes: any", "protect-suffixes listed -> any"},
     {"protect-embedded", "protect-embedded: yes", "protect-embedded no -> yes"},
     {"tld-scripts", "tld-scripts: com latin,cyrillic", "tld-scripts +1 (now 1)"},
+    {"idn-scripts", "idn-scripts: latin,cyrillic", "idn-scripts (none) -> latin,cyrillic"},
+    {"idn-suffixes", "idn-suffixes: xn--p1ai", "idn-suffixes +1 (now 1)"},
 };
 
 START_TEST(test_one_key)

@@ -291,6 +291,46 @@ START_TEST(test_codec_whole_script)
 }
 END_TEST
 
+/* idng_in_scripts, what idn-scripts rests on: every code point of a
+ * script must have one of the scripts given; Common and Inherited ones go
+ * with the rest; a label of those only is -1. */
+static const struct {
+    const char *what;
+    uint32_t cps[6];
+    size_t n;
+    unsigned scripts;
+    int want;
+} in_scripts[] = {
+    {"bücher", {'b', 0xFC, 'c', 'h', 'e', 'r'}, 6, IDNG_SCRIPT_LATIN, 1},
+    {"bücher, Cyrillic only", {'b', 0xFC, 'c', 'h', 'e', 'r'}, 6, IDNG_SCRIPT_CYRILLIC, 0},
+    {"правда", {0x43F, 0x440, 0x430, 0x432, 0x434, 0x430}, 6, IDNG_SCRIPT_CYRILLIC, 1},
+    {"правда, Latin only", {0x43F, 0x440, 0x430, 0x432, 0x434, 0x430}, 6, IDNG_SCRIPT_LATIN, 0},
+    {"a and Cyrillic a, Latin", {'a', 0x430}, 2, IDNG_SCRIPT_LATIN, 0},
+    {"a and Cyrillic a, both", {'a', 0x430}, 2, IDNG_SCRIPT_LATIN | IDNG_SCRIPT_CYRILLIC, 1},
+    {"e with a combining acute", {'e', 0x301}, 2, IDNG_SCRIPT_LATIN, 1},
+    {"u-umlaut and an emoji", {0xFC, 0x1F600}, 2, IDNG_SCRIPT_LATIN, 1},
+    {"an emoji", {0x1F4A9}, 1, IDNG_SCRIPTS_ALL, -1},
+    {"digits and a hyphen", {'1', '-', '2'}, 3, IDNG_SCRIPT_LATIN, -1},
+    {"l middle-dot l", {'l', 0xB7, 'l'}, 3, IDNG_SCRIPT_LATIN, 1},
+    {"Han and Hiragana", {0x65E5, 0x672C, 0x3054}, 3, IDNG_SCRIPT_CJK, 1},
+    {"Katakana and the prolonged sound mark", {0x30AB, 0x30FC}, 2, IDNG_SCRIPT_CJK, 1},
+    {"Hangul", {0xD55C, 0xAD6D}, 2, IDNG_SCRIPT_CJK, 1},
+    {"ASCII and Han, CJK only", {'a', 0x65E5}, 2, IDNG_SCRIPT_CJK, 0},
+    {"Devanagari ka with a vowel sign", {0x915, 0x93F}, 2, IDNG_SCRIPT_DEVANAGARI, 1},
+    {"Devanagari, Latin only", {0x915, 0x93F}, 2, IDNG_SCRIPT_LATIN, 0},
+    {"Tifinagh, no script of the list", {0x2D30}, 1, IDNG_SCRIPTS_ALL, 0},
+    {"not a scalar value", {'a', 0x110000}, 2, IDNG_SCRIPTS_ALL, 0},
+};
+
+START_TEST(test_codec_in_scripts)
+{
+    int got = idng_in_scripts(in_scripts[_i].cps, in_scripts[_i].n, in_scripts[_i].scripts);
+
+    ck_assert_msg(got == in_scripts[_i].want, "%s: %d, want %d", in_scripts[_i].what, got,
+                  in_scripts[_i].want);
+}
+END_TEST
+
 START_TEST(test_codec_keys)
 {
     /* Palochka is i to UTS #39 and l with the extra mappings; ł folds to l. */
@@ -355,6 +395,8 @@ static Suite *suite(void)
 
     tcase_add_loop_test(tc, test_rule_row, 0, (int)(sizeof rows / sizeof rows[0]));
     tcase_add_test(tc, test_codec_whole_script);
+    tcase_add_loop_test(tc, test_codec_in_scripts, 0,
+                        (int)(sizeof in_scripts / sizeof in_scripts[0]));
     tcase_add_test(tc, test_codec_keys);
     tcase_add_test(tc, test_settings_errors);
     suite_add_tcase(s, tc);

@@ -88,6 +88,7 @@ static const char *const confs[] = {
     "deny: xn--bcher-kva.example.\nallow: xn--ab-m1t.example.\n",
     "mode: idna2008\non-raw-8bit: refuse\n",
     "mode: punycode\n",
+    "on-idn: refuse\nidn-scripts: latin\n",
 };
 
 /* Every name under every settings file: the first look judges (but for a

@@ -177,9 +177,99 @@ static const struct row rows[] = {
     {"protect: paypal.com\nprotect-suffixes: any\n", "xn--pypal-4ve.co.uk.", "confusable",
      IDNG_ACT_REFUSE},
     {"protect: paypal.com\n", "xn--pypal-4ve.co.uk.", "mixed-script", IDNG_ACT_LOG},
+    /* on-idn: every IDN label (a valid xn-- label, a raw label that
+     * normalizes to one) but those idn-scripts and idn-suffixes exempt.
+     * pass, the default, changes nothing: правда (xn--80aafi6cg), bücher. */
+    {"", "xn--80aafi6cg.example.", "ok", IDNG_ACT_PASS},
+    {"on-idn: pass\nidn-scripts: latin\n", "xn--80aafi6cg.example.", "ok", IDNG_ACT_PASS},
+    {"on-idn: refuse\n", "xn--80aafi6cg.example.", "idn", IDNG_ACT_REFUSE},
+    {"on-idn: refuse\n", "xn--bcher-kva.example.", "idn", IDNG_ACT_REFUSE},
+    {"on-idn: log\n", "www.xn--bcher-kva.example.", "idn", IDNG_ACT_LOG},
+    {"on-idn: refuse\n", "XN--80AAFI6CG.example.", "idn", IDNG_ACT_REFUSE},
+    {"on-idn: refuse\n", "www.example.", "ok", IDNG_ACT_PASS},
+    {"on-idn: refuse\n", "_dmarc.r3---sn-abc.example.", "ok", IDNG_ACT_PASS},
+    /* idn-scripts: every code point of a script is of one listed;
+     * Common and Inherited ones (digits, '-', marks) go with the others. */
+    {"on-idn: nxdomain\nidn-scripts: latin\n", "xn--bcher-kva.example.", "ok", IDNG_ACT_PASS},
+    {"on-idn: nxdomain\nidn-scripts: latin\n", "xn--80aafi6cg.example.", "idn",
+     IDNG_ACT_NXDOMAIN},
+    {"on-idn: drop\nidn-scripts: latin,cyrillic\n", "xn--80aafi6cg.example.", "ok", IDNG_ACT_PASS},
+    {"on-idn: drop\nidn-scripts: latin\nidn-scripts: cyrillic\n", "xn--80aafi6cg.example.", "ok",
+     IDNG_ACT_PASS},
+    {"on-idn: refuse\nidn-scripts: greek\n", "xn--hxakic4aa.example.", "ok", IDNG_ACT_PASS},
+    /* cjk: Han, Hiragana, Katakana, Hangul, alone or mixed (日本語, にほん,
+     * カタカナ日本, 한국); ASCII letters are Latin (abc日本). */
+    {"on-idn: refuse\nidn-scripts: cjk\n", "xn--wgv71a119e.jp.", "ok", IDNG_ACT_PASS},
+    {"on-idn: refuse\nidn-scripts: cjk\n", "xn--r9j6a7d.jp.", "ok", IDNG_ACT_PASS},
+    {"on-idn: refuse\nidn-scripts: cjk\n", "xn--lcka3d1b7769bcvb.jp.", "ok", IDNG_ACT_PASS},
+    {"on-idn: refuse\nidn-scripts: cjk\n", "xn--3e0b707e.kr.", "ok", IDNG_ACT_PASS},
+    {"on-idn: refuse\nidn-scripts: cjk\n", "xn--abc-v08fl0d.jp.", "idn", IDNG_ACT_REFUSE},
+    {"on-idn: refuse\nidn-scripts: cjk,latin\n", "xn--abc-v08fl0d.jp.", "ok", IDNG_ACT_PASS},
+    /* A script outside the list of names (Tifinagh) is exempt by no script. */
+    {"on-idn: refuse\nidn-scripts: latin,cyrillic,arabic\n", "xn--4ljwf.example.", "idn",
+     IDNG_ACT_REFUSE},
+    /* A label of no script (an emoji) needs common; with a letter of a
+     * listed script it goes with it (u-umlaut and an emoji).  Exempt, the
+     * name is ok: mixed-script sets emoji aside. */
+    {"on-idn: refuse\nidn-scripts: latin\n", "xn--ls8h.example.", "idn", IDNG_ACT_REFUSE},
+    {"on-idn: refuse\nidn-scripts: common\n", "xn--ls8h.example.", "ok", IDNG_ACT_PASS},
+    {"on-idn: refuse\nidn-scripts: common\n", "xn--bcher-kva.example.", "idn", IDNG_ACT_REFUSE},
+    {"on-idn: refuse\nidn-scripts: latin\n", "xn--tda4367w.example.", "ok", IDNG_ACT_PASS},
+    /* Every label counts: a Latin label under the IDN TLD .рф. */
+    {"on-idn: refuse\nidn-scripts: latin\n", "xn--bcher-kva.xn--p1ai.", "idn", IDNG_ACT_REFUSE},
+    /* idn-suffixes: names at or under them, in A-labels or Unicode. */
+    {"on-idn: refuse\nidn-suffixes: xn--p1ai\n", "xn--e1afmkfd.xn--p1ai.", "ok", IDNG_ACT_PASS},
+    {"on-idn: refuse\nidn-suffixes: \xd1\x80\xd1\x84\n", "xn--e1afmkfd.XN--P1AI.", "ok",
+     IDNG_ACT_PASS},
+    {"on-idn: refuse\nidn-suffixes: \xd1\x80\xd1\x84\n", "xn--p1ai.", "ok", IDNG_ACT_PASS},
+    {"on-idn: refuse\nidn-suffixes: \xd1\x80\xd1\x84\n", "xn--e1afmkfd.ru.", "idn",
+     IDNG_ACT_REFUSE},
+    {"on-idn: refuse\nidn-suffixes: example.ru\n", "xn--80aafi6cg.example.ru.", "ok",
+     IDNG_ACT_PASS},
+    {"on-idn: refuse\nidn-suffixes: example.ru\n", "xn--80aafi6cg.ru.", "idn", IDNG_ACT_REFUSE},
+    {"on-idn: refuse\nidn-suffixes: example.ru\n", "xn--80aafi6cg.other.ru.", "idn",
+     IDNG_ACT_REFUSE},
+    /* A suffix with an IDN label (пример.рф) exempts its own labels too. */
+    {"on-idn: refuse\nidn-suffixes: \xd0\xbf\xd1\x80\xd0\xb8\xd0\xbc\xd0\xb5\xd1\x80."
+     "\xd1\x80\xd1\x84\n",
+     "xn--80aafi6cg.xn--e1afmkfd.xn--p1ai.", "ok", IDNG_ACT_PASS},
+    {"on-idn: refuse\nidn-suffixes: \xd0\xbf\xd1\x80\xd0\xb8\xd0\xbc\xd0\xb5\xd1\x80."
+     "\xd1\x80\xd1\x84\n",
+     "xn--80aafi6cg.xn--p1ai.", "idn", IDNG_ACT_REFUSE},
+    {"on-idn: refuse\nidn-suffixes: .\n", "xn--80aafi6cg.example.", "ok", IDNG_ACT_PASS},
+    /* Raw UTF-8 is judged as what it normalizes to: правда refused (its
+     * raw label named), bücher and names under an exempt suffix
+     * normalized; a raw label that maps to ASCII (fullwidth) is no IDN. */
+    {"on-idn: refuse\n", "\\208\\191\\209\\128\\208\\176\\208\\178\\208\\180\\208\\176.example.",
+     "idn", IDNG_ACT_REFUSE},
+    {"on-idn: refuse\nidn-scripts: latin\n", "b\\195\\188cher.example.", "raw-8bit",
+     IDNG_ACT_NORMALIZE},
+    {"on-idn: refuse\nidn-suffixes: \xd1\x80\xd1\x84\n",
+     "\\208\\191\\209\\128\\208\\184\\208\\188\\208\\181\\209\\128.\\209\\128\\209\\132.",
+     "raw-8bit", IDNG_ACT_NORMALIZE},
+    {"on-idn: refuse\n", "\\239\\189\\133\\239\\189\\152.example.", "raw-8bit",
+     IDNG_ACT_NORMALIZE},
+    /* Invalid labels keep their own classes; lookalike classes still
+     * apply; the most severe action wins, the more specific class among
+     * equals on one label. */
+    {"on-idn: drop\n", "xn--ab-m1t.example.", "contextj", IDNG_ACT_REFUSE},
+    {"on-idn: drop\non-contextj: log\n", "xn--ab-m1t.xn--bcher-kva.example.", "idn",
+     IDNG_ACT_DROP},
+    {"on-idn: log\n", "xn--80ak6aa92e.com.", "whole-script", IDNG_ACT_REFUSE},
+    {"on-idn: refuse\n", "xn--80ak6aa92e.com.", "whole-script", IDNG_ACT_REFUSE},
+    {"on-idn: drop\n", "xn--80ak6aa92e.com.", "idn", IDNG_ACT_DROP},
+    {"on-idn: refuse\nprotect: paypal.com\n", "xn--pypal-4ve.com.", "confusable",
+     IDNG_ACT_REFUSE},
+    {"on-idn: log\n", "xn--ls8h.example.", "idn", IDNG_ACT_LOG},
+    /* The lists still decide first. */
+    {"on-idn: refuse\nallow: xn--80aafi6cg.example\n", "xn--80aafi6cg.example.", "allow",
+     IDNG_ACT_PASS},
+    {"on-idn: log\ndeny: example\nallow: xn--80aafi6cg.example\n", "www.example.", "deny",
+     IDNG_ACT_REFUSE},
 };
 
-/* Every lookalike class (mixed-script and every class after it), which no
+/* Every class the policy gives rather than the validation (mixed-script
+ * and every class after it: the lookalike classes and idn), which no
  * validation returns (tests/codec/test_idna.c leaves them to this file),
  * is the verdict of a row above. */
 START_TEST(test_every_lookalike_class_judged)
@@ -252,6 +342,69 @@ START_TEST(test_label_location_and_ede)
     /* A tiny buffer truncates, NUL-terminated. */
     ck_assert_uint_lt(idng_policy_ede_text(&v, ede, 8), 8);
     ck_assert_uint_eq(strlen(ede), 7);
+    idng_conf_free(&c);
+}
+END_TEST
+
+/* on-idn's verdict names the first IDN label not exempt, as the query log
+ * and the EDE text show it; it is no lookalike (the log may show the name
+ * in Unicode). */
+START_TEST(test_idn_label_and_ede)
+{
+    struct idng_conf c;
+    struct idng_verdict v;
+    uint8_t w[256];
+    char ede[256];
+    size_t n = t_wire("www.xn--bcher-kva.xn--80aafi6cg.example.", w);
+
+    load(&c, "idnguard:\non-idn: refuse\nidn-scripts: latin\n");
+    idng_policy_judge(&c.policy, w, n, &v);
+    ck_assert_str_eq(idng_verdict_name(&v), "idn");
+    ck_assert_str_eq(idng_status_symbol(v.err.status), "IDNG_E_IDN");
+    ck_assert_uint_eq(v.err.label_off, 19);
+    ck_assert_uint_eq(v.err.label_len, 13);
+    ck_assert_mem_eq(v.label, "xn--80aafi6cg", 13);
+    ck_assert_uint_eq(v.lookalike, 0);
+    ck_assert(idng_verdict_interesting(&v));
+    idng_policy_ede_text(&v, ede, sizeof ede);
+    ck_assert_str_eq(ede, "idnguard: idn: xn--80aafi6cg: IDN label that idn-scripts and "
+                          "idn-suffixes do not exempt");
+    /* A raw label is named as sent, escaped. */
+    n = t_wire("\\208\\191\\209\\128\\208\\176\\208\\178\\208\\180\\208\\176.example.", w);
+    idng_policy_judge(&c.policy, w, n, &v);
+    idng_policy_ede_text(&v, ede, sizeof ede);
+    ck_assert_str_eq(ede, "idnguard: idn: \\208\\191\\209\\128\\208\\176\\208\\178\\208\\180\\208\\176: IDN label that "
+                          "idn-scripts and idn-suffixes do not exempt");
+    idng_conf_free(&c);
+}
+END_TEST
+
+/* The response scan applies on-idn as every class: a CNAME target in the
+ * answer section rejects the answer; an additional-section owner is
+ * stripped. */
+START_TEST(test_idn_response_scan)
+{
+    struct idng_conf c;
+    struct idng_scan s;
+    struct idng_verdict v;
+    uint8_t alias[64], cyr[64], latin[64];
+    size_t na = t_wire("alias.example.", alias), nc = t_wire("xn--80aafi6cg.example.", cyr);
+    size_t nl = t_wire("xn--bcher-kva.example.", latin);
+
+    load(&c, "idnguard:\non-idn: nxdomain\nidn-scripts: latin\n");
+    idng_scan_init(&s);
+    idng_scan_name(&c.policy, &s, alias, na);
+    ck_assert_int_eq(idng_scan_owner(&c.policy, &s, IDNG_SEC_ANSWER, 5, alias, na, IDNG_STRIP_EXTRA), 0);
+    ck_assert_int_eq(idng_scan_target(&c.policy, &s, cyr, nc, IDNG_STRIP_EXTRA), 0);
+    ck_assert_int_eq(idng_scan_result(&s, &v), IDNG_SCAN_REJECT);
+    ck_assert_str_eq(idng_verdict_name(&v), "idn");
+    ck_assert_int_eq(v.action, IDNG_ACT_NXDOMAIN);
+    /* The exempt name passes; the foreign one in the additional section
+     * is stripped and does not count. */
+    idng_scan_init(&s);
+    ck_assert_int_eq(idng_scan_target(&c.policy, &s, latin, nl, IDNG_STRIP_EXTRA), 0);
+    ck_assert_int_eq(idng_scan_owner(&c.policy, &s, IDNG_SEC_ADDITIONAL, 1, cyr, nc, IDNG_STRIP_EXTRA), 1);
+    ck_assert_int_eq(idng_scan_result(&s, NULL), IDNG_SCAN_PASS);
     idng_conf_free(&c);
 }
 END_TEST
@@ -419,7 +572,7 @@ START_TEST(test_most_severe_property)
                                           "not-canonical", "disallowed", "contextj",
                                           "contexto", "hyphen", "leading-mark", "bad-utf8",
                                           "empty-label", "too-long", "bidi", "mixed-script",
-                                          "mixed-number", "confusable"};
+                                          "mixed-number", "confusable", "idn"};
     static const char *const modes[] = {"punycode", "idna2008", "uts46"};
     unsigned x = 0x9e3779b9u ^ (unsigned)_i;
     int round;
@@ -440,6 +593,8 @@ START_TEST(test_most_severe_property)
                                       acts[prop_rand(&x) % 5]);
         k += (size_t)snprintf(text + k, sizeof text - k, "on-raw-8bit: %s\n",
                               prop_rand(&x) % 2 ? "normalize" : acts[prop_rand(&x) % 5]);
+        if (prop_rand(&x) % 2)
+            k += (size_t)snprintf(text + k, sizeof text - k, "idn-scripts: latin\n");
         load(&c, text);
         for (i = 0; i < n; i++)
             idx[i] = prop_rand(&x) % POOL_N;
@@ -490,35 +645,43 @@ START_TEST(test_most_severe_property)
 END_TEST
 
 /* A raw name on the answer path is judged as what it normalizes to. */
+static const struct judge_data_row {
+    const char *conf, *name, *verdict;
+    enum idng_action action;
+} judge_data_rows[] = {
+    {"", "\\195\\188.evil.", "ok", IDNG_ACT_PASS},
+    {"", "\\195\\188.xn--ab-m1t.evil.", "contextj", IDNG_ACT_REFUSE},
+    {"", "a\\226\\128\\174b.evil.", "disallowed", IDNG_ACT_REFUSE},
+    {"deny: d\xc3\xa9j\xc3\xa0.evil.\n", "d\\195\\169j\\195\\160.evil.", "deny", IDNG_ACT_REFUSE},
+    {"on-not-canonical: log\n", "\\195\\188.xn--bc-kw3n.evil.", "not-canonical", IDNG_ACT_LOG},
+    {"on-raw-8bit: refuse\n", "\\195\\188.evil.", "raw-8bit", IDNG_ACT_REFUSE},
+    {"", "xn--ab-m1t.evil.", "contextj", IDNG_ACT_REFUSE},
+    {"", "www.evil.", "ok", IDNG_ACT_PASS},
+    /* on-idn: the A-label form is judged, its suffix included. */
+    {"on-idn: refuse\n", "\\208\\191\\209\\128\\208\\176\\208\\178\\208\\180\\208\\176.evil.", "idn", IDNG_ACT_REFUSE},
+    {"on-idn: refuse\nidn-scripts: latin\n", "\\195\\188.evil.", "ok", IDNG_ACT_PASS},
+    {"on-idn: refuse\nidn-suffixes: evil\n", "\\208\\191\\209\\128\\208\\176\\208\\178\\208\\180\\208\\176.evil.", "ok",
+     IDNG_ACT_PASS},
+    {"on-idn: refuse\nidn-scripts: latin\n", "\\195\\188.xn--p1ai.", "idn", IDNG_ACT_REFUSE},
+};
+#define JUDGE_DATA_ROWS ((int)(sizeof judge_data_rows / sizeof judge_data_rows[0]))
+
 START_TEST(test_judge_data)
 {
-    static const struct {
-        const char *conf, *name, *verdict;
-        enum idng_action action;
-    } t[] = {
-        {"", "\\195\\188.evil.", "ok", IDNG_ACT_PASS},
-        {"", "\\195\\188.xn--ab-m1t.evil.", "contextj", IDNG_ACT_REFUSE},
-        {"", "a\\226\\128\\174b.evil.", "disallowed", IDNG_ACT_REFUSE},
-        {"deny: d\xc3\xa9j\xc3\xa0.evil.\n", "d\\195\\169j\\195\\160.evil.", "deny", IDNG_ACT_REFUSE},
-        {"on-not-canonical: log\n", "\\195\\188.xn--bc-kw3n.evil.", "not-canonical", IDNG_ACT_LOG},
-        {"on-raw-8bit: refuse\n", "\\195\\188.evil.", "raw-8bit", IDNG_ACT_REFUSE},
-        {"", "xn--ab-m1t.evil.", "contextj", IDNG_ACT_REFUSE},
-        {"", "www.evil.", "ok", IDNG_ACT_PASS},
-    };
+    const struct judge_data_row *t = &judge_data_rows[_i];
     struct idng_conf c;
     struct idng_verdict v;
     char text[512];
     uint8_t w[256];
     size_t n;
 
-    snprintf(text, sizeof text, "idnguard:\n%s", t[_i].conf);
+    snprintf(text, sizeof text, "idnguard:\n%s", t->conf);
     load(&c, text);
-    n = t_wire(t[_i].name, w);
+    n = t_wire(t->name, w);
     idng_policy_judge_data(&c.policy, w, n, &v);
-    ck_assert_msg(strcmp(idng_verdict_name(&v), t[_i].verdict) == 0 && v.action == t[_i].action,
-                  "%s with [%s]: %s/%s, want %s/%s", t[_i].name, t[_i].conf,
-                  idng_verdict_name(&v), idng_action_name(v.action), t[_i].verdict,
-                  idng_action_name(t[_i].action));
+    ck_assert_msg(strcmp(idng_verdict_name(&v), t->verdict) == 0 && v.action == t->action,
+                  "%s with [%s]: %s/%s, want %s/%s", t->name, t->conf, idng_verdict_name(&v),
+                  idng_action_name(v.action), t->verdict, idng_action_name(t->action));
     idng_conf_free(&c);
 }
 END_TEST
@@ -600,7 +763,8 @@ END_TEST
  * here rather than read from the code under test: the classes that keep a
  * default of their own whatever on-invalid says, raw-8bit and every
  * lookalike class (mixed-script and every class after it): refuse for the
- * names that pass for another, log for the other lookalikes. */
+ * names that pass for another, log for the other lookalikes; pass for idn,
+ * the switch that is off until an operator turns it on. */
 static const struct {
     const char *cls;
     enum idng_action action;
@@ -611,6 +775,7 @@ static const struct {
     {"mark-pattern", IDNG_ACT_LOG},    {"cjk-pattern", IDNG_ACT_LOG},
     {"digit-lookalike", IDNG_ACT_LOG}, {"punctuation-like", IDNG_ACT_LOG},
     {"tld-letter", IDNG_ACT_LOG},      {"embeds-protected", IDNG_ACT_LOG},
+    {"idn", IDNG_ACT_PASS},
 };
 
 /* The documented default of class cls, or -1 when it follows on-invalid. */
@@ -726,6 +891,8 @@ static Suite *policy_suite(void)
     tcase_add_loop_test(tc, test_judge, 0, (int)(sizeof rows / sizeof rows[0]));
     tcase_add_test(tc, test_every_lookalike_class_judged);
     tcase_add_test(tc, test_label_location_and_ede);
+    tcase_add_test(tc, test_idn_label_and_ede);
+    tcase_add_test(tc, test_idn_response_scan);
     tcase_add_loop_test(tc, test_normalize, 0, (int)(sizeof norms / sizeof norms[0]));
     tcase_add_loop_test(tc, test_normalize_full_stop_in_label, 0,
                         (int)(sizeof stops / sizeof stops[0]));
@@ -733,7 +900,7 @@ static Suite *policy_suite(void)
     tcase_add_test(tc, test_severity_order);
     tcase_add_test(tc, test_response_scan);
     tcase_add_test(tc, test_policy_defaults_and_rules);
-    tcase_add_loop_test(tc, test_judge_data, 0, 8);
+    tcase_add_loop_test(tc, test_judge_data, 0, JUDGE_DATA_ROWS);
     tcase_add_loop_test(tc, test_most_severe_property, 0, 10);
     suite_add_tcase(s, tc);
     return s;

@@ -84,6 +84,9 @@ static void check_sane(const struct idng_conf *c)
         FUZZ_CHECK(fuzz_wire_span(c->policy.allow.names[i], 255) > 0, "allow name %zu malformed", i);
     for (i = 0; i < c->policy.deny.count; i++)
         FUZZ_CHECK(fuzz_wire_span(c->policy.deny.names[i], 255) > 0, "deny name %zu malformed", i);
+    for (i = 0; i < c->policy.idn_suffixes.count; i++)
+        FUZZ_CHECK(fuzz_wire_span(c->policy.idn_suffixes.names[i], 255) > 0,
+                   "idn-suffixes name %zu malformed", i);
 }
 
 /* The report: one problem a line, each "FNAME:N: message" with N a line of

@@ -6,11 +6,13 @@
  * asked in A-labels and in raw UTF-8, on the query path and at the end of
  * a CNAME chain; the whole-script rule against the scripts a TLD expects
  * (refused under .com, not under .рф or .ru, and not under .com once
- * tld-scripts says so); a near miss (paypál) answered and logged.
+ * tld-scripts says so); a near miss (paypál) answered and logged; on-idn
+ * (every IDN refused but Latin ones and those under example.) on every
+ * path a name takes into an answer.
  *
- * Four daemon set-ups, each with the module's own log-file (the suite
- * reads the query lines there): protected names; none; tld-scripts; and
- * the near miss.  The names under .com, .рф and .ru are not served (the
+ * Six daemon set-ups, each with the module's own log-file (the suite
+ * reads the query lines there): protected names; none; tld-scripts; the
+ * near miss; on-idn, and on-idn with minimal-responses: no.  The names under .com, .рф and .ru are not served (the
  * test root zone knows none of them: NXDOMAIN when resolved); the zone
  * lookalike. (tests/integration/zones/lookalike.zone) serves the protected
  * name, the homograph and a chain into it, so that what the module lets
@@ -69,6 +71,26 @@ static void setup_near_miss(void)
                "    protect: paypal.lookalike\n" LOG_FILE);
 }
 
+#define IDN_CONF                                                                                   \
+    "idnguard:\n"                                                                                \
+    "    on-idn: refuse\n"                                                                      \
+    "    idn-scripts: latin\n"                                                                  \
+    "    idn-suffixes: example\n" LOG_FILE
+
+static void setup_idn(void)
+{
+    setup_with(IDN_CONF);
+}
+
+/* NSD then sends an MX target's address in the additional section. */
+static void setup_idn_full(void)
+{
+    static const struct harness_opts o = {.server_extra = "minimal-responses: no\n"};
+
+    harness_setup_ex(&H, IDN_CONF, 1, &o);
+    snprintf(H.qlog, sizeof H.qlog, "%.*s/queries.log", HARNESS_PATH_MAX - 16, H.dir);
+}
+
 static void teardown(void)
 {
     harness_stop(&H);
@@ -101,6 +123,23 @@ static void expect_not_refused(const struct dnsq_result *r, const struct qline *
                   dnsq_rcode_name(rcode), verdict, action, lookalike, q->raw);
 }
 
+/* Asks for qname (presentation form, no final dot), which the module must
+ * refuse as cls at label, with an EDE text that begins "idnguard: CLS:
+ * LABEL" and goes on with ede_rest; qlog gets the name as the line has it
+ * (cap octets). */
+static void expect_refused(const char *qname, const char *cls, const char *label,
+                           const char *ede_rest, struct dnsq_result *r, struct qline *q,
+                           char *qlog, size_t cap)
+{
+    char verdict[200], ede[300];
+
+    snprintf(qlog, cap, "%s.", qname);
+    snprintf(verdict, sizeof verdict, "%s:%s", cls, label);
+    snprintf(ede, sizeof ede, "idnguard: %s: %s%s", cls, label, ede_rest);
+    hx_query(&H, qname, DNSQ_A, 0, HARNESS_QUERY_MS, r, q);
+    hx_expect_policy(r, q, qlog, 5, verdict, "refuse", ede);
+}
+
 /* ---- protected names: apple.com, paypal.com (and apple.lookalike) ---- */
 
 static const struct {
@@ -119,14 +158,11 @@ START_TEST(test_homograph_of_protected_refused)
 {
     struct dnsq_result r;
     struct qline q;
-    char qlog[300], verdict[200], ede[300], like[100];
+    char qlog[300], like[100];
 
-    snprintf(qlog, sizeof qlog, "%s.", homographs[_i].qname);
-    snprintf(verdict, sizeof verdict, "confusable:%s", homographs[_i].label);
-    snprintf(ede, sizeof ede, "idnguard: confusable: %s: ", homographs[_i].label);
+    expect_refused(homographs[_i].qname, "confusable", homographs[_i].label, ": ", &r, &q, qlog,
+                   sizeof qlog);
     snprintf(like, sizeof like, ": looks like %s", homographs[_i].like);
-    hx_query(&H, homographs[_i].qname, DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
-    hx_expect_policy(&r, &q, qlog, 5, verdict, "refuse", ede);
     ck_assert_msg(strstr(r.ede_text, like) != NULL,
                   "%s: EDE text \"%s\" does not say \"%s\"", qlog, r.ede_text, like);
     ck_assert_msg(q.unicode[0] == '\0' && strcmp(q.lookalike, "confusable,whole-script") == 0,
@@ -188,13 +224,10 @@ START_TEST(test_whole_script_under_com_refused)
 {
     struct dnsq_result r;
     struct qline q;
-    char qlog[300], verdict[200], ede[300];
+    char qlog[300];
 
-    snprintf(qlog, sizeof qlog, "%s.", whole_script[_i].qname);
-    snprintf(verdict, sizeof verdict, "whole-script:%s", whole_script[_i].label);
-    snprintf(ede, sizeof ede, "idnguard: whole-script: %s: ", whole_script[_i].label);
-    hx_query(&H, whole_script[_i].qname, DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
-    hx_expect_policy(&r, &q, qlog, 5, verdict, "refuse", ede);
+    expect_refused(whole_script[_i].qname, "whole-script", whole_script[_i].label, ": ", &r, &q,
+                   qlog, sizeof qlog);
     ck_assert_msg(strstr(r.ede_text, ": looks like ") == NULL,
                   "%s: EDE text \"%s\" names a protected name, but there is none", qlog,
                   r.ede_text);
@@ -295,6 +328,152 @@ START_TEST(test_near_miss_answered_and_logged)
 }
 END_TEST
 
+/* ---- on-idn: refuse, idn-scripts: latin, idn-suffixes: example ---- */
+
+/* правда (Cyrillic) and an emoji (no script), in A-labels and as raw
+ * UTF-8: refused on the query, the EDE naming the class and the label. */
+#define PRAVDA_A "xn--80aafi6cg"
+#define PRAVDA_RAW "\\208\\191\\209\\128\\208\\176\\208\\178\\208\\180\\208\\176"
+#define IDN_MESSAGE ": IDN label that idn-scripts and idn-suffixes do not exempt"
+
+static const struct {
+    const char *qname, *label, *lookalike;
+} idn_refused[] = {
+    {PRAVDA_A ".lookalike", PRAVDA_A, ""},
+    {"xn--ls8h.lookalike", "xn--ls8h", "mixed-script"},
+    {PRAVDA_RAW ".lookalike", PRAVDA_RAW, ""},
+    /* not served: refused before anything is asked */
+    {"www." PRAVDA_A ".nx.lookalike", PRAVDA_A, ""},
+};
+
+START_TEST(test_idn_query_refused)
+{
+    struct dnsq_result r;
+    struct qline q;
+    char qlog[300];
+
+    expect_refused(idn_refused[_i].qname, "idn", idn_refused[_i].label, IDN_MESSAGE, &r, &q, qlog,
+                   sizeof qlog);
+    ck_assert_msg(strcmp(q.lookalike, idn_refused[_i].lookalike) == 0,
+                  "%s: lookalike \"%s\", expected \"%s\": %s", qlog, q.lookalike,
+                  idn_refused[_i].lookalike, q.raw);
+}
+END_TEST
+
+/* Exempt: a Latin IDN, and any IDN under example.  The emoji there is
+ * still what it was (mixed-script, logged). */
+START_TEST(test_idn_exempt_answered)
+{
+    static const struct {
+        const char *qname, *summary, *verdict, *action;
+    } rows[] = {
+        {"xn--bcher-kva.lookalike", "xn--bcher-kva.lookalike. A 192.0.2.153", "ok", "pass"},
+        {PRAVDA_A ".example", PRAVDA_A ".example. A 192.0.2.5", "ok", "pass"},
+        {"xn--ls8h.example", "xn--ls8h.example. A 192.0.2.3", "mixed-script:xn--ls8h", "log"},
+        {"www.lookalike", "", "ok", "pass"},
+    };
+    struct dnsq_result r;
+    struct qline q;
+    char qlog[300];
+
+    snprintf(qlog, sizeof qlog, "%s.", rows[_i].qname);
+    hx_query(&H, rows[_i].qname, DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    if (rows[_i].summary[0] == '\0') { /* no such name: the zone's NXDOMAIN */
+        expect_not_refused(&r, &q, qlog, 3, rows[_i].verdict, rows[_i].action, "");
+        return;
+    }
+    hx_expect_data(&r, &q, qlog, rows[_i].summary, rows[_i].verdict, rows[_i].action, "resolved");
+}
+END_TEST
+
+/* Raw UTF-8 for an exempt name is normalized as ever: bücher (Latin), and
+ * правда under example. (the suffix is matched in A-labels). */
+START_TEST(test_idn_raw_exempt_normalized)
+{
+    static const struct {
+        const char *qname, *cname, *rest, *verdict;
+    } rows[] = {
+        {"b\\195\\188cher.lookalike", "b\\195\\188cher.lookalike. CNAME xn--bcher-kva.lookalike.",
+         "xn--bcher-kva.lookalike. A 192.0.2.153", "raw-8bit:b\\195\\188cher"},
+        {PRAVDA_RAW ".example", PRAVDA_RAW ".example. CNAME " PRAVDA_A ".example.",
+         PRAVDA_A ".example. A 192.0.2.5", "raw-8bit:" PRAVDA_RAW},
+    };
+    struct dnsq_result r;
+    struct qline q;
+    char qlog[300];
+
+    snprintf(qlog, sizeof qlog, "%s.", rows[_i].qname);
+    hx_query(&H, rows[_i].qname, DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_normalized(&H, &r, &q, qlog, DNSQ_A, rows[_i].cname, rows[_i].rest,
+                         rows[_i].verdict);
+}
+END_TEST
+
+/* The answer path: a plain name whose answer ends in правда, as a chain
+ * to data and as a chain to a name that does not exist (a negative
+ * answer): refused as the target would be; asked again with CD=1 (a cache
+ * entry would be handed out unvalidated), still refused, and so is the
+ * target itself. */
+START_TEST(test_idn_chain_refused)
+{
+    static const char *const names[] = {"idnalias.lookalike", "idnnx.lookalike"};
+    struct dnsq_result r;
+    struct qline q;
+    char qlog[300];
+    unsigned flags;
+
+    snprintf(qlog, sizeof qlog, "%s.", names[_i]);
+    for (flags = 0; flags <= HQ_CD; flags += HQ_CD) {
+        hx_query(&H, names[_i], DNSQ_A, flags, HARNESS_QUERY_MS, &r, &q);
+        hx_expect_policy(&r, &q, qlog, 5, "idn:" PRAVDA_A, "refuse",
+                         "idnguard: idn: " PRAVDA_A IDN_MESSAGE);
+        ck_assert_msg(!dnsq_section_has(r.authority, PRAVDA_A ".lookalike.", NULL, NULL)
+                          && !dnsq_section_has(r.additional, PRAVDA_A ".lookalike.", NULL, NULL),
+                      "%s: the refused name's records ride along: authority [%s], additional "
+                      "[%s]",
+                      qlog, r.authority, r.additional);
+    }
+    hx_query(&H, PRAVDA_A ".lookalike", DNSQ_A, HQ_CD, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_policy(&r, &q, PRAVDA_A ".lookalike.", 5, "idn:" PRAVDA_A, "refuse",
+                     "idnguard: idn: " PRAVDA_A IDN_MESSAGE);
+}
+END_TEST
+
+/* With minimal-responses: no, NSD sends the MX target's address in the
+ * additional section: a foreign IDN's is stripped (the answer stands; the
+ * target is judged when a client asks for it), an exempt one's kept. */
+START_TEST(test_idn_additional_stripped)
+{
+    struct dnsq_result r;
+    struct qline q;
+
+    hx_query(&H, "latinmx.lookalike", DNSQ_MX, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_data(&r, &q, "latinmx.lookalike.", "latinmx.lookalike. MX 10 xn--bcher-kva.lookalike.",
+                   "ok", "pass", "resolved");
+    ck_assert_msg(dnsq_section_has(r.additional, "xn--bcher-kva.lookalike.", "A", "192.0.2.153"),
+                  "the control: no address for the exempt target in:\n%s", r.additional);
+
+    hx_query(&H, "idnmx.lookalike", DNSQ_MX, 0, HARNESS_QUERY_MS, &r, &q);
+    if (harness_python()) {
+        /* PY: one RRset cannot be taken out of an answer from python: the
+         * answer that carries the refused name's data is refused whole. */
+        py_does("an answer with a refused name's RRset in its additional section is refused");
+        hx_expect_policy(&r, &q, "idnmx.lookalike.", 5, "idn:" PRAVDA_A, "refuse",
+                         "idnguard: idn: " PRAVDA_A IDN_MESSAGE);
+    } else {
+        hx_expect_data(&r, &q, "idnmx.lookalike.", "idnmx.lookalike. MX 10 " PRAVDA_A ".lookalike.",
+                       "ok", "pass", "resolved");
+        ck_assert_msg(!dnsq_section_has(r.additional, PRAVDA_A ".lookalike.", "A", NULL),
+                      "the refused name's address is in the additional section:\n%s",
+                      r.additional);
+    }
+    /* Nor was it cached from there. */
+    hx_query(&H, PRAVDA_A ".lookalike", DNSQ_A, HQ_CD, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_policy(&r, &q, PRAVDA_A ".lookalike.", 5, "idn:" PRAVDA_A, "refuse",
+                     "idnguard: idn: " PRAVDA_A IDN_MESSAGE);
+}
+END_TEST
+
 static Suite *lookalike_suite(void)
 {
     Suite *s = suite_create("integration-lookalike");
@@ -319,6 +498,18 @@ static Suite *lookalike_suite(void)
 
     tc = harness_tcase("near-miss", setup_near_miss, teardown);
     tcase_add_loop_test(tc, test_near_miss_answered_and_logged, 0, 2);
+    suite_add_tcase(s, tc);
+
+    tc = harness_tcase("idn", setup_idn, teardown);
+    tcase_add_loop_test(tc, test_idn_query_refused, 0,
+                        (int)(sizeof idn_refused / sizeof idn_refused[0]));
+    tcase_add_loop_test(tc, test_idn_exempt_answered, 0, 4);
+    tcase_add_loop_test(tc, test_idn_raw_exempt_normalized, 0, 2);
+    tcase_add_loop_test(tc, test_idn_chain_refused, 0, 2);
+    suite_add_tcase(s, tc);
+
+    tc = harness_tcase("idn-full", setup_idn_full, teardown);
+    tcase_add_test(tc, test_idn_additional_stripped);
     suite_add_tcase(s, tc);
     return s;
 }
