@@ -14,6 +14,14 @@
 #   make run        deps, then the module in Unbound in front of NSD (scripts/run.sh)
 #   make deb        Debian's unbound package rebuilt with dynlib, and an idnguard
 #                   package built against it, in build/deb/ (mk/deb.mk)
+#   make install    everything, under PREFIX (/usr/local; DESTDIR= stages):
+#                   both modules, the CLI, the tap's systemd unit and
+#                   tmpfiles.d file, the settings and logrotate's file under
+#                   SYSCONFDIR (/etc) when missing, man pages and docs
+#   make install-python  the same for Debian's stock unbound: the python
+#                   module instead of both, and unbound.service's drop-ins
+#   make uninstall  takes away what both installed, but configuration files
+#                   the operator changed
 #   make clean      every product under build/, the Unbound build included; not the
 #                   source packages fetched into build/src (`make distclean` removes
 #                   those too, and the next build fetches them again)
@@ -129,7 +137,7 @@ ZONES_DIR := $(BUILD)/zones
 
 .PHONY: glue stock
 .PHONY: all module deps run demo check check-all check-integration check-install test tables \
-	check-tables clang-build clean distclean unbound install zones
+	check-tables clang-build clean distclean unbound install uninstall zones
 all: $(LIB) $(CONF_LIB) $(CORE_LIB) $(TAP_LIB) $(CLI)
 
 # The module, against Unbound's tree; then the CLI again, which names that
@@ -358,19 +366,13 @@ TEST_ENV = IDNA_TEST_FILE=$(IDNA_TEST) IDNA_PROPERTIES_CSV=$(IDNA_CSV) \
 	IDNGUARD_STOCK_UNBOUND=$(CURDIR)/$(STOCK_UNBOUND) IDNGUARD_DNSDIST=$(CURDIR)/$(DNSDIST) \
 	IDNGUARD_PROMTOOL=$(call find_src,$(CURDIR)/$(PROMTOOL))
 
-# `make install` into a staging directory puts every file where it belongs.
-check-install: $(MODULE) $(GLUE) all
-	@rm -rf $(BUILD)/stage
-	@$(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/$(BUILD)/stage PREFIX=/usr >/dev/null
-	@for f in bin/idnguard lib/idnguard/idnguard.so lib/idnguard/idnguard.py \
-	    lib/idnguard/libidnguard-glue.so lib/libidnguard.a include/idnguard.h \
-	    share/man/man1/idnguard.1 share/man/man5/idnguard.conf.5 \
-	    share/doc/idnguard/idnguard.conf.example share/doc/idnguard/unbound.conf.example \
-	    share/doc/idnguard/logrotate.example share/doc/idnguard/LICENSE \
-	    share/doc/idnguard/docs/unbound.md share/idnguard/prometheus/idnguard.rules.yml; do \
-	    test -s $(BUILD)/stage/usr/$$f || { echo "install: $$f missing" >&2; exit 1; }; done
-	@$(BUILD)/stage/usr/bin/idnguard check-conf $(BUILD)/stage/usr/share/doc/idnguard/idnguard.conf.example >/dev/null
-	@echo "install: module, CLI, library, header, man pages and examples staged under $(BUILD)/stage"
+# `make install` and `make install-python` into a staging directory put
+# every file where it belongs, and `make uninstall` takes every one away
+# again but a settings file the operator changed (scripts/install-test.sh).
+# The stock daemon's unbound-checkconf runs the staged python module with
+# the staged example, drop-ins and settings.
+check-install: $(MODULE) $(GLUE) all $(STOCK_UNBOUND)
+	@MAKE='$(MAKE)' sh scripts/install-test.sh $(BUILD)/stage $(STOCK_DIR)
 
 # Fragments in mk/ (fuzzing, sanitizers, soak, benchmarks) add the steps
 # that `make check` must also run to CHECK_EXTRA; they run before the suites
@@ -398,42 +400,108 @@ check-integration: $(MODULE) all zones $(UB_ALT) $(STOCK_UNBOUND) $(DNSDIST) $(I
 
 PREFIX ?= /usr/local
 DESTDIR ?=
-install: $(MODULE) $(GLUE) all install-docs
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/idnguard \
-	    $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/share/man/man1 \
-	    $(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(PREFIX)/share/doc/idnguard
-	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/idnguard
+BINDIR = $(PREFIX)/bin
+DOCDIR = $(PREFIX)/share/doc/idnguard
+# Configuration files: the settings, logrotate's file, unbound.service's
+# drop-ins.
+SYSCONFDIR ?= /etc
+DROPINDIR = $(SYSCONFDIR)/systemd/system/unbound.service.d
+# systemd reads units and tmpfiles.d files under /usr/local/lib too.
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+TMPFILESDIR ?= $(PREFIX)/lib/tmpfiles.d
+# The files installed from packaging/systemd and conf/ name the installed
+# paths: the sources name the Debian package's (/usr/bin/idnguard, the
+# examples' /usr/local/lib/idnguard/), and $(BUILD)/install holds the copies
+# made for PREFIX and SYSCONFDIR, which install and uninstall compare.
+INST_GEN := $(BUILD)/install
+INST_SED = sed -e 's,/usr/bin/idnguard,$(BINDIR)/idnguard,g' -e 's,/usr/local/lib/idnguard/,$(PREFIX)/lib/idnguard/,g'
+INST_SED_CONF = $(INST_SED) -e 's,/etc/unbound/idnguard.conf,$(SYSCONFDIR)/unbound/idnguard.conf,g'
+.PHONY: install-gen
+install-gen:
+	@mkdir -p $(INST_GEN)
+	@$(INST_SED) conf/unbound.conf.example >$(INST_GEN)/unbound.conf.example
+	@$(INST_SED) conf/unbound-python.conf.example >$(INST_GEN)/unbound-python.conf.example
+	@for f in idnguard-tap.service unbound-idnguard.conf unbound-python.conf; do \
+	    $(INST_SED_CONF) packaging/systemd/$$f >$(INST_GEN)/$$f || exit 1; done
+
+# A configuration file under SYSCONFDIR is the operator's once it is there:
+# install puts one only where none is, and says that it kept one;
+# uninstall removes one only while it is what this tree installs, and says
+# that it kept one that was changed.  $(call install_conf,SOURCE,PATH)
+install_conf = if [ -e '$(DESTDIR)$(2)' ]; then \
+	    echo "install: kept $(DESTDIR)$(2) as it is$$(cmp -s $(1) '$(DESTDIR)$(2)' || echo ', changed from the shipped one')"; \
+	else echo "install: $(DESTDIR)$(2)"; install -D -m 644 $(1) '$(DESTDIR)$(2)'; fi
+uninstall_conf = if [ ! -e '$(DESTDIR)$(2)' ]; then :; \
+	elif cmp -s $(1) '$(DESTDIR)$(2)'; then rm -f '$(DESTDIR)$(2)'; \
+	else echo "uninstall: kept $(DESTDIR)$(2): it was changed from the shipped one"; fi
+
+# Everything: the dynlib module, the python module, the codec's library
+# and header, and what install-common installs.
+install: $(MODULE) $(GLUE) all install-common
+	install -d $(DESTDIR)$(PREFIX)/lib/idnguard $(DESTDIR)$(PREFIX)/include
 	install -m 755 $(MODULE) $(DESTDIR)$(PREFIX)/lib/idnguard/idnguard.so
 	install -m 644 $(PYSCRIPT) $(DESTDIR)$(PREFIX)/lib/idnguard/idnguard.py
 	install -m 755 $(GLUE) $(DESTDIR)$(PREFIX)/lib/idnguard/libidnguard-glue.so
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libidnguard.a
 	install -m 644 codec/idnguard.h $(DESTDIR)$(PREFIX)/include/idnguard.h
 
-# What both install targets put under share/: the man pages, the examples,
-# README.md and the guides in docs/.
+# The stock-package path alone (docs/unbound.md, "The stock package"): the
+# python module's script and its glue library, unbound.service's drop-ins
+# (the settings' path and the reload check; PYTHONPATH), and what
+# install-common installs; no Unbound tree needed.
+.PHONY: install-python
+install-python: $(GLUE) all install-common
+	install -d $(DESTDIR)$(PREFIX)/lib/idnguard
+	install -m 644 $(PYSCRIPT) $(DESTDIR)$(PREFIX)/lib/idnguard/idnguard.py
+	install -m 755 $(GLUE) $(DESTDIR)$(PREFIX)/lib/idnguard/libidnguard-glue.so
+	@$(call install_conf,$(INST_GEN)/unbound-idnguard.conf,$(DROPINDIR)/idnguard.conf)
+	@$(call install_conf,$(INST_GEN)/unbound-python.conf,$(DROPINDIR)/idnguard-python.conf)
+
+# What both install: the CLI, the tap's unit and tmpfiles.d file, the
+# settings and logrotate's file (when missing), and the docs.
+.PHONY: install-common
+install-common: all install-gen install-docs
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(TMPFILESDIR)
+	install -m 755 $(CLI) $(DESTDIR)$(BINDIR)/idnguard
+	install -m 644 $(INST_GEN)/idnguard-tap.service $(DESTDIR)$(SYSTEMDUNITDIR)/idnguard-tap.service
+	install -m 644 packaging/systemd/idnguard.tmpfiles $(DESTDIR)$(TMPFILESDIR)/idnguard.conf
+	@$(call install_conf,conf/idnguard.conf.example,$(SYSCONFDIR)/unbound/idnguard.conf)
+	@$(call install_conf,conf/logrotate.example,$(SYSCONFDIR)/logrotate.d/idnguard)
+
+# What both install under share/: the man pages, the examples (naming the
+# installed paths), README.md and the guides in docs/, the Prometheus alert
+# rules.
 .PHONY: install-docs
-install-docs:
+install-docs: install-gen
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5 \
-	    $(DESTDIR)$(PREFIX)/share/doc/idnguard/docs
+	    $(DESTDIR)$(DOCDIR)/docs
 	install -m 644 man/idnguard.1 $(DESTDIR)$(PREFIX)/share/man/man1/idnguard.1
 	install -m 644 man/idnguard.conf.5 $(DESTDIR)$(PREFIX)/share/man/man5/idnguard.conf.5
-	install -m 644 conf/idnguard.conf.example conf/unbound.conf.example conf/logrotate.example \
-	    LICENSE README.md $(DESTDIR)$(PREFIX)/share/doc/idnguard/
-	install -m 644 docs/*.md $(DESTDIR)$(PREFIX)/share/doc/idnguard/docs/
+	install -m 644 conf/idnguard.conf.example $(INST_GEN)/unbound.conf.example \
+	    $(INST_GEN)/unbound-python.conf.example conf/logrotate.example LICENSE README.md \
+	    $(DESTDIR)$(DOCDIR)/
+	install -m 644 docs/*.md $(DESTDIR)$(DOCDIR)/docs/
 	install -d $(DESTDIR)$(PREFIX)/share/idnguard/prometheus
 	install -m 644 conf/idnguard.rules.yml $(DESTDIR)$(PREFIX)/share/idnguard/prometheus/
 
-# The stock-package path alone (docs/unbound.md, "The stock package"): the CLI, the
-# python module's script and its glue library, the man pages and examples;
-# no Unbound tree needed.
-.PHONY: install-python
-install-python: $(GLUE) all install-docs
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/idnguard \
-	    $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5 \
-	    $(DESTDIR)$(PREFIX)/share/doc/idnguard
-	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/idnguard
-	install -m 644 $(PYSCRIPT) $(DESTDIR)$(PREFIX)/lib/idnguard/idnguard.py
-	install -m 755 $(GLUE) $(DESTDIR)$(PREFIX)/lib/idnguard/libidnguard-glue.so
+# Takes away what install and install-python put there, with the same
+# PREFIX, SYSCONFDIR and DESTDIR: lib/idnguard, share/idnguard and the doc
+# directory whole (idnguard's own), every other file by name, and the configuration files
+# that are still as shipped.  Logs and the tap's socket directory stay.
+.PHONY: uninstall
+uninstall: install-gen
+	rm -f $(DESTDIR)$(BINDIR)/idnguard $(DESTDIR)$(PREFIX)/lib/libidnguard.a \
+	    $(DESTDIR)$(PREFIX)/include/idnguard.h $(DESTDIR)$(PREFIX)/share/man/man1/idnguard.1 \
+	    $(DESTDIR)$(PREFIX)/share/man/man5/idnguard.conf.5 \
+	    $(DESTDIR)$(SYSTEMDUNITDIR)/idnguard-tap.service $(DESTDIR)$(TMPFILESDIR)/idnguard.conf
+	rm -rf $(DESTDIR)$(PREFIX)/lib/idnguard $(DESTDIR)$(DOCDIR) $(DESTDIR)$(PREFIX)/share/idnguard
+	@$(call uninstall_conf,conf/idnguard.conf.example,$(SYSCONFDIR)/unbound/idnguard.conf)
+	@$(call uninstall_conf,conf/logrotate.example,$(SYSCONFDIR)/logrotate.d/idnguard)
+	@$(call uninstall_conf,$(INST_GEN)/unbound-idnguard.conf,$(DROPINDIR)/idnguard.conf)
+	@$(call uninstall_conf,$(INST_GEN)/unbound-python.conf,$(DROPINDIR)/idnguard-python.conf)
+	@rmdir $(DESTDIR)$(DROPINDIR) 2>/dev/null || true
+	@[ ! -L $(DESTDIR)$(SYSCONFDIR)/systemd/system/multi-user.target.wants/idnguard-tap.service ] \
+	    || echo "uninstall: idnguard-tap.service is still enabled: systemctl disable --now idnguard-tap"
 
 # Every product: all of $(BUILD) but the fetched sources in $(SRC), and in
 # Unbound's tree there what its own build made (so the next `make module`

@@ -19,7 +19,8 @@
 #   make check-deb-install  (part of `make check`) the packages installed
 #                    with apt-get in copies of a Debian 12 root, maintainer
 #                    scripts running: over Debian's unbound and into a root
-#                    without it, the daemon answering with the module,
+#                    without it, the daemon answering with the module and
+#                    feeding the tap, run as its unit says, over dnstap;
 #                    purge, reinstall, downgrade and upgrade, no prompt
 #                    (scripts/deb-install-test.sh, scripts/debroot.sh)
 #
@@ -44,11 +45,11 @@ IDNG_DEB_VERSION = $(VERSION)+unbound$(subst -,.,$(UB_DEB_VERSION))
 UB_DEB = $(DEB_OUT)/unbound_$(UB_DEB_VERSION)_$(DEB_ARCH).deb
 IDNG_DEB = $(DEB_OUT)/idnguard_$(IDNG_DEB_VERSION)_$(DEB_ARCH).deb
 # What the idnguard package is built from, copied into its build tree.
-IDNG_DEB_FILES := Makefile LICENSE README.md docs codec core conf tap module cli man
+IDNG_DEB_FILES := Makefile LICENSE README.md docs codec core conf tap module cli man packaging/systemd
 IDNG_DEB_INPUTS = Makefile LICENSE README.md $(wildcard docs/*.md) $(CODEC_SRC) $(wildcard codec/*.h) $(CONF_SRC) \
 	$(wildcard conf/*.h conf/*.example) $(CORE_SRC) $(wildcard core/*.h) $(TAP_SRC) \
 	$(wildcard tap/*.h) module/unbound.c $(wildcard cli/*.c cli/*.h man/*) \
-	$(shell find packaging/debian -type f) mk/deb.mk
+	$(shell find packaging/debian packaging/systemd -type f) mk/deb.mk
 # The package builds run as on Debian's build daemons: a clean environment,
 # the system's tools only (see scripts/deb-unbound.sh).
 DEB_ENV := env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=$(HOME) LC_ALL=C.UTF-8
@@ -125,23 +126,25 @@ check-deb: deb $(UB_STAMP) zones $(DEB_SUITES) $(SRC_STAMP)
 	@$(MAKE) --no-print-directory deb-apparmor deb-systemd
 	@$(MAKE) --no-print-directory deb-suites
 
-# The drop-in, read with Debian's unbound.service by systemd-analyze verify
-# (no manager involved): its only complaints may be the unit's commands,
-# which are not installed here.  A misspelt key in a copy must be reported,
-# which shows that the drop-in directory is read.
+# The drop-in, read with Debian's unbound.service, and the tap's unit, by
+# systemd-analyze verify (no manager involved): their only complaints may
+# be the units' commands, which are not installed here.  A misspelt key in
+# a copy must be reported, which shows that the drop-in directory is read.
 SD_TREE := $(BUILD)/deb-systemd
 SD_VERIFY = SYSTEMD_UNIT_PATH=$(CURDIR)/$(SD_TREE): systemd-analyze verify --man=no \
-	$(SD_TREE)/unbound.service 2>&1 | grep -v 'Command /[^ ]* is not executable'
+	$(SD_TREE)/unbound.service $(SD_TREE)/idnguard-tap.service 2>&1 \
+	| grep -v 'Command /[^ ]* is not executable'
 .PHONY: deb-systemd
 deb-systemd:
 	@rm -rf $(SD_TREE) && mkdir -p $(SD_TREE)
 	@cp -r $(DEB_ROOT)/lib/systemd/system/unbound.service \
-	    $(DEB_ROOT)/lib/systemd/system/unbound.service.d $(SD_TREE)/
+	    $(DEB_ROOT)/lib/systemd/system/unbound.service.d \
+	    $(DEB_ROOT)/lib/systemd/system/idnguard-tap.service $(SD_TREE)/
 	@if $(SD_VERIFY); then echo "deb: systemd-analyze verify complains (above)" >&2; exit 1; fi
 	@printf '[Service]\nExecReloadd=/bin/true\n' >$(SD_TREE)/unbound.service.d/zz-bad.conf
 	@$(SD_VERIFY) | grep -q "Unknown key 'ExecReloadd'" \
 	    || { echo "deb: systemd-analyze does not read the drop-in directory" >&2; exit 1; }
-	@echo "deb: systemd-analyze verify reads unbound.service with idnguard's drop-in, no complaint"
+	@echo "deb: systemd-analyze verify reads unbound.service with idnguard's drop-in, and idnguard-tap.service, no complaint"
 
 # The AppArmor rules, compiled (not loaded: -Q) as part of Debian's unbound
 # profile, both from the unpacked packages, by apparmor_parser from Debian's
@@ -217,9 +220,11 @@ CHECK_EXTRA += check-deb
 # The packages installed for real: apt-get inside copies of a
 # Debian 12 minbase root, cached in $(DEB_ROOTS)/bookworm (made by
 # scripts/debroot.sh from the machine's own mirror when missing), every
-# maintainer script running, no service started; the installed daemon
-# with the module answers on the loopback; purge, reinstall, downgrade to
-# Debian's unbound and upgrade again, each without a prompt.  See
+# maintainer script running, no service started; the tap's files and
+# directories are there; the installed daemon with the module answers on
+# the loopback, its dnstap reaching the tap started by hand as its unit
+# says; purge, reinstall, downgrade to Debian's unbound and upgrade
+# again, each without a prompt.  See
 # scripts/deb-install-test.sh (about 30 s once the root is cached).
 # The AppArmor check uses the parser that deb-apparmor unpacks.
 DEB_ROOTS := $(BUILD)/roots

@@ -27,16 +27,21 @@
 #
 # The scenarios:
 #   upgrade   Debian's stock unbound, then both packages over it; the
-#             installed daemon with the module answers a good IDN and
-#             refuses a fake one, with the module's log line; purge of
-#             idnguard, then reinstall; downgrade to the stock unbound
-#             (--allow-downgrades: apt removes idnguard, whose dependency
-#             is exact); upgrade from stock to ours again
-#   clean     both packages into a root without unbound
+#             tap's unit, tmpfiles.d and logrotate files are there, and
+#             the directories the postinst makes; the tap started by hand
+#             as its unit's User= and ExecStart= say; the installed daemon
+#             with the module answers a good IDN and refuses a fake one,
+#             with the module's log line, and its dnstap reaches the tap,
+#             whose log has both lines; purge of idnguard (its logs and
+#             directories go), then reinstall; downgrade to the stock
+#             unbound (--allow-downgrades: apt removes idnguard, whose
+#             dependency is exact); upgrade from stock to ours again
+#   clean     both packages into a root without unbound, then purged:
+#             nothing named idnguard is left in the root
 # Output: one line per check, then "N passed, N failed"; exit 1 on any
 # failure.  Time, on a 2-core machine shared with other builds: about 30 s
 # once ROOT and its apt cache exist (two copies of ROOT, 175 MB, ~2 s each;
-# eight apt steps of 1-5 s; the daemon up in under a second).  The first
+# eight apt steps of 1-5 s; the tap and the daemon up in under a second).  The first
 # run adds debootstrap (20 s to 2 minutes, depending on the mirror and the
 # machine's load; 100 s here next to an unbound rebuild) and the download
 # of the stock packages (a few seconds).
@@ -62,20 +67,16 @@ started=$(date +%s)
 # shellcheck source=scripts/lab.sh
 . "$top/scripts/lab.sh"
 
-passed=0 failed=0
-pass() { passed=$((passed + 1)); echo "ok   $*"; }
-fail() { failed=$((failed + 1)); echo "FAIL $*"; }
-check() { # NAME CMD...
-    check_name=$1
-    shift
-    if "$@"; then pass "$check_name"; else fail "$check_name"; fi
-}
+# ok/FAIL lines, counted (scripts/checks.sh).
+# shellcheck source=scripts/checks.sh
+. "$top/scripts/checks.sh"
 
 # ---- roots ----
 
-mounted="" ub_pid=""
+mounted="" ub_pid="" tap_pid=""
 cleanup() {
     [ -z "$ub_pid" ] || lab_kill "$ub_pid"
+    [ -z "$tap_pid" ] || lab_kill "$tap_pid"
     lab_stop nsd 2>/dev/null
     for m in $mounted; do
         umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true
@@ -182,9 +183,12 @@ aa_flat() { # R
 aa_check() { # R with|without
     [ -n "$aa_root" ] || return 0
     if aa_flat "$1" >"$work/apparmor.flat"; then
-        if grep -q '^/usr/lib/idnguard/idnguard.so mr,' "$work/apparmor.flat"; then aa_has=with; else aa_has=without; fi
+        # The module's and the tap's socket's rules, both or neither.
+        aa_has=$(grep -c -e '^ */usr/lib/idnguard/idnguard.so mr,' -e '^ */run/idnguard/dnstap.sock rw,' \
+            "$work/apparmor.flat")
+        case $aa_has in 2) aa_has=with ;; 0) aa_has=without ;; *) aa_has="only some of" ;; esac
         if [ "$aa_has" = "$2" ]; then
-            pass "unbound's AppArmor profile compiles, $2 the module's rules"
+            pass "unbound's AppArmor profile compiles, $2 the module's rules (dnstap's socket too)"
             return 0
         fi
         fail "unbound's AppArmor profile compiles, $2 the module's rules: it is $aa_has them"
@@ -194,16 +198,95 @@ aa_check() { # R with|without
     return 1
 }
 
-# ---- the daemon ----
+# ---- the tap's files ----
+
+# The tap's unit as installed in R, and one key of it.
+tap_unit=/lib/systemd/system/idnguard-tap.service
+unit_key() { # R KEY
+    sed -n "s/^$2=//p" "$1$tap_unit"
+}
+# The value of OPTION on the unit's ExecStart line.
+tap_opt() { # R OPTION
+    unit_key "$1" ExecStart | sed -n "s/.* $2 \([^ ]*\).*/\1/p"
+}
+
+# The tap's unit, tmpfiles.d and logrotate files; the directories of
+# tmpfiles.d/idnguard.conf (read from the installed file) and
+# /var/log/unbound, with the owner and mode the postinst gave them.
+files_check() { # R
+    f_r=$1
+    check "the tap's unit, tmpfiles.d and logrotate files are installed" eval \
+        "[ -s '$f_r$tap_unit' ] && [ -s '$f_r/usr/lib/tmpfiles.d/idnguard.conf' ] &&
+            [ -s '$f_r/etc/logrotate.d/idnguard' ]"
+    f_log=$(tap_opt "$f_r" -w)
+    check "logrotate's file rotates the module's log and the tap's ($f_log)" \
+        grep -q "^/var/log/unbound/idnguard.log $f_log {\$" "$f_r/etc/logrotate.d/idnguard"
+    { awk '$1 == "d" { print $2, $3, $4, $5 }' "$f_r/usr/lib/tmpfiles.d/idnguard.conf"
+        echo "/var/log/unbound 0755 unbound unbound"; } >"$work/dirs"
+    while read -r f_path f_mode f_owner f_group; do
+        check "the postinst made $f_path ($f_mode $f_owner:$f_group)" eval \
+            "[ \"\$(chroot '$f_r' stat -c '%a %U %G' '$f_path' 2>&1)\" = '${f_mode#0} $f_owner $f_group' ]"
+    done <"$work/dirs"
+}
+
+# ---- the tap and the daemon ----
+
+# The tap as its unit runs it, by hand (no systemd in the root): the
+# unit's ExecStart= in the root, as its User= and Group= (their ids looked
+# up in the root), until the socket it names is there.  Its stdout and
+# stderr are WORKDIR/tap.out.
+tap_start() { # R
+    t_r=$1
+    t_sock=$(tap_opt "$t_r" -u)
+    t_ids=$(chroot "$t_r" sh -c 'echo "$(id -u "$1"):$(getent group "$2" | cut -d: -f3)"' tap \
+        "$(unit_key "$t_r" User)" "$(unit_key "$t_r" Group)")
+    # env, chroot and idnguard exec each other: the PID is the tap's.
+    # shellcheck disable=SC2046
+    env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 chroot --userspec="$t_ids" "$t_r" \
+        $(unit_key "$t_r" ExecStart) </dev/null >"$work/tap.out" 2>&1 &
+    tap_pid=$!
+    t_n=0
+    while [ ! -S "$t_r$t_sock" ] && lab_alive "$tap_pid" && [ "$t_n" -lt 100 ]; do
+        sleep 0.1
+        t_n=$((t_n + 1))
+    done
+    if [ -S "$t_r$t_sock" ]; then
+        pass "the tap listens on $t_sock as $(unit_key "$t_r" User), as its unit runs it"
+        return 0
+    fi
+    fail "the tap listens on $t_sock as $(unit_key "$t_r" User), as its unit runs it"
+    tail -n 15 "$work/tap.out" | sed 's/^/    /'
+    lab_kill "$tap_pid"
+    tap_pid=""
+    return 1
+}
+
+# Both queries' lines in the tap's log, polled for up to 10 s (the tap
+# writes a line when the response comes, and flushes within 250 ms).
+tap_lines() { # LOG
+    t_n=0
+    while [ "$t_n" -lt 100 ]; do
+        if grep -q 'xn--bcher-kva\.example\. (bücher\.example\.) A IN NOERROR ok pass -' "$1" 2>/dev/null &&
+            grep -q 'xn--ab-m1t\.evil\. A IN REFUSED [a-z-]*:xn--ab-m1t refuse -' "$1"; then
+            return 0
+        fi
+        sleep 0.1
+        t_n=$((t_n + 1))
+    done
+    sed 's/^/    /' "$1" 2>/dev/null
+    return 1
+}
 
 # Unbound as docs/unbound.md tells an operator: the example that loads the
 # module copied into unbound.conf.d, `idnguard check-conf`, the shipped
-# /etc/unbound/idnguard.conf (log lines in unbound's log).  The rest of the
-# configuration keeps it on the loopback with NSD as its only upstream, and
-# logs to stderr, which is WORKDIR/unbound.out.
+# /etc/unbound/idnguard.conf (log lines in unbound's log), and dnstap to
+# the tap's socket as docs/tap.md shows it.  The rest of the configuration
+# keeps it on the loopback with NSD as its only upstream, and logs to
+# stderr, which is WORKDIR/unbound.out.
 daemon_check() { # R
     d_r=$1 d_log=$logs/daemon.log
     : >"$d_log"
+    tap_start "$d_r"
     check "the shipped example is copied into unbound.conf.d" in_root "$d_r" "$d_log" cp \
         /usr/share/doc/idnguard/examples/unbound.conf.example /etc/unbound/unbound.conf.d/idnguard.conf
     check "idnguard check-conf passes on the shipped settings" in_root "$d_r" "$d_log" idnguard check-conf
@@ -226,6 +309,12 @@ server:
     local-zone: "local.test." static
     local-data: "ready.local.test. A 127.0.0.1"
 include: "/etc/unbound/unbound.conf.d/idnguard.conf"
+dnstap:
+    dnstap-enable: yes
+    dnstap-bidirectional: yes
+    dnstap-socket-path: "$(tap_opt "$d_r" -u)"
+    dnstap-log-client-query-messages: yes
+    dnstap-log-client-response-messages: yes
 remote-control:
     control-enable: no
 stub-zone:
@@ -258,10 +347,20 @@ EOF
     *"rcode: REFUSED"*) pass "a fake A-label (xn--ab-m1t.evil.) is REFUSED" ;;
     *) fail "a fake A-label (xn--ab-m1t.evil.) is REFUSED"; echo "$fake" | sed 's/^/    /' ;;
     esac
+    if [ -n "$tap_pid" ]; then
+        check "unbound's dnstap reaches the tap: both lines in $(tap_opt "$d_r" -w)" \
+            tap_lines "$d_r$(tap_opt "$d_r" -w)"
+    fi
     lab_kill "$ub_pid"
     ub_pid=""
     check "the module logged the refusal" \
         grep -q 'idnguard: .*xn--ab-m1t\.evil\. A IN REFUSED' "$work/unbound.out"
+    if [ -n "$tap_pid" ]; then
+        lab_kill "$tap_pid"
+        tap_pid=""
+        check "the tap stops at SIGTERM with status 0 and its summary line" \
+            eval "[ '$lab_status' = 0 ] && grep -q '^idnguard tap: frames=[1-9]' '$work/tap.out'"
+    fi
 }
 
 # ---- set-up ----
@@ -306,10 +405,13 @@ check "unbound $ours_version is installed" installed_as "$r" unbound "$ours_vers
 check "idnguard $idng_version is installed" installed_as "$r" idnguard "$idng_version"
 check "the local AppArmor file holds idnguard's include once" aa_hook "$r" 1
 aa_check "$r" with
+files_check "$r"
 daemon_check "$r"
 apt_step "apt-get purge idnguard" "$r" purge idnguard
 check "idnguard is purged, its settings file with it" \
     eval "not_installed '$r' idnguard && [ ! -e '$r/etc/unbound/idnguard.conf' ]"
+check "the purge took the tap's directories and the empty /var/log/unbound" \
+    eval "[ ! -e '$r/var/log/idnguard' ] && [ ! -e '$r/run/idnguard' ] && [ ! -e '$r/var/log/unbound' ]"
 check "the local AppArmor file stays, without idnguard's block" aa_hook "$r" 0
 aa_check "$r" without
 apt_step "idnguard reinstalls after the purge" "$r" install "/tmp/debs/${idng_deb##*/}"
@@ -336,10 +438,10 @@ check "both are installed, idnguard's block once" \
     eval "installed_as '$r' unbound '$ours_version' && installed_as '$r' idnguard '$idng_version' && aa_hook '$r' 1"
 apt_step "apt-get purge unbound idnguard" "$r" purge unbound idnguard
 check "both are purged" eval "not_installed '$r' unbound && not_installed '$r' idnguard"
-check "nothing of idnguard is left in /etc" eval "[ -z \"\$(find '$r/etc' -name '*idnguard*')\" ]"
+check "nothing named idnguard is left in the root" \
+    eval "[ -z \"\$(find '$r' -path '$r/proc' -prune -o -path '$r/tmp' -prune -o -name '*idnguard*' -print)\" ]"
 
 cleanup
 for n in upgrade clean; do rm -rf "${work:?}/$n"; done
 echo "deb-install: $(($(date +%s) - started)) s"
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+checks_done
