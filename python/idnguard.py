@@ -26,7 +26,9 @@
 # rejected answer is ever in the cache, not even for a moment.
 #
 # Settings: $IDNGUARD_CONF, else /etc/unbound/idnguard.conf (the same file
-# and parser).  $IDNGUARD_LOG_CACHE_HITS=yes also logs answers from the
+# and parser).  A changed file is applied without a reload by a thread of the
+# glue's (watch-settings, conf/idng_watch.h), which tells this script through
+# a ctypes callback (_watch_said).  $IDNGUARD_LOG_CACHE_HITS=yes also logs answers from the
 # message cache (a python reply callback on every cache hit: costly, see
 # docs/performance.md); without it cache hits are neither logged nor counted.
 import ctypes
@@ -52,6 +54,10 @@ _vsize = 0
 _ede = False
 _stats_every = 0
 _stats_next = 0.0
+# What the glue's watch says: a ctypes callback, kept referenced while the
+# handle is open (idng_py_watch).
+_SAY = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_char_p)
+_say_cb = None
 # Does this Unbound's python API offer the query_response callback?  (The
 # functions are the embedded interpreter's globals, as log_info is.)
 _HAS_QUERY_RESPONSE = "register_inplace_cb_query_response" in globals()
@@ -65,6 +71,7 @@ def _load_glue():
         "idng_py_version": (cp, []),
         "idng_py_open": (vp, [cp, ctypes.POINTER(ctypes.c_int), cp, sz]),
         "idng_py_close": (None, [vp]),
+        "idng_py_watch": (ctypes.c_int, [vp, _SAY]),
         "idng_py_mode": (cp, [vp]),
         "idng_py_ede_enabled": (ctypes.c_int, [vp]),
         "idng_py_stats_interval": (ctypes.c_uint, [vp]),
@@ -96,8 +103,30 @@ def _report(text, warning):
         (log_warn if warning else log_err)("idnguard: " + line)
 
 
+def _settings_changed():
+    """What this script keeps of the settings in force, read again."""
+    global _ede, _stats_every, _stats_next
+    _ede = bool(_glue.idng_py_ede_enabled(_h))
+    every = _glue.idng_py_stats_interval(_h)
+    if every != _stats_every:
+        _stats_every = every
+        _stats_next = time.monotonic() + every if every else 0.0
+
+
+def _watch_said(level, text):
+    """The glue's watch, from its own thread: a line for Unbound's log
+    (0 info, 1 warning, 2 error); new settings may have been applied."""
+    try:
+        (log_info, log_warn, log_err)[min(max(level, 0), 2)](
+            "idnguard: " + text.decode("utf-8", "replace"))
+        if level == 0 and _h:
+            _settings_changed()
+    except Exception:  # a callback must not raise into C
+        pass
+
+
 def init_standard(id, env):
-    global _glue, _h, _vsize, _ede, _stats_every, _stats_next
+    global _glue, _h, _vsize, _ede, _stats_every, _stats_next, _say_cb
     # Unbound's python module ignores what init returns; only an exception
     # stops the daemon from starting, so a bad settings file raises.
     try:
@@ -140,6 +169,10 @@ def init_standard(id, env):
              % (path.decode("utf-8", "replace"), _glue.idng_py_mode(h).decode(), version[1],
                 version[0], "before the store" if _HAS_QUERY_RESPONSE else "by the module's store",
                 ", cache hits logged" if cache_log else ""))
+    _say_cb = _SAY(_watch_said)
+    if not _glue.idng_py_watch(h, _say_cb):
+        log_err("idnguard: cannot start watching %s: a changed file needs a reload"
+                % path.decode("utf-8", "replace"))
     return True
 
 
@@ -156,7 +189,7 @@ def deinit(id):
     global _h
     if _h:
         _stats("shutdown")
-        _glue.idng_py_close(_h)
+        _glue.idng_py_close(_h)  # stops the watch: no callback after this
         _h = None
     return True
 
