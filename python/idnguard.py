@@ -28,9 +28,10 @@
 # Settings: $IDNGUARD_CONF, else /etc/unbound/idnguard.conf (the same file
 # and parser).  A changed file is applied without a reload by a thread of the
 # glue's (watch-settings, conf/idng_watch.h), which tells this script through
-# a ctypes callback (_watch_said).  $IDNGUARD_LOG_CACHE_HITS=yes also logs answers from the
-# message cache (a python reply callback on every cache hit: costly, see
-# docs/performance.md); without it cache hits are neither logged nor counted.
+# a ctypes callback (_watch_said).  $IDNGUARD_LOG_CACHE_HITS=yes also logs
+# answers from the message cache (a python reply callback on every cache hit:
+# costly, see docs/performance.md); without it cache hits are neither logged
+# nor counted.
 import ctypes
 import os
 import struct
