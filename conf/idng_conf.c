@@ -1291,6 +1291,7 @@ static const struct key keys[] = {
     {"stats-interval", &kind_seconds, offsetof(struct idng_conf, stats_interval), 0, 0},
     {"stats-file", &kind_path, offsetof(struct idng_conf, stats_file), 0, K_EMPTY_OK},
     {"tap-stats-file", &kind_path, offsetof(struct idng_conf, tap_stats_file), 0, K_EMPTY_OK},
+    {"watch-settings", &kind_bool, offsetof(struct idng_conf, watch_settings), 0, 0},
     {"restriction-level", &kind_restriction, offsetof(struct idng_conf, policy.restriction_level),
      0, 0},
     {"protect", &kind_protect, 0, 0, K_REPEAT},
@@ -1673,6 +1674,7 @@ void idng_conf_init(struct idng_conf *c)
     c->tap_stats_file = NULL;
     idng_nameset_init(&c->protect_lines);
     c->protect_file = NULL;
+    c->watch_settings = 1;
 }
 
 void idng_conf_free(struct idng_conf *c)

@@ -154,13 +154,16 @@ struct idng_conf {
      *  names hold them and the protect-file's together). */
     struct idng_nameset protect_lines;
     char *protect_file;               /**< absolute path, malloc'd, of `protect-file`; NULL */
+    int watch_settings;               /**< 1 or 0 (`watch-settings`): the module applies a
+                                           changed file (and protect-file) within a second,
+                                           without a reload (conf/idng_watch.h) */
     struct idng_conf_origins origin;  /**< which file and line set what */
 };
 
 /**
  * Sets every field to its default (mode uts46, on-invalid refuse,
  * on-raw-8bit normalize, log-queries yes, log-rejected yes, log-format text, Unbound's log,
- * ede yes, empty lists, stats-interval 3600).  Allocates nothing.
+ * ede yes, empty lists, stats-interval 3600, watch-settings yes).  Allocates nothing.
  */
 void idng_conf_init(struct idng_conf *c);
 

@@ -18,13 +18,18 @@
  * - reply callbacks (resolved, cache, local data, servfail): the query log.
  *
  * Module-wide state is set up in init and read-only afterwards, apart from
- * atomic counters and a mutex around the log file.  Per-query state lives in
- * qstate->minfo[id], allocated from the query's region.
+ * atomic counters, a mutex around the log file, and the settings in force:
+ * those are replaced whole when their file changes (conf/idng_watch.h), and
+ * every entry point reads them inside a read section (settings_enter ...
+ * settings_leave), never keeping a pointer into them past it: per-query
+ * state holds copies.  Per-query state lives in qstate->minfo[id],
+ * allocated from the query's region.
  */
 #include "config.h"
 
 #include "dynlibmod/dynlibmod.h"
 #include "services/cache/dns.h"
+#include "services/cache/rrset.h"
 #include "services/mesh.h"
 #include "sldns/pkthdr.h"
 #include "sldns/rrdef.h"
@@ -38,6 +43,7 @@
 #include "util/net_help.h"
 #include "util/netevent.h"
 #include "util/regional.h"
+#include "util/storage/slabhash.h"
 
 #include "idng_log.h"
 #include "idng_memo.h"
@@ -45,6 +51,7 @@
 #include "idng_policy.h"
 #include "idng_stats.h"
 #include "idng_conf.h"
+#include "idng_watch.h"
 #include "idnguard.h"
 
 #include <dlfcn.h>
@@ -59,15 +66,15 @@
 
 /** Module-wide state, in dynlibmod_env.dyn_env. */
 struct idng_env {
-    struct idng_conf conf;
-    /* Names the contents of conf for the threads' remembered verdicts
-     * (idng_memo.h): a new value at every load, never 0. */
-    uint64_t conf_gen;
-    time_t loaded_at;           /* when conf was read from its file */
-    struct idng_logfile *logf;  /* NULL: Unbound's own log */
-    /* The stats timer: logs the counters and replaces the stats file
-     * every stats_interval seconds. */
-    struct idng_ticker stats;
+    /* The settings in force (conf, their generation, the log file), the
+     * thread that applies a changed file, and the stats timer, which logs
+     * the counters and replaces the stats file every stats-interval
+     * seconds (conf/idng_watch.h). */
+    struct idng_watch watch;
+    /* 1: settings were applied without a reload, and what Unbound's cache
+     * holds that they reject is still to be expired (expire_rejected, by
+     * the next worker that runs the module). */
+    atomic_int expire;
     /* Arguments of the reply callback, one per answer path. */
     struct reply_path {
         struct idng_env *ie;
@@ -153,10 +160,14 @@ static struct {
 /* The counters (idng_stats.h), cumulative since the daemon started: in the
  * pinned module they outlive reloads too.  Atomic: every worker counts. */
 static struct idng_counters counters;
-/* Each thread's remembered verdicts of the cache-hit path (idng_memo.h),
- * and the source of the settings generations they are keyed by. */
-static _Thread_local struct idng_memo memo;
-static atomic_uint_fast64_t conf_gens;
+/* Each thread's state, in one thread-local block so that a cache hit looks
+ * it up once: its remembered verdicts of the cache-hit path (idng_memo.h,
+ * keyed by the settings generation), and its side of the read sections of
+ * the settings in force (idng_live.h). */
+static _Thread_local struct thread_state {
+    struct idng_memo memo;
+    struct idng_live_reader reader;
+} ts;
 
 static struct idng_env *env_of(struct module_env *env, int id)
 {
@@ -164,21 +175,33 @@ static struct idng_env *env_of(struct module_env *env, int id)
     return de ? (struct idng_env *)de->dyn_env : NULL;
 }
 
+/* The settings in force, for one entry point: valid until settings_leave,
+ * which every path out of it calls. */
+static const struct idng_settings *settings_enter(struct idng_env *ie)
+{
+    return idng_watch_enter_as(&ie->watch, &ts.reader);
+}
+
+static void settings_leave(void)
+{
+    idng_watch_leave_as(&ts.reader);
+}
+
 /* ---- logging ---- */
 
-static void write_line(struct idng_env *ie, const char *line, size_t len)
+static void write_line(const struct idng_settings *set, const char *line, size_t len)
 {
-    if (!ie->logf) {
+    if (!set->logf) {
         /* Through Unbound's log (or syslog), after Unbound's own "info: "
          * a text line is "idnguard: ..." and a JSON line is the object
          * alone, so the message part parses as one JSON value. */
-        if (ie->conf.log_format == IDNG_LOGFMT_JSON)
+        if (set->conf.log_format == IDNG_LOGFMT_JSON)
             log_info("%s", line);
         else
             log_info("idnguard: %s", line);
         return;
     }
-    if (idng_logfile_write(ie->logf, line, len) != 0)
+    if (idng_logfile_write(set->logf, line, len) != 0)
         atomic_fetch_add(&counters.log_errors, 1); /* dropped: the disk is behind */
 }
 
@@ -231,9 +254,9 @@ struct line_extra {
 
 /* One client answered (or dropped): counted, and its query-log line, which
  * is written with log-queries: yes, and for the 'log' action always. */
-static void idng_log_query(struct idng_env *ie, struct query_info *qinfo, struct comm_reply *repinfo,
-                           int rcode, const struct idng_verdict *v, int ede, enum idng_path path,
-                           const struct line_extra *x)
+static void idng_log_query(const struct idng_settings *set, struct query_info *qinfo,
+                           struct comm_reply *repinfo, int rcode, const struct idng_verdict *v,
+                           int ede, enum idng_path path, const struct line_extra *x)
 {
     struct idng_logrec r;
     struct timeval tv;
@@ -242,13 +265,13 @@ static void idng_log_query(struct idng_env *ie, struct query_info *qinfo, struct
     size_t n;
 
     idng_counters_answer(&counters, v, path);
-    if (!idng_conf_logs(&ie->conf, v))
+    if (!idng_conf_logs(&set->conf, v))
         return;
     memset(&r, 0, sizeof r);
     gettimeofday(&tv, NULL);
     r.time_sec = tv.tv_sec;
     r.time_usec = tv.tv_usec;
-    format_client(repinfo, ie->conf.anonymize_clients, client, sizeof client, &port);
+    format_client(repinfo, set->conf.anonymize_clients, client, sizeof client, &port);
     r.client = client[0] ? client : NULL;
     r.port = port;
     if (qinfo) {
@@ -258,7 +281,7 @@ static void idng_log_query(struct idng_env *ie, struct query_info *qinfo, struct
         r.qclass = qinfo->qclass;
     }
     r.rcode = rcode;
-    idng_logrec_verdict(&r, v, ie->conf.policy.mode);
+    idng_logrec_verdict(&r, v, set->conf.policy.mode);
     r.path = idng_path_name(path);
     r.ede = ede;
     r.transport = transport_of(repinfo);
@@ -271,10 +294,10 @@ static void idng_log_query(struct idng_env *ie, struct query_info *qinfo, struct
         r.elapsed_us = ((long long)tv.tv_sec - x->start->tv_sec) * 1000000LL
                        + ((long long)tv.tv_usec - x->start->tv_usec);
     }
-    n = idng_log_format(&r, ie->conf.log_format == IDNG_LOGFMT_JSON ? IDNG_LOGFMT_JSON
-                                                                     : IDNG_LOGFMT_TEXT,
-                        ie->logf != NULL, line, sizeof line);
-    write_line(ie, line, n);
+    n = idng_log_format(&r, set->conf.log_format == IDNG_LOGFMT_JSON ? IDNG_LOGFMT_JSON
+                                                                      : IDNG_LOGFMT_TEXT,
+                        set->logf != NULL, line, sizeof line);
+    write_line(set, line, n);
 }
 
 /*
@@ -283,7 +306,7 @@ static void idng_log_query(struct idng_env *ie, struct query_info *qinfo, struct
  * (written beside it, then renamed), so that a reader (node_exporter's
  * textfile collector) never sees half a file.
  */
-static void emit_stats(struct idng_env *ie, const char *when)
+static void emit_stats(const struct idng_settings *set, const char *when)
 {
     static char text[128 * 1024]; /* one writer at a time: the stats thread, or deinit */
     struct idng_stats st;
@@ -295,18 +318,21 @@ static void emit_stats(struct idng_env *ie, const char *when)
         idng_stats_line(&st, when, line, sizeof line);
         log_info("%s", line);
     }
-    if (!ie->conf.stats_file)
+    if (!set->conf.stats_file)
         return;
-    n = idng_stats_prometheus(&st, PACKAGE_VERSION, ie->conf.policy.mode, text, sizeof text);
+    n = idng_stats_prometheus(&st, PACKAGE_VERSION, set->conf.policy.mode, text, sizeof text);
     if (n >= sizeof text)
         log_err("idnguard: stats-file: too much to write");
-    else if (idng_file_replace(ie->conf.stats_file, text, n, err, sizeof err) != 0)
+    else if (idng_file_replace(set->conf.stats_file, text, n, err, sizeof err) != 0)
         log_err("idnguard: stats-file: %s", err);
 }
 
 static void stats_tick(void *arg)
 {
-    emit_stats((struct idng_env *)arg, "interval");
+    const struct idng_settings *set = settings_enter(arg);
+
+    emit_stats(set, "interval");
+    settings_leave();
 }
 
 /* ---- judging responses ---- */
@@ -330,10 +356,26 @@ static int scan_rrset(const struct idng_policy *p, struct idng_scan *s, enum idn
 
 /* idng_policy_judge of a client's name through this thread's remembered
  * verdicts: a name found ok before is not judged again (idng_memo.h). */
-static void judge_name(struct idng_env *ie, const uint8_t *wire, size_t len,
+static void judge_name(const struct idng_settings *set, const uint8_t *wire, size_t len,
                        struct idng_verdict *v)
 {
-    idng_memo_verdict(&memo, ie->conf_gen, &ie->conf.policy, wire, len, 0, v);
+    idng_memo_verdict(&ts.memo, set->gen, &set->conf.policy, wire, len, 0, v);
+}
+
+/* The section of a response's i-th RRset. */
+static enum idng_section section_of(const struct reply_info *rep, size_t i)
+{
+    return i < rep->an_numrrsets                       ? IDNG_SEC_ANSWER
+           : i < rep->an_numrrsets + rep->ns_numrrsets ? IDNG_SEC_AUTHORITY
+                                                       : IDNG_SEC_ADDITIONAL;
+}
+
+/* A scan through this thread's remembered verdicts. */
+static void scan_start(const struct idng_settings *set, struct idng_scan *s)
+{
+    idng_scan_init(s);
+    s->memo = &ts.memo;
+    s->gen = set->gen;
 }
 
 /*
@@ -341,29 +383,23 @@ static void judge_name(struct idng_env *ie, const uint8_t *wire, size_t len,
  * be NULL) is the name it is for; RRsets the scan says to remove (strip)
  * are removed from rep and counted.
  */
-static enum idng_scan_result scan_response(struct idng_env *ie, const struct query_info *qi,
-                                           struct reply_info *rep, enum idng_strip strip,
-                                           struct idng_verdict *out)
+static enum idng_scan_result scan_response(const struct idng_settings *set,
+                                           const struct query_info *qi, struct reply_info *rep,
+                                           enum idng_strip strip, struct idng_verdict *out)
 {
     struct idng_scan s;
-    size_t i, kept = 0, an, ns, cut_an = 0, cut_ns = 0, cut_ar = 0;
+    size_t i, kept = 0, cut_an = 0, cut_ns = 0, cut_ar = 0;
 
-    idng_scan_init(&s);
-    s.memo = &memo;
-    s.gen = ie->conf_gen;
+    scan_start(set, &s);
     if (qi)
-        idng_scan_name(&ie->conf.policy, &s, qi->qname, qi->qname_len);
+        idng_scan_name(&set->conf.policy, &s, qi->qname, qi->qname_len);
     if (!rep)
         return idng_scan_result(&s, out);
-    an = rep->an_numrrsets;
-    ns = rep->ns_numrrsets;
     for (i = 0; i < rep->rrset_count; i++) {
         struct ub_packed_rrset_key *k = rep->rrsets[i];
-        enum idng_section sec = i < an        ? IDNG_SEC_ANSWER
-                                : i < an + ns ? IDNG_SEC_AUTHORITY
-                                              : IDNG_SEC_ADDITIONAL;
+        enum idng_section sec = section_of(rep, i);
 
-        if (!scan_rrset(&ie->conf.policy, &s, sec, k, strip)) {
+        if (!scan_rrset(&set->conf.policy, &s, sec, k, strip)) {
             rep->rrsets[kept++] = k;
             continue;
         }
@@ -377,15 +413,122 @@ static enum idng_scan_result scan_response(struct idng_env *ie, const struct que
     return idng_scan_result(&s, out);
 }
 
+/* ---- the cache, after settings applied without a reload ---- */
+
+/*
+ * Settings applied without a reload (conf/idng_watch.h) keep Unbound's
+ * cache, which may hold answers stored under the settings they replaced:
+ * a name now denied, a chain into one.  A reload empties the cache; here
+ * only what the settings in force reject is expired, as `unbound-control
+ * flush_zone` expires a zone: every RRset that the check before the cache
+ * (cb_query_response) would now keep out, and every message whose name
+ * the settings reject or normalize, or that holds such an RRset.  The
+ * worker then no longer answers them from the cache, and the next query
+ * for them goes through the module.
+ *
+ * This runs in a worker, in the module's operate (no cache lock is held
+ * there), not in the watch thread: during a reload Unbound may delete and
+ * make the caches anew before the module's deinit stops that thread.
+ */
+struct expiry {
+    const struct idng_settings *set;
+    time_t expired; /* a TTL in the past for every worker (3 s of skew, as flush_zone) */
+    size_t msgs, rrsets;
+};
+
+/* One RRset of the RRset cache (write-locked by the traversal). */
+static void expire_rrset(struct lruhash_entry *e, void *arg)
+{
+    struct expiry *x = arg;
+    struct ub_packed_rrset_key *k = (struct ub_packed_rrset_key *)e->key;
+    struct packed_rrset_data *d = (struct packed_rrset_data *)e->data;
+    uint16_t t = ntohs(k->rk.type);
+    struct idng_scan s;
+
+    if (d->ttl <= x->expired)
+        return;
+    /* Judged as a response's answer section judges it (owner, targets);
+     * NSEC and NSEC3 as its authority section does (not for their owner). */
+    scan_start(x->set, &s);
+    scan_rrset(&x->set->conf.policy, &s,
+               t == LDNS_RR_TYPE_NSEC || t == LDNS_RR_TYPE_NSEC3 ? IDNG_SEC_AUTHORITY
+                                                                 : IDNG_SEC_ANSWER,
+               k, IDNG_STRIP_NONE);
+    if (idng_scan_result(&s, NULL) != IDNG_SCAN_REJECT)
+        return;
+    d->ttl = x->expired;
+    x->rrsets++;
+}
+
+/* One message of the message cache (write-locked by the traversal). */
+static void expire_msg(struct lruhash_entry *e, void *arg)
+{
+    struct expiry *x = arg;
+    struct msgreply_entry *k = (struct msgreply_entry *)e->key;
+    struct reply_info *rep = (struct reply_info *)e->data;
+    struct idng_brief b;
+    int rejected;
+
+    if (rep->ttl <= x->expired && rep->serve_expired_ttl <= x->expired)
+        return;
+    idng_memo_judge(&ts.memo, x->set->gen, &x->set->conf.policy, k->key.qname, k->key.qname_len,
+                    &b);
+    rejected = b.action != IDNG_ACT_PASS && b.action != IDNG_ACT_LOG;
+    /* Its RRsets, read-locked as a cache hit reads them (expired or not:
+     * serve-expired may serve them); gone or replaced, it cannot be served. */
+    if (!rejected && rrset_array_lock(rep->ref, rep->rrset_count, 0)) {
+        struct idng_scan s;
+        size_t i;
+
+        scan_start(x->set, &s);
+        for (i = 0; i < rep->rrset_count; i++)
+            scan_rrset(&x->set->conf.policy, &s, section_of(rep, i), rep->rrsets[i],
+                       IDNG_STRIP_NONE);
+        rejected = idng_scan_result(&s, NULL) == IDNG_SCAN_REJECT;
+        rrset_array_unlock(rep->ref, rep->rrset_count);
+    }
+    if (!rejected)
+        return;
+    rep->ttl = x->expired;
+    rep->prefetch_ttl = x->expired;
+    rep->serve_expired_ttl = x->expired;
+    x->msgs++;
+}
+
+/* Expires what Unbound's caches hold that set rejects (see above). */
+static void expire_rejected(struct module_env *env, const struct idng_settings *set)
+{
+    struct expiry x;
+
+    x.set = set;
+    x.expired = *env->now - 3;
+    x.msgs = x.rrsets = 0;
+    slabhash_traverse(&env->rrset_cache->table, 1, expire_rrset, &x);
+    slabhash_traverse(env->msg_cache, 1, expire_msg, &x);
+    if (x.msgs || x.rrsets)
+        log_info("idnguard: expired %zu cached answers and %zu cached RRsets that the settings "
+                 "applied without a reload reject",
+                 x.msgs, x.rrsets);
+}
+
+/* The watch published new settings (conf/idng_watch.h).  Every change
+ * costs one pass over the caches; a summary of what changed (which keys)
+ * could spare it when the policy stayed the same. */
+static void settings_applied(void *arg)
+{
+    atomic_store(&((struct idng_env *)arg)->expire, 1);
+}
+
 /* ---- answers ---- */
 
 /* The EDE a refusal carries; whether it reached a client is decided when
  * the reply is encoded (ede_sent). */
-static void attach_ede(struct module_qstate *qstate, struct idng_env *ie, struct idng_q *q)
+static void attach_ede(struct module_qstate *qstate, const struct idng_settings *set,
+                       struct idng_q *q)
 {
     char text[512];
 
-    if (!ie->conf.ede || q->v.action == IDNG_ACT_DROP)
+    if (!set->conf.ede || q->v.action == IDNG_ACT_DROP)
         return;
     idng_policy_ede_text(&q->v, text, sizeof text);
     if (edns_opt_list_append_ede(&qstate->edns_opts_front_out, qstate->region,
@@ -397,7 +540,7 @@ static void attach_ede(struct module_qstate *qstate, struct idng_env *ie, struct
  * no answer.  Every client of the state gets it, the clients of our own
  * normalize sub-query included; the super of such a sub-query reads the
  * verdict in inform_super. */
-static enum module_ext_state reject(struct module_qstate *qstate, struct idng_env *ie,
+static enum module_ext_state reject(struct module_qstate *qstate, const struct idng_settings *set,
                                     struct idng_q *q)
 {
     q->phase = PH_REJECTED;
@@ -405,7 +548,7 @@ static enum module_ext_state reject(struct module_qstate *qstate, struct idng_en
     qstate->return_rcode =
         q->v.action == IDNG_ACT_NXDOMAIN ? LDNS_RCODE_NXDOMAIN : LDNS_RCODE_REFUSED;
     if (q->v.action != IDNG_ACT_DROP) {
-        attach_ede(qstate, ie, q);
+        attach_ede(qstate, set, q);
         return module_finished;
     }
     /* A dropped query gets no reply, so no reply callback: one line for
@@ -417,14 +560,14 @@ static enum module_ext_state reject(struct module_qstate *qstate, struct idng_en
             struct query_info qi = qstate->qinfo;
             qi.qname = r->qname;
             struct line_extra x = {q->target, q->target_len, &r->start_time};
-            idng_log_query(ie, &qi, &r->query_reply, -1, &q->v, -1, IDNG_PATH_POLICY, &x);
+            idng_log_query(set, &qi, &r->query_reply, -1, &q->v, -1, IDNG_PATH_POLICY, &x);
         }
     }
     return module_finished;
 }
 
 /* Starts the sub-query for the A-label form of a raw UTF-8 name. */
-static int start_normalize(struct module_qstate *qstate, int id, struct idng_env *ie,
+static int start_normalize(struct module_qstate *qstate, int id, const struct idng_settings *set,
                            struct idng_q *q)
 {
     uint8_t alabel[256];
@@ -432,7 +575,7 @@ static int start_normalize(struct module_qstate *qstate, int id, struct idng_env
     struct query_info qinfo;
     struct module_qstate *subq = NULL;
     idng_error e;
-    idng_status st = idng_policy_normalize(&ie->conf.policy, qstate->qinfo.qname,
+    idng_status st = idng_policy_normalize(&set->conf.policy, qstate->qinfo.qname,
                                            qstate->qinfo.qname_len, alabel, &alen, &e);
 
     if (st != IDNG_OK) {
@@ -441,7 +584,7 @@ static int start_normalize(struct module_qstate *qstate, int id, struct idng_env
         q->v.err.status = st;
         q->v.err.label_len = 0;
         q->v.err.codepoint = e.codepoint;
-        q->v.action = idng_policy_fallback(&ie->conf.policy, st);
+        q->v.action = idng_policy_fallback(&set->conf.policy, st);
         return 0;
     }
     qinfo = qstate->qinfo;
@@ -550,7 +693,7 @@ static void build_normalized(struct module_qstate *sub, struct module_qstate *su
 
 /* A query new to the module: judged, unless it is the validator's own. */
 static enum module_ext_state handle_new(struct module_qstate *qstate, int id,
-                                        struct idng_env *ie, struct idng_q *q)
+                                        const struct idng_settings *set, struct idng_q *q)
 {
     if (q->role == ROLE_CLIENT && qstate->is_valrec) {
         /* The validator's DS/DNSKEY lookup: no client asks it (clients
@@ -562,16 +705,16 @@ static enum module_ext_state handle_new(struct module_qstate *qstate, int id,
         q->phase = PH_WAIT_MODULE;
         return module_wait_module;
     }
-    judge_name(ie, qstate->qinfo.qname, qstate->qinfo.qname_len, &q->v);
+    judge_name(set, qstate->qinfo.qname, qstate->qinfo.qname_len, &q->v);
     if (q->v.action == IDNG_ACT_NORMALIZE) {
-        int r = start_normalize(qstate, id, ie, q);
+        int r = start_normalize(qstate, id, set, q);
         if (r < 0)
             return module_error;
         if (r > 0)
             return module_wait_subquery;
     }
     if (idng_action_rejects(q->v.action))
-        return reject(qstate, ie, q);
+        return reject(qstate, set, q);
     q->phase = PH_WAIT_MODULE;
     return module_wait_module;
 }
@@ -580,17 +723,17 @@ static enum module_ext_state handle_new(struct module_qstate *qstate, int id,
  * do, and ours come with their state already attached), or a super whose
  * sub-query finished. */
 static enum module_ext_state handle_pass(struct module_qstate *qstate, int id,
-                                         struct idng_env *ie, struct idng_q *q)
+                                         const struct idng_settings *set, struct idng_q *q)
 {
     switch (q->phase) {
     case PH_NEW:
-        return handle_new(qstate, id, ie, q);
+        return handle_new(qstate, id, set, q);
     case PH_WAIT_SUB:
         return module_wait_subquery;
     case PH_SUB_REJECTED:
         /* Answer the client as the A-label name was answered: its verdict,
          * action and EDE. */
-        return reject(qstate, ie, q);
+        return reject(qstate, set, q);
     case PH_SUB_DONE:
         q->phase = PH_DONE;
         return module_finished;
@@ -600,8 +743,8 @@ static enum module_ext_state handle_pass(struct module_qstate *qstate, int id,
 }
 
 /* The modules below are done: the answer is judged before anyone gets it. */
-static enum module_ext_state handle_moddone(struct module_qstate *qstate, struct idng_env *ie,
-                                            struct idng_q *q)
+static enum module_ext_state handle_moddone(struct module_qstate *qstate,
+                                            const struct idng_settings *set, struct idng_q *q)
 {
     struct idng_verdict v;
     enum idng_scan_result found;
@@ -611,7 +754,7 @@ static enum module_ext_state handle_moddone(struct module_qstate *qstate, struct
         return module_finished;
     }
     found = qstate->return_msg
-                ? scan_response(ie, NULL, qstate->return_msg->rep, IDNG_STRIP_EXTRA, &v)
+                ? scan_response(set, NULL, qstate->return_msg->rep, IDNG_STRIP_EXTRA, &v)
                 : IDNG_SCAN_PASS;
     if (q->phase == PH_HELD && found != IDNG_SCAN_REJECT) {
         found = IDNG_SCAN_REJECT;
@@ -623,7 +766,7 @@ static enum module_ext_state handle_moddone(struct module_qstate *qstate, struct
         atomic_fetch_add(&counters.answers_rejected, 1);
         idng_verdict_for_client(&v, &q->v);
         q->v = v;
-        return reject(qstate, ie, q);
+        return reject(qstate, set, q);
     }
     if (found == IDNG_SCAN_LOG && q->v.err.status == IDNG_OK && q->v.listed == IDNG_LISTED_NONE) {
         idng_verdict_for_client(&v, &q->v);
@@ -643,6 +786,7 @@ static void idng_mod_operate(struct module_qstate *qstate, enum module_ev event,
 {
     struct idng_env *ie = env_of(qstate->env, id);
     struct idng_q *q = (struct idng_q *)qstate->minfo[id];
+    const struct idng_settings *set;
 
     (void)outbound;
     if (!ie) {
@@ -659,18 +803,22 @@ static void idng_mod_operate(struct module_qstate *qstate, enum module_ev event,
         q->role = ROLE_CLIENT;
         qstate->minfo[id] = q;
     }
+    set = settings_enter(ie);
+    if (atomic_load_explicit(&ie->expire, memory_order_relaxed) && atomic_exchange(&ie->expire, 0))
+        expire_rejected(qstate->env, set);
     switch (event) {
     case module_event_new:
     case module_event_pass:
-        qstate->ext_state[id] = handle_pass(qstate, id, ie, q);
-        return;
+        qstate->ext_state[id] = handle_pass(qstate, id, set, q);
+        break;
     case module_event_moddone:
-        qstate->ext_state[id] = handle_moddone(qstate, ie, q);
-        return;
+        qstate->ext_state[id] = handle_moddone(qstate, set, q);
+        break;
     default:
         qstate->ext_state[id] = module_finished;
-        return;
+        break;
     }
+    settings_leave();
 }
 
 static void idng_mod_inform_super(struct module_qstate *qstate, int id, struct module_qstate *super)
@@ -708,10 +856,16 @@ static void idng_mod_clear(struct module_qstate *qstate, int id)
 static size_t idng_mod_get_mem(struct module_env *env, int id)
 {
     struct idng_env *ie = env_of(env, id);
+    const struct idng_settings *set;
+    size_t n;
 
     if (!ie)
         return 0;
-    return sizeof *ie + idng_nameset_mem(&ie->conf.policy.allow) + idng_nameset_mem(&ie->conf.policy.deny);
+    set = settings_enter(ie);
+    n = sizeof *ie + sizeof *set + idng_nameset_mem(&set->conf.policy.allow)
+        + idng_nameset_mem(&set->conf.policy.deny);
+    settings_leave();
+    return n;
 }
 
 /* ---- callbacks ---- */
@@ -770,17 +924,29 @@ static int question_of(struct comm_reply *repinfo, struct query_info *qi)
     return 1;
 }
 
+/*
+ * A client answered: counted and logged.  t is this thread's state (ts),
+ * looked up once for the read section and the remembered verdicts, as
+ * every cache hit comes here.
+ */
 static void idng_log_reply(struct query_info *qinfo, struct module_qstate *qstate,
                            struct reply_info *rep, int rcode, struct edns_data *edns,
                            struct edns_option **opt_list_out, struct comm_reply *repinfo, int id,
                            struct idng_env *ie, enum idng_path path,
-                           const struct timeval *start)
+                           const struct timeval *start, struct thread_state *t)
 {
     struct idng_q *q = qstate ? (struct idng_q *)qstate->minfo[id] : NULL;
+    const struct idng_settings *set;
     struct query_info chaos;
     struct idng_verdict v;
     int ede = -1;
     int cache = path == IDNG_PATH_CACHE;
+
+    /* An opaque value from here on: the compiler would rather look the
+     * thread-local block up again at each use (a call to __tls_get_addr
+     * in a library loaded with dlopen) than keep its address. */
+    __asm__("" : "+r"(t));
+    set = idng_watch_enter_as(&ie->watch, &t->reader);
 
     /* The rcode is the reply's: on a cache hit the value passed is the
      * query's own RCODE bits, which the client chose. */
@@ -802,17 +968,17 @@ static void idng_log_reply(struct query_info *qinfo, struct module_qstate *qstat
          * counted.  This thread remembers what it needs of the verdicts
          * (idng_memo.h); a line needs the whole verdict, which for a name
          * found ok is known without judging it again. */
-        if (!ie->conf.log_queries) {
+        if (!set->conf.log_queries) {
             struct idng_brief b;
 
-            idng_memo_judge(&memo, ie->conf_gen, &ie->conf.policy, qinfo->qname,
+            idng_memo_judge(&t->memo, set->gen, &set->conf.policy, qinfo->qname,
                             qinfo->qname_len, &b);
             if (b.action != IDNG_ACT_LOG) {
                 idng_counters_count(&counters, b.row, IDNG_ACT_PASS, path);
-                return;
+                goto out;
             }
         }
-        judge_name(ie, qinfo->qname, qinfo->qname_len, &v);
+        judge_name(set, qinfo->qname, qinfo->qname_len, &v);
         if (v.action != IDNG_ACT_LOG)
             v.action = IDNG_ACT_PASS;
     } else {
@@ -821,8 +987,10 @@ static void idng_log_reply(struct query_info *qinfo, struct module_qstate *qstat
     }
     {
         struct line_extra x = {q ? q->target : NULL, q ? q->target_len : 0, start};
-        idng_log_query(ie, qinfo, repinfo, rcode, &v, ede, path, &x);
+        idng_log_query(set, qinfo, repinfo, rcode, &v, ede, path, &x);
     }
+out:
+    idng_watch_leave_as(&t->reader);
 }
 
 /* The reply callbacks: one function, registered once per answer path with
@@ -836,33 +1004,33 @@ static int cb_reply(struct query_info *qinfo, struct module_qstate *qstate, stru
 
     (void)region;
     idng_log_reply(qinfo, qstate, rep, rcode, edns, opt_list_out, repinfo, id, p->ie, p->path,
-                   start_time);
+                   start_time, &ts);
     return 1;
 }
 
 /* The iterator calls this with every response, before it stores anything
  * of it in the message or RRset cache, and with none (response NULL) when
  * a server did not answer, before it may store a SERVFAIL for the name. */
-static int cb_query_response(struct module_qstate *qstate, struct dns_msg *response, int id,
-                             void *arg)
+static void guard_response(struct module_qstate *qstate, struct dns_msg *response, int id,
+                           const struct idng_settings *set)
 {
-    struct idng_env *ie = (struct idng_env *)arg;
     struct idng_q *q = (struct idng_q *)qstate->minfo[id];
     struct idng_verdict v;
 
     if (qstate->no_cache_store)
-        return 1;
+        return;
     /* The name the state resolves (an internal lookup's name is judged
      * nowhere else), then the response: the name it is for and its data. */
     if (!response || query_dname_compare(qstate->qinfo.qname, response->qinfo.qname) != 0)
-        idng_policy_judge_data(&ie->conf.policy, qstate->qinfo.qname, qstate->qinfo.qname_len, &v);
+        idng_policy_judge_data(&set->conf.policy, qstate->qinfo.qname, qstate->qinfo.qname_len,
+                               &v);
     else
         v.action = IDNG_ACT_PASS; /* the same name: judged with the response */
     if (!idng_action_rejects(v.action)
         && !(response
-             && scan_response(ie, &response->qinfo, response->rep, IDNG_STRIP_NONE, &v)
+             && scan_response(set, &response->qinfo, response->rep, IDNG_STRIP_NONE, &v)
                     == IDNG_SCAN_REJECT))
-        return 1;
+        return;
     qstate->no_cache_store = 1;
     atomic_fetch_add(&counters.uncached, 1);
     if (response && !(qstate->query_flags & BIT_RD)) {
@@ -871,12 +1039,21 @@ static int cb_query_response(struct module_qstate *qstate, struct dns_msg *respo
          * no_cache_store says, where later answers are built from.  So the
          * rejected RRsets leave the response here, and the verdict is held
          * for handle_moddone, which answers the client with it. */
-        scan_response(ie, NULL, response->rep, IDNG_STRIP_ALL, NULL);
+        scan_response(set, NULL, response->rep, IDNG_STRIP_ALL, NULL);
         if (q && q->phase == PH_WAIT_MODULE) {
             q->phase = PH_HELD;
             q->held_v = v;
         }
     }
+}
+
+static int cb_query_response(struct module_qstate *qstate, struct dns_msg *response, int id,
+                             void *arg)
+{
+    const struct idng_settings *set = settings_enter(arg);
+
+    guard_response(qstate, response, id, set);
+    settings_leave();
     return 1;
 }
 
@@ -940,6 +1117,18 @@ static void warn_log(void *arg, const char *msg)
     log_err("idnguard: %s", msg);
 }
 
+/* What the settings watch says (conf/idng_watch.h), in Unbound's log. */
+static void watch_say(void *arg, int level, const char *text)
+{
+    (void)arg;
+    if (level == IDNG_WATCH_INFO)
+        log_info("idnguard: %s", text);
+    else if (level == IDNG_WATCH_WARN)
+        log_warn("idnguard: %s", text);
+    else
+        log_err("idnguard: %s", text);
+}
+
 /* The module's own log file (idng_out.h): workers never wait on its disk. */
 static struct idng_logfile *open_logfile(const char *path, char *err, size_t errlen)
 {
@@ -960,33 +1149,33 @@ enum load_result {
 };
 
 /*
- * Loads the settings file into ie->conf, or on a reload whose file does
- * not load (or whose log file cannot be opened) takes the kept settings
- * back.  On a reload that loads, changes gets what changed from the kept
- * settings (idng_conf_diff).
+ * Loads the settings file into set, or on a reload whose file does not
+ * load (or whose log file cannot be opened) takes the kept settings back.
+ * On a reload that loads, changes gets what changed from the kept settings
+ * (idng_conf_diff).
  */
-static enum load_result load_settings(struct idng_env *ie, const char *path, char *changes,
+static enum load_result load_settings(struct idng_settings *set, const char *path, char *changes,
                                       size_t cap)
 {
     static char err[8192]; /* init and deinit only: one at a time */
     int loaded;
     enum load_result r;
 
-    idng_conf_init(&ie->conf);
-    loaded = idng_conf_load(&ie->conf, path, err, sizeof err) == 0;
+    idng_conf_init(&set->conf);
+    loaded = idng_conf_load(&set->conf, path, err, sizeof err) == 0;
     if (loaded && err[0])
         log_report(err, 1);
-    if (loaded && ie->conf.log_file
-        && !(ie->logf = open_logfile(ie->conf.log_file, err, sizeof err))) {
-        idng_conf_free(&ie->conf);
+    if (loaded && set->conf.log_file
+        && !(set->logf = open_logfile(set->conf.log_file, err, sizeof err))) {
+        idng_conf_free(&set->conf);
         loaded = 0;
     }
-    ie->conf_gen = 1 + atomic_fetch_add(&conf_gens, 1);
+    set->gen = idng_settings_gen();
     if (loaded) {
         r = kept.have ? LOAD_RELOADED : LOAD_FIRST;
         if (kept.have)
-            idng_conf_diff(&kept.conf, &ie->conf, changes, cap);
-        ie->loaded_at = time(NULL);
+            idng_conf_diff(&kept.conf, &set->conf, changes, cap);
+        set->loaded_at = time(NULL);
         drop_kept();
         return r;
     }
@@ -994,16 +1183,16 @@ static enum load_result load_settings(struct idng_env *ie, const char *path, cha
     if (!kept.have)
         return LOAD_FAILED;
     atomic_fetch_add(&counters.reload_failures, 1);
-    ie->conf = kept.conf;
-    ie->loaded_at = kept.loaded_at;
+    set->conf = kept.conf;
+    set->loaded_at = kept.loaded_at;
     kept.have = 0;
-    if (ie->conf.log_file && !(ie->logf = open_logfile(ie->conf.log_file, err, sizeof err)))
+    if (set->conf.log_file && !(set->logf = open_logfile(set->conf.log_file, err, sizeof err)))
         log_err("idnguard: %s; query lines go to unbound's log", err);
     return LOAD_KEPT;
 }
 
 /* The line that ends init: what was loaded, or that a reload was not. */
-static void log_loaded(const struct idng_env *ie, const char *path, enum load_result r,
+static void log_loaded(const struct idng_settings *set, const char *path, enum load_result r,
                        const char *changes)
 {
     char when[32];
@@ -1012,20 +1201,20 @@ static void log_loaded(const struct idng_env *ie, const char *path, enum load_re
     switch (r) {
     case LOAD_FIRST:
         log_info("idnguard: loaded %s (mode %s, Unicode %s; idnguard %s built against Unbound %s)",
-                 path, idng_mode_name(ie->conf.policy.mode), IDNG_UNICODE_VERSION, IDNG_VERSION,
+                 path, idng_mode_name(set->conf.policy.mode), IDNG_UNICODE_VERSION, IDNG_VERSION,
                  PACKAGE_VERSION);
         break;
     case LOAD_RELOADED:
         log_info("idnguard: reloaded %s: %s", path, changes);
         break;
     case LOAD_KEPT:
-        if (!gmtime_r(&ie->loaded_at, &tm)
+        if (!gmtime_r(&set->loaded_at, &tm)
             || !strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm))
             snprintf(when, sizeof when, "an unknown time");
         log_err("idnguard: reload failed (reload failures: %llu); still running with the settings "
                 "loaded at %s (mode %s)",
                 (unsigned long long)atomic_load(&counters.reload_failures), when,
-                idng_mode_name(ie->conf.policy.mode));
+                idng_mode_name(set->conf.policy.mode));
         break;
     case LOAD_FAILED:
         break;
@@ -1160,6 +1349,8 @@ static int idng_mod_init(struct module_env *env, int id)
 {
     struct dynlibmod_env *de = (struct dynlibmod_env *)env->modinfo[id];
     struct idng_env *ie;
+    struct idng_settings *set;
+    struct idng_watch_ops ops = {0};
     const char *path = idng_conf_path();
     static char changes[4096]; /* init only: one at a time */
     char why[1024];
@@ -1171,17 +1362,30 @@ static int idng_mod_init(struct module_env *env, int id)
     }
     pin_module();
     ie = calloc(1, sizeof *ie);
-    if (!ie) {
+    set = calloc(1, sizeof *set);
+    if (!ie || !set) {
         log_err("idnguard: out of memory");
+        free(ie);
+        free(set);
         return 0;
     }
-    if ((loaded = load_settings(ie, path, changes, sizeof changes)) == LOAD_FAILED) {
+    if ((loaded = load_settings(set, path, changes, sizeof changes)) == LOAD_FAILED) {
+        free(set);
         free(ie);
         return 0;
     }
-    if (ie->conf.stats_interval
-        && idng_ticker_start(&ie->stats, ie->conf.stats_interval, stats_tick, ie) != 0)
-        log_err("idnguard: cannot start the stats timer; counters only at shutdown");
+    ops.open_log = open_logfile;
+    ops.say = watch_say;
+    ops.stats = stats_tick;
+    ops.applied = settings_applied;
+    ops.failures = &counters.reload_failures;
+    ops.arg = ie;
+    if (idng_watch_start(&ie->watch, set, path, &ops) != 0) {
+        log_err("idnguard: out of memory");
+        idng_settings_free(set);
+        free(ie);
+        return 0;
+    }
     de->dyn_env = ie;
     {
         static const struct {
@@ -1214,7 +1418,9 @@ static int idng_mod_init(struct module_env *env, int id)
         idng_daemon_log_set(&kept.log, env->cfg->logfile, env->cfg->chrootdir,
                             env->cfg->log_identity, env->cfg->use_syslog, env->cfg->log_time_ascii);
     kept.stopping = 0; /* a reload, if a deinit came before: no stop */
-    log_loaded(ie, path, loaded, changes);
+    log_loaded(set, path, loaded, changes);
+    if (idng_watch_follow(&ie->watch) != 0)
+        log_err("idnguard: cannot start watching %s: a changed file needs a reload", path);
     return 1;
 }
 
@@ -1222,6 +1428,7 @@ static void idng_mod_deinit(struct module_env *env, int id)
 {
     struct dynlibmod_env *de = (struct dynlibmod_env *)env->modinfo[id];
     struct idng_env *ie = de ? (struct idng_env *)de->dyn_env : NULL;
+    struct idng_settings *set;
     size_t i;
 
     if (!ie)
@@ -1229,23 +1436,24 @@ static void idng_mod_deinit(struct module_env *env, int id)
     for (i = 0; i < 4; i++)
         de->inplace_cb_delete_wrapped(env, ie->paths[i].type, id);
     de->inplace_cb_delete_wrapped(env, inplace_cb_query_response, id);
-    idng_ticker_stop(&ie->stats);
+    set = idng_watch_stop(&ie->watch);
     /* The stats file now, with the last counts if the daemon stops (the
      * workers are gone).  The counters line waits for the exit, which
      * comes only when this is a stop (see kept).  A module that could not
      * pin itself is unloaded now, its counters with it: their line is the
      * unload's. */
-    emit_stats(ie, kept.pinned ? NULL : "unload");
-    idng_logfile_close(ie->logf);
+    emit_stats(set, kept.pinned ? NULL : "unload");
+    idng_logfile_close(set->logf);
     drop_kept();
     if (kept.pinned) {
-        kept.conf = ie->conf; /* for a reload: what changed, or what stays */
-        kept.loaded_at = ie->loaded_at;
+        kept.conf = set->conf; /* for a reload: what changed, or what stays */
+        kept.loaded_at = set->loaded_at;
         kept.have = 1;
         kept.stopping = 1;
     } else {
-        idng_conf_free(&ie->conf);
+        idng_conf_free(&set->conf);
     }
+    free(set);
     free(ie);
     de->dyn_env = NULL;
 }

@@ -12,7 +12,9 @@
  * capacity and is NUL-terminated; a verdict is an opaque block of
  * idng_py_verdict_size() octets owned by the caller (the script keeps one
  * per query in its qdata).  ctypes releases the GIL around each call, so
- * the counters are atomic and the log file has a mutex.
+ * the counters are atomic, the log file has a mutex, and the settings in
+ * force are read inside a read section by every call (conf/idng_watch.h):
+ * a changed settings file is applied between two calls, never during one.
  *
  * Lifetime: ctypes never unloads a library, so the counters and the last
  * good settings live as long as the daemon, across reloads (Unbound's
@@ -25,6 +27,7 @@
  */
 #include "idng_conf.h"
 #include "idng_log.h"
+#include "idng_watch.h"
 #include "idng_out.h"
 #include "idng_policy.h"
 #include "idng_stats.h"
@@ -50,18 +53,23 @@ enum idng_py_counter {
     IDNG_PY_INTERNAL
 };
 
-/** Settings and the module's own log file. */
+/** What the watch says, handed to the script (idng_py_watch); level:
+ *  0 info, 1 warning, 2 error (IDNG_WATCH_*). */
+typedef void (*idng_py_say_fn)(int level, const char *text);
+
+/**
+ * The settings in force (their log file: NULL sends lines back to the
+ * script, for Unbound's log), the thread that applies a changed file, and
+ * the stats timer, which replaces the stats file every stats-interval
+ * seconds whether queries come or not (the summary line is the script's,
+ * in Unbound's log, which C here cannot reach).
+ */
 struct idng_py {
-    struct idng_conf conf;
-    time_t loaded_at;          /* when conf was read from its file */
-    struct idng_logfile *logf; /* NULL: lines go back to the script, for Unbound's log */
-    /* The stats timer: replaces the stats file every stats-interval
-     * seconds, whether queries come or not (the summary line is the
-     * script's, in Unbound's log, which C here cannot reach). */
-    struct idng_ticker stats;
+    struct idng_watch watch;
+    idng_py_say_fn say; /* NULL until idng_py_watch */
 };
 
-static size_t write_stats_file(struct idng_py *h, char *err, size_t errlen);
+static size_t write_stats_file(const struct idng_settings *set, char *err, size_t errlen);
 
 static struct idng_counters counters;
 
@@ -80,9 +88,32 @@ static struct {
 
 static void stats_tick(void *arg)
 {
+    struct idng_py *h = arg;
+    const struct idng_settings *set = idng_watch_enter(&h->watch);
     char err[512];
 
-    write_stats_file(arg, err, sizeof err);
+    write_stats_file(set, err, sizeof err);
+    idng_watch_leave();
+}
+
+/* The settings in force for one call: valid until leave(), which every
+ * path out of the call takes (conf/idng_watch.h). */
+static const struct idng_settings *enter(void *hp)
+{
+    return idng_watch_enter(&((struct idng_py *)hp)->watch);
+}
+
+static void leave(void)
+{
+    idng_watch_leave();
+}
+
+static void watch_say(void *arg, int level, const char *text)
+{
+    struct idng_py *h = arg;
+
+    if (h->say)
+        h->say(level, text);
 }
 
 /* The module's own log file (idng_out.h); a line lost counts as a log error. */
@@ -127,76 +158,109 @@ EXPORT void *idng_py_open(const char *path, int *state, char *changes, size_t ch
                           char *err, size_t errlen)
 {
     struct idng_py *h = calloc(1, sizeof *h);
+    struct idng_settings *set = calloc(1, sizeof *set);
+    struct idng_watch_ops ops = {0};
     int loaded;
 
     *state = kept.have ? IDNG_PY_RELOADED : IDNG_PY_FIRST;
     if (changes_cap)
         changes[0] = '\0';
-    if (!h) {
+    if (!h || !set) {
+        free(h);
+        free(set);
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    idng_conf_init(&h->conf);
-    loaded = idng_conf_load(&h->conf, path, err, errlen) == 0;
-    if (loaded && h->conf.log_file) {
+    idng_conf_init(&set->conf);
+    loaded = idng_conf_load(&set->conf, path, err, errlen) == 0;
+    if (loaded && set->conf.log_file) {
         size_t n = strlen(err);
-        if (!(h->logf = open_logfile(h->conf.log_file, err + n, errlen - n))) {
-            idng_conf_free(&h->conf);
+        if (!(set->logf = open_logfile(set->conf.log_file, err + n, errlen - n))) {
+            idng_conf_free(&set->conf);
             loaded = 0;
         }
     }
     if (!loaded) {
         if (!kept.have) {
+            free(set);
             free(h);
             return NULL;
         }
-        h->conf = kept.conf;
-        h->loaded_at = kept.loaded_at;
+        set->conf = kept.conf;
+        set->loaded_at = kept.loaded_at;
         kept.have = 0;
         *state = IDNG_PY_KEPT;
         atomic_fetch_add(&counters.reload_failures, 1);
-        if (h->conf.log_file) {
+        if (set->conf.log_file) {
             char e2[512];
-            h->logf = open_logfile(h->conf.log_file, e2, sizeof e2);
+            set->logf = open_logfile(set->conf.log_file, e2, sizeof e2);
         }
     } else {
-        h->loaded_at = time(NULL);
+        set->loaded_at = time(NULL);
         if (kept.have) {
-            idng_conf_diff(&kept.conf, &h->conf, changes, changes_cap);
+            idng_conf_diff(&kept.conf, &set->conf, changes, changes_cap);
             idng_conf_free(&kept.conf);
             kept.have = 0;
         }
     }
     kept.stopping = 0;
-    if (h->conf.stats_interval && h->conf.stats_file)
-        idng_ticker_start(&h->stats, h->conf.stats_interval, stats_tick, h);
+    set->gen = idng_settings_gen();
+    ops.open_log = open_logfile;
+    ops.say = watch_say;
+    ops.stats = stats_tick;
+    ops.stats_need_file = 1;
+    ops.failures = &counters.reload_failures;
+    ops.arg = h;
+    if (idng_watch_start(&h->watch, set, path, &ops) != 0) {
+        snprintf(err, errlen, "out of memory");
+        idng_settings_free(set);
+        free(h);
+        return NULL;
+    }
     return h;
 }
 
 /**
- * Closes a handle (Unbound's deinit, a reload's or the stop's): writes the
- * stats file, with the last counts if the daemon stops, and keeps the
- * settings for a reload; the counters line is left to the exit, which
- * comes only if the daemon stops.  err gets a problem writing the stats
- * file ("" if none).
+ * Starts applying a changed settings file without a reload (with
+ * watch-settings: yes; conf/idng_watch.h).  say gets what the watch has to
+ * say, from the watch's own thread (a ctypes callback takes the GIL); it
+ * must stay valid until idng_py_close.  @return 1, or 0 when the watch
+ * could not start (then a changed file needs a reload).
+ */
+EXPORT int idng_py_watch(void *hp, idng_py_say_fn say)
+{
+    struct idng_py *h = hp;
+
+    h->say = say;
+    return idng_watch_follow(&h->watch) == 0;
+}
+
+/**
+ * Closes a handle (Unbound's deinit, a reload's or the stop's): stops the
+ * watch, writes the stats file, with the last counts if the daemon stops,
+ * and keeps the settings for a reload; the counters line is left to the
+ * exit, which comes only if the daemon stops.  err gets a problem writing
+ * the stats file ("" if none).
  */
 EXPORT void idng_py_close(void *hp, char *err, size_t errlen)
 {
     struct idng_py *h = hp;
+    struct idng_settings *set;
 
     if (errlen)
         err[0] = '\0';
     if (!h)
         return;
-    idng_ticker_stop(&h->stats);
-    write_stats_file(h, err, errlen);
-    idng_logfile_close(h->logf);
+    set = idng_watch_stop(&h->watch);
+    write_stats_file(set, err, errlen);
+    idng_logfile_close(set->logf);
     if (kept.have)
         idng_conf_free(&kept.conf);
-    kept.conf = h->conf;
-    kept.loaded_at = h->loaded_at;
+    kept.conf = set->conf;
+    kept.loaded_at = set->loaded_at;
     kept.have = 1;
     kept.stopping = 1;
+    free(set);
     free(h);
 }
 
@@ -214,7 +278,10 @@ EXPORT void idng_py_daemon_log(const char *logfile, int use_syslog, const char *
 /** When the settings in force were read from their file (seconds since the epoch). */
 EXPORT long long idng_py_loaded_at(void *hp)
 {
-    return (long long)((struct idng_py *)hp)->loaded_at;
+    long long at = (long long)enter(hp)->loaded_at;
+
+    leave();
+    return at;
 }
 
 /** Reloads that kept the previous settings, so far. */
@@ -226,19 +293,28 @@ EXPORT unsigned long long idng_py_reload_failures(void)
 /** The mode's name, for the load line ("uts46"). */
 EXPORT const char *idng_py_mode(void *hp)
 {
-    return idng_mode_name(((struct idng_py *)hp)->conf.policy.mode);
+    const char *name = idng_mode_name(enter(hp)->conf.policy.mode); /* a constant string */
+
+    leave();
+    return name;
 }
 
 /** Is `ede: yes` set? */
 EXPORT int idng_py_ede_enabled(void *hp)
 {
-    return ((struct idng_py *)hp)->conf.ede;
+    int on = enter(hp)->conf.ede;
+
+    leave();
+    return on;
 }
 
 /** Seconds between stats lines (`stats-interval`; 0: at shutdown only). */
 EXPORT unsigned idng_py_stats_interval(void *hp)
 {
-    return ((struct idng_py *)hp)->conf.stats_interval;
+    unsigned every = enter(hp)->conf.stats_interval;
+
+    leave();
+    return every;
 }
 
 /** Octets a verdict block needs. */
@@ -255,13 +331,14 @@ EXPORT size_t idng_py_verdict_size(void)
  */
 EXPORT int idng_py_judge(void *hp, const uint8_t *wire, size_t len, int data, void *v)
 {
-    struct idng_py *h = hp;
+    const struct idng_settings *set = enter(hp);
     struct idng_verdict *out = v;
 
     if (data)
-        idng_policy_judge_data(&h->conf.policy, wire, len, out);
+        idng_policy_judge_data(&set->conf.policy, wire, len, out);
     else
-        idng_policy_judge(&h->conf.policy, wire, len, out);
+        idng_policy_judge(&set->conf.policy, wire, len, out);
+    leave();
     return (int)out->action;
 }
 
@@ -298,15 +375,17 @@ EXPORT int idng_py_interesting(const void *v)
  */
 EXPORT size_t idng_py_normalize(void *hp, const uint8_t *wire, size_t len, uint8_t *out, void *v)
 {
-    struct idng_py *h = hp;
+    const struct idng_settings *set = enter(hp);
     size_t n = 255;
     idng_error e;
-    idng_status st = idng_policy_normalize(&h->conf.policy, wire, len, out, &n, &e);
+    idng_status st = idng_policy_normalize(&set->conf.policy, wire, len, out, &n, &e);
 
-    if (st == IDNG_OK)
-        return n;
-    ((struct idng_verdict *)v)->action = idng_policy_fallback(&h->conf.policy, st);
-    return 0;
+    if (st != IDNG_OK) {
+        ((struct idng_verdict *)v)->action = idng_policy_fallback(&set->conf.policy, st);
+        n = 0;
+    }
+    leave();
+    return n;
 }
 
 /**
@@ -321,9 +400,10 @@ EXPORT size_t idng_py_normalize(void *hp, const uint8_t *wire, size_t len, uint8
  */
 EXPORT int idng_py_scan(void *hp, const uint8_t *buf, size_t len, void *v)
 {
-    struct idng_py *h = hp;
+    const struct idng_settings *set = enter(hp);
     struct idng_scan s;
     size_t i = 0;
+    int found;
 
     idng_scan_init(&s);
     while (i + 4 <= len) {
@@ -335,15 +415,17 @@ EXPORT int idng_py_scan(void *hp, const uint8_t *buf, size_t len, void *v)
         if (i + 4 + n > len)
             break;
         if (kind == 0)
-            idng_scan_name(&h->conf.policy, &s, name, n);
+            idng_scan_name(&set->conf.policy, &s, name, n);
         else if (kind == 4)
-            idng_scan_target(&h->conf.policy, &s, name, n, IDNG_STRIP_NONE);
+            idng_scan_target(&set->conf.policy, &s, name, n, IDNG_STRIP_NONE);
         else if (kind <= 3)
-            idng_scan_owner(&h->conf.policy, &s, (enum idng_section)(kind - 1), type, name, n,
+            idng_scan_owner(&set->conf.policy, &s, (enum idng_section)(kind - 1), type, name, n,
                             IDNG_STRIP_NONE);
         i += 4 + n;
     }
-    return (int)idng_scan_result(&s, (struct idng_verdict *)v);
+    found = (int)idng_scan_result(&s, (struct idng_verdict *)v);
+    leave();
+    return found;
 }
 
 /** EDE text of a rejected verdict (idng_policy_ede_text); its length. */
@@ -398,12 +480,12 @@ static const char *anonymize(const char *text, char *buf, size_t cap)
  *   (out, "idnguard: ..." for text, the object alone for JSON); 0 when
  *   there is none (not logged, or written to the module's own log-file).
  */
-EXPORT size_t idng_py_log(void *hp, const void *v, const char *client, unsigned port,
-                          const uint8_t *qname, size_t qname_len, unsigned qtype, unsigned qclass,
-                          int rcode, int ede, int path, const uint8_t *target, size_t target_len,
-                          const char *transport, long long elapsed_us, char *out, size_t cap)
+static size_t log_answer(const struct idng_settings *set, const void *v, const char *client,
+                         unsigned port, const uint8_t *qname, size_t qname_len, unsigned qtype,
+                         unsigned qclass, int rcode, int ede, int path, const uint8_t *target,
+                         size_t target_len, const char *transport, long long elapsed_us, char *out,
+                         size_t cap)
 {
-    struct idng_py *h = hp;
     struct idng_verdict judged;
     const struct idng_verdict *x = v;
     struct idng_logrec r;
@@ -416,20 +498,20 @@ EXPORT size_t idng_py_log(void *hp, const void *v, const char *client, unsigned 
     if (path < 0 || path >= IDNG_PATH_COUNT)
         return 0;
     if (!x) {
-        idng_policy_judge(&h->conf.policy, qname, qname_len, &judged);
+        idng_policy_judge(&set->conf.policy, qname, qname_len, &judged);
         if (judged.action != IDNG_ACT_LOG)
             judged.action = IDNG_ACT_PASS;
         x = &judged;
     }
     idng_counters_answer(&counters, x, (enum idng_path)path);
-    if (!idng_conf_logs(&h->conf, x))
+    if (!idng_conf_logs(&set->conf, x))
         return 0;
     memset(&r, 0, sizeof r);
     clock_gettime(CLOCK_REALTIME, &now);
     r.time_sec = now.tv_sec;
     r.time_usec = now.tv_nsec / 1000;
     r.client = client && client[0] ? client : NULL;
-    if (r.client && h->conf.anonymize_clients)
+    if (r.client && set->conf.anonymize_clients)
         r.client = anonymize(r.client, anon, sizeof anon);
     r.port = port;
     r.qname = qname;
@@ -437,7 +519,7 @@ EXPORT size_t idng_py_log(void *hp, const void *v, const char *client, unsigned 
     r.qtype = (uint16_t)qtype;
     r.qclass = (uint16_t)qclass;
     r.rcode = rcode;
-    idng_logrec_verdict(&r, x, h->conf.policy.mode);
+    idng_logrec_verdict(&r, x, set->conf.policy.mode);
     r.path = idng_path_name((enum idng_path)path);
     r.ede = ede;
     r.target = target;
@@ -447,18 +529,30 @@ EXPORT size_t idng_py_log(void *hp, const void *v, const char *client, unsigned 
         r.has_elapsed = 1;
         r.elapsed_us = elapsed_us;
     }
-    if (!h->logf) {
-        int json = h->conf.log_format == IDNG_LOGFMT_JSON;
+    if (!set->logf) {
+        int json = set->conf.log_format == IDNG_LOGFMT_JSON;
         idng_log_format(&r, json ? IDNG_LOGFMT_JSON : IDNG_LOGFMT_TEXT, 0, line, sizeof line);
         n = (size_t)snprintf(out, cap, "%s%s", json ? "" : "idnguard: ", line);
         return n < cap ? n : cap - 1;
     }
     n = idng_log_format(
-        &r, h->conf.log_format == IDNG_LOGFMT_JSON ? IDNG_LOGFMT_JSON : IDNG_LOGFMT_TEXT, 1, line,
+        &r, set->conf.log_format == IDNG_LOGFMT_JSON ? IDNG_LOGFMT_JSON : IDNG_LOGFMT_TEXT, 1, line,
         sizeof line);
-    if (idng_logfile_write(h->logf, line, n) != 0)
+    if (idng_logfile_write(set->logf, line, n) != 0)
         atomic_fetch_add(&counters.log_errors, 1); /* dropped: the disk is behind */
     return 0;
+}
+
+EXPORT size_t idng_py_log(void *hp, const void *v, const char *client, unsigned port,
+                          const uint8_t *qname, size_t qname_len, unsigned qtype, unsigned qclass,
+                          int rcode, int ede, int path, const uint8_t *target, size_t target_len,
+                          const char *transport, long long elapsed_us, char *out, size_t cap)
+{
+    size_t n = log_answer(enter(hp), v, client, port, qname, qname_len, qtype, qclass, rcode, ede,
+                          path, target, target_len, transport, elapsed_us, out, cap);
+
+    leave();
+    return n;
 }
 
 /**
@@ -469,18 +563,18 @@ EXPORT size_t idng_py_log(void *hp, const void *v, const char *client, unsigned 
 EXPORT size_t idng_py_stats(void *hp, const char *when, char *out, size_t cap, char *err,
                             size_t errlen)
 {
-    struct idng_py *h = hp;
     struct idng_stats st;
 
     err[0] = '\0';
     idng_counters_snapshot(&counters, &st);
-    write_stats_file(h, err, errlen);
+    write_stats_file(enter(hp), err, errlen);
+    leave();
     return idng_stats_line(&st, when, out, cap);
 }
 
 /* The Prometheus text file, written beside stats-file and renamed over it,
  * so a reader never sees half a file. */
-static size_t write_stats_file(struct idng_py *h, char *err, size_t errlen)
+static size_t write_stats_file(const struct idng_settings *set, char *err, size_t errlen)
 {
     static char text[128 * 1024];
     static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -489,16 +583,16 @@ static size_t write_stats_file(struct idng_py *h, char *err, size_t errlen)
     size_t n;
 
     err[0] = '\0';
-    if (!h->conf.stats_file)
+    if (!set->conf.stats_file)
         return 0;
     idng_counters_snapshot(&counters, &st);
     pthread_mutex_lock(&lock);
     /* The stock daemon this runs in is Debian's 1.17.1 (unboundmodule
      * tells no version; the info metric names it). */
-    n = idng_stats_prometheus(&st, IDNG_PY_UNBOUND, h->conf.policy.mode, text, sizeof text);
+    n = idng_stats_prometheus(&st, IDNG_PY_UNBOUND, set->conf.policy.mode, text, sizeof text);
     if (n >= sizeof text)
         snprintf(err, errlen, "stats-file: too much to write");
-    else if (idng_file_replace(h->conf.stats_file, text, n, why, sizeof why) != 0)
+    else if (idng_file_replace(set->conf.stats_file, text, n, why, sizeof why) != 0)
         snprintf(err, errlen, "stats-file: %s", why);
     pthread_mutex_unlock(&lock);
     return n;

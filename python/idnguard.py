@@ -26,9 +26,12 @@
 # rejected answer is ever in the cache, not even for a moment.
 #
 # Settings: $IDNGUARD_CONF, else /etc/unbound/idnguard.conf (the same file
-# and parser).  $IDNGUARD_LOG_CACHE_HITS=yes also logs answers from the
-# message cache (a python reply callback on every cache hit: costly, see
-# docs/performance.md); without it cache hits are neither logged nor counted.
+# and parser).  A changed file is applied without a reload by a thread of the
+# glue's (watch-settings, conf/idng_watch.h), which tells this script through
+# a ctypes callback (_watch_said).  $IDNGUARD_LOG_CACHE_HITS=yes also logs
+# answers from the message cache (a python reply callback on every cache hit:
+# costly, see docs/performance.md); without it cache hits are neither logged
+# nor counted.
 import ctypes
 import os
 import struct
@@ -53,6 +56,10 @@ _vsize = 0
 _ede = False
 _stats_every = 0
 _stats_next = 0.0
+# What the glue's watch says: a ctypes callback, kept referenced while the
+# handle is open (idng_py_watch).
+_SAY = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_char_p)
+_say_cb = None
 # Does this Unbound's python API offer the query_response callback?  (The
 # functions are the embedded interpreter's globals, as log_info is.)
 _HAS_QUERY_RESPONSE = "register_inplace_cb_query_response" in globals()
@@ -68,6 +75,7 @@ def _load_glue():
         "idng_py_close": (None, [vp, cp, sz]),
         "idng_py_daemon_log": (None, [cp, ctypes.c_int, cp, cp, ctypes.c_int]),
         "idng_py_loaded_at": (ctypes.c_longlong, [vp]),
+        "idng_py_watch": (ctypes.c_int, [vp, _SAY]),
         "idng_py_mode": (cp, [vp]),
         "idng_py_ede_enabled": (ctypes.c_int, [vp]),
         "idng_py_stats_interval": (ctypes.c_uint, [vp]),
@@ -99,8 +107,30 @@ def _report(text, warning):
         (log_warn if warning else log_err)("idnguard: " + line)
 
 
+def _settings_changed():
+    """What this script keeps of the settings in force, read again."""
+    global _ede, _stats_every, _stats_next
+    _ede = bool(_glue.idng_py_ede_enabled(_h))
+    every = _glue.idng_py_stats_interval(_h)
+    if every != _stats_every:
+        _stats_every = every
+        _stats_next = time.monotonic() + every if every else 0.0
+
+
+def _watch_said(level, text):
+    """The glue's watch, from its own thread: a line for Unbound's log
+    (0 info, 1 warning, 2 error); new settings may have been applied."""
+    try:
+        (log_info, log_warn, log_err)[min(max(level, 0), 2)](
+            "idnguard: " + text.decode("utf-8", "replace"))
+        if level == 0 and _h:
+            _settings_changed()
+    except Exception:  # a callback must not raise into C
+        pass
+
+
 def init_standard(id, env):
-    global _glue, _h, _vsize, _ede, _stats_every, _stats_next
+    global _glue, _h, _vsize, _ede, _stats_every, _stats_next, _say_cb
     # Unbound's python module ignores what init returns; only an exception
     # stops the daemon from starting, so a bad settings file raises.
     try:
@@ -139,6 +169,10 @@ def init_standard(id, env):
         register_inplace_cb_reply_cache(_cb_cache, env, id)
     _log_loaded(h, path.decode("utf-8", "replace"), state.value,
                 changes.value.decode("utf-8", "replace"), cache_log)
+    _say_cb = _SAY(_watch_said)
+    if not _glue.idng_py_watch(h, _say_cb):
+        log_err("idnguard: cannot start watching %s: a changed file needs a reload"
+                % path.decode("utf-8", "replace"))
     return True
 
 
@@ -192,7 +226,7 @@ def deinit(id):
     global _h
     if _h:
         err = ctypes.create_string_buffer(1024)
-        _glue.idng_py_close(_h, err, len(err))
+        _glue.idng_py_close(_h, err, len(err))  # stops the watch: no callback after this
         _h = None
         if err.value:
             log_err("idnguard: " + err.value.decode("utf-8", "replace"))

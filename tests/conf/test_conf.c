@@ -140,6 +140,8 @@ static const char *conf_diff(const struct idng_conf *a, const struct idng_conf *
         return "deny";
     if (a->stats_interval != b->stats_interval)
         return "stats_interval";
+    if (a->watch_settings != b->watch_settings)
+        return "watch_settings";
     if (a->policy.restriction_level != b->policy.restriction_level)
         return "restriction_level";
     if (!list_equal(&a->policy.protect.names, &b->policy.protect.names))
@@ -442,6 +444,7 @@ START_TEST(test_defaults)
     ck_assert_uint_eq(c.policy.allow.count, 0);
     ck_assert_uint_eq(c.policy.deny.count, 0);
     ck_assert_uint_eq(c.stats_interval, 3600);
+    ck_assert_int_eq(c.watch_settings, 1);
     idng_conf_free(&c);
     idng_conf_free(&c); /* twice is fine */
 }

@@ -87,6 +87,7 @@ static const struct {
     {"tld-scripts", "tld-scripts: com latin,cyrillic", "tld-scripts +1 (now 1)"},
     {"idn-scripts", "idn-scripts: latin,cyrillic", "idn-scripts (none) -> latin,cyrillic"},
     {"idn-suffixes", "idn-suffixes: xn--p1ai", "idn-suffixes +1 (now 1)"},
+    {"watch-settings", "watch-settings: no", "watch-settings yes -> no"},
 };
 
 START_TEST(test_one_key)

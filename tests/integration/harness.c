@@ -611,6 +611,32 @@ int harness_write_conf(const struct harness *h, const char *conf_text)
     return rename(tmp, h->idng_conf);
 }
 
+int harness_edit_conf(const struct harness *h, const char *conf_text)
+{
+    long old = harness_file_size(h->idng_conf);
+    size_t n = strlen(conf_text), len = n;
+    char *buf;
+    int fd, ok;
+
+    if (old > 0 && (size_t)old > len)
+        len = (size_t)old;
+    buf = malloc(len + 2);
+    if (!buf)
+        return -1;
+    memcpy(buf, conf_text, n);
+    if (len > n) {
+        /* "#...#\n": a comment line of the length missing (n ends in \n). */
+        memset(buf + n, '#', len - n);
+        buf[len - 1] = '\n';
+    }
+    fd = open(h->idng_conf, O_WRONLY);
+    ok = fd >= 0 && pwrite(fd, buf, len, 0) == (ssize_t)len && ftruncate(fd, (off_t)len) == 0;
+    if (fd >= 0 && close(fd) != 0)
+        ok = 0;
+    free(buf);
+    return ok ? 0 : -1;
+}
+
 /* ---- log lines ---- */
 
 /* Calls fn on each complete line after from; stops when fn returns nonzero. */

@@ -173,8 +173,17 @@ int harness_alive(pid_t pid, pid_t owner);
 /** Sends SIGHUP to Unbound (a reload: module deinit and init). */
 int harness_sighup(const struct harness *h);
 
-/** Rewrites the daemon's idnguard.conf (for a reload). */
+/** Rewrites the daemon's idnguard.conf (for a reload): a new file renamed
+ *  over it, so it is a new inode that the daemon never sees half written. */
 int harness_write_conf(const struct harness *h, const char *conf_text);
+
+/**
+ * Rewrites the daemon's idnguard.conf in place, as an editor that saves
+ * over the file does: the same inode, one write(2) from its start, padded
+ * with a comment so that it never gets shorter (a reader never sees it
+ * empty or cut), then cut to that length.
+ */
+int harness_edit_conf(const struct harness *h, const char *conf_text);
 
 /**
  * Runs argv (argv[0] a path) as a child: stdin from /dev/null, stdout into

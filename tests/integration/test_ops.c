@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -38,11 +39,21 @@ static void setup_defaults(void)
     harness_setup(&H, "idnguard:\n", 1);
 }
 
+/* The tests of reloads (SIGHUP) change the file and then reload: the
+ * module must not apply the file on its own first (watch-settings, tested
+ * in the watch tcase). */
+#define NO_WATCH "    watch-settings: no\n"
+
+static void setup_no_watch(void)
+{
+    harness_setup(&H, "idnguard:\n" NO_WATCH, 1);
+}
+
 /* ---- num-threads: 2 under concurrent clients ---- */
 
 static void setup_threads(void)
 {
-    harness_setup(&H, "idnguard:\n", 2);
+    harness_setup(&H, "idnguard:\n" NO_WATCH, 2);
 }
 
 #define NWORKERS 4
@@ -259,7 +270,7 @@ START_TEST(test_reload_changes_mode)
                   "load line: %s", line);
 
     /* A reload says what changed, and is no first load. */
-    reload_with("idnguard:\n    mode: idna2008\n", line, sizeof line);
+    reload_with("idnguard:\n    mode: idna2008\n" NO_WATCH, line, sizeof line);
     ck_assert_msg(reload_line_says(line, "mode uts46 -> idna2008"), "reload line: %s", line);
     ck_assert_int_eq(harness_count_lines(H.ub_log, 0, HARNESS_LOADED), 1);
     ck_assert_msg(harness_alive(H.ub_pid, H.owner), "unbound died on SIGHUP");
@@ -275,16 +286,16 @@ START_TEST(test_reload_changes_mode)
                          "xn--bcher-kva.example. A 192.0.2.2", "raw-8bit:b\\195\\188cher");
 
     /* The same file again: nothing changed, and the line says so. */
-    reload_with("idnguard:\n    mode: idna2008\n", line, sizeof line);
+    reload_with("idnguard:\n    mode: idna2008\n" NO_WATCH, line, sizeof line);
     ck_assert_msg(reload_line_says(line, "no change"), "reload line: %s", line);
     /* Several keys at once, in the order of the schema; then back. */
     reload_with("idnguard:\n    mode: idna2008\n    deny: a.example\n    deny: b.example\n"
-                "    on-confusable: log\n    stats-interval: 60\n",
+                "    on-confusable: log\n    stats-interval: 60\n" NO_WATCH,
                 line, sizeof line);
     ck_assert_msg(reload_line_says(line, "on-confusable refuse -> log; deny +2 (now 2); "
                                          "stats-interval 3600 -> 60"),
                   "reload line: %s", line);
-    reload_with("idnguard:\n    mode: idna2008\n    deny: b.example\n", line, sizeof line);
+    reload_with("idnguard:\n    mode: idna2008\n    deny: b.example\n" NO_WATCH, line, sizeof line);
     ck_assert_msg(reload_line_says(line, "on-confusable log -> refuse; deny -1 (now 1); "
                                          "stats-interval 60 -> 3600"),
                   "reload line: %s", line);
@@ -393,7 +404,7 @@ START_TEST(test_reload_bad_file_keeps_previous_settings)
     ck_assert_msg(harness_wait_line(H.ub_log, from, HARNESS_RELOAD_FAILED "2); ", HARNESS_START_MS,
                                     line, sizeof line),
                   "no second reload failure");
-    reload_with("idnguard:\n    mode: uts46\n", line, sizeof line);
+    reload_with("idnguard:\n    mode: uts46\n" NO_WATCH, line, sizeof line);
     ck_assert_msg(reload_line_says(line, "mode idna2008 -> uts46; deny -1 (now 0)"),
                   "reload line: %s", line);
     hx_query(&H, "xn--ls8h.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
@@ -417,8 +428,8 @@ START_TEST(test_reload_include)
     ck_assert(f != NULL);
     ck_assert(fputs("idnguard:\n    mode: idna2008\n", f) >= 0);
     ck_assert(fclose(f) == 0);
-    snprintf(conf, sizeof conf, "idnguard:\n    mode: uts46\n    include: \"%s/local-*.conf\"\n",
-             H.dir);
+    snprintf(conf, sizeof conf,
+             "idnguard:\n    mode: uts46\n    include: \"%s/local-*.conf\"\n" NO_WATCH, H.dir);
     reload_with(conf, line, sizeof line);
     hx_query(&H, "xn--ls8h.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
     hx_expect_policy(&r, &q, "xn--ls8h.example.", 5, "disallowed:xn--ls8h", "refuse",
@@ -430,6 +441,243 @@ START_TEST(test_reload_include)
     hx_query(&H, "xn--ls8h.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
     hx_expect_data(&r, &q, "xn--ls8h.example.", "xn--ls8h.example. A 192.0.2.3", "ok", "pass",
                    "resolved");
+}
+END_TEST
+
+/* ---- a changed settings file applied without a reload ---- */
+
+/* The watch tcase's settings, which each test starts from (the stats file
+ * shows reload_failures_total). */
+#define WATCH_BASE "idnguard:\n    stats-interval: 1\n    stats-file: \"@DIR@/idnguard.prom\"\n"
+/* Bound of the wait for a change to be applied: one look a second. */
+#define WATCH_MS 5000
+
+static void setup_watch(void)
+{
+    harness_setup(&H, WATCH_BASE, 2);
+}
+
+/* WATCH_BASE with @DIR@ filled in, then the lines of extra. */
+static void watch_conf(const char *extra, char *out, size_t cap)
+{
+    const char *at = strstr(WATCH_BASE, "@DIR@");
+
+    snprintf(out, cap, "%.*s%s%s%s", (int)(at - WATCH_BASE), WATCH_BASE, H.dir, at + 5, extra);
+}
+
+/* Changes the settings file (in place, or a new file renamed over it) and
+ * waits until the module says it applied it: one more "without a reload"
+ * line in Unbound's log. */
+static void watch_apply(const char *extra, int in_place)
+{
+    char text[HARNESS_PATH_MAX + 1024];
+    int before = harness_count_lines(H.ub_log, 0, "without a reload"), n;
+
+    watch_conf(extra, text, sizeof text);
+    ck_assert_int_eq(in_place ? harness_edit_conf(&H, text) : harness_write_conf(&H, text), 0);
+    n = harness_wait_count(H.ub_log, 0, "without a reload", before + 1, WATCH_MS);
+    ck_assert_msg(n > before, "the changed settings were not applied within %d ms", WATCH_MS);
+}
+
+/* The rcode a name gets, once it is rcode (bounded polling): a change
+ * applies within a second, at the watch's next look. */
+static int wait_rcode(const char *name, int rcode)
+{
+    long long until = harness_now_ms() + WATCH_MS;
+    struct timespec ts = {0, 100 * 1000 * 1000};
+    struct dnsq_result r;
+
+    for (;;) {
+        ck_assert(dnsq_query(H.port, name, DNSQ_A, 0, 1, HARNESS_QUERY_MS, &r) == 0);
+        if (r.rcode == rcode || harness_now_ms() >= until)
+            return r.rcode;
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* The value of a counter in the stats file (-1 when it is not there yet). */
+static long long stats_value(const char *metric)
+{
+    char path[HARNESS_PATH_MAX + 32], line[128], *t, *p;
+    long long v = -1;
+
+    snprintf(path, sizeof path, "%s/idnguard.prom", H.dir);
+    snprintf(line, sizeof line, "\n%s ", metric);
+    t = harness_read_file(path, 0, NULL);
+    if (t && (p = strstr(t, line)) != NULL)
+        v = strtoll(p + strlen(line), NULL, 10);
+    free(t);
+    return v;
+}
+
+/* A settings file edited in place is applied within a second, without a
+ * reload: names already in the cache are still answered from it, and a
+ * name the new settings deny is refused.  No reload happened: the module
+ * did not load again, and the cached answer's line says path "cache".
+ * dynlib: the first query the module sees after the change also expires
+ * what the cache holds that the new settings reject (a denied name asked
+ * before, a cached chain into it), so they are refused too. */
+START_TEST(test_watch_applies_without_reload)
+{
+    struct dnsq_result r;
+    struct qline q;
+    char line[2048];
+    int loaded = harness_count_lines(H.ub_log, 0, "idnguard: loaded");
+    static const char *const cached[] = {"www.example", "xn--bcher-kva.example",
+                                         "good-alias.example"};
+    size_t i;
+
+    for (i = 0; i < sizeof cached / sizeof cached[0]; i++) {
+        hx_query(&H, cached[i], DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+        hx_query(&H, cached[i], DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+        ck_assert_msg(r.rcode == 0 && strcmp(q.path, "cache") == 0, "%s not from the cache: %s",
+                      cached[i], q.raw);
+    }
+    watch_apply("    deny: www2.example.\n    deny: xn--bcher-kva.example.\n", 1);
+    ck_assert(harness_wait_line(H.ub_log, 0, "without a reload", 0, line, sizeof line));
+    ck_assert_msg(strstr(line, "idnguard: applied ") && strstr(line, H.idng_conf),
+                  "the applied line does not name the file: %s", line);
+    /* A name not in the cache: refused from the change on. */
+    ck_assert_int_eq(wait_rcode("www2.example", 5), 5);
+    hx_query(&H, "www2.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_policy(&r, &q, "www2.example.", 5, "deny", "refuse", "idnguard: deny");
+    /* Names in the cache that the change denies. */
+    if (harness_python())
+        py_does("the python module cannot reach Unbound's cache: a cached answer that new "
+                "settings reject is served until it expires");
+    hx_query(&H, "xn--bcher-kva.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    if (harness_python())
+        hx_expect_data(&r, &q, "xn--bcher-kva.example.", "xn--bcher-kva.example. A 192.0.2.2",
+                       "deny", "pass", "cache");
+    else
+        hx_expect_policy(&r, &q, "xn--bcher-kva.example.", 5, "deny", "refuse", "idnguard: deny");
+    hx_query(&H, "good-alias.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    ck_assert_msg(harness_python() ? r.rcode == 0 && strcmp(q.path, "cache") == 0
+                                   : r.rcode == 5 && strcmp(q.verdict, "deny") == 0
+                                         && strcmp(q.path, "policy") == 0,
+                  "a cached CNAME into the denied name: %s, line %s", dnsq_rcode_name(r.rcode),
+                  q.raw);
+    if (!harness_python())
+        ck_assert_msg(harness_wait_line(H.ub_log, 0, "cached answers and", 0, line, sizeof line),
+                      "no line for the cached answers expired");
+    /* The cache survived: a name the change does not touch. */
+    hx_query(&H, "www.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_data(&r, &q, "www.example.", "www.example. A 192.0.2.1", "ok", "pass", "cache");
+    ck_assert_int_eq(harness_count_lines(H.ub_log, 0, "idnguard: loaded"), loaded);
+    ck_assert_msg(harness_alive(H.ub_pid, H.owner), "unbound died");
+}
+END_TEST
+
+/* A changed file that does not load changes nothing: its file:line
+ * problem and "keeping the settings in force" are logged, it counts as a
+ * reload failure, and queries are judged as before.  Fixed, it is applied. */
+START_TEST(test_watch_bad_file_keeps_settings)
+{
+    struct dnsq_result r;
+    struct qline q;
+    char text[HARNESS_PATH_MAX + 1024], line[2048];
+    long from;
+    int failures, n;
+
+    watch_apply("    deny: www2.example.\n", 0);
+    ck_assert_int_eq(wait_rcode("www2.example", 5), 5);
+    from = harness_file_size(H.ub_log);
+    failures = harness_count_lines(H.ub_log, 0, "keeping the settings in force");
+    watch_conf("    mode: idna2009\n", text, sizeof text);
+    ck_assert_int_eq(harness_write_conf(&H, text), 0);
+    ck_assert_msg(harness_wait_line(H.ub_log, from, "keeping the settings in force", WATCH_MS, line,
+                                    sizeof line),
+                  "no \"keeping the settings in force\" line for a bad file");
+    ck_assert_msg(harness_wait_line(H.ub_log, from, "idnguard.conf:4: bad value 'idna2009'", 0,
+                                    line, sizeof line),
+                  "the error does not name file:line");
+    /* Judged by the settings in force: www2 is still denied. */
+    hx_query(&H, "www2.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_policy(&r, &q, "www2.example.", 5, "deny", "refuse", "idnguard: deny");
+    /* Counted: the stats file (written every second) catches up. */
+    n = harness_count_lines(H.ub_log, 0, "keeping the settings in force");
+    ck_assert_int_eq(n, failures + 1);
+    {
+        long long until = harness_now_ms() + WATCH_MS, v;
+        struct timespec ts = {0, 100 * 1000 * 1000};
+
+        while ((v = stats_value("idnguard_reload_failures_total")) != n && harness_now_ms() < until)
+            nanosleep(&ts, NULL);
+        ck_assert_msg(v == n, "reload_failures_total %lld, %d failure lines", v, n);
+    }
+    ck_assert_int_eq(harness_count_lines(H.ub_log, 0, "idnguard: loaded"), 1);
+    /* Fixed: applied, and idna2008 refuses the emoji name. */
+    watch_apply("    mode: idna2008\n", 0);
+    hx_query(&H, "xn--ls8h.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_policy(&r, &q, "xn--ls8h.example.", 5, "disallowed:xn--ls8h", "refuse",
+                     "idnguard: disallowed: xn--ls8h: ");
+    hx_query(&H, "www2.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    ck_assert_msg(r.rcode == 0, "www2.example no longer denied: %s", dnsq_rcode_name(r.rcode));
+    ck_assert_msg(harness_alive(H.ub_pid, H.owner), "unbound died");
+}
+END_TEST
+
+/* A new file renamed over the settings file (a new inode, as editors and
+ * configuration tools write) is applied; the new file is watched from then
+ * on, in place too. */
+START_TEST(test_watch_rename)
+{
+    struct stat before, after;
+
+    watch_apply("", 1);
+    ck_assert_int_eq(stat(H.idng_conf, &before), 0);
+    watch_apply("    deny: a--b.example.\n", 0);
+    ck_assert_int_eq(stat(H.idng_conf, &after), 0);
+    ck_assert_msg(before.st_ino != after.st_ino, "the rename kept the inode");
+    ck_assert_int_eq(wait_rcode("a--b.example", 5), 5);
+    watch_apply("", 1);
+    ck_assert_int_eq(wait_rcode("a--b.example", 0), 0);
+}
+END_TEST
+
+/* A log-file set, changed and unset without a reload: the lines go to
+ * the file the settings in force name. */
+START_TEST(test_watch_log_file)
+{
+    char extra[HARNESS_PATH_MAX + 64], live[HARNESS_PATH_MAX + 16], needle[64], line[2048];
+    struct dnsq_result r;
+    long from;
+
+    snprintf(live, sizeof live, "%s/live.log", H.dir);
+    snprintf(extra, sizeof extra, "    log-file: \"%s\"\n", live);
+    watch_apply(extra, 0);
+    ck_assert(dnsq_query(H.port, "xn--ab-m1t.example", DNSQ_A, 0, 1, HARNESS_QUERY_MS, &r) == 0);
+    snprintf(needle, sizeof needle, "127.0.0.1#%u ", r.local_port);
+    ck_assert_msg(harness_wait_line(live, 0, needle, HARNESS_LOG_MS, line, sizeof line),
+                  "no line in the log-file applied");
+    ck_assert_msg(strstr(line, "contextj") != NULL, "line %s", line);
+    from = harness_file_size(H.ub_log);
+    watch_apply("", 1);
+    ck_assert(dnsq_query(H.port, "xn--ab-m1t.example", DNSQ_A, 0, 1, HARNESS_QUERY_MS, &r) == 0);
+    snprintf(needle, sizeof needle, "127.0.0.1#%u ", r.local_port);
+    ck_assert_msg(harness_wait_line(H.ub_log, from, needle, HARNESS_LOG_MS, line, sizeof line),
+                  "no line in Unbound's log once log-file is unset");
+    ck_assert_int_eq(harness_count_lines(live, 0, needle), 0);
+}
+END_TEST
+
+/* Changes applied while dnsperf asks: every query is answered (a reload
+ * would drop what is in flight), and the daemon lives. */
+START_TEST(test_watch_under_load)
+{
+    char perf_out[HARNESS_PATH_MAX + 16];
+    long sent, completed;
+    int i, st;
+    pid_t perf;
+
+    perf = start_dnsperf(6, perf_out, sizeof perf_out);
+    for (i = 0; i < 8; i++)
+        watch_apply(i % 2 ? "    deny: xn--bcher-kva.example.\n" : "    on-contextj: log\n", i % 3);
+    ck_assert_int_eq(waitpid(perf, &st, 0), perf);
+    dnsperf_counts(perf_out, &sent, &completed);
+    ck_assert_msg(sent > 0 && completed == sent, "%ld of %ld queries answered", completed, sent);
+    ck_assert_msg(harness_alive(H.ub_pid, H.owner), "unbound died");
+    ck_assert_int_eq(harness_count_lines(H.ub_log, 0, "idnguard: loaded"), 1);
 }
 END_TEST
 
@@ -1050,7 +1298,8 @@ END_TEST
 
 static void setup_stop(void)
 {
-    harness_setup(&H, "idnguard:\n    stats-interval: 0\n    stats-file: \"@DIR@/idnguard.prom\"\n",
+    harness_setup(&H,
+                  "idnguard:\n    stats-interval: 0\n    stats-file: \"@DIR@/idnguard.prom\"\n" NO_WATCH,
                   1);
 }
 
@@ -1070,7 +1319,8 @@ START_TEST(test_stop_logs_shutdown_stats)
     hx_query(&H, "xn--ab-m1t.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
     hx_expect_policy(&r, &q, "xn--ab-m1t.example.", 5, "contextj:xn--ab-m1t", "refuse",
                      "idnguard: contextj: xn--ab-m1t: ");
-    snprintf(conf, sizeof conf, "idnguard:\n    stats-interval: 0\n    stats-file: \"%s\"\n", path);
+    snprintf(conf, sizeof conf, "idnguard:\n    stats-interval: 0\n    stats-file: \"%s\"\n" NO_WATCH,
+             path);
     reload_with(conf, line, sizeof line);
     ck_assert_msg(reload_line_says(line, "no change"), "reload line: %s", line);
     ck_assert_int_eq(harness_write_conf(&H, "idnguard:\n    mode: idna2009\n"), 0);
@@ -1151,7 +1401,7 @@ END_TEST
 
 static void setup_quiet(void)
 {
-    harness_setup(&H, "idnguard:\n    log-queries: no\n    on-invalid: log\n", 1);
+    harness_setup(&H, "idnguard:\n    log-queries: no\n    on-invalid: log\n" NO_WATCH, 1);
 }
 
 /* Only names whose action is "log" are logged.  The good query goes first:
@@ -1240,7 +1490,8 @@ START_TEST(test_log_queries_no_cache_hit_reload)
 
     char line[2048];
 
-    reload_with("idnguard:\n    log-queries: no\n    on-invalid: log\n    on-mixed-script: pass\n",
+    reload_with("idnguard:\n    log-queries: no\n    on-invalid: log\n    on-mixed-script: pass\n"
+                NO_WATCH,
                 line, sizeof line);
     for (i = 0; i < 2; i++) {
         ck_assert(dnsq_query(H.port, "xn--pypal-4ve.example", DNSQ_A, 0, 1, HARNESS_QUERY_MS, &r)
@@ -1254,7 +1505,7 @@ START_TEST(test_log_queries_no_cache_hit_reload)
     ck_assert_msg(harness_count_lines(H.qlog, 0, " xn--pypal-4ve.example. ") == 0,
                   "a line for a passed mixed-script name with log-queries: no");
 
-    reload_with("idnguard:\n    log-queries: no\n    on-invalid: log\n", line, sizeof line);
+    reload_with("idnguard:\n    log-queries: no\n    on-invalid: log\n" NO_WATCH, line, sizeof line);
     for (i = 0; i < 2; i++) {
         hx_query(&H, "xn--pypal-4ve.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
         ck_assert_msg(strcmp(q.verdict, "mixed-script:xn--pypal-4ve") == 0
@@ -1291,7 +1542,7 @@ START_TEST(test_threads_reload_remembered)
     ck_assert(
         harness_wait_line(H.ub_log, 0, HARNESS_RELOAD_FAILED, HARNESS_START_MS, line, sizeof line));
     ask_both(0, "after a reload that failed");
-    reload_with("idnguard:\n    deny: xn--bcher-kva.example.\n", line, sizeof line);
+    reload_with("idnguard:\n    deny: xn--bcher-kva.example.\n" NO_WATCH, line, sizeof line);
     ask_both(5, "after a reload that denies the name");
 }
 END_TEST
@@ -1307,10 +1558,18 @@ static Suite *ops_suite(void)
     tcase_add_test(tc, test_threads_reload_remembered);
     suite_add_tcase(s, tc);
 
-    tc = harness_tcase("reload", setup_defaults, teardown);
+    tc = harness_tcase("reload", setup_no_watch, teardown);
     tcase_add_test(tc, test_reload_changes_mode);
     tcase_add_test(tc, test_reload_bad_file_keeps_previous_settings);
     tcase_add_test(tc, test_reload_include);
+    suite_add_tcase(s, tc);
+
+    tc = harness_tcase("watch", setup_watch, teardown);
+    tcase_add_test(tc, test_watch_applies_without_reload);
+    tcase_add_test(tc, test_watch_bad_file_keeps_settings);
+    tcase_add_test(tc, test_watch_rename);
+    tcase_add_test(tc, test_watch_log_file);
+    tcase_add_test(tc, test_watch_under_load);
     suite_add_tcase(s, tc);
 
     tc = harness_tcase("bad-config", NULL, teardown);

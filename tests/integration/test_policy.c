@@ -484,7 +484,8 @@ END_TEST
 static void setup_lookalike(void)
 {
     harness_setup(&H,
-                  "idnguard:\n    protect: paypal.example\n    on-mixed-number: refuse\n", 1);
+                  "idnguard:\n    protect: paypal.example\n    on-mixed-number: refuse\n"
+                  "    watch-settings: no\n", 1);
 }
 
 /* p<Cyrillic a>ypal.example, and a name below it, are refused with an EDE
@@ -594,7 +595,8 @@ START_TEST(test_lookalike_reload)
     ck_assert_msg(r.rcode == 5 && strcmp(q.verdict, "confusable:xn--pypal-4ve") == 0,
                   "after a bad reload: %s, line %s", dnsq_rcode_name(r.rcode), q.raw);
     from = harness_file_size(H.ub_log);
-    ck_assert(harness_write_conf(&H, "idnguard:\n    restriction-level: minimally-restrictive\n")
+    ck_assert(harness_write_conf(&H, "idnguard:\n    restriction-level: minimally-restrictive\n"
+                                     "    watch-settings: no\n")
               == 0);
     ck_assert(harness_sighup(&H) == 0);
     ck_assert_msg(harness_wait_line(H.ub_log, from, HARNESS_RELOADED, HARNESS_START_MS, line,

@@ -1,0 +1,277 @@
+/**
+ * \file
+ * The settings in force and the watch of their file (see idng_watch.h).
+ */
+#include "idng_watch.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* Problems of one load, one a line: idng_conf_load's report. */
+#define WATCH_ERR_MAX 8192
+
+static atomic_uint_fast64_t gens;
+
+uint64_t idng_settings_gen(void)
+{
+    return 1 + atomic_fetch_add(&gens, 1);
+}
+
+void idng_settings_free(struct idng_settings *s)
+{
+    if (!s)
+        return;
+    idng_logfile_close(s->logf);
+    idng_conf_free(&s->conf);
+    free(s);
+}
+
+void idng_filesig_read(const char *path, struct idng_filesig *sig)
+{
+    struct stat st;
+
+    memset(sig, 0, sizeof *sig);
+    if (!path) {
+        sig->err = ENOENT;
+        return;
+    }
+    if (stat(path, &st) != 0) {
+        sig->err = errno;
+        return;
+    }
+    sig->dev = st.st_dev;
+    sig->ino = st.st_ino;
+    sig->size = st.st_size;
+    sig->mtime = st.st_mtim;
+    sig->ctime = st.st_ctim;
+}
+
+int idng_filesig_same(const struct idng_filesig *a, const struct idng_filesig *b)
+{
+    return a->err == b->err && a->dev == b->dev && a->ino == b->ino && a->size == b->size
+           && a->mtime.tv_sec == b->mtime.tv_sec && a->mtime.tv_nsec == b->mtime.tv_nsec
+           && a->ctime.tv_sec == b->ctime.tv_sec && a->ctime.tv_nsec == b->ctime.tv_nsec;
+}
+
+/* Two optional paths that are the same string. */
+static int same_path(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static void say(const struct idng_watch *w, int level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void say(const struct idng_watch *w, int level, const char *fmt, ...)
+{
+    char text[1024];
+    va_list ap;
+
+    if (!w->ops.say)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    w->ops.say(w->ops.arg, level, text);
+}
+
+/* A report of the parser, each of its lines a line of the log. */
+static void say_lines(const struct idng_watch *w, int level, const char *text)
+{
+    while (*text) {
+        const char *nl = strchr(text, '\n');
+        int n = nl ? (int)(nl - text) : (int)strlen(text);
+
+        if (n > 0)
+            say(w, level, "%.*s", n, text);
+        text += n + (nl != NULL);
+    }
+}
+
+static void stats_tick(void *arg)
+{
+    struct idng_watch *w = arg;
+
+    w->ops.stats(w->ops.arg);
+}
+
+/* The stats timer at the interval c asks for: started, started again at
+ * another interval, or stopped.  The stats thread reads the settings in a
+ * read section of its own, so it never holds the settings being replaced. */
+static void stats_follow(struct idng_watch *w, const struct idng_conf *c)
+{
+    unsigned want = w->ops.stats && c->stats_interval && (!w->ops.stats_need_file || c->stats_file)
+                        ? c->stats_interval
+                        : 0;
+
+    if (want == w->stats_every)
+        return;
+    idng_ticker_stop(&w->stats);
+    w->stats_every = 0;
+    if (!want)
+        return;
+    if (idng_ticker_start(&w->stats, want, stats_tick, w) != 0)
+        say(w, IDNG_WATCH_ERR, "cannot start the stats timer; counters only at shutdown");
+    else
+        w->stats_every = want;
+}
+
+int idng_watch_start(struct idng_watch *w, struct idng_settings *s, const char *path,
+                     const struct idng_watch_ops *ops)
+{
+    memset(w, 0, sizeof *w);
+    w->path = strdup(path);
+    if (!w->path)
+        return -1;
+    w->ops = *ops;
+    pthread_mutex_init(&w->lock, NULL);
+    idng_filesig_read(w->path, &w->sig[0]);
+    idng_filesig_read(s->conf.protect_file, &w->sig[1]);
+    atomic_store(&w->live.obj, s);
+    stats_follow(w, &s->conf);
+    w->started = 1;
+    return 0;
+}
+
+static void watch_tick(void *arg)
+{
+    idng_watch_check(arg);
+}
+
+int idng_watch_follow(struct idng_watch *w)
+{
+    const struct idng_settings *cur = idng_live_get(&w->live);
+
+    if (!cur || !cur->conf.watch_settings || w->watcher.running)
+        return 0;
+    return idng_ticker_start(&w->watcher, 1, watch_tick, w);
+}
+
+/* A changed file that did not load: said, counted, and nothing else. */
+static int not_applied(struct idng_watch *w, struct idng_settings *s, const char *err)
+{
+    unsigned long long n = 0;
+
+    say_lines(w, IDNG_WATCH_ERR, err);
+    if (w->ops.failures)
+        n = atomic_fetch_add(w->ops.failures, 1) + 1;
+    say(w, IDNG_WATCH_ERR, "%s not applied: keeping the settings in force (reload failures: %llu)",
+        w->path, n);
+    idng_conf_free(&s->conf);
+    free(s);
+    return -1;
+}
+
+/* Has the file at path changed since the look before? */
+static int changed_since(const char *path, const struct idng_filesig *before)
+{
+    struct idng_filesig after;
+
+    idng_filesig_read(path, &after);
+    return !idng_filesig_same(&after, before);
+}
+
+/* Loads the changed file (now: the files as seen before the load) and
+ * publishes it.  Under w->lock, by the one writer. */
+static int apply(struct idng_watch *w, struct idng_settings *cur, struct idng_filesig now[2])
+{
+    char *err = malloc(WATCH_ERR_MAX), what[1024];
+    struct idng_settings *s = calloc(1, sizeof *s), *old;
+    int r;
+
+    if (!err || !s) {
+        free(err);
+        free(s);
+        say(w, IDNG_WATCH_ERR, "%s: out of memory: keeping the settings in force", w->path);
+        return -1;
+    }
+    /* The next change is the next to try, whatever this one gives. */
+    memcpy(w->sig, now, sizeof w->sig);
+    idng_conf_init(&s->conf);
+    r = idng_conf_load(&s->conf, w->path, err, WATCH_ERR_MAX);
+    if (changed_since(w->path, &now[0])
+        || (same_path(s->conf.protect_file, cur->conf.protect_file)
+            && changed_since(s->conf.protect_file, &now[1]))) {
+        /* Written to while it was read: neither applied nor judged; read
+         * again at the next look. */
+        memset(&w->sig[0], 0, sizeof w->sig[0]);
+        idng_conf_free(&s->conf);
+        free(s);
+        free(err);
+        return 0;
+    }
+    if (r != 0) {
+        r = not_applied(w, s, err);
+        free(err);
+        return r;
+    }
+    if (err[0])
+        say_lines(w, IDNG_WATCH_WARN, err);
+    /* A protect-file by another name was read by this load: its look is
+     * from just after. */
+    if (!same_path(s->conf.protect_file, cur->conf.protect_file))
+        idng_filesig_read(s->conf.protect_file, &w->sig[1]);
+    if (s->conf.log_file) {
+        if (cur->logf && same_path(s->conf.log_file, cur->conf.log_file))
+            s->logf = cur->logf; /* the same file: it stays open */
+        else if (!(s->logf = w->ops.open_log(s->conf.log_file, err, WATCH_ERR_MAX))) {
+            r = not_applied(w, s, err);
+            free(err);
+            return r;
+        }
+    }
+    free(err);
+    s->gen = idng_settings_gen();
+    s->loaded_at = time(NULL);
+    /* What changed: the same summary as a reload's line. */
+    idng_conf_diff(&cur->conf, &s->conf, what, sizeof what);
+    old = idng_live_publish(&w->live, s);
+    /* No worker holds old now. */
+    stats_follow(w, &s->conf);
+    if (w->ops.applied)
+        w->ops.applied(w->ops.arg);
+    say(w, IDNG_WATCH_INFO, "applied %s without a reload: %s", w->path, what);
+    if (old->logf == s->logf)
+        old->logf = NULL; /* the new settings' now */
+    idng_settings_free(old);
+    return 1;
+}
+
+int idng_watch_check(struct idng_watch *w)
+{
+    struct idng_settings *cur;
+    struct idng_filesig now[2];
+    int r = 0;
+
+    pthread_mutex_lock(&w->lock);
+    cur = idng_live_get(&w->live);
+    if (cur && cur->conf.watch_settings) {
+        idng_filesig_read(w->path, &now[0]);
+        idng_filesig_read(cur->conf.protect_file, &now[1]);
+        if (!idng_filesig_same(&now[0], &w->sig[0]) || !idng_filesig_same(&now[1], &w->sig[1]))
+            r = apply(w, cur, now);
+    }
+    pthread_mutex_unlock(&w->lock);
+    return r;
+}
+
+struct idng_settings *idng_watch_stop(struct idng_watch *w)
+{
+    struct idng_settings *s;
+
+    if (!w->started)
+        return NULL;
+    idng_ticker_stop(&w->watcher);
+    idng_ticker_stop(&w->stats);
+    w->stats_every = 0;
+    s = idng_live_publish(&w->live, NULL);
+    pthread_mutex_destroy(&w->lock);
+    free(w->path);
+    w->path = NULL;
+    w->started = 0;
+    return s;
+}
