@@ -458,7 +458,8 @@ install-python: $(GLUE) all install-common
 	@$(call install_conf,$(INST_GEN)/unbound-python.conf,$(DROPINDIR)/idnguard-python.conf)
 
 # What both install: the CLI, the tap's unit and tmpfiles.d file, the
-# settings and logrotate's file (when missing), and the docs.
+# settings and logrotate's file (when missing), the directory of local
+# settings files the shipped settings include, and the docs.
 .PHONY: install-common
 install-common: all install-gen install-docs
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(TMPFILESDIR)
@@ -467,6 +468,7 @@ install-common: all install-gen install-docs
 	install -m 644 packaging/systemd/idnguard.tmpfiles $(DESTDIR)$(TMPFILESDIR)/idnguard.conf
 	@$(call install_conf,conf/idnguard.conf.example,$(SYSCONFDIR)/unbound/idnguard.conf)
 	@$(call install_conf,conf/logrotate.example,$(SYSCONFDIR)/logrotate.d/idnguard)
+	install -d $(DESTDIR)$(SYSCONFDIR)/unbound/idnguard.conf.d
 
 # What both install under share/: the man pages, the examples (naming the
 # installed paths), README.md and the guides in docs/, the Prometheus alert
@@ -500,6 +502,9 @@ uninstall: install-gen
 	@$(call uninstall_conf,$(INST_GEN)/unbound-idnguard.conf,$(DROPINDIR)/idnguard.conf)
 	@$(call uninstall_conf,$(INST_GEN)/unbound-python.conf,$(DROPINDIR)/idnguard-python.conf)
 	@rmdir $(DESTDIR)$(DROPINDIR) 2>/dev/null || true
+	@[ ! -d $(DESTDIR)$(SYSCONFDIR)/unbound/idnguard.conf.d ] \
+	    || rmdir $(DESTDIR)$(SYSCONFDIR)/unbound/idnguard.conf.d 2>/dev/null \
+	    || echo "uninstall: kept $(DESTDIR)$(SYSCONFDIR)/unbound/idnguard.conf.d: it holds local settings"
 	@[ ! -L $(DESTDIR)$(SYSCONFDIR)/systemd/system/multi-user.target.wants/idnguard-tap.service ] \
 	    || echo "uninstall: idnguard-tap.service is still enabled: systemctl disable --now idnguard-tap"
 

@@ -218,6 +218,8 @@ files_check() { # R
     check "the tap's unit, tmpfiles.d and logrotate files are installed" eval \
         "[ -s '$f_r$tap_unit' ] && [ -s '$f_r/usr/lib/tmpfiles.d/idnguard.conf' ] &&
             [ -s '$f_r/etc/logrotate.d/idnguard' ]"
+    check "the directory for local settings is there, empty" eval \
+        "[ -d '$f_r/etc/unbound/idnguard.conf.d' ] && [ -z \"\$(ls -A '$f_r/etc/unbound/idnguard.conf.d')\" ]"
     f_log=$(tap_opt "$f_r" -w)
     check "logrotate's file rotates the module's log and the tap's ($f_log)" \
         grep -q "^/var/log/unbound/idnguard.log $f_log {\$" "$f_r/etc/logrotate.d/idnguard"

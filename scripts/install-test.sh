@@ -81,6 +81,7 @@ check "it installs the settings file" said "install: $stage/$conf"
 check "make install over it" run install
 check "it keeps the settings file there, and says so" said "install: kept $stage/$conf as it is"
 check "every file is staged" all_there
+check "the directory for local settings is staged" eval '[ -d "$stage/etc/unbound/idnguard.conf.d" ]'
 check "idnguard check-conf passes on the staged settings" \
     eval "'$stage/usr/bin/idnguard' check-conf '$stage/$conf' >/dev/null"
 doc=$stage/usr/share/doc/idnguard
@@ -188,10 +189,15 @@ check "no file is left" eval '[ -z "$(left)" ] || { left | sed "s/^/    left: /"
 check "no directory of idnguard's is left" eval '[ -z "$(find "$stage" -name "*idnguard*")" ]'
 check "make install-python again" run install-python
 echo "# changed by the operator" >>"$stage/$conf"
-check "make uninstall, the settings file changed" run uninstall
+printf 'idnguard:\n    deny: example.net\n' >"$stage/etc/unbound/idnguard.conf.d/10-site.conf"
+check "make uninstall, the settings file changed, a local file added" run uninstall
 check "it keeps the changed settings file, and says so" \
     said "uninstall: kept $stage/$conf: it was changed from the shipped one"
-check "nothing else is left" eval '[ "$(left)" = "$conf" ]'
+check "it keeps the local settings, and says so" \
+    said "uninstall: kept $stage/etc/unbound/idnguard.conf.d: it holds local settings"
+check "nothing else is left" \
+    eval '[ "$(left)" = "$(printf "%s\n" etc/unbound/idnguard.conf etc/unbound/idnguard.conf.d/10-site.conf)" ]'
+rm -rf "$stage/etc/unbound/idnguard.conf.d" "$stage/$conf"
 check "make uninstall with nothing installed" run uninstall
 
 echo "install: $(($(date +%s) - started)) s"
