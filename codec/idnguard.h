@@ -907,8 +907,8 @@ void idng_spoof_label(const uint32_t *s, size_t n, idng_restriction level,
  * every label.  UTS #39 counts emoji unrestricted (they are not
  * Identifier_Status=Allowed); they are no letters, so they cannot pass for
  * a letter of another script, and the policy's mixed-script rule judges a
- * label by its restriction level with them set aside
- * (core/idng_lookalike.c).  A binary search over a table of the emoji
+ * label by its restriction level with them set aside, and matches it with
+ * the protected names with them set aside too (core/idng_lookalike.c).  A binary search over a table of the emoji
  * runs' edges.  Returns 1 or 0; 0 for any value above U+10FFFF.
  */
 int idng_is_emoji(uint32_t cp);

@@ -182,13 +182,12 @@ static int emoji_kind(uint32_t c)
 }
 
 /*
- * The restriction level of a label that is beyond the limit, for the
- * mixed-script rule: UTS #39's level of the label with its emoji set
- * aside.  UTS #39 counts an emoji unrestricted, since no emoji is an
- * identifier character; but a pictograph is no letter and cannot pass for
- * a letter of another script, so it mixes nothing: a label of emoji alone,
- * or of emoji and letters of one script, is not mixed-script, and one
- * with Latin and Cyrillic still is.
+ * The code points of cps[0..n) with its emoji set aside, into rest (room
+ * for n); their number (n when none is).  UTS #39 counts an emoji
+ * unrestricted, since no emoji is an identifier character; but a
+ * pictograph is no letter and cannot pass for one, so the mixed-script
+ * rule and the keys matched with the protected names judge a label
+ * without them.
  *
  * Set aside are the pictographs (emoji_kind), and the invisible pieces
  * right after a code point that was set aside: they join or modify the
@@ -197,37 +196,56 @@ static int emoji_kind(uint32_t c)
  * disallowed; but an xn-- label that decodes is judged here whatever else
  * it failed, and punycode mode checks none of that.)  Any other emoji
  * (EMOJI_KEPT: one that looks like another character, or that UTS #46
- * does not keep) stays, and keeps the label unrestricted.
+ * does not keep) stays.
  *
- * A label that had emoji is not ASCII, so it is at least single-script
- * (as if its emoji were Allowed Common characters): restriction-level:
- * ascii-only still flags it.  Asked only of labels beyond the limit (the
- * rare ones), so the common label pays nothing.
+ * Every emoji code point makes its label unrestricted (none is Allowed:
+ * test_lookalike_rules checks it), so only labels of that level are
+ * asked: the common label pays nothing.
  */
-static idng_restriction level_emoji_aside(const uint32_t *cps, size_t n, idng_restriction level)
+static size_t emoji_aside(const uint32_t *cps, size_t n, uint32_t *rest)
 {
-    uint32_t rest[IDNG_LABEL_MAX + 1];
     size_t i, k = 0;
     int aside = 0, kind;
-    idng_restriction rl;
 
-    if (n > sizeof rest / sizeof rest[0])
-        return level;
     for (i = 0; i < n; i++) {
         kind = idng_is_emoji(cps[i]) ? emoji_kind(cps[i]) : EMOJI_KEPT;
         aside = kind == EMOJI_PICTOGRAPH || (kind == EMOJI_INVISIBLE && aside);
         if (!aside)
             rest[k++] = cps[i];
     }
+    return k;
+}
+
+/*
+ * The restriction level of a label that is beyond the limit, for the
+ * mixed-script rule: UTS #39's level of the label with its emoji set
+ * aside (emoji_aside).  A label of emoji alone, or of emoji and letters of
+ * one script, is not mixed-script, and one with Latin and Cyrillic still
+ * is; an emoji kept keeps the label unrestricted.
+ *
+ * A label that had emoji is not ASCII, so it is at least single-script
+ * (as if its emoji were Allowed Common characters): restriction-level:
+ * ascii-only still flags it.  Asked only of labels beyond the limit.
+ */
+static idng_restriction level_emoji_aside(const uint32_t *cps, size_t n, idng_restriction level)
+{
+    uint32_t rest[IDNG_LABEL_MAX + 1];
+    size_t k;
+    idng_restriction rl;
+
+    if (level < IDNG_RL_UNRESTRICTED || n > sizeof rest / sizeof rest[0])
+        return level;
+    k = emoji_aside(cps, n, rest);
     if (k == n)
         return level;
     rl = idng_restriction_level(rest, k);
     return rl < IDNG_RL_SINGLE_SCRIPT ? IDNG_RL_SINGLE_SCRIPT : rl;
 }
 
-/* What rule 6 makes of one judged label, the i-th, on its own. */
-static void judge_label(struct idng_lookalike_run *r, size_t i, const uint32_t *cps, size_t n,
-                        size_t off, size_t len)
+/* What rule 6 makes of one judged label, the i-th, on its own; its UTS #39
+ * restriction level. */
+static idng_restriction judge_label(struct idng_lookalike_run *r, size_t i, const uint32_t *cps,
+                                    size_t n, size_t off, size_t len)
 {
     struct idng_lookalike *o = &r->out;
     struct idng_spoof_facts f;
@@ -249,15 +267,17 @@ static void judge_label(struct idng_lookalike_run *r, size_t i, const uint32_t *
     for (cls = IDNG_C_MARK_PATTERN, patterns = f.patterns; patterns != 0; cls++, patterns >>= 1)
         if (patterns & 1)
             note(o, cls, off, len);
+    return level;
 }
 
 void idng_lookalike_label(void *ctx, size_t off, size_t len, const uint32_t *cps, size_t n)
 {
     struct idng_lookalike_run *r = ctx;
     const uint8_t *lab = r->wire + off;
-    uint32_t own[IDNG_LABEL_MAX];
+    uint32_t own[IDNG_LABEL_MAX], rest[IDNG_LABEL_MAX];
     size_t i = r->nlab, k;
     int judged = cps != NULL;
+    idng_restriction level = IDNG_RL_ASCII;
 
     if (i >= IDNG_LABELS_MAX)
         return;
@@ -303,11 +323,19 @@ void idng_lookalike_label(void *ctx, size_t off, size_t len, const uint32_t *cps
             r->out.level = IDNG_RL_ASCII;
             r->any = 1;
         }
-        judge_label(r, i, cps, n, off, len);
+        level = judge_label(r, i, cps, n, off, len);
         if (r->idn && foreign(r, cps, n))
             r->foreign[i / 64] |= UINT64_C(1) << (i % 64);
     }
     if (r->keys) {
+        /* The label is keyed with its emoji set aside, as mixed-script
+         * judges it: paypal🍎 keys as paypal.  A label of emoji alone keys
+         * as itself (🍔 is no 🍕). */
+        if (level == IDNG_RL_UNRESTRICTED && n <= sizeof rest / sizeof rest[0]
+            && (k = emoji_aside(cps, n, rest)) > 0 && k < n) {
+            cps = rest;
+            n = k;
+        }
         /* Raw labels can map to more code points than they have octets
          * (U+3316 to six).  A parent of more code points than a key holds
          * cannot match (its key is at least that long), so the labels on

@@ -12,7 +12,10 @@
  *   name; or the same once letters UTS #39 maps elsewhere than they look
  *   (tools/lookalike_extra.txt: Cyrillic palochka looks like l, not i) are
  *   taken as what they look like.  A protected name's subdomains are
- *   covered: login.xn--pypal-4ve.com is judged through xn--pypal-4ve.com;
+ *   covered: login.xn--pypal-4ve.com is judged through xn--pypal-4ve.com.
+ *   A label is keyed with its emoji set aside as mixed-script sets them
+ *   aside (but a label of emoji alone): pаypal🍎 and paypal🍎 look like
+ *   paypal; so are the keys of protect-suffixes and protect-embedded;
  * - mixed-number: a label whose decimal digits come from more than one set
  *   of ten (UTS #39 5.3);
  * - whole-script: a label written in one script, not one its top-level

@@ -655,11 +655,13 @@ static const struct policy_case policy_cases[] = {
      {NULL}, 1},
     /* Emoji are pictographs, set aside by the mixed-script rule even when
      * it refuses: 💩.la and i❤.ws pass without a lookalike class; Latin
-     * and Cyrillic with an emoji (pаypal💩) are still refused.  --mode
-     * overrides the file's mode: then the code point decides. */
+     * and Cyrillic with an emoji (pаypal💩) are still refused, and, keyed
+     * with its emoji set aside too, that one is paypal.com's lookalike.
+     * --mode overrides the file's mode: then the code point decides. */
     {"emoji labels are not mixed-script", NULL, 0,
      "xn--ls8h.la\nxn--i-7iq.ws\nxn--pypal-4ve79700g.com\n",
-     {"ok", "ok", "REFUSE mixed-script: xn--pypal-4ve79700g: *"}, {NULL}, 1},
+     {"ok", "ok", "REFUSE confusable: xn--pypal-4ve79700g: *"},
+     {": looks like paypal.com. lookalike=mixed-script,confusable\n"}, 1},
     {"--mode overrides the mode", "--mode=idna2008", 0, "xn--ls8h.la\n",
      {"REFUSE disallowed: xn--ls8h: code point is disallowed (U+1F4A9)"}, {NULL}, 1},
     {"tsv", "--format=tsv", 0, "xn--pypal-4ve.com\nexample.com\nblocked.example\n",

@@ -205,6 +205,51 @@ START_TEST(finding_log_unicode_after_response_reject)
 }
 END_TEST
 
+/*
+ * Finding 4: once the mixed-script rule set emoji aside, an emoji added
+ * to a lookalike made it pass silently: the keys matched with the
+ * protected names were made with the emoji in, so раураӏ🍎 keyed as
+ * paypal🍎, no protected name's key, and nothing else flagged it.  Each
+ * row must be refused, and the EDE text name the protected name; the raw
+ * UTF-8 spelling, an emoji sequence (a skin tone, a flag's regional
+ * indicators) and the emoji anywhere in the label change nothing.
+ */
+static const struct {
+    const char *conf, *name, *like;
+} emoji_hides[] = {
+    {"protect: paypal.ru\nprotect-suffixes: any\n", "xn--80aa0cbo65fh234w.ru.", "paypal.ru."},
+    {"protect: paypal.com\nprotect-suffixes: any\n", "xn--80aa0cbo65fh234w.co.uk.", "paypal.com."},
+    {"protect: paypal.com\n", "login.xn--80aa0cbo65fh234w.com.", "paypal.com."},
+    {"protect: paypal.com\n",
+     "\\209\\128\\208\\176\\209\\131\\209\\128\\208\\176\\211\\143\\240\\159\\141\\142.com.",
+     "paypal.com."},
+    {"protect: paypal.com\n", "xn--80aa0cbo65fh764wjsa.com.", "paypal.com."},
+    {"protect: paypal.com\n", "xn--80aa0cbo65f2063wia.com.", "paypal.com."},
+    {"protect: google.com\n", "xn--google-hj64e.com.", "google.com."},
+    {"protect: paypal.com\nprotect-embedded: yes\non-embeds-protected: refuse\n",
+     "xn---login-2nfa6lb6a64mm9074a.com.", "paypal.com."},
+};
+
+START_TEST(finding_emoji_hides_lookalike)
+{
+    struct idng_conf c;
+    struct idng_verdict v;
+    uint8_t w[300];
+    size_t n = t_wire(emoji_hides[_i].name, w);
+    char conf[256], ede[512], want[128];
+
+    snprintf(conf, sizeof conf, "idnguard:\n%s", emoji_hides[_i].conf);
+    load(&c, conf);
+    idng_policy_judge(&c.policy, w, n, &v);
+    idng_policy_ede_text(&v, ede, sizeof ede);
+    snprintf(want, sizeof want, ": looks like %s", emoji_hides[_i].like);
+    ck_assert_msg(idng_action_rejects(v.action) && strstr(ede, want) != NULL,
+                  "%s with %s: %s/%s lookalike=%u, EDE '%s'", emoji_hides[_i].name,
+                  emoji_hides[_i].conf, idng_verdict_name(&v), idng_action_name(v.action),
+                  v.lookalike, ede);
+    idng_conf_free(&c);
+}
+END_TEST
 
 /*
  * Emoji are set aside by the mixed-script rule (core/idng_lookalike.c), so
@@ -404,6 +449,8 @@ static Suite *lookalike_suite(void)
     tcase_add_test(tc, held_fewer_expanding_labels_caught);
     tcase_add_test(tc, finding_raw_spelling_of_protected_idn);
     tcase_add_loop_test(tc, finding_log_unicode_after_response_reject, 0, 3);
+    tcase_add_loop_test(tc, finding_emoji_hides_lookalike, 0,
+                        (int)(sizeof emoji_hides / sizeof emoji_hides[0]));
     tcase_add_loop_test(tc, emoji_log_line, 0, (int)(sizeof emoji_lines / sizeof emoji_lines[0]));
     tcase_add_loop_test(tc, held_rows, 0, (int)(sizeof helds / sizeof helds[0]));
     tcase_add_test(tc, held_longest_names);

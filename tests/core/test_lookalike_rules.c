@@ -218,6 +218,55 @@ static const struct row {
      NULL},
     {PROTECT "protect-embedded: yes\n", "xn--80ak6aa92e.com.", "confusable", "refuse",
      IDNG_LK_CONFUSABLE, IDNG_LK_EMBEDS_PROTECTED, "apple.com."},
+    /* The keys a label is matched with protected names by set its emoji
+     * aside as mixed-script does: an emoji hides no lookalike.  раураӏ🍎
+     * (Cyrillic) under .ru, with paypal.ru protected, and with paypal.com
+     * and protect-suffixes: any; раураӏ💩.com; 🍎раураӏ-login embeds paypal;
+     * 🔒google.com (Chromium's padlock spoof); pay🍎pal.  A protected label
+     * with an emoji is another name that looks like it: paypal🍎.com. */
+    {"idnguard:\nprotect: paypal.ru\nprotect-suffixes: any\n", "xn--80aa0cbo65fh234w.ru.",
+     "confusable", "refuse", IDNG_LK_CONFUSABLE, 0, "paypal.ru."},
+    {"idnguard:\nprotect: paypal.ru\n", "xn--80aa0cbo65fh234w.ru.", "confusable", "refuse",
+     IDNG_LK_CONFUSABLE, 0, "paypal.ru."},
+    {PROTECT "protect-suffixes: any\n", "xn--80aa0cbo65fh234w.ru.", "confusable", "refuse",
+     IDNG_LK_CONFUSABLE, 0, "paypal.com."},
+    {PROTECT, "xn--80aa0cbo65fv105w.com.", "confusable", "refuse", IDNG_LK_CONFUSABLE, 0,
+     "paypal.com."},
+    {PROTECT, "\321\200\320\260\321\203\321\200\320\260\323\217\360\237\215\216.com.",
+     "confusable", "refuse", IDNG_LK_CONFUSABLE, 0, "paypal.com."},
+    {PROTECT "protect-embedded: yes\non-mixed-script: pass\n",
+     "xn---login-2nfa6lb6a64mm9074a.com.", "embeds-protected", "log", IDNG_LK_EMBEDS_PROTECTED,
+     0, "paypal.com."},
+    {"idnguard:\nprotect: google.com\n", "xn--google-hj64e.com.", "confusable", "refuse",
+     IDNG_LK_CONFUSABLE, 0, "google.com."},
+    {PROTECT, "xn--paypal-5x34e.com.", "confusable", "refuse", IDNG_LK_CONFUSABLE, 0,
+     "paypal.com."},
+    {PROTECT, "xn--paypal-8x34e.com.", "confusable", "refuse", IDNG_LK_CONFUSABLE, 0,
+     "paypal.com."},
+    /* ...what stays: the protected name itself; names of emoji alone, and
+     * emoji names near no protected name (🍎, 🍎🍎, i❤.ws, 💩.la); a
+     * protected name of emoji alone keys as its emoji (🍔.ws is no 🍕.ws); a
+     * protected name with an emoji keys without it, as any name does, so
+     * і❤.ws (Cyrillic і) still looks like i❤.ws, which is itself. */
+    {PROTECT, "paypal.com.", "ok", "pass", 0, 0, NULL},
+    {PROTECT "protect-suffixes: any\nprotect-embedded: yes\n", "xn--oi8h.com.", "ok", "pass", 0,
+     0, NULL},
+    {PROTECT "protect-suffixes: any\nprotect-embedded: yes\n", "xn--oi8ha.com.", "ok", "pass", 0,
+     0, NULL},
+    {PROTECT "protect-suffixes: any\nprotect-embedded: yes\n", "xn--i-7iq.ws.", "ok", "pass", 0,
+     0, NULL},
+    {PROTECT "protect-suffixes: any\nprotect-embedded: yes\n", "xn--ls8h.la.", "ok", "pass", 0, 0,
+     NULL},
+    {"idnguard:\nprotect: xn--vi8h.ws\nprotect-suffixes: any\n", "xn--ui8h.ws.", "ok", "pass", 0,
+     0, NULL},
+    {"idnguard:\nprotect: xn--vi8h.ws\nprotect-suffixes: any\n", "xn--vi8h.com.", "ok", "pass",
+     0, 0, NULL},
+    {"idnguard:\nprotect: xn--i-7iq.ws\n", "xn--i-7iq.ws.", "ok", "pass", 0, 0, NULL},
+    {"idnguard:\nprotect: xn--i-7iq.ws\n", "xn--c2a260p.ws.", "confusable", "refuse",
+     IDNG_LK_CONFUSABLE, 0, "xn--i-7iq.ws."},
+    /* ...and so another emoji for its own is a lookalike of it: i💙.ws. */
+    {"idnguard:\nprotect: xn--i-7iq.ws\n", "xn--i-092s.ws.", "confusable", "refuse",
+     IDNG_LK_CONFUSABLE, 0, "xn--i-7iq.ws."},
     /* An attacker's review: a mark that lists some scripts only (U+1DF8,
      * U+0483) does not narrow what a label can pass for. */
     {NONE, "xn--80ak6aa92ee58i.com.", "whole-script", "refuse", IDNG_LK_WHOLE_SCRIPT, 0, NULL},
@@ -288,6 +337,26 @@ START_TEST(test_codec_whole_script)
     ck_assert_uint_eq(own, IDNG_SCRIPTS_ALL);
     ck_assert_uint_eq(idng_whole_script(mixed, 2, &own), 0);
     ck_assert_uint_eq(own, IDNG_SCRIPTS_ALL);
+}
+END_TEST
+
+/* Every emoji code point makes its label unrestricted (none is in UTS
+ * #39's Allowed set): core/idng_lookalike.c sets emoji aside only in labels
+ * of that level, so that the common label pays nothing. */
+START_TEST(test_codec_emoji_unrestricted)
+{
+    uint32_t cp, label[2] = {'a', 0};
+    size_t count = 0;
+
+    for (cp = 0; cp <= 0x10FFFF; cp++) {
+        if (!idng_is_emoji(cp))
+            continue;
+        label[1] = cp;
+        count++;
+        ck_assert_msg(idng_restriction_level(label, 2) == IDNG_RL_UNRESTRICTED,
+                      "U+%04X is an emoji but a label with it is not unrestricted", (unsigned)cp);
+    }
+    ck_assert_uint_gt(count, 1000);
 }
 END_TEST
 
@@ -395,6 +464,7 @@ static Suite *suite(void)
 
     tcase_add_loop_test(tc, test_rule_row, 0, (int)(sizeof rows / sizeof rows[0]));
     tcase_add_test(tc, test_codec_whole_script);
+    tcase_add_test(tc, test_codec_emoji_unrestricted);
     tcase_add_loop_test(tc, test_codec_in_scripts, 0,
                         (int)(sizeof in_scripts / sizeof in_scripts[0]));
     tcase_add_test(tc, test_codec_keys);

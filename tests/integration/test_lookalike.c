@@ -4,11 +4,12 @@
  * wholly in Cyrillic letters that look like Latin ones (аррӏе.com for
  * apple.com, раураӏ.com for paypal.com, with the palochka standing for l),
  * asked in A-labels and in raw UTF-8, on the query path and at the end of
- * a CNAME chain; the whole-script rule against the scripts a TLD expects
- * (refused under .com, not under .рф or .ru, and not under .com once
- * tld-scripts says so); a near miss (paypál) answered and logged; on-idn
- * (every IDN refused but Latin ones and those under example.) on every
- * path a name takes into an answer.
+ * a CNAME chain, and with an emoji beside them (раураӏ🍎.com); the
+ * whole-script rule against the scripts a TLD expects (refused under .com,
+ * not under .рф or .ru, and not under .com once tld-scripts says so); a
+ * near miss (paypál) answered and logged; on-idn (every IDN refused but
+ * Latin ones and those under example.) on every path a name takes into an
+ * answer.
  *
  * Six daemon set-ups, each with the module's own log-file (the suite
  * reads the query lines there): protected names; none; tld-scripts; the
@@ -166,6 +167,39 @@ START_TEST(test_homograph_of_protected_refused)
     ck_assert_msg(strstr(r.ede_text, like) != NULL,
                   "%s: EDE text \"%s\" does not say \"%s\"", qlog, r.ede_text, like);
     ck_assert_msg(q.unicode[0] == '\0' && strcmp(q.lookalike, "confusable,whole-script") == 0,
+                  "%s: line shows \"%s\", lookalike \"%s\": %s", qlog, q.unicode, q.lookalike,
+                  q.raw);
+}
+END_TEST
+
+/* An emoji beside a homograph hides nothing: раураӏ🍎 and аррӏе🍎 (in
+ * A-labels and raw UTF-8), and a protected label with an emoji (paypal🍎),
+ * are refused as confusable, the EDE naming the protected name; the
+ * line never shows them in Unicode. */
+static const struct {
+    const char *qname, *label, *like, *lookalike;
+} emoji_homographs[] = {
+    {"xn--80aa0cbo65fh234w.com", "xn--80aa0cbo65fh234w", "paypal.com.", "confusable,whole-script"},
+    {PAYPAL_RAW "\\240\\159\\141\\142.com", PAYPAL_RAW "\\240\\159\\141\\142", "paypal.com.",
+     "confusable,whole-script"},
+    {"xn--80ak6aa92et031u.lookalike", "xn--80ak6aa92et031u", "apple.lookalike.",
+     "confusable,whole-script"},
+    {"xn--paypal-8x34e.com", "xn--paypal-8x34e", "paypal.com.", "confusable"},
+};
+
+START_TEST(test_emoji_homograph_refused)
+{
+    struct dnsq_result r;
+    struct qline q;
+    char qlog[300], like[100];
+
+    expect_refused(emoji_homographs[_i].qname, "confusable", emoji_homographs[_i].label, ": ", &r,
+                   &q, qlog, sizeof qlog);
+    snprintf(like, sizeof like, ": looks like %s", emoji_homographs[_i].like);
+    ck_assert_msg(strstr(r.ede_text, like) != NULL,
+                  "%s: EDE text \"%s\" does not say \"%s\"", qlog, r.ede_text, like);
+    ck_assert_msg(q.unicode[0] == '\0'
+                      && strcmp(q.lookalike, emoji_homographs[_i].lookalike) == 0,
                   "%s: line shows \"%s\", lookalike \"%s\": %s", qlog, q.unicode, q.lookalike,
                   q.raw);
 }
@@ -360,8 +394,8 @@ START_TEST(test_idn_query_refused)
 }
 END_TEST
 
-/* Exempt: a Latin IDN, and any IDN under example, the emoji too (which is
- * no lookalike: mixed-script sets emoji aside). */
+/* Exempt: a Latin IDN, and any IDN under example.  The emoji there is
+ * what it is without on-idn: ok (mixed-script sets emoji aside). */
 START_TEST(test_idn_exempt_answered)
 {
     static const struct {
@@ -482,6 +516,8 @@ static Suite *lookalike_suite(void)
     tcase_add_loop_test(tc, test_homograph_of_protected_refused, 0,
                         (int)(sizeof homographs / sizeof homographs[0]));
     tcase_add_test(tc, test_chain_into_homograph_refused);
+    tcase_add_loop_test(tc, test_emoji_homograph_refused, 0,
+                        (int)(sizeof emoji_homographs / sizeof emoji_homographs[0]));
     suite_add_tcase(s, tc);
 
     tc = harness_tcase("whole-script", setup_unprotected, teardown);
