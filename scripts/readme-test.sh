@@ -43,8 +43,9 @@
 # and what differs from a fresh machine: the copy's package lists are
 # touched (the cached root's are older than the hour after which
 # scripts/deps.sh would ask the mirror again), apt's debconf questions get
-# their defaults (DEBIAN_FRONTEND=noninteractive, stdin /dev/null), and
-# policy-rc.d keeps the packages' scripts from starting services, but runs
+# their defaults (DEBIAN_FRONTEND=noninteractive, stdin /dev/null), apt
+# installs recommended packages as it does by default (debroot.sh's roots
+# do not), and policy-rc.d keeps the packages' scripts from starting services, but runs
 # the steps unbound.service takes before its daemon when unbound's postinst
 # asks for its start (scripts/readme-policy-rc.sh: the root's trust anchor
 # from dns-root-data).
