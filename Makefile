@@ -522,7 +522,7 @@ distclean:
 
 # Only our own: the unpacked packages and Debian roots under $(BUILD) hold
 # files named *.d too (invoke-rc.d), which are no makefiles; deb-install
-# holds check-deb-install's copies of a root.
+# holds check-deb-install's copies of a root, readme check-readme's.
 DEP_FOREIGN := $(SRC) $(BUILD)/roots $(BUILD)/stock $(BUILD)/dnsdist $(BUILD)/deb-root $(BUILD)/deb-work \
-	$(BUILD)/deb-install
+	$(BUILD)/deb-install $(BUILD)/readme
 -include $(shell find $(BUILD) $(foreach d,$(DEP_FOREIGN),-path $(d) -prune -o) -type f -name '*.d' -print 2>/dev/null)

@@ -73,15 +73,14 @@ started=$(date +%s)
 
 # ---- roots ----
 
-mounted="" ub_pid="" tap_pid=""
+# shellcheck source=scripts/rootcopy.sh
+. "$top/scripts/rootcopy.sh"
+ub_pid="" tap_pid=""
 cleanup() {
     [ -z "$ub_pid" ] || lab_kill "$ub_pid"
     [ -z "$tap_pid" ] || lab_kill "$tap_pid"
     lab_stop nsd 2>/dev/null
-    for m in $mounted; do
-        umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true
-    done
-    mounted=""
+    rootcopy_unmount
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
@@ -90,13 +89,7 @@ trap 'exit 1' INT TERM HUP
 # maintainer scripts read it), the packages in its /tmp/debs.
 root_new() { # NAME
     r=$work/$1
-    if [ -d "$r/proc" ] && mountpoint -q "$r/proc"; then
-        umount "$r/proc" || { echo "$0: $r/proc is still mounted" >&2; exit 1; }
-    fi
-    rm -rf "$r"
-    cp -a "$cache" "$r"
-    mount -t proc proc "$r/proc"
-    mounted="$mounted $r/proc"
+    rootcopy_new "$cache" "$r" || exit 1
     mkdir -p "$r/tmp/debs"
     cp "$ub_deb" "$idng_deb" "$r/tmp/debs/"
     chmod 644 "$r"/tmp/debs/*.deb
@@ -266,17 +259,8 @@ tap_start() { # R
 # Both queries' lines in the tap's log, polled for up to 10 s (the tap
 # writes a line when the response comes, and flushes within 250 ms).
 tap_lines() { # LOG
-    t_n=0
-    while [ "$t_n" -lt 100 ]; do
-        if grep -q 'xn--bcher-kva\.example\. (bücher\.example\.) A IN NOERROR ok pass -' "$1" 2>/dev/null &&
-            grep -q 'xn--ab-m1t\.evil\. A IN REFUSED [a-z-]*:xn--ab-m1t refuse -' "$1"; then
-            return 0
-        fi
-        sleep 0.1
-        t_n=$((t_n + 1))
-    done
-    sed 's/^/    /' "$1" 2>/dev/null
-    return 1
+    lab_wait_lines "$1" 'xn--bcher-kva\.example\. (bücher\.example\.) A IN NOERROR ok pass -' \
+        'xn--ab-m1t\.evil\. A IN REFUSED [a-z-]*:xn--ab-m1t refuse -'
 }
 
 # Unbound as docs/unbound.md tells an operator: the example that loads the

@@ -8,7 +8,8 @@
 # With --check it never installs: it names what is missing and the make
 # target that installs it, and fails (the rules that build things use it).
 # Groups:
-#   build   compiler and make tools for the codec and the CLI, and ldns
+#   build   compiler (gcc, and libc6-dev, which --no-install-recommends
+#           leaves out) and make tools for the codec and the CLI, and ldns
 #           (libldns-dev), which the CLI's lint-zone reads master files with
 #   check   the unit tests: Check, Unicode data, Python for the table
 #           generator, dpkg-dev for fetching source packages, clang, ICU
@@ -65,12 +66,14 @@ for group in "$@"; do
     case $group in
     build)
         need gcc cmd:cc
+        need libc6-dev file:/usr/include/stdint.h
         need make cmd:make
         need pkg-config cmd:pkg-config
         need libldns-dev file:/usr/include/ldns/ldns.h
         ;;
     check)
         need gcc cmd:cc
+        need libc6-dev file:/usr/include/stdint.h
         need make cmd:make
         need pkg-config cmd:pkg-config
         need check file:/usr/include/check.h
@@ -94,6 +97,7 @@ for group in "$@"; do
         ;;
     module)
         need gcc cmd:cc
+        need libc6-dev file:/usr/include/stdint.h
         need make cmd:make
         need dpkg-dev cmd:dpkg-source
         need libssl-dev file:/usr/include/openssl/ssl.h

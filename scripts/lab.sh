@@ -273,6 +273,26 @@ lab_wait() { # PID PORT NAME/TYPE...
     done
 }
 
+# Polls FILE for up to 10 s until it has a line matching each PATTERN
+# (grep's basic expressions), for logs that a daemon writes a little after
+# the query (the tap: when the response comes, flushed within 250 ms).
+# 0 when all are there; else 1, FILE shown indented on stdout.
+lab_wait_lines() { # FILE PATTERN...
+    lab_file=$1 lab_tries=0
+    shift
+    while [ "$lab_tries" -lt 100 ]; do
+        lab_all=yes
+        for lab_pat in "$@"; do
+            grep -q -- "$lab_pat" "$lab_file" 2>/dev/null || { lab_all=""; break; }
+        done
+        [ -z "$lab_all" ] || return 0
+        sleep 0.1
+        lab_tries=$((lab_tries + 1))
+    done
+    sed 's/^/    /' "$lab_file" 2>/dev/null
+    return 1
+}
+
 # Says why a daemon is not up, with the tails of its log and output.
 # Returns 3 when it lost its port in a race (it is worth another try).
 lab_failed() { # NAME HOW LOG OUT

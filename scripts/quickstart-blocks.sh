@@ -1,0 +1,55 @@
+#!/bin/sh
+# quickstart-blocks.sh FILE NAME [HEADINGS]
+#
+# Prints the commands of the fenced block that FILE marks as quickstart
+# NAME: the block must follow the line `<!-- quickstart: NAME -->` (blank
+# lines between them are allowed; a Markdown reader does not show the
+# comment), open with a ```sh fence and be closed.  Used by
+# scripts/readme-test.sh (`make check-readme`) to run README.md's
+# quickstarts as written.
+#
+# Fails, naming FILE and NAME, when the marker is missing, is there twice,
+# or is not followed by a closed ```sh block: renaming or rewriting a
+# section cannot make the test skip it.  With HEADINGS (a number), it also
+# fails unless FILE has exactly that many `### Quickstart` headings and as
+# many quickstart markers: a new quickstart without a marker is no
+# quickstart left untested.
+set -eu
+
+if [ $# -lt 2 ] || [ $# -gt 3 ]; then
+    echo "usage: $0 FILE NAME [HEADINGS]" >&2
+    exit 2
+fi
+file=$1 name=$2 headings=${3:-}
+[ -r "$file" ] || { echo "$0: cannot read $file" >&2; exit 1; }
+
+awk -v name="$name" -v file="$file" -v headings="$headings" '
+    function die(msg) { printf "quickstart-blocks: %s: %s\n", file, msg > "/dev/stderr"; bad = 1; exit 1 }
+    /^### Quickstart/ { nhead++ }
+    /^<!-- quickstart: [a-z0-9-]+ -->$/ {
+        nmark++
+        m = $0; sub(/^<!-- quickstart: /, "", m); sub(/ -->$/, "", m)
+        if (m == name) {
+            if (found) die("quickstart marker \"" name "\" is there twice (line " NR ")")
+            found = NR; state = "marker"
+        }
+        next
+    }
+    state == "marker" {
+        if ($0 ~ /^[ \t]*$/) next
+        if ($0 != "```sh") die("the quickstart marker \"" name "\" (line " found ") is not followed by a ```sh block")
+        state = "block"; next
+    }
+    state == "block" {
+        if ($0 == "```") { state = "done"; next }
+        print; lines++
+    }
+    END {
+        if (bad) exit 1
+        if (!found) die("no quickstart marker \"<!-- quickstart: " name " -->\"")
+        if (state == "marker") die("the quickstart marker \"" name "\" (line " found ") is not followed by a ```sh block")
+        if (state == "block") die("the quickstart block \"" name "\" (line " found ") is not closed")
+        if (!lines) die("the quickstart block \"" name "\" (line " found ") is empty")
+        if (headings != "" && (nhead != headings || nmark != headings))
+            die(nhead " \"### Quickstart\" headings and " nmark " quickstart markers, where " headings " of each were expected")
+    }' "$file"
