@@ -90,6 +90,7 @@ struct pstate {
     unsigned nwarn;   /**< warnings found */
     unsigned flags;   /**< IDNG_CONF_F_* */
     const char *user; /**< IDNG_CONF_F_CHECK_PATHS as this user; NULL: the caller */
+    int sources_full; /**< IDNG_CONF_SOURCES_MAX reached (said once) */
     char vbuf[IDNG_CONF_LINE_MAX];            /**< a quoted value, unescaped */
 };
 
@@ -255,6 +256,143 @@ static int add_file(struct pstate *p, const char *name, uint32_t *at)
     o->files[o->nfiles] = shown;
     *at = (uint32_t)o->nfiles++;
     return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* What a load read, for the watch                                           */
+
+/* The characters that make an include path a pattern. */
+static const char glob_chars[] = "*?[{";
+
+static void filesig_of(const struct stat *st, struct idng_filesig *sig)
+{
+    memset(sig, 0, sizeof *sig);
+    sig->dev = st->st_dev;
+    sig->ino = st->st_ino;
+    sig->size = st->st_size;
+    sig->mtime = st->st_mtim;
+    sig->ctime = st->st_ctim;
+}
+
+void idng_filesig_read(const char *path, struct idng_filesig *sig)
+{
+    struct stat st;
+
+    memset(sig, 0, sizeof *sig);
+    if (!path)
+        sig->err = ENOENT;
+    else if (stat(path, &st) != 0)
+        sig->err = errno;
+    else
+        filesig_of(&st, sig);
+}
+
+int idng_filesig_same(const struct idng_filesig *a, const struct idng_filesig *b)
+{
+    return a->err == b->err && a->dev == b->dev && a->ino == b->ino && a->size == b->size
+           && a->mtime.tv_sec == b->mtime.tv_sec && a->mtime.tv_nsec == b->mtime.tv_nsec
+           && a->ctime.tv_sec == b->ctime.tv_sec && a->ctime.tv_nsec == b->ctime.tv_nsec;
+}
+
+void idng_conf_sources_free(struct idng_conf_sources *s)
+{
+    size_t i;
+
+    if (s == NULL)
+        return;
+    for (i = 0; i < s->n; i++)
+        free(s->v[i].path);
+    free(s->v);
+    s->v = NULL;
+    s->n = 0;
+}
+
+/* Adds path as sig shows it to s.  0, or -1 when out of memory. */
+static int sources_add(struct idng_conf_sources *s, const char *path,
+                       const struct idng_filesig *sig)
+{
+    struct idng_conf_source *grown = realloc(s->v, (s->n + 1) * sizeof *grown);
+
+    if (grown == NULL)
+        return -1;
+    s->v = grown;
+    if ((grown[s->n].path = strdup(path)) == NULL)
+        return -1;
+    grown[s->n++].sig = *sig;
+    return 0;
+}
+
+/* Notes a file or directory the load reads or looks in, once, as it is
+ * before it is read: st as the open saw it, or (NULL) a look now.  0, or
+ * -1 (reported) when out of memory. */
+static int note_source(struct pstate *p, const char *path, const struct stat *st)
+{
+    struct idng_conf_sources *s = &p->c.sources;
+    struct idng_filesig sig;
+    size_t i;
+
+    for (i = 0; i < s->n; i++)
+        if (strcmp(s->v[i].path, path) == 0)
+            return 0;
+    if (s->n >= IDNG_CONF_SOURCES_MAX) {
+        if (!p->sources_full++)
+            warn(p,
+                 "more than %d settings files and directories to watch: a change of the "
+                 "others applies at a reload",
+                 IDNG_CONF_SOURCES_MAX);
+        return 0;
+    }
+    if (st)
+        filesig_of(st, &sig);
+    else
+        idng_filesig_read(path, &sig);
+    return sources_add(s, path, &sig) == 0 ? 0 : fail(p, "out of memory");
+}
+
+/* Notes the directories a pattern looks in: a file made in or removed from
+ * one changes it.  The directory part before the first glob character is
+ * noted as it is, missing too (made later, it is a change); each longer
+ * directory part with glob characters in it, by the directories it
+ * matches now (a new one that matches changes the one above it). */
+static int note_pattern_dirs(struct pstate *p, const char *pattern)
+{
+    size_t first = strcspn(pattern, glob_chars), end = strlen(pattern), k, i;
+    char *part = strdup(pattern);
+    int r;
+
+    if (part == NULL)
+        return fail(p, "out of memory");
+    while (end > 0 && pattern[end] != '/')
+        end--;
+    for (k = first < end ? first : end; k > 0 && pattern[k] != '/'; k--)
+        ;
+    part[k > 0 ? k : 1] = '\0'; /* "/" for a pattern at the root */
+    r = note_source(p, part, NULL);
+    for (i = k + 1; r == 0 && i <= end; i++) {
+        glob_t g;
+        size_t m;
+        if (pattern[i] != '/')
+            continue;
+        memcpy(part, pattern, i);
+        part[i] = '\0';
+        if (glob(part,
+                 GLOB_NOSORT
+#ifdef GLOB_BRACE
+                     | GLOB_BRACE
+#endif
+#ifdef GLOB_ONLYDIR
+                     | GLOB_ONLYDIR
+#endif
+                 ,
+                 NULL, &g)
+            != 0)
+            continue;
+        for (m = 0; m < g.gl_pathc && r == 0; m++)
+            r = note_source(p, g.gl_pathv[m], NULL);
+        globfree(&g);
+    }
+    free(part);
+    return r;
 }
 
 /* Where an earlier entry was set, for "first at ...": "line N" in the file
@@ -1145,12 +1283,16 @@ static char *read_names_file(struct pstate *p, const struct key *k, const char *
     const char *why;
     char *buf;
     int errnum;
-
     struct stat st;
+    int r = read_regular(path, IDNG_CONF_NAMES_FILE_MAX, "a file of names", &buf, len, &why,
+                         &errnum, whybuf, sizeof whybuf, &st);
 
-    if (read_regular(path, IDNG_CONF_NAMES_FILE_MAX, "a file of names", &buf, len, &why, &errnum,
-                     whybuf, sizeof whybuf, &st)
-        == 0)
+    if (note_source(p, path, r == 0 ? &st : NULL) != 0) {
+        if (r == 0)
+            free(buf);
+        return NULL;
+    }
+    if (r == 0)
         return buf;
     echo(e, path, strlen(path));
     if (errnum != 0)
@@ -1697,6 +1839,7 @@ void idng_conf_free(struct idng_conf *c)
     free(c->origin.protect);
     free(c->origin.tld);
     free(c->origin.idn_suffixes);
+    idng_conf_sources_free(&c->sources);
     idng_conf_init(c);
 }
 
@@ -1785,6 +1928,11 @@ static int include_file(struct pstate *p, const char *path, const char *shown)
                     IDNG_CONF_INCLUDE_DEPTH);
     r = read_regular(path, p->budget, "a settings file", &buf, &len, &why, &errnum, whybuf,
                      sizeof whybuf, &st);
+    if (note_source(p, path, r == 0 ? &st : NULL) != 0) {
+        if (r == 0)
+            free(buf);
+        return -1;
+    }
     if (r == -2)
         return fail(p, "include '%s': too big; the settings files together may hold %d octets",
                     shown, IDNG_CONF_FILE_MAX);
@@ -1857,10 +2005,14 @@ static int include(struct pstate *p, const char *v, size_t n)
     memcpy(path, v, n); /* v may be p->vbuf, which the included lines reuse */
     path[n] = '\0';
     echo(e, path, n);
-    if (strpbrk(path, "*?[{") == NULL) {
+    if (strpbrk(path, glob_chars) == NULL) {
         r = include_file(p, path, e);
         free(path);
         return r;
+    }
+    if (note_pattern_dirs(p, path) != 0) {
+        free(path);
+        return -1;
     }
     glob_errnum = 0;
     r = glob(path,
@@ -1975,7 +2127,8 @@ static void idn_unused(struct pstate *p)
 }
 
 static int parse(struct idng_conf *c, const char *buf, size_t len, const char *fname,
-                 const struct stat *id, unsigned flags, const char *user, char *err, size_t errlen);
+                 const struct stat *id, unsigned flags, const char *user,
+                 struct idng_conf_sources *tried, char *err, size_t errlen);
 
 int idng_conf_parse(struct idng_conf *c, const char *buf, size_t len, const char *fname, char *err,
                     size_t errlen)
@@ -1986,7 +2139,7 @@ int idng_conf_parse(struct idng_conf *c, const char *buf, size_t len, const char
 int idng_conf_parse_flags(struct idng_conf *c, const char *buf, size_t len, const char *fname,
                           unsigned flags, char *err, size_t errlen)
 {
-    return parse(c, buf, len, fname, NULL, flags, NULL, err, errlen);
+    return parse(c, buf, len, fname, NULL, flags, NULL, NULL, err, errlen);
 }
 
 int idng_conf_same_file(const char *a, const char *b)
@@ -2002,9 +2155,11 @@ int idng_conf_same_file(const char *a, const char *b)
 }
 
 /* id: the file's device and inode when it was read from one, so that an
- * include of it is refused; NULL for text from memory. */
+ * include of it is refused; NULL for text from memory.  tried: NULL, or
+ * what a failed parse read, for the watch. */
 static int parse(struct idng_conf *c, const char *buf, size_t len, const char *fname,
-                 const struct stat *id, unsigned flags, const char *user, char *err, size_t errlen)
+                 const struct stat *id, unsigned flags, const char *user,
+                 struct idng_conf_sources *tried, char *err, size_t errlen)
 {
     struct pstate *p;
     int rc = -1, list;
@@ -2030,7 +2185,8 @@ static int parse(struct idng_conf *c, const char *buf, size_t len, const char *f
         fail(p, "invalid argument");
         goto out;
     }
-    if (add_file(p, p->f.fname, &p->f.file) != 0 || (id != NULL && note_id(p, id) < 0))
+    if (add_file(p, p->f.fname, &p->f.file) != 0 || (id != NULL && note_id(p, id) < 0)
+        || (id != NULL && note_source(p, fname, id) != 0))
         goto out;
     p->f.fname = p->c.origin.files[p->f.file];
     parse_text(p, buf, len);
@@ -2049,6 +2205,10 @@ static int parse(struct idng_conf *c, const char *buf, size_t len, const char *f
     idng_conf_init(&p->c); /* now owned by c */
     rc = 0;
 out:
+    if (rc != 0 && tried != NULL) {
+        *tried = p->c.sources;
+        memset(&p->c.sources, 0, sizeof p->c.sources);
+    }
     idng_conf_free(&p->c);
     free(p->ids);
     free(p);
@@ -2170,8 +2330,10 @@ static int read_regular(const char *path, size_t max, const char *what, char **o
     return 0;
 }
 
-int idng_conf_check_file(struct idng_conf *c, const char *path, unsigned flags, const char *user,
-                         char *err, size_t errlen)
+/* idng_conf_check_file, and what a failed load read into tried (NULL:
+ * not wanted). */
+static int load(struct idng_conf *c, const char *path, unsigned flags, const char *user,
+                struct idng_conf_sources *tried, char *err, size_t errlen)
 {
     char *buf, whybuf[96];
     const char *why;
@@ -2183,11 +2345,29 @@ int idng_conf_check_file(struct idng_conf *c, const char *path, unsigned flags, 
         return load_fail(err, errlen, "(no path)", "no settings file given", 0);
     if (read_regular(path, IDNG_CONF_FILE_MAX, "a settings file", &buf, &got, &why, &errnum, whybuf,
                      sizeof whybuf, &st)
-        != 0)
+        != 0) {
+        struct idng_filesig sig;
+        idng_filesig_read(path, &sig);
+        if (tried != NULL)
+            (void)sources_add(tried, path, &sig); /* out of memory: the watch looks at path */
         return load_fail(err, errlen, path, why, errnum);
-    rc = parse(c, buf, got, path, &st, flags, user, err, errlen);
+    }
+    rc = parse(c, buf, got, path, &st, flags, user, tried, err, errlen);
     free(buf);
     return rc;
+}
+
+int idng_conf_check_file(struct idng_conf *c, const char *path, unsigned flags, const char *user,
+                         char *err, size_t errlen)
+{
+    return load(c, path, flags, user, NULL, err, errlen);
+}
+
+int idng_conf_load_sources(struct idng_conf *c, const char *path, unsigned flags,
+                           struct idng_conf_sources *tried, char *err, size_t errlen)
+{
+    idng_conf_sources_free(tried);
+    return load(c, path, flags, NULL, tried, err, errlen);
 }
 
 const char *idng_conf_path(void)

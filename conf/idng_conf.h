@@ -43,6 +43,11 @@
  *   The settings files together hold at most IDNG_CONF_FILE_MAX octets.
  * - The protect-file is read once every file is, so that the last
  *   `protect-file` line is the one read.
+ * - A load notes every file and directory it read or looked at, as it was
+ *   then (struct idng_conf_sources), so that the watch (idng_watch.h)
+ *   sees a change of any: each settings file, the directories a pattern
+ *   looked in (a file made or removed there changes its directory; one
+ *   missing is noted as missing), the protect-file.
  *
  * Nothing here keeps global state; every function is safe to call from
  * several threads on different objects.  conf/ allocates (the codec does
@@ -58,6 +63,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
+#include <time.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -78,6 +85,10 @@ extern "C" {
 #define IDNG_CONF_KEYS_MAX 64
 /** Largest protect-file, in octets (a million names fit). */
 #define IDNG_CONF_NAMES_FILE_MAX (64 * 1024 * 1024)
+/** Files and directories one load notes for the watch, at most (struct
+ *  idng_conf_sources); past it a warning says that changes of the others
+ *  need a reload. */
+#define IDNG_CONF_SOURCES_MAX 1024
 /** Problems reported by one parse, at most (then "more problems not shown"). */
 #define IDNG_CONF_REPORT_MAX 50
 /** Flags of idng_conf_parse_flags and idng_conf_load_flags. */
@@ -132,6 +143,45 @@ struct idng_conf_origins {
     struct idng_conf_origin *allow, *deny, *protect, *tld, *idn_suffixes;
 };
 
+/** What a file or directory was at one look (all zero but err: it could
+ *  not be stat'ed).  Any of these differing is a change: an editor that
+ *  renames a new file over the old one gives a new inode, a file made in
+ *  or removed from a directory changes the directory's times. */
+struct idng_filesig {
+    dev_t dev;
+    ino_t ino;
+    off_t size;
+    struct timespec mtime, ctime;
+    int err; /**< errno of stat, 0 when it was */
+};
+
+/** A file or directory the settings were read from, as it was then. */
+struct idng_conf_source {
+    char *path;              /**< as opened (malloc'd), not escaped for display */
+    struct idng_filesig sig; /**< seen before its contents were read */
+};
+
+/**
+ * The files and directories a load read or looked at, in the order it did:
+ * the settings file, each included file, the directories each pattern
+ * looked in (its directory part; with glob characters in it, the
+ * directories that part expands to and its own directory part, the same
+ * way), the protect-file.  Each once; at most IDNG_CONF_SOURCES_MAX.
+ */
+struct idng_conf_sources {
+    struct idng_conf_source *v; /**< malloc'd; NULL when n is 0 */
+    size_t n;
+};
+
+/** Frees what s holds and empties it; safe on an empty one and on NULL. */
+void idng_conf_sources_free(struct idng_conf_sources *s);
+
+/** The file or directory at path now (NULL path: one that is not there). */
+void idng_filesig_read(const char *path, struct idng_filesig *sig);
+
+/** 1 when two looks saw the same file, unchanged. */
+int idng_filesig_same(const struct idng_filesig *a, const struct idng_filesig *b);
+
 /** Effective settings.  Fill with idng_conf_init or idng_conf_parse. */
 struct idng_conf {
     /** What decides a name's fate: `mode`, `on-invalid`, the `on-<class>`
@@ -158,6 +208,9 @@ struct idng_conf {
                                            changed file (and protect-file) within a second,
                                            without a reload (conf/idng_watch.h) */
     struct idng_conf_origins origin;  /**< which file and line set what */
+    /** What a load read (idng_conf_load; idng_conf_parse: only what the
+     *  text includes); the watch takes them (idng_watch.h). */
+    struct idng_conf_sources sources;
 };
 
 /**
@@ -221,6 +274,17 @@ int idng_conf_load(struct idng_conf *c, const char *path, char *err, size_t errl
 /** idng_conf_load with flags (IDNG_CONF_F_*). */
 int idng_conf_load_flags(struct idng_conf *c, const char *path, unsigned flags, char *err,
                          size_t errlen);
+
+/**
+ * idng_conf_load_flags that also says, when the load fails, what it read
+ * or looked at up to the failure (the settings file too when it cannot be
+ * opened): the watch waits for a change of any of them before it tries
+ * again.  On success c->sources holds them and *tried is left empty.
+ * @param tried: emptied first; the caller frees it (idng_conf_sources_free);
+ *   NULL: not wanted.
+ */
+int idng_conf_load_sources(struct idng_conf *c, const char *path, unsigned flags,
+                           struct idng_conf_sources *tried, char *err, size_t errlen);
 
 /**
  * idng_conf_load_flags with the path checks of IDNG_CONF_F_CHECK_PATHS made

@@ -4,12 +4,10 @@
  */
 #include "idng_watch.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 /* Problems of one load, one a line: idng_conf_load's report. */
 #define WATCH_ERR_MAX 8192
@@ -28,33 +26,6 @@ void idng_settings_free(struct idng_settings *s)
     idng_logfile_close(s->logf);
     idng_conf_free(&s->conf);
     free(s);
-}
-
-void idng_filesig_read(const char *path, struct idng_filesig *sig)
-{
-    struct stat st;
-
-    memset(sig, 0, sizeof *sig);
-    if (!path) {
-        sig->err = ENOENT;
-        return;
-    }
-    if (stat(path, &st) != 0) {
-        sig->err = errno;
-        return;
-    }
-    sig->dev = st.st_dev;
-    sig->ino = st.st_ino;
-    sig->size = st.st_size;
-    sig->mtime = st.st_mtim;
-    sig->ctime = st.st_ctim;
-}
-
-int idng_filesig_same(const struct idng_filesig *a, const struct idng_filesig *b)
-{
-    return a->err == b->err && a->dev == b->dev && a->ino == b->ino && a->size == b->size
-           && a->mtime.tv_sec == b->mtime.tv_sec && a->mtime.tv_nsec == b->mtime.tv_nsec
-           && a->ctime.tv_sec == b->ctime.tv_sec && a->ctime.tv_nsec == b->ctime.tv_nsec;
 }
 
 /* Two optional paths that are the same string. */
@@ -120,6 +91,39 @@ static void stats_follow(struct idng_watch *w, const struct idng_conf *c)
         w->stats_every = want;
 }
 
+/* Has any of the files and directories changed since the look in s? */
+static int any_changed(const struct idng_conf_sources *s)
+{
+    struct idng_filesig now;
+    size_t i;
+
+    for (i = 0; i < s->n; i++) {
+        idng_filesig_read(s->v[i].path, &now);
+        if (!idng_filesig_same(&now, &s->v[i].sig))
+            return 1;
+    }
+    return 0;
+}
+
+/* What the watch looks at from now on: src, taken (emptied).  None (a
+ * load out of memory): the settings file as it is now. */
+static void watch_sources(struct idng_watch *w, struct idng_conf_sources *src)
+{
+    idng_conf_sources_free(&w->seen);
+    w->seen = *src;
+    memset(src, 0, sizeof *src);
+    if (w->seen.n > 0)
+        return;
+    if (!(w->seen.v = calloc(1, sizeof *w->seen.v)) || !(w->seen.v->path = strdup(w->path))) {
+        free(w->seen.v);
+        w->seen.v = NULL;
+        say(w, IDNG_WATCH_ERR, "%s: out of memory: a change applies at a reload", w->path);
+        return;
+    }
+    idng_filesig_read(w->path, &w->seen.v->sig);
+    w->seen.n = 1;
+}
+
 int idng_watch_start(struct idng_watch *w, struct idng_settings *s, const char *path,
                      const struct idng_watch_ops *ops)
 {
@@ -129,8 +133,7 @@ int idng_watch_start(struct idng_watch *w, struct idng_settings *s, const char *
         return -1;
     w->ops = *ops;
     pthread_mutex_init(&w->lock, NULL);
-    idng_filesig_read(w->path, &w->sig[0]);
-    idng_filesig_read(s->conf.protect_file, &w->sig[1]);
+    watch_sources(w, &s->conf.sources);
     atomic_store(&w->live.obj, s);
     stats_follow(w, &s->conf);
     w->started = 1;
@@ -166,21 +169,13 @@ static int not_applied(struct idng_watch *w, struct idng_settings *s, const char
     return -1;
 }
 
-/* Has the file at path changed since the look before? */
-static int changed_since(const char *path, const struct idng_filesig *before)
-{
-    struct idng_filesig after;
-
-    idng_filesig_read(path, &after);
-    return !idng_filesig_same(&after, before);
-}
-
-/* Loads the changed file (now: the files as seen before the load) and
- * publishes it.  Under w->lock, by the one writer. */
-static int apply(struct idng_watch *w, struct idng_settings *cur, struct idng_filesig now[2])
+/* Loads the changed file and publishes it.  Under w->lock, by the one
+ * writer. */
+static int apply(struct idng_watch *w, struct idng_settings *cur)
 {
     char *err = malloc(WATCH_ERR_MAX), what[1024];
     struct idng_settings *s = calloc(1, sizeof *s), *old;
+    struct idng_conf_sources tried = {0}, *read;
     int r;
 
     if (!err || !s) {
@@ -189,21 +184,20 @@ static int apply(struct idng_watch *w, struct idng_settings *cur, struct idng_fi
         say(w, IDNG_WATCH_ERR, "%s: out of memory: keeping the settings in force", w->path);
         return -1;
     }
-    /* The next change is the next to try, whatever this one gives. */
-    memcpy(w->sig, now, sizeof w->sig);
     idng_conf_init(&s->conf);
-    r = idng_conf_load(&s->conf, w->path, err, WATCH_ERR_MAX);
-    if (changed_since(w->path, &now[0])
-        || (same_path(s->conf.protect_file, cur->conf.protect_file)
-            && changed_since(s->conf.protect_file, &now[1]))) {
-        /* Written to while it was read: neither applied nor judged; read
-         * again at the next look. */
-        memset(&w->sig[0], 0, sizeof w->sig[0]);
+    r = idng_conf_load_sources(&s->conf, w->path, 0, &tried, err, WATCH_ERR_MAX);
+    read = r == 0 ? &s->conf.sources : &tried;
+    if (any_changed(read)) {
+        /* Written to while it was read: neither applied nor judged.  What
+         * the watch saw before still differs: read again at the next look. */
+        idng_conf_sources_free(&tried);
         idng_conf_free(&s->conf);
         free(s);
         free(err);
         return 0;
     }
+    /* The next change is the next to try, whatever this one gives. */
+    watch_sources(w, read);
     if (r != 0) {
         r = not_applied(w, s, err);
         free(err);
@@ -211,10 +205,6 @@ static int apply(struct idng_watch *w, struct idng_settings *cur, struct idng_fi
     }
     if (err[0])
         say_lines(w, IDNG_WATCH_WARN, err);
-    /* A protect-file by another name was read by this load: its look is
-     * from just after. */
-    if (!same_path(s->conf.protect_file, cur->conf.protect_file))
-        idng_filesig_read(s->conf.protect_file, &w->sig[1]);
     if (s->conf.log_file) {
         if (cur->logf && same_path(s->conf.log_file, cur->conf.log_file))
             s->logf = cur->logf; /* the same file: it stays open */
@@ -244,17 +234,12 @@ static int apply(struct idng_watch *w, struct idng_settings *cur, struct idng_fi
 int idng_watch_check(struct idng_watch *w)
 {
     struct idng_settings *cur;
-    struct idng_filesig now[2];
     int r = 0;
 
     pthread_mutex_lock(&w->lock);
     cur = idng_live_get(&w->live);
-    if (cur && cur->conf.watch_settings) {
-        idng_filesig_read(w->path, &now[0]);
-        idng_filesig_read(cur->conf.protect_file, &now[1]);
-        if (!idng_filesig_same(&now[0], &w->sig[0]) || !idng_filesig_same(&now[1], &w->sig[1]))
-            r = apply(w, cur, now);
-    }
+    if (cur && cur->conf.watch_settings && any_changed(&w->seen))
+        r = apply(w, cur);
     pthread_mutex_unlock(&w->lock);
     return r;
 }
@@ -270,6 +255,7 @@ struct idng_settings *idng_watch_stop(struct idng_watch *w)
     w->stats_every = 0;
     s = idng_live_publish(&w->live, NULL);
     pthread_mutex_destroy(&w->lock);
+    idng_conf_sources_free(&w->seen);
     free(w->path);
     w->path = NULL;
     w->started = 0;

@@ -7,11 +7,16 @@
  *
  * Why: an Unbound reload (SIGHUP, `unbound-control reload`) empties
  * Unbound's cache.  With `watch-settings: yes` (the default) a thread of the
- * watch's own looks at the settings file, and at the protect-file the
- * settings in force name, once a second.  A file counts as changed when any
- * of its device, inode, size, modification or status-change time differs
- * from the last look, so an editor that writes a new file and renames it
- * over the old one is seen (a new inode), and so is a file that went away.
+ * watch's own looks once a second at every file and directory the settings
+ * in force were read from (struct idng_conf_sources): the settings file,
+ * the files it includes, the directories its include patterns look in (so
+ * a file dropped into or removed from idnguard.conf.d is seen, and so is
+ * such a directory that did not exist yet), the protect-file.  One that
+ * counts as changed when any of its device, inode, size, modification or
+ * status-change time differs from what the load saw, so an editor that
+ * writes a new file and renames it over the old one is seen (a new inode),
+ * and so is a file that went away.  One stat of each a second, at most
+ * IDNG_CONF_SOURCES_MAX of them.
  *
  * On a change the whole file is loaded again (idng_conf_load) into new
  * settings, the log-file they name is opened (the open one is kept when the
@@ -27,8 +32,11 @@
  * A file that does not load (a typo, a half-written file, a log file that
  * cannot be opened) changes nothing: its file:line problems are logged,
  * then "keeping the settings in force", and it counts as a reload failure.
- * A file that changed while it was being read is not judged: it is read
- * again at the next look.  Either way the next change is tried again.
+ * What that load read is watched from then on, so a fix of a new included
+ * file is seen too.  A file that changed while it was being read (any of
+ * them: each is looked at again once the load is done) is not judged: it
+ * is read again at the next look.  Either way the next change is tried
+ * again.
  *
  * Threads: the workers only read (idng_watch_enter/idng_watch_leave around
  * every use); the watch thread is the one writer; start and stop run with
@@ -63,6 +71,8 @@ struct idng_settings {
     /** When conf was read from its file (a failed reload's line says it). */
     time_t loaded_at;
 };
+/* conf.sources is the watch's: idng_watch_start and each load it applies
+ * take them (it is empty in the settings in force). */
 
 /** A fresh settings generation: 1, 2, ... for the life of the process. */
 uint64_t idng_settings_gen(void);
@@ -94,15 +104,6 @@ struct idng_watch_ops {
 
 enum { IDNG_WATCH_INFO, IDNG_WATCH_WARN, IDNG_WATCH_ERR };
 
-/** What a file was at one look (all zero but err: it could not be stat'ed). */
-struct idng_filesig {
-    dev_t dev;
-    ino_t ino;
-    off_t size;
-    struct timespec mtime, ctime;
-    int err; /**< errno of stat, 0 when it was */
-};
-
 /** Settings in force, their stats timer and their watch thread. */
 struct idng_watch {
     struct idng_live live; /**< -> struct idng_settings */
@@ -111,9 +112,10 @@ struct idng_watch {
     struct idng_ticker stats; /**< runs ops.stats */
     unsigned stats_every;     /**< the seconds it runs at; 0: not running */
     struct idng_ticker watcher;
-    /** The files as they were when the settings in force were read (or a
-     *  file that did not load was): the settings file, the protect-file. */
-    struct idng_filesig sig[2];
+    /** The files and directories as they were when the settings in force
+     *  were read (or the files that did not load were): the settings file,
+     *  the files it includes, its patterns' directories, the protect-file. */
+    struct idng_conf_sources seen;
     pthread_mutex_t lock; /**< one look at a time (the thread, a test) */
     int started;
 };
@@ -121,8 +123,10 @@ struct idng_watch {
 /**
  * Makes s (filled by the flavour: conf loaded, gen, logf opened) the
  * settings in force and starts the stats timer; w owns s from here on.
- * Looks at the files now, as the baseline of the first change (a change
- * between the flavour's load and this call waits for the next one).
+ * What s->conf.sources says the load saw is the baseline of the first
+ * change (the watch takes them): a change since the load is one.  Settings
+ * kept after a reload whose file did not load should carry what that load
+ * read (idng_conf_load_sources); with none, the settings file as it is now.
  * @return 0, or -1 when out of memory (s is still the caller's).
  */
 int idng_watch_start(struct idng_watch *w, struct idng_settings *s, const char *path,
@@ -180,12 +184,6 @@ static inline void idng_watch_leave_as(struct idng_live_reader *r)
 
 /** Frees settings (idng_conf_free, the log file closed) and s itself. */
 void idng_settings_free(struct idng_settings *s);
-
-/** The file at path now (NULL path: a file that is not there). */
-void idng_filesig_read(const char *path, struct idng_filesig *sig);
-
-/** 1 when two looks saw the same file, unchanged. */
-int idng_filesig_same(const struct idng_filesig *a, const struct idng_filesig *b);
 
 #ifdef __cplusplus
 }

@@ -1158,15 +1158,18 @@ static enum load_result load_settings(struct idng_settings *set, const char *pat
                                       size_t cap)
 {
     static char err[8192]; /* init and deinit only: one at a time */
+    struct idng_conf_sources tried = {0};
     int loaded;
     enum load_result r;
 
     idng_conf_init(&set->conf);
-    loaded = idng_conf_load(&set->conf, path, err, sizeof err) == 0;
+    loaded = idng_conf_load_sources(&set->conf, path, 0, &tried, err, sizeof err) == 0;
     if (loaded && err[0])
         log_report(err, 1);
     if (loaded && set->conf.log_file
         && !(set->logf = open_logfile(set->conf.log_file, err, sizeof err))) {
+        tried = set->conf.sources;
+        memset(&set->conf.sources, 0, sizeof set->conf.sources);
         idng_conf_free(&set->conf);
         loaded = 0;
     }
@@ -1180,10 +1183,15 @@ static enum load_result load_settings(struct idng_settings *set, const char *pat
         return r;
     }
     log_report(err, 0);
-    if (!kept.have)
+    if (!kept.have) {
+        idng_conf_sources_free(&tried);
         return LOAD_FAILED;
+    }
     atomic_fetch_add(&counters.reload_failures, 1);
     set->conf = kept.conf;
+    /* The watch waits for a change of what the failed load read. */
+    idng_conf_sources_free(&set->conf.sources);
+    set->conf.sources = tried;
     set->loaded_at = kept.loaded_at;
     kept.have = 0;
     if (set->conf.log_file && !(set->logf = open_logfile(set->conf.log_file, err, sizeof err)))

@@ -160,6 +160,7 @@ EXPORT void *idng_py_open(const char *path, int *state, char *changes, size_t ch
     struct idng_py *h = calloc(1, sizeof *h);
     struct idng_settings *set = calloc(1, sizeof *set);
     struct idng_watch_ops ops = {0};
+    struct idng_conf_sources tried = {0};
     int loaded;
 
     *state = kept.have ? IDNG_PY_RELOADED : IDNG_PY_FIRST;
@@ -172,21 +173,27 @@ EXPORT void *idng_py_open(const char *path, int *state, char *changes, size_t ch
         return NULL;
     }
     idng_conf_init(&set->conf);
-    loaded = idng_conf_load(&set->conf, path, err, errlen) == 0;
+    loaded = idng_conf_load_sources(&set->conf, path, 0, &tried, err, errlen) == 0;
     if (loaded && set->conf.log_file) {
         size_t n = strlen(err);
         if (!(set->logf = open_logfile(set->conf.log_file, err + n, errlen - n))) {
+            tried = set->conf.sources;
+            memset(&set->conf.sources, 0, sizeof set->conf.sources);
             idng_conf_free(&set->conf);
             loaded = 0;
         }
     }
     if (!loaded) {
         if (!kept.have) {
+            idng_conf_sources_free(&tried);
             free(set);
             free(h);
             return NULL;
         }
         set->conf = kept.conf;
+        /* The watch waits for a change of what the failed load read. */
+        idng_conf_sources_free(&set->conf.sources);
+        set->conf.sources = tried;
         set->loaded_at = kept.loaded_at;
         kept.have = 0;
         *state = IDNG_PY_KEPT;

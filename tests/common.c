@@ -154,7 +154,7 @@ void t_tmpdir_remove(const char *dir)
             continue;
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         if (unlink(path) != 0)
-            rmdir(path);
+            t_tmpdir_remove(path); /* a directory: its files first */
     }
     closedir(d);
     rmdir(dir);

@@ -46,7 +46,7 @@ const unsigned char *t_guard_put(struct t_guard *g, const void *p, size_t n);
  * (cap octets); fails the test if it cannot.
  */
 void t_tmpdir_make(char *dir, size_t cap, const char *prefix);
-/** Removes dir and what tests put in it: files, FIFOs, empty directories. */
+/** Removes dir and what tests put in it: files, FIFOs, directories and theirs. */
 void t_tmpdir_remove(const char *dir);
 
 /**

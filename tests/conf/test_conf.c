@@ -815,7 +815,7 @@ static void make_tmpdir(void)
     t_tmpdir_make(tmpdir, sizeof tmpdir, "idng-conf");
 }
 
-/* Removes what the load tests create (files, one FIFO, one subdirectory). */
+/* Removes what the load tests create (files, one FIFO, subdirectories). */
 static void remove_tmpdir(void)
 {
     t_tmpdir_remove(tmpdir);
@@ -1509,6 +1509,84 @@ START_TEST(test_include_paths)
 }
 END_TEST
 
+/* Checks the i-th thing a load noted for the watch: its path (rel below
+ * tmpdir, "" for tmpdir itself) and whether it was there (err). */
+static void expect_source(const struct idng_conf_sources *s, size_t i, const char *rel, int err)
+{
+    char want[600];
+
+    snprintf(want, sizeof want, "%s%s%s", tmpdir, rel[0] ? "/" : "", rel);
+    ck_assert_msg(i < s->n, "%zu sources, none at %zu (%s)", s->n, i, want);
+    ck_assert_str_eq(s->v[i].path, want);
+    ck_assert_int_eq(s->v[i].sig.err, err);
+}
+
+/* What a load read, for the watch (idng_conf_sources): the settings file,
+ * each included file by its real name (origin.files escapes it for
+ * display), each pattern's directories (one missing noted as missing, a
+ * pattern in a directory part by the directory above it and those it
+ * matches), the protect-file; each once.  A failed load says what it
+ * read up to the failure, its settings file too when it cannot be opened. */
+START_TEST(test_include_sources)
+{
+    char main_path[512], p[512], d1[600], text[2048], err[ERR_MAX];
+    struct idng_conf c;
+    struct idng_conf_sources tried = {0};
+
+    make_tmpdir();
+    snprintf(d1, sizeof d1, "%s/d1", tmpdir);
+    ck_assert_int_eq(mkdir(d1, 0700), 0);
+    put("d1/x.conf", "idnguard:\n    allow: x.example\n", p);
+    put("local-\xe2\x80\x8b.conf", "idnguard:\n    allow: zw.example\n", p);
+    put("names.txt", "paypal.example\n", p);
+    snprintf(text, sizeof text,
+             "idnguard:\n    include: \"%s/local-\xe2\x80\x8b.conf\"\n"
+             "    include: \"%s/none.d/*.conf\"\n    include: \"%s/d*/x.conf\"\n"
+             "    include: \"%s/none.d/*.conf\"\n    protect-file: \"%s/names.txt\"\n",
+             tmpdir, tmpdir, tmpdir, tmpdir, tmpdir);
+    put("m.conf", text, main_path);
+    ck_assert_msg(load_origins(&c, main_path, err) == 0, "%s", err);
+    ck_assert_uint_eq(c.sources.n, 7);
+    expect_source(&c.sources, 0, "m.conf", 0);
+    expect_source(&c.sources, 1, "local-\xe2\x80\x8b.conf", 0);
+    ck_assert_msg(strstr(c.origin.files[1], "\\u{200B}") != NULL, "shown as %s",
+                  c.origin.files[1]);
+    expect_source(&c.sources, 2, "none.d", ENOENT);
+    expect_source(&c.sources, 3, "", 0);
+    expect_source(&c.sources, 4, "d1", 0);
+    expect_source(&c.sources, 5, "d1/x.conf", 0);
+    expect_source(&c.sources, 6, "names.txt", 0);
+    idng_conf_free(&c);
+    ck_assert_uint_eq(c.sources.n, 0);
+    /* Failed: what was read up to the failure; c untouched. */
+    snprintf(text, sizeof text,
+             "idnguard:\n    include: \"%s/d1/x.conf\"\n    include: \"%s/missing.conf\"\n",
+             tmpdir, tmpdir);
+    put("m.conf", text, main_path);
+    idng_conf_init(&c);
+    ck_assert_int_eq(idng_conf_load_sources(&c, main_path, 0, &tried, err, ERR_MAX), -1);
+    ck_assert_uint_eq(c.sources.n, 0);
+    ck_assert_uint_eq(tried.n, 3);
+    expect_source(&tried, 0, "m.conf", 0);
+    expect_source(&tried, 1, "d1/x.conf", 0);
+    expect_source(&tried, 2, "missing.conf", ENOENT);
+    /* A settings file that cannot be opened: itself. */
+    snprintf(p, sizeof p, "%s/gone.conf", tmpdir);
+    ck_assert_int_eq(idng_conf_load_sources(&c, p, 0, &tried, err, ERR_MAX), -1);
+    ck_assert_uint_eq(tried.n, 1);
+    expect_source(&tried, 0, "gone.conf", ENOENT);
+    idng_conf_sources_free(&tried);
+    /* Loaded: tried left empty. */
+    ck_assert_int_eq(idng_conf_load_sources(&c, main_path, 0, &tried, err, ERR_MAX), -1);
+    put("missing.conf", "idnguard:\n", p);
+    ck_assert_msg(idng_conf_load_sources(&c, main_path, 0, &tried, err, ERR_MAX) == 0, "%s", err);
+    ck_assert_uint_eq(tried.n, 0);
+    ck_assert_uint_eq(c.sources.n, 3);
+    idng_conf_free(&c);
+    remove_tmpdir();
+}
+END_TEST
+
 /* A FIFO or a directory, named or matched, is refused without waiting for
  * a writer (as the settings file itself is). */
 START_TEST(test_include_not_regular)
@@ -1851,6 +1929,7 @@ static Suite *conf_suite(void)
     tcase_add_test(tc, test_include_overrides);
     tcase_add_test(tc, test_include_errors_named);
     tcase_add_test(tc, test_include_paths);
+    tcase_add_test(tc, test_include_sources);
     tcase_add_test(tc, test_include_not_regular);
     tcase_add_test(tc, test_include_cycles_depth);
     tcase_add_test(tc, test_include_size_protect_file);

@@ -9,7 +9,10 @@
  * stops the looking; the log file follows the settings (kept open when
  * its path stays, opened anew when it changes, the change refused when it
  * cannot be opened); the stats timer follows stats-interval; and the
- * watch thread applies a change on its own.
+ * watch thread applies a change on its own.  The files a settings file
+ * includes are watched as it is: an included file edited, a file made in
+ * or removed from a pattern's directory, that directory made after the
+ * start; an included file that does not load changes nothing.
  */
 #include "common.h"
 #include "idng_watch.h"
@@ -152,6 +155,37 @@ static void next_tick(void)
     nanosleep(&ts, NULL);
 }
 
+/* "include: PATTERN" for a file or pattern under the test's directory. */
+static void include_line(char *out, size_t cap, const char *head, const char *rel)
+{
+    snprintf(out, cap, "idnguard:\n%s    include: \"%s/%s\"\n", head, dir, rel);
+}
+
+/* A file under the test's directory, written whole. */
+static void put_at(const char *rel, const char *text)
+{
+    char file[800];
+
+    snprintf(file, sizeof file, "%s/%s", dir, rel);
+    put(file, text);
+}
+
+static void mkdir_at(const char *rel)
+{
+    char d[800];
+
+    snprintf(d, sizeof d, "%s/%s", dir, rel);
+    ck_assert_int_eq(mkdir(d, 0700), 0);
+}
+
+static void unlink_at(const char *rel)
+{
+    char file[800];
+
+    snprintf(file, sizeof file, "%s/%s", dir, rel);
+    ck_assert_int_eq(unlink(file), 0);
+}
+
 static void setup(void)
 {
     t_tmpdir_make(dir, sizeof dir, "idng-watch");
@@ -168,36 +202,51 @@ static void teardown(void)
     t_tmpdir_remove(dir);
 }
 
-START_TEST(test_unchanged_is_not_read)
+/* The watch started on text: looks that find nothing changed read
+ * nothing (no new generation, nothing said). */
+static void expect_unchanged_not_read(const char *text)
 {
     uint64_t g;
 
-    start_with("idnguard:\n    deny: a.example\n");
+    start_with(text);
     g = gen_now();
     ck_assert_int_eq(idng_watch_check(&w), 0);
     ck_assert_int_eq(idng_watch_check(&w), 0);
     ck_assert_uint_eq(gen_now(), g);
     ck_assert_msg(said[0] == '\0', "said: %s", said);
 }
+
+START_TEST(test_unchanged_is_not_read)
+{
+    expect_unchanged_not_read("idnguard:\n    deny: a.example\n");
+}
 END_TEST
 
-START_TEST(test_in_place_change_applied)
+/* file (the settings file, or one it includes) denying a.example under
+ * uts46 is edited in place to deny b.example under idna2008: applied once,
+ * a new generation, and the line names the settings file and the change. */
+static void expect_edit_applied(const char *file)
 {
-    uint64_t g;
+    uint64_t g = gen_now();
 
-    start_with("idnguard:\n    deny: a.example\n");
-    g = gen_now();
     ck_assert(denied("a.example") && !denied("b.example"));
     next_tick();
-    put(path, "idnguard:\n    deny: b.example\n    mode: idna2008\n");
+    put(file, "idnguard:\n    deny: b.example\n    mode: idna2008\n");
     ck_assert_int_eq(idng_watch_check(&w), 1);
     ck_assert(!denied("a.example") && denied("b.example"));
     ck_assert_int_eq(mode_now(), IDNG_MODE_IDNA2008);
     ck_assert_msg(gen_now() > g, "the generation did not move on");
-    ck_assert_msg(said_has("I: applied ") && said_has(path) && said_has(" without a reload: "),
+    ck_assert_msg(said_has("I: applied ") && said_has(path) && said_has(" without a reload: ")
+                      && said_has("mode uts46 -> idna2008"),
                   "said: %s", said);
     ck_assert_int_eq(idng_watch_check(&w), 0); /* and only once */
     ck_assert_uint_eq(atomic_load(&failures), 0);
+}
+
+START_TEST(test_in_place_change_applied)
+{
+    start_with("idnguard:\n    deny: a.example\n");
+    expect_edit_applied(path);
 }
 END_TEST
 
@@ -401,6 +450,127 @@ START_TEST(test_thread_applies)
 }
 END_TEST
 
+/* An included file edited in place is applied as the settings file is. */
+START_TEST(test_included_file_edit_applied)
+{
+    char text[1400], local[800];
+
+    put_at("local.conf", "idnguard:\n    deny: a.example\n");
+    include_line(text, sizeof text, "    mode: uts46\n", "local.conf");
+    start_with(text);
+    ck_assert_int_eq(idng_watch_check(&w), 0);
+    snprintf(local, sizeof local, "%s/local.conf", dir);
+    expect_edit_applied(local);
+}
+END_TEST
+
+/* A file made in a pattern's directory is applied; removed, its settings
+ * go with it. */
+START_TEST(test_glob_file_added_and_removed)
+{
+    char text[1400];
+
+    mkdir_at("conf.d");
+    put_at("conf.d/10-a.conf", "idnguard:\n    deny: a.example\n");
+    include_line(text, sizeof text, "", "conf.d/*.conf");
+    start_with(text);
+    ck_assert(denied("a.example") && !denied("b.example"));
+    ck_assert_int_eq(idng_watch_check(&w), 0);
+    next_tick();
+    put_at("conf.d/20-deny.conf", "idnguard:\n    deny: b.example\n");
+    ck_assert_int_eq(idng_watch_check(&w), 1);
+    ck_assert(denied("a.example") && denied("b.example"));
+    ck_assert_msg(said_has("deny +1 (now 2)"), "said: %s", said);
+    /* The new file is watched from then on, in place too. */
+    next_tick();
+    put_at("conf.d/20-deny.conf", "idnguard:\n    deny: c.example\n");
+    ck_assert_int_eq(idng_watch_check(&w), 1);
+    ck_assert(denied("c.example") && !denied("b.example"));
+    next_tick();
+    unlink_at("conf.d/20-deny.conf");
+    ck_assert_int_eq(idng_watch_check(&w), 1);
+    ck_assert(denied("a.example") && !denied("c.example"));
+    ck_assert_int_eq(idng_watch_check(&w), 0);
+    ck_assert_uint_eq(atomic_load(&failures), 0);
+}
+END_TEST
+
+/* A pattern whose directory is missing at the start: the directory made
+ * later, with a file in it, is applied. */
+START_TEST(test_glob_dir_made_later)
+{
+    char text[1400];
+
+    include_line(text, sizeof text, "", "later.d/*.conf");
+    start_with(text);
+    ck_assert_int_eq(idng_watch_check(&w), 0);
+    mkdir_at("later.d");
+    put_at("later.d/local.conf", "idnguard:\n    deny: a.example\n");
+    ck_assert_int_eq(idng_watch_check(&w), 1);
+    ck_assert(denied("a.example"));
+    ck_assert_int_eq(idng_watch_check(&w), 0);
+}
+END_TEST
+
+/* An included file that does not load changes nothing, is counted once,
+ * and is tried again once it changes; so is a bad file new in a pattern's
+ * directory, fixed in place. */
+START_TEST(test_included_file_invalid_kept)
+{
+    char text[1400];
+    uint64_t g;
+
+    mkdir_at("conf.d");
+    put_at("local.conf", "idnguard:\n    deny: a.example\n");
+    include_line(text, sizeof text, "", "local.conf");
+    snprintf(text + strlen(text), sizeof text - strlen(text), "    include: \"%s/conf.d/*\"\n",
+             dir);
+    start_with(text);
+    g = gen_now();
+    next_tick();
+    put_at("local.conf", "idnguard:\n    deny: b.example\n    mode: idna2009\n");
+    ck_assert_int_eq(idng_watch_check(&w), -1);
+    ck_assert(denied("a.example") && !denied("b.example"));
+    ck_assert_uint_eq(gen_now(), g);
+    ck_assert_uint_eq(atomic_load(&failures), 1);
+    ck_assert_msg(said_has("local.conf:3: bad value 'idna2009'")
+                      && said_has("not applied: keeping the settings in force"),
+                  "said: %s", said);
+    ck_assert_int_eq(idng_watch_check(&w), 0); /* counted once */
+    ck_assert_uint_eq(atomic_load(&failures), 1);
+    next_tick();
+    put_at("local.conf", "idnguard:\n    deny: b.example\n");
+    ck_assert_int_eq(idng_watch_check(&w), 1);
+    ck_assert(denied("b.example") && !denied("a.example"));
+    /* A new file that does not load, then fixed where it is. */
+    next_tick();
+    put_at("conf.d/bad.conf", "idnguard:\n    deny: c.example\n    ede: maybe\n");
+    ck_assert_int_eq(idng_watch_check(&w), -1);
+    ck_assert_uint_eq(atomic_load(&failures), 2);
+    ck_assert(!denied("c.example"));
+    ck_assert_int_eq(idng_watch_check(&w), 0);
+    next_tick();
+    put_at("conf.d/bad.conf", "idnguard:\n    deny: c.example\n");
+    ck_assert_int_eq(idng_watch_check(&w), 1);
+    ck_assert(denied("c.example") && denied("b.example"));
+}
+END_TEST
+
+/* Included files and a pattern's directory unchanged: nothing read again. */
+START_TEST(test_unchanged_includes_not_read)
+{
+    char text[1400];
+
+    mkdir_at("conf.d");
+    put_at("local.conf", "idnguard:\n    deny: a.example\n");
+    put_at("conf.d/x.conf", "idnguard:\n    deny: b.example\n");
+    include_line(text, sizeof text, "", "local.conf");
+    snprintf(text + strlen(text), sizeof text - strlen(text),
+             "    include: \"%s/conf.d/*.conf\"\n    include: \"%s/none.d/*.conf\"\n", dir, dir);
+    expect_unchanged_not_read(text);
+}
+END_TEST
+
 static Suite *watch_suite(void)
 {
     Suite *s = suite_create("watch");
@@ -418,6 +588,11 @@ static Suite *watch_suite(void)
     tcase_add_test(tc, test_log_file_follows);
     tcase_add_test(tc, test_stats_timer_follows);
     tcase_add_test(tc, test_thread_applies);
+    tcase_add_test(tc, test_included_file_edit_applied);
+    tcase_add_test(tc, test_glob_file_added_and_removed);
+    tcase_add_test(tc, test_glob_dir_made_later);
+    tcase_add_test(tc, test_included_file_invalid_kept);
+    tcase_add_test(tc, test_unchanged_includes_not_read);
     suite_add_tcase(s, tc);
     return s;
 }

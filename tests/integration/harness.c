@@ -229,7 +229,8 @@ static void remove_dir(const char *dir)
             if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
                 continue;
             snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-            unlink(path);
+            if (unlink(path) != 0)
+                remove_dir(path); /* a directory a test made: its files first */
         }
         closedir(d);
     }

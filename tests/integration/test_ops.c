@@ -661,6 +661,52 @@ START_TEST(test_watch_log_file)
 }
 END_TEST
 
+/* A file dropped into a directory the settings include (a pattern whose
+ * directory did not exist yet) is applied within a second, without a
+ * reload and with Unbound's cache kept; removed, its settings go.  (The
+ * name is first asked once the file is applied: the python module would
+ * serve a cached answer on, test_watch_applies_without_reload.) */
+START_TEST(test_watch_included_dir)
+{
+    char extra[HARNESS_PATH_MAX + 64], local[HARNESS_PATH_MAX + 32], tmp[HARNESS_PATH_MAX + 32],
+        line[2048];
+    struct dnsq_result r;
+    struct qline q;
+    int loaded = harness_count_lines(H.ub_log, 0, "idnguard: loaded"), before, n;
+    FILE *f;
+
+    hx_query(&H, "www.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    snprintf(extra, sizeof extra, "    include: \"%s/local.d/*.conf\"\n", H.dir);
+    watch_apply(extra, 1);
+    /* The directory made now, and a file renamed into it whole. */
+    snprintf(local, sizeof local, "%s/local.d", H.dir);
+    ck_assert_int_eq(mkdir(local, 0755), 0);
+    snprintf(tmp, sizeof tmp, "%s/local.d/.20-deny.tmp", H.dir);
+    snprintf(local, sizeof local, "%s/local.d/20-deny.conf", H.dir);
+    before = harness_count_lines(H.ub_log, 0, "without a reload");
+    f = fopen(tmp, "w");
+    ck_assert(f != NULL);
+    ck_assert(fputs("idnguard:\n    deny: sub.www.example.\n", f) >= 0);
+    ck_assert(fclose(f) == 0);
+    ck_assert_int_eq(rename(tmp, local), 0);
+    n = harness_wait_count(H.ub_log, 0, "without a reload", before + 1, WATCH_MS);
+    ck_assert_msg(n > before, "the dropped file was not applied within %d ms", WATCH_MS);
+    ck_assert(harness_wait_line(H.ub_log, 0, "deny +1", 0, line, sizeof line));
+    hx_query(&H, "sub.www.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_policy(&r, &q, "sub.www.example.", 5, "deny", "refuse", "idnguard: deny");
+    ck_assert_msg(strstr(line, "idnguard: applied ") && strstr(line, H.idng_conf),
+                  "the applied line does not name the settings file: %s", line);
+    /* No reload: the module did not load again, the cache is kept. */
+    hx_query(&H, "www.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_data(&r, &q, "www.example.", "www.example. A 192.0.2.1", "ok", "pass", "cache");
+    ck_assert_int_eq(harness_count_lines(H.ub_log, 0, "idnguard: loaded"), loaded);
+    /* Removed: its deny goes. */
+    ck_assert_int_eq(unlink(local), 0);
+    ck_assert_int_eq(wait_rcode("sub.www.example", 0), 0);
+    ck_assert_msg(harness_alive(H.ub_pid, H.owner), "unbound died");
+}
+END_TEST
+
 /* Changes applied while dnsperf asks: every query is answered (a reload
  * would drop what is in flight), and the daemon lives. */
 START_TEST(test_watch_under_load)
@@ -1569,6 +1615,7 @@ static Suite *ops_suite(void)
     tcase_add_test(tc, test_watch_bad_file_keeps_settings);
     tcase_add_test(tc, test_watch_rename);
     tcase_add_test(tc, test_watch_log_file);
+    tcase_add_test(tc, test_watch_included_dir);
     tcase_add_test(tc, test_watch_under_load);
     suite_add_tcase(s, tc);
 
