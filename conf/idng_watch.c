@@ -160,6 +160,7 @@ static int not_applied(struct idng_watch *w, struct idng_settings *s, const char
     unsigned long long n = 0;
 
     say_lines(w, IDNG_WATCH_ERR, err);
+    w->failing = 1;
     if (w->ops.failures)
         n = atomic_fetch_add(w->ops.failures, 1) + 1;
     say(w, IDNG_WATCH_ERR, "%s not applied: keeping the settings in force (reload failures: %llu)",
@@ -219,6 +220,21 @@ static int apply(struct idng_watch *w, struct idng_settings *cur)
     s->loaded_at = time(NULL);
     /* What changed: the same summary as a reload's line. */
     idng_conf_diff(&cur->conf, &s->conf, what, sizeof what);
+    if (strcmp(what, "no change") == 0) {
+        /* Nothing to apply (a file beside the settings in a pattern's
+         * directory, the same settings written again): the settings in
+         * force stay, with their generation, so that nothing remembered
+         * or cached is judged again for nothing. */
+        if (w->failing)
+            say(w, IDNG_WATCH_INFO, "%s loads again; the settings in force are unchanged",
+                w->path);
+        w->failing = 0;
+        if (s->logf == cur->logf)
+            s->logf = NULL; /* cur's */
+        idng_settings_free(s);
+        return 0;
+    }
+    w->failing = 0;
     old = idng_live_publish(&w->live, s);
     /* No worker holds old now. */
     stats_follow(w, &s->conf);

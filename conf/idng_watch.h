@@ -29,6 +29,11 @@
  * stats timer is started again if stats-interval changed, and one line
  * says what was applied.
  *
+ * Settings that load but come out the same as those in force (a file
+ * beside them in a pattern's directory, the file written again as it was)
+ * are not published: no new generation, nothing expired, nothing said
+ * (but after a file that did not load, that it loads again).
+ *
  * A file that does not load (a typo, a half-written file, a log file that
  * cannot be opened) changes nothing: its file:line problems are logged,
  * then "keeping the settings in force", and it counts as a reload failure.
@@ -118,6 +123,7 @@ struct idng_watch {
     struct idng_conf_sources seen;
     pthread_mutex_t lock; /**< one look at a time (the thread, a test) */
     int started;
+    int failing; /**< the last change read did not load (a recovery is said) */
 };
 
 /**

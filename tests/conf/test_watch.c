@@ -571,6 +571,47 @@ START_TEST(test_unchanged_includes_not_read)
 }
 END_TEST
 
+/* What changes the directory but no setting (an editor's swap file beside
+ * a local file, the settings file written again as it was) is read, but
+ * nothing is applied: no new generation, so the verdicts remembered stay
+ * and the module expires nothing from the cache, and no line is said.
+ * After a file that did not load, the same settings back do say so. */
+START_TEST(test_same_settings_not_applied)
+{
+    char text[1400];
+    uint64_t g;
+
+    mkdir_at("conf.d");
+    put_at("conf.d/10-a.conf", "idnguard:\n    deny: a.example\n");
+    include_line(text, sizeof text, "", "conf.d/*.conf");
+    start_with(text);
+    g = gen_now();
+    next_tick();
+    put_at("conf.d/.10-a.conf.swp", "not settings");
+    ck_assert_int_eq(idng_watch_check(&w), 0);
+    ck_assert_uint_eq(gen_now(), g);
+    ck_assert_msg(said[0] == '\0', "said: %s", said);
+    next_tick();
+    put_renamed(text);
+    ck_assert_int_eq(idng_watch_check(&w), 0);
+    ck_assert_uint_eq(gen_now(), g);
+    ck_assert_msg(said[0] == '\0', "said: %s", said);
+    ck_assert_int_eq(idng_watch_check(&w), 0); /* and the new look is the baseline */
+    /* Broken, then back as it was: the recovery is said, nothing applied. */
+    next_tick();
+    put_at("conf.d/10-a.conf", "idnguard:\n    deny: a.example\n    ede: maybe\n");
+    ck_assert_int_eq(idng_watch_check(&w), -1);
+    said_clear();
+    next_tick();
+    put_at("conf.d/10-a.conf", "idnguard:\n    deny: a.example\n");
+    ck_assert_int_eq(idng_watch_check(&w), 0);
+    ck_assert_uint_eq(gen_now(), g);
+    ck_assert_msg(said_has("I: ") && said_has("loads again; the settings in force are unchanged"),
+                  "said: %s", said);
+    ck_assert(denied("a.example"));
+}
+END_TEST
+
 static Suite *watch_suite(void)
 {
     Suite *s = suite_create("watch");
@@ -593,6 +634,7 @@ static Suite *watch_suite(void)
     tcase_add_test(tc, test_glob_dir_made_later);
     tcase_add_test(tc, test_included_file_invalid_kept);
     tcase_add_test(tc, test_unchanged_includes_not_read);
+    tcase_add_test(tc, test_same_settings_not_applied);
     suite_add_tcase(s, tc);
     return s;
 }
