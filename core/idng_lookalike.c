@@ -181,6 +181,29 @@ static int emoji_kind(uint32_t c)
     return n == 1 && sk[0] == c && idng_display_safe(c) ? EMOJI_PICTOGRAPH : EMOJI_KEPT;
 }
 
+/* A regional indicator symbol, U+1F1E6..U+1F1FF (A to Z). */
+#define REGIONAL(c) ((c) >= 0x1F1E6 && (c) <= 0x1F1FF)
+
+/*
+ * Is cps[i], an emoji of the Enclosed Alphanumeric Supplement
+ * (U+1F100..U+1F1FF), a letter in a frame rather than a pictograph?  That
+ * block's emoji are letters and words in a box (U+1F170 🅰, U+1F17F 🅿,
+ * U+1F197 🆗) and the regional indicators, each a boxed letter unless two
+ * in a row make a flag (they pair from the left: ri is the number of them
+ * just before cps[i]).  Set aside, p🅰ypal would be judged as pypal, one
+ * script, and pass where UTS #39 calls it unrestricted.
+ */
+static int boxed_letter(const uint32_t *cps, size_t n, size_t i, size_t ri)
+{
+    uint32_t c = cps[i];
+
+    if (c < 0x1F100 || c > 0x1F1FF)
+        return 0;
+    if (!REGIONAL(c))
+        return 1;
+    return ri % 2 == 0 && (i + 1 >= n || !REGIONAL(cps[i + 1]));
+}
+
 /*
  * The code points of cps[0..n) with its emoji set aside, into rest (room
  * for n); their number (n when none is).  UTS #39 counts an emoji
@@ -189,10 +212,10 @@ static int emoji_kind(uint32_t c)
  * rule and the keys matched with the protected names judge a label
  * without them.
  *
- * Set aside are the pictographs (emoji_kind), and the invisible pieces
- * right after a code point that was set aside: they join or modify the
- * emoji before them, and elsewhere they hide text (a, U+200D, b looks like
- * ab).  (UTS #46 refuses those pieces, by CONTEXTJ, as ignored and as
+ * Set aside are the pictographs (emoji_kind) but boxed letters
+ * (boxed_letter), and the invisible pieces right after a code point that
+ * was set aside: they join or modify the emoji before them, and elsewhere
+ * they hide text (a, U+200D, b looks like ab).  (UTS #46 refuses those pieces, by CONTEXTJ, as ignored and as
  * disallowed; but an xn-- label that decodes is judged here whatever else
  * it failed, and punycode mode checks none of that.)  Any other emoji
  * (EMOJI_KEPT: one that looks like another character, or that UTS #46
@@ -204,11 +227,14 @@ static int emoji_kind(uint32_t c)
  */
 static size_t emoji_aside(const uint32_t *cps, size_t n, uint32_t *rest)
 {
-    size_t i, k = 0;
+    size_t i, k = 0, ri = 0;
     int aside = 0, kind;
 
     for (i = 0; i < n; i++) {
         kind = idng_is_emoji(cps[i]) ? emoji_kind(cps[i]) : EMOJI_KEPT;
+        if (kind == EMOJI_PICTOGRAPH && boxed_letter(cps, n, i, ri))
+            kind = EMOJI_KEPT;
+        ri = REGIONAL(cps[i]) ? ri + 1 : 0;
         aside = kind == EMOJI_PICTOGRAPH || (kind == EMOJI_INVISIBLE && aside);
         if (!aside)
             rest[k++] = cps[i];

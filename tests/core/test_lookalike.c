@@ -252,6 +252,41 @@ START_TEST(finding_emoji_hides_lookalike)
 END_TEST
 
 /*
+ * Finding 5: the emoji of the Enclosed Alphanumeric Supplement are
+ * letters in a box (U+1F170 🅰, U+1F17F 🅿, a regional indicator on its
+ * own), yet they were set aside as pictographs: p🅰ypal was judged as
+ * pypal, one script, so a letter swapped for its boxed form passed even
+ * with on-mixed-script: refuse.  Each row is mixed-script (UTS #39 calls
+ * the label unrestricted); two regional indicators in a row are a flag,
+ * still set aside (the last row: ok).
+ */
+static const struct {
+    const char *name, *verdict;
+} boxed[] = {
+    {"xn--pypal-rd73d.com.", "mixed-script"},     /* p🅰ypal */
+    {"xn--aypal-bg73d.com.", "mixed-script"},     /* 🅿aypal */
+    {"xn--pypal-zx73d.com.", "mixed-script"},     /* p, regional indicator A, ypal */
+    {"xn--pypal-zx73daa.com.", "mixed-script"}, /* p, RI A, RI A, RI A, ypal: one left over */
+    {"xn--de-x352aea.la.", "ok"},                 /* de🇩🇪 */
+};
+
+START_TEST(finding_boxed_letter_set_aside)
+{
+    struct idng_conf c;
+    struct idng_verdict v;
+    uint8_t w[300];
+    size_t n = t_wire(boxed[_i].name, w);
+
+    load(&c, "idnguard:\n    protect: paypal.com\n    on-mixed-script: refuse\n");
+    idng_policy_judge(&c.policy, w, n, &v);
+    ck_assert_msg(strcmp(idng_verdict_name(&v), boxed[_i].verdict) == 0, "%s: %s/%s (want %s)",
+                  boxed[_i].name, idng_verdict_name(&v), idng_action_name(v.action),
+                  boxed[_i].verdict);
+    idng_conf_free(&c);
+}
+END_TEST
+
+/*
  * Emoji are set aside by the mixed-script rule (core/idng_lookalike.c), so
  * with the default settings an emoji name holds no lookalike class, and
  * its log line shows its Unicode form (a lookalike's never does).  The
@@ -451,6 +486,8 @@ static Suite *lookalike_suite(void)
     tcase_add_loop_test(tc, finding_log_unicode_after_response_reject, 0, 3);
     tcase_add_loop_test(tc, finding_emoji_hides_lookalike, 0,
                         (int)(sizeof emoji_hides / sizeof emoji_hides[0]));
+    tcase_add_loop_test(tc, finding_boxed_letter_set_aside, 0,
+                        (int)(sizeof boxed / sizeof boxed[0]));
     tcase_add_loop_test(tc, emoji_log_line, 0, (int)(sizeof emoji_lines / sizeof emoji_lines[0]));
     tcase_add_loop_test(tc, held_rows, 0, (int)(sizeof helds / sizeof helds[0]));
     tcase_add_test(tc, held_longest_names);
