@@ -9,8 +9,9 @@
 # quickstarts as written.
 #
 # Fails, naming FILE and NAME, when the marker is missing, is there twice,
-# or is not followed by a closed ```sh block: renaming or rewriting a
-# section cannot make the test skip it.  With HEADINGS (a number), it also
+# or is not followed by a closed ```sh block, or when another ```sh block
+# follows that one before the next heading: renaming or rewriting a
+# section cannot make the test skip it, nor can splitting its commands.  With HEADINGS (a number), it also
 # fails unless FILE has exactly that many `### Quickstart` headings and as
 # many quickstart markers: a new quickstart without a marker is no
 # quickstart left untested.
@@ -44,6 +45,9 @@ awk -v name="$name" -v file="$file" -v headings="$headings" '
         if ($0 == "```") { state = "done"; next }
         print; lines++
     }
+    # A second sh block before the next heading would go untested.
+    state == "done" && /^#/ { state = "after" }
+    state == "done" && $0 == "```sh" { die("a second ```sh block (line " NR ") follows the quickstart block \"" name "\" (line " found ") before the next heading: the test runs only the marked one") }
     END {
         if (bad) exit 1
         if (!found) die("no quickstart marker \"<!-- quickstart: " name " -->\"")
