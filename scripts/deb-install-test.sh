@@ -428,6 +428,6 @@ check "nothing named idnguard is left in the root" \
     eval "[ -z \"\$(find '$r' -path '$r/proc' -prune -o -path '$r/tmp' -prune -o -name '*idnguard*' -print)\" ]"
 
 cleanup
-for n in upgrade clean; do rm -rf "${work:?}/$n"; done
+for n in upgrade clean; do rootcopy_remove "${work:?}/$n" || exit 1; done
 echo "deb-install: $(($(date +%s) - started)) s"
 checks_done

@@ -322,6 +322,6 @@ fi
 keep_debs "$r"
 
 cleanup
-for n in python deb; do rm -rf "${work:?}/$n"; done
+for n in python deb; do rootcopy_remove "${work:?}/$n" || exit 1; done
 echo "readme: $(($(date +%s) - started)) s"
 checks_done

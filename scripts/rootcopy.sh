@@ -15,10 +15,24 @@ rootcopy_new() { # CACHE DIR
     if [ -d "$2/proc" ] && mountpoint -q "$2/proc"; then
         umount "$2/proc" || { echo "rootcopy: $2/proc is still mounted" >&2; return 1; }
     fi
-    rm -rf "${2:?}"
+    rootcopy_remove "$2" || return 1
     cp -a "$1" "$2" || return 1
     mount -t proc proc "$2/proc" || return 1
     rootcopy_mounted="$rootcopy_mounted $2/proc"
+}
+
+# Removes the copy DIR, but never while anything is mounted under it (its
+# /proc, or a mount a package's scripts made): rm -rf would walk into the
+# host's file systems.  The mount table names real paths, hence pwd -P.
+rootcopy_remove() { # DIR
+    [ -e "${1:?}" ] || return 0
+    rootcopy_real=$(cd "$1" && pwd -P) || return 1
+    if awk -v d="$rootcopy_real/" 'index($2 "/", d) == 1 { found = 1 } END { exit !found }' \
+        /proc/self/mounts; then
+        echo "rootcopy: not removing $1: something is still mounted under it" >&2
+        return 1
+    fi
+    rm -rf "$1"
 }
 
 rootcopy_unmount() {
