@@ -36,9 +36,22 @@
 #define POLL_MS 10000
 
 static char dir[512];
+/* The tap a test started and has not stopped yet: teardown kills it, so
+ * that a failed check (which leaves the test early) never leaves a tap
+ * running, holding the suite's output open. */
+static pid_t running_tap;
 
 static void setup(void) { t_tmpdir_make(dir, sizeof dir, "idng-tap"); }
-static void teardown(void) { t_tmpdir_remove(dir); }
+
+static void teardown(void)
+{
+    if (running_tap > 0) {
+        kill(running_tap, SIGKILL);
+        waitpid(running_tap, NULL, 0);
+        running_tap = 0;
+    }
+    t_tmpdir_remove(dir);
+}
 
 static const char *bin(void)
 {
@@ -608,13 +621,17 @@ static void tap_start(struct tap_proc *t, const char *out_path, const char *extr
         execv(argv[0], (char *const *)argv);
         _exit(127);
     }
+    running_tap = t->pid;
+    /* Ready once it says so: the socket file appears at bind, a moment
+     * before listen, when a connect is still refused. */
     for (waited = 0; waited < POLL_MS; waited += 10) {
-        if (stat(t->sock, &st) == 0 && S_ISSOCK(st.st_mode))
+        char *e = t_slurp(t->err, NULL);
+        int ready = e && strstr(e, "idnguard tap: listening on ");
+        free(e);
+        if (ready && stat(t->sock, &st) == 0 && S_ISSOCK(st.st_mode))
             return;
         t_sleep_ms(10);
     }
-    kill(t->pid, SIGKILL);
-    waitpid(t->pid, NULL, 0);
     ck_abort_msg("idnguard tap did not listen on %s", t->sock);
 }
 
@@ -627,14 +644,13 @@ static int tap_stop(struct tap_proc *t, char **err)
     kill(t->pid, SIGTERM);
     for (waited = 0; waited < POLL_MS; waited += 10) {
         if (waitpid(t->pid, &st, WNOHANG) == t->pid) {
+            running_tap = 0;
             *err = t_slurp(t->err, NULL);
             return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
         }
         t_sleep_ms(10);
     }
-    kill(t->pid, SIGKILL);
-    waitpid(t->pid, NULL, 0);
-    ck_abort_msg("idnguard tap did not stop on SIGTERM");
+    ck_abort_msg("idnguard tap did not stop on SIGTERM"); /* teardown kills it */
     return -1;
 }
 
