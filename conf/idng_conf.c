@@ -1632,6 +1632,10 @@ static int set_name(struct pstate *p, const struct key *k, const char *v, size_t
         return -1;
     if (idng_nameset_add(l, wire, wlen, NULL) != 0)
         return fail(p, "out of memory");
+    /* The root exempts every name from on-idn: the switch is off, whatever
+     * it says.  Allowed (a lab may want it), but said. */
+    if (k->arg == 2 && wlen == 1)
+        warn(p, "idn-suffixes '.' exempts every name: on-idn refuses and logs nothing");
     if (looks_like_address(wire, wlen)) {
         wire_to_text(wire, text);
         warn(p, "%s name '%s' looks like an IPv4 address; the lists hold domain names, not "

@@ -1819,6 +1819,11 @@ START_TEST(test_idn_settings)
     ck_assert_int_eq(parse_str(&c, "idnguard:\n    on-idn: log\n    idn-scripts: latin\n", err), 0);
     ck_assert_str_eq(err, "");
     idng_conf_free(&c);
+    /* The root as a suffix turns the switch off: said, not refused. */
+    ck_assert_int_eq(parse_str(&c, "idnguard:\n    on-idn: refuse\n    idn-suffixes: .\n", err), 0);
+    ck_assert_str_eq(err, "t.conf:3: warning: idn-suffixes '.' exempts every name: on-idn refuses "
+                          "and logs nothing");
+    idng_conf_free(&c);
 }
 END_TEST
 
