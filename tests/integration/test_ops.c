@@ -676,7 +676,11 @@ START_TEST(test_watch_included_dir)
     FILE *f;
 
     hx_query(&H, "www.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
-    snprintf(extra, sizeof extra, "    include: \"%s/local.d/*.conf\"\n", H.dir);
+    /* The include of a directory not there yet changes no setting, and
+     * settings that come out the same are not applied (no line): a deny
+     * comes with it, so that its line says the include is in force. */
+    snprintf(extra, sizeof extra,
+             "    include: \"%s/local.d/*.conf\"\n    deny: unrelated.example.\n", H.dir);
     watch_apply(extra, 1);
     /* The directory made now, and a file renamed into it whole. */
     snprintf(local, sizeof local, "%s/local.d", H.dir);
