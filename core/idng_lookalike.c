@@ -215,9 +215,10 @@ static int boxed_letter(const uint32_t *cps, size_t n, size_t i, size_t ri)
  * Set aside are the pictographs (emoji_kind) but boxed letters
  * (boxed_letter), and the invisible pieces right after a code point that
  * was set aside: they join or modify the emoji before them, and elsewhere
- * they hide text (a, U+200D, b looks like ab).  (UTS #46 refuses those pieces, by CONTEXTJ, as ignored and as
- * disallowed; but an xn-- label that decodes is judged here whatever else
- * it failed, and punycode mode checks none of that.)  Any other emoji
+ * they hide text (a, U+200D, b looks like ab).  (UTS #46 refuses those
+ * pieces, by CONTEXTJ, as ignored and as disallowed; but an xn-- label
+ * that decodes is judged here whatever else it failed, and punycode mode
+ * checks none of that.)  Any other emoji
  * (EMOJI_KEPT: one that looks like another character, or that UTS #46
  * does not keep) stays.
  *
