@@ -61,7 +61,16 @@
 #                       interpreter finds unboundmodule.py.  stock: the same
 #                       stock daemon with no idnguard module at all (dynlib
 #                       and python left out of module-config): a resolver
-#                       as Debian ships it, for `idnguard tap` to watch
+#                       as Debian ships it, for `idnguard tap` to watch.
+#                       kresd, pdns, dnsdist: the guard in another engine
+#                       through the Lua binding (lua/), the engine run from
+#                       the Debian 13 root [LAB_ENGINES_ROOT;
+#                       $IDNGUARD_ENGINES_ROOT, else build/roots/engines]
+#                       with scripts/inroot.sh; tests/integration/engines/
+#                       FLAVOUR.sh writes its configuration and starts it
+#                       (see "Engines" below); the library is LAB_LIB
+#                       [$IDNGUARD_LIB, else build/libidnguard.so.0] and the
+#                       Lua files are in LAB_LUA [$IDNGUARD_LUA, else lua/]
 #   --dnstap SOCKET     Unbound sends its client queries and responses over
 #                       dnstap (bidirectional Frame Streams) to the Unix
 #                       socket SOCKET, @DIR@ filled in [LAB_DNSTAP; none]:
@@ -102,6 +111,10 @@ lab_defaults() { # DIR
     : "${LAB_UNBOUND:=${IDNGUARD_UNBOUND:-$lab_top/build/unbound/sbin/unbound}}"
     : "${LAB_PYSCRIPT:=${IDNGUARD_PYSCRIPT:-$lab_top/build/idnguard.py}}" "${LAB_PYTHONPATH:=}"
     : "${LAB_MODULE:=${IDNGUARD_MODULE:-$lab_top/build/idnguard.so}}"
+    : "${LAB_ENGINES_ROOT:=${IDNGUARD_ENGINES_ROOT:-$lab_top/build/roots/engines}}"
+    : "${LAB_LIB:=${IDNGUARD_LIB:-$lab_top/build/libidnguard.so.0}}"
+    : "${LAB_LUA:=${IDNGUARD_LUA:-$lab_top/lua}}"
+    : "${LAB_READY:=ready.local.test./A}"
     : "${LAB_ZONES:=${IDNGUARD_ZONES:-$lab_top/build/zones}}"
     : "${LAB_TEMPLATES:=${IDNGUARD_TEMPLATES:-$lab_top/tests/integration}}"
     : "${LAB_PORT:=}" "${LAB_NSD_PORT:=}" "${LAB_THREADS:=1}"
@@ -119,7 +132,7 @@ lab_defaults() { # DIR
     : "${LAB_DNSTAP:=}"
     LAB_LOGFILE=${LAB_LOGFILE-$LAB_DIR/unbound.log}
     : "${LAB_START_SECONDS:=10}" "${LAB_STOP_SECONDS:=5}"
-    LAB_NSD_PID="" LAB_UB_PID="" LAB_UB_STATUS=""
+    LAB_NSD_PID="" LAB_UB_PID="" LAB_UB_STATUS="" LAB_BACKEND_PID=""
 }
 
 # ---- ports ----
@@ -340,9 +353,42 @@ lab_nsd_start() {
     lab_failed nsd "$lab_how (port $LAB_NSD_PORT)" "$LAB_DIR/nsd.log" "$LAB_DIR/nsd.out"
 }
 
+# ---- engines ----
+#
+# An engine flavour (kresd, pdns, dnsdist) takes Unbound's place: the
+# resolver in front of NSD, on LAB_PORT, whose PID is LAB_UB_PID (so that
+# every stop and status above applies to it), writing its log to
+# LAB_LOGFILE.  tests/integration/engines/FLAVOUR.sh, sourced here,
+# defines lab_engine_start: it writes the engine's configuration into
+# LAB_DIR, with idnguard's settings in LAB_DIR/idnguard.conf (from LAB_CONF,
+# as for Unbound), and starts the daemon in the background under
+# scripts/inroot.sh, setting LAB_UB_PID; a daemon of its own that it needs
+# behind the engine (dnsdist's backend resolver) gets LAB_BACKEND_PID,
+# which lab_stop stops too.  It may set LAB_READY, the NAME/TYPE whose
+# NOERROR says the engine is ready.
+
+lab_engine() {
+    case $LAB_FLAVOUR in kresd | pdns | dnsdist) return 0 ;; esac
+    return 1
+}
+
+lab_engine_begin() {
+    [ -x "$LAB_ENGINES_ROOT/usr/sbin/kresd" ] || {
+        lab_say "no engines root in $LAB_ENGINES_ROOT (make engines-root)"
+        return 1
+    }
+    . "$lab_top/tests/integration/engines/$LAB_FLAVOUR.sh" || return 1
+    lab_zones=${lab_zones:-$LAB_ZONES}
+    lab_fill "$LAB_CONF" inner >"$LAB_DIR/idnguard.conf" || return 1
+    LAB_UB_STATUS=""
+    lab_engine_start || return 1
+    lab_unbound_wait
+}
+
 # Starts Unbound with the current options (writing its configuration
 # again) in the started lab, and waits until it answers.
 lab_unbound_start() {
+    ! lab_engine || { lab_engine_begin; return; }
     lab_unbound_configure || return 1
     set -- "$LAB_UNBOUND" -d -c "$LAB_DIR/unbound.conf"
     # shellcheck disable=SC2086
@@ -362,7 +408,7 @@ lab_unbound_start() {
 
 # Waits until Unbound answers (after its start, or a reload).
 lab_unbound_wait() {
-    lab_wait "$LAB_UB_PID" "$LAB_PORT" ready.local.test./A && return 0
+    lab_wait "$LAB_UB_PID" "$LAB_PORT" "$LAB_READY" && return 0
     if [ $? = 2 ]; then
         wait "$LAB_UB_PID" 2>/dev/null && LAB_UB_STATUS=0 || LAB_UB_STATUS=$?
         lab_how="exited with status $LAB_UB_STATUS before answering"
@@ -380,6 +426,8 @@ lab_unbound_stop() {
     lab_kill $LAB_UB_PID
     LAB_UB_STATUS=$lab_status
     LAB_UB_PID=""
+    lab_kill ${LAB_BACKEND_PID:-}
+    LAB_BACKEND_PID=""
 }
 
 lab_write_env() { # STATE
@@ -390,6 +438,7 @@ LAB_NSD_PORT=$LAB_NSD_PORT
 LAB_NSD_PID=$LAB_NSD_PID
 LAB_UB_PID=$LAB_UB_PID
 LAB_UB_STATUS=$LAB_UB_STATUS
+LAB_BACKEND_PID=${LAB_BACKEND_PID:-}
 EOF
     mv "$LAB_DIR/lab.env.new" "$LAB_DIR/lab.env"
 }
@@ -434,12 +483,12 @@ lab_stop() { # [nsd|unbound]
     unbound) lab_unbound_stop ;;
     nsd) lab_kill $LAB_NSD_PID ;;
     *)
-        lab_kill $LAB_NSD_PID $LAB_UB_PID
+        lab_kill $LAB_NSD_PID ${LAB_BACKEND_PID:-} $LAB_UB_PID
         [ -z "$LAB_UB_PID" ] || LAB_UB_STATUS=$lab_status
         ;;
     esac
     case ${1:-both} in nsd | both) LAB_NSD_PID="" ;; esac
-    case ${1:-both} in unbound | both) LAB_UB_PID="" ;; esac
+    case ${1:-both} in unbound | both) LAB_UB_PID="" LAB_BACKEND_PID="" ;; esac
 }
 
 lab_usage() {
