@@ -917,6 +917,34 @@ void py_does(const char *why)
         printf("python flavour: %s\n", why);
 }
 
+enum hx_flavour harness_flavour(void)
+{
+    static const struct {
+        const char *name;
+        enum hx_flavour f;
+    } names[] = {{"python", HX_PYTHON}, {"kresd", HX_KRESD}, {"pdns", HX_PDNS},
+                 {"dnsdist", HX_DNSDIST}};
+    const char *f = getenv("IDNGUARD_FLAVOUR");
+
+    for (size_t i = 0; f && i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(f, names[i].name) == 0)
+            return names[i].f;
+    return HX_DYNLIB;
+}
+
+int harness_engine(void)
+{
+    enum hx_flavour f = harness_flavour();
+
+    return f == HX_KRESD || f == HX_PDNS || f == HX_DNSDIST;
+}
+
+void engine_does(const char *why)
+{
+    if (harness_engine())
+        printf("%s flavour: %s\n", getenv("IDNGUARD_FLAVOUR"), why);
+}
+
 void hx_expect_dropped(const struct dnsq_result *r, const struct qline *q, const char *qname_log,
                        const char *verdict)
 {

@@ -357,6 +357,35 @@ void hx_expect_normalized(const struct harness *h, const struct dnsq_result *r,
 int py_follow_normalize(const struct harness *h, uint16_t qtype, unsigned flags, int timeout_ms,
                         struct dnsq_result *r, struct qline *q, char *qname_log, size_t cap);
 
+/* ---- the engines: the guard in other resolvers, through the Lua binding ---- */
+
+/** The flavours of the lab ($IDNGUARD_FLAVOUR). */
+enum hx_flavour { HX_DYNLIB, HX_PYTHON, HX_KRESD, HX_PDNS, HX_DNSDIST };
+
+/**
+ * The flavour of the lab.  kresd (Knot Resolver), pdns (PowerDNS
+ * Recursor) and dnsdist (in front of the Unbound built here, without the
+ * module) run idnguard through lua/idnguard.lua and libidnguard, from the
+ * Debian 13 root (tests/integration/engines/).  The suites run under them
+ * from the same expectations as under dynlib: where an engine does
+ * something else, the expectation says so on the spot, with
+ * ENGINE(dynlib, kresd, pdns, dnsdist) (python's own difference, if any,
+ * with PY inside the first argument) and engine_does(); a test that needs
+ * Unbound itself (its module-config, server: options, unbound-control) is
+ * not added to the suite under an engine (harness_engine()).
+ */
+enum hx_flavour harness_flavour(void);
+/** Is the lab's resolver one of the Lua engines (kresd, pdns, dnsdist)? */
+int harness_engine(void);
+#define ENGINE(dyn, kresd, pdns, dnsdist)                                                          \
+    (harness_flavour() == HX_KRESD    ? (kresd)                                                  \
+     : harness_flavour() == HX_PDNS   ? (pdns)                                                   \
+     : harness_flavour() == HX_DNSDIST ? (dnsdist)                                               \
+                                       : (dyn))
+/** Notes, under an engine flavour, that the test's expectations are the
+ *  engine's (why: a short reason), on stdout. */
+void engine_does(const char *why);
+
 /** A monotonic clock in milliseconds. */
 long long harness_now_ms(void);
 
