@@ -974,8 +974,12 @@ void hx_expect_normalized(const struct harness *h, const struct dnsq_result *r,
     struct qline q2;
 
     if (!harness_python()) {
+        /* kresd: no sub-query; the A-label name's answer may be its cache's. */
+        const char *path = harness_flavour() == HX_KRESD && strcmp(q->path, "cache") == 0
+                               ? "cache"
+                               : "resolved";
         snprintf(want, sizeof want, "%s | %s", cname, rest);
-        hx_expect_data(r, q, qname_log, want, verdict, "normalize", "resolved");
+        hx_expect_data(r, q, qname_log, want, verdict, "normalize", path);
         return;
     }
     hx_expect_data(r, q, qname_log, cname, verdict, "normalize", "policy");

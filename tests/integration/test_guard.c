@@ -181,6 +181,29 @@ START_TEST(test_cd_query_is_served_from_cache)
 }
 END_TEST
 
+/* mx.evil MX: NSD sends the fake name's address in the additional section
+ * (an in-zone MX target).  The answer stands, but nothing of that response
+ * is stored: asked again, it is resolved again, not answered from the
+ * cache.  (The python module refuses such an answer whole.) */
+START_TEST(test_rejected_extra_keeps_response_out_of_cache)
+{
+    struct dnsq_result r;
+    struct qline q;
+    int i;
+
+    for (i = 0; i < 2; i++) {
+        hx_query(&H, "mx.evil", DNSQ_MX, 0, HARNESS_QUERY_MS, &r, &q);
+        if (harness_python()) {
+            py_does("an answer with a rejected name's RRset in its additional section is refused");
+            hx_expect_policy(&r, &q, "mx.evil.", 5, "contextj:xn--ab-m1t", "refuse", FAKE_EDE);
+            continue;
+        }
+        hx_expect_data(&r, &q, "mx.evil.", "mx.evil. MX 10 xn--ab-m1t.evil.", "ok", "pass",
+                       "resolved");
+    }
+}
+END_TEST
+
 /* ---- 1. first-label-wins, in queries with relaxed classes ---- */
 
 START_TEST(test_relaxed_label_before_fake)
@@ -225,8 +248,11 @@ START_TEST(test_fake_ns_name_negative_not_cached)
     struct qline q;
 
     hx_query(&H, fake_ns[_i].query, DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
-    ck_assert_msg(r.rcode == 2, "%s: %s (expected SERVFAIL: no name server)", fake_ns[_i].query,
-                  dnsq_rcode_name(r.rcode));
+    if (harness_flavour() == HX_KRESD)
+        engine_does("kresd forwards to the lab's NSD: the referral is the answer (NOERROR), and "
+                    "kresd looks up no name server of its own");
+    ck_assert_msg(r.rcode == ENGINE(2, 0, 2, 2), "%s: %s (expected SERVFAIL: no name server)",
+                  fake_ns[_i].query, dnsq_rcode_name(r.rcode));
     expect_refused(fake_ns[_i].ns_name, HQ_CD, "contextj:xn--ab-m1t", FAKE_EDE);
 }
 END_TEST
@@ -468,8 +494,11 @@ START_TEST(test_chaos_query_named)
         return;
     }
     hx_query(&H, "version.bind", DNSQ_TXT, HQ_CHAOS, HARNESS_QUERY_MS, &r, &q);
+    if (harness_flavour() == HX_KRESD)
+        engine_does("kresd answers no CHAOS query (SERVFAIL): the line says servfail");
     ck_assert_msg(strcmp(q.qname, "version.bind.") == 0 && strcmp(q.qtype, "TXT") == 0
-                      && strcmp(q.qclass, "CH") == 0 && strcmp(q.path, "local") == 0,
+                      && strcmp(q.qclass, "CH") == 0
+                      && strcmp(q.path, ENGINE("local", "servfail", "local", "local")) == 0,
                   "CHAOS line: %s", q.raw);
 }
 END_TEST
@@ -717,6 +746,7 @@ static Suite *guard_suite(void)
     Suite *s = suite_create("integration-guard");
     TCase *tc = harness_tcase("answers", setup_default, teardown);
     tcase_add_test(tc, test_cd_query_is_served_from_cache);
+    tcase_add_test(tc, test_rejected_extra_keeps_response_out_of_cache);
     tcase_add_test(tc, test_raw_label_before_fake_in_cname);
     tcase_add_test(tc, test_bad_utf8_label_before_fake_in_cname);
     tcase_add_test(tc, test_dname_into_raw_then_fake);
@@ -735,13 +765,15 @@ static Suite *guard_suite(void)
     tcase_add_test(tc, test_additional_kept_for_good_names);
     tcase_add_test(tc, test_additional_stripped_mx);
     tcase_add_test(tc, test_additional_stripped_srv);
-    suite_add_tcase(s, tc);
+    if (!harness_engine()) /* Unbound's own set-up */
+        suite_add_tcase(s, tc);
 
     tc = harness_tcase("iterator-serve-expired", setup_iterator_expired, teardown);
     tcase_add_test(tc, test_iterator_caches_good_names);
     tcase_add_test(tc, test_serve_expired_never_serves_rejected);
     tcase_add_test(tc, test_iterator_negative_not_cached);
-    suite_add_tcase(s, tc);
+    if (!harness_engine()) /* Unbound's own set-up */
+        suite_add_tcase(s, tc);
 
     tc = harness_tcase("logs", setup_default, teardown);
     tcase_add_test(tc, test_cache_rcode_is_the_replys);
@@ -758,12 +790,14 @@ static Suite *guard_suite(void)
 
     tc = harness_tcase("rd0-message-cache", setup_snoop, teardown);
     tcase_add_test(tc, test_rd0_poisons_message_cache);
-    suite_add_tcase(s, tc);
+    if (!harness_engine()) /* Unbound's own set-up */
+        suite_add_tcase(s, tc);
 
     tc = harness_tcase("rd0-referral", setup_snoop, teardown);
     tcase_add_test(tc, test_rd0_referral_carries_fake_glue);
     tcase_add_test(tc, test_rd0_allowed);
-    suite_add_tcase(s, tc);
+    if (!harness_engine()) /* Unbound's own set-up */
+        suite_add_tcase(s, tc);
 
     tc = harness_tcase("raw-log", setup_raw_log, teardown);
     tcase_add_test(tc, test_alabel_forms_refused);
