@@ -423,26 +423,14 @@ end
 
 local module = { layer = layer }
 
--- The counters' summary line at kresd's stop.
-function module.deinit()
-    if g then
-        local line, err = g:stats('shutdown')
-        if line ~= '' then
-            io.stderr:write(line, '\n')
-        end
-        if err then
-            io.stderr:write('idnguard: ', err, '\n')
-        end
-    end
-end
+-- (The counters' line at kresd's stop is the library's: it writes it on
+-- stderr when the process exits.)
 
--- stats-interval of the settings (the binding has no method for it).
+-- stats-interval of the settings in force (lib/libidnguard.h; the binding
+-- has no method for it, and another adapter may have declared it).
+pcall(ffi.cdef, 'unsigned idnguard_stats_interval(void *h);')
 local function stats_interval()
-    pcall(ffi.cdef, 'unsigned idnguard_stats_interval(void *h);')
-    local ok, n = pcall(function()
-        return g.lib.idnguard_stats_interval(g.h)
-    end)
-    return ok and tonumber(n) or 0
+    return tonumber(g.lib.idnguard_stats_interval(g.h))
 end
 
 --- Opens the guard and loads the module into kresd, right before its
@@ -463,18 +451,28 @@ function M.load(opts)
     g = guard
     package.loaded['kres_modules.idnguard'] = module
     modules.load('idnguard < cache')
-    io.stderr:write(string.format('idnguard: loaded %s (mode %s; idnguard %s in Knot Resolver %s)\n',
-        opts.conf or os.getenv('IDNGUARD_CONF') or 'the default settings', g:mode(),
-        idnguard.version(), package_version()))
-    local every = stats_interval()
-    if every > 0 then
-        event.recurrent(every * sec, function()
+    local version, unicode = idnguard.version():match('^(%S+) (%S+)$')
+    io.stderr:write(string.format('idnguard: loaded %s (mode %s, Unicode %s; idnguard %s in Knot '
+        .. 'Resolver %s)\n', opts.conf or os.getenv('IDNGUARD_CONF') or 'the default settings',
+        g:mode(), unicode, version, package_version()))
+    -- The counters' summary line every stats-interval seconds (the
+    -- library writes the stats file on its own timer); the interval of
+    -- the settings in force, looked at once a second.
+    local next_line = 0
+    event.recurrent(1 * sec, function()
+        local every, now = stats_interval(), os.time()
+        if every == 0 then
+            next_line = 0
+        elseif next_line == 0 then
+            next_line = now + every
+        elseif now >= next_line then
+            next_line = now + every
             local line = g:stats('interval')
             if line ~= '' then
                 io.stderr:write(line, '\n')
             end
-        end)
-    end
+        end
+    end)
     return g
 end
 

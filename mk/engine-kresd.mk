@@ -12,7 +12,7 @@
 # Timing on this machine: about 80 s (six suites, 220 checks).
 
 KRESD_ITEST := $(addprefix $(BUILD)/tests/integration/,test_guard test_paths test_normalize \
-	test_policy test_lookalike test_dnssec)
+	test_policy test_lookalike test_dnssec test_ops test_swap)
 
 .PHONY: check-kresd
 check-kresd: engines-root $(LIBIDNGUARD) zones $(KRESD_ITEST)
