@@ -63,6 +63,15 @@ static void setup_full_responses(void)
     harness_setup_ex(&H, "idnguard:\n", 1, &o);
 }
 
+/* kresd only (its server_extra is Lua for kresd.conf): policy.STUB in
+ * place of forwarding, which stores each whole response as a packet. */
+static void setup_kresd_stub(void)
+{
+    static const struct harness_opts o = {
+        .server_extra = "policy.add(policy.all(policy.STUB('127.0.0.1@@NSD_PORT@')))\n"};
+    harness_setup_ex(&H, "idnguard:\n", 1, &o);
+}
+
 static void teardown(void)
 {
     harness_stop(&H);
@@ -755,6 +764,14 @@ static Suite *guard_suite(void)
     tcase_add_loop_test(tc, test_fake_ns_name_negative_not_cached, 0, 2);
     tcase_add_test(tc, test_iterator_lookup_chain_not_cached);
     suite_add_tcase(s, tc);
+
+    /* The same checks of what is stored, in kresd's stub mode. */
+    tc = harness_tcase("kresd-stub", setup_kresd_stub, teardown);
+    tcase_add_test(tc, test_cd_query_is_served_from_cache);
+    tcase_add_test(tc, test_rejected_extra_keeps_response_out_of_cache);
+    tcase_add_test(tc, test_raw_label_before_fake_in_cname);
+    if (harness_flavour() == HX_KRESD)
+        suite_add_tcase(s, tc);
 
     tc = harness_tcase("relaxed", setup_relaxed, teardown);
     tcase_add_loop_test(tc, test_relaxed_label_before_fake, 0, 3);

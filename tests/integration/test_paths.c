@@ -144,6 +144,15 @@ static void expect_chain_refused(const char *qname)
                      "idnguard: contextj: xn--ab-m1t: ");
 }
 
+/* kresd: the module judges the query name before kresd's policy rules run,
+ * so a rejected name is refused even where the operator's own rule would
+ * answer it (policy.ANSWER for xn--ab-m1t.local.test., engines/kresd.conf.in). */
+START_TEST(test_kresd_guard_before_policy_rules)
+{
+    expect_chain_refused("xn--ab-m1t.local.test");
+}
+END_TEST
+
 START_TEST(test_chain_alias_refused)
 {
     expect_chain_refused("alias.example");
@@ -202,6 +211,8 @@ static Suite *paths_suite(void)
     tcase_add_test(tc, test_cache_hit_logged);
     tcase_add_loop_test(tc, test_local_data_logged, 0, 2);
     tcase_add_test(tc, test_policy_path_logged);
+    if (harness_flavour() == HX_KRESD)
+        tcase_add_test(tc, test_kresd_guard_before_policy_rules);
     suite_add_tcase(s, tc);
 
     /* A fresh daemon: what is cached must come from these tests only. */

@@ -19,8 +19,16 @@ lab_kresd_bind() { # DIR
 lab_engine_start() {
     lab_kresd_conf=$LAB_DIR/kresd.conf
     mkdir -p "$LAB_DIR/kresd-cache" || return 1
+    # A test's extra lines (LAB_SERVER_EXTRA: Lua here) go where the
+    # template has the line @EXTRA@.
+    : >"$LAB_DIR/kresd-extra.lua"
+    [ -z "$LAB_SERVER_EXTRA" ] || lab_fill "$LAB_SERVER_EXTRA" inner >"$LAB_DIR/kresd-extra.lua" ||
+        return 1
     lab_fill "$LAB_TEMPLATES/engines/kresd.conf.in" inner |
-        sed -e "s|@LIB@|$LAB_LIB|g" -e "s|@LUA@|$LAB_LUA|g" >"$lab_kresd_conf" || return 1
+        sed -e "s|@LIB@|$LAB_LIB|g" -e "s|@LUA@|$LAB_LUA|g" |
+        awk -v extra="$LAB_DIR/kresd-extra.lua" '
+            $0 == "@EXTRA@" { while ((getline l < extra) > 0) print l; next }
+            { print }' >"$lab_kresd_conf" || return 1
     lab_kresd_binds=""
     # The temporary directory, where a test makes the paths its settings
     # name (a log-file), besides LAB_DIR.
