@@ -44,9 +44,22 @@ local EDNS_EDE = 15 -- the EDNS option code of Extended DNS Errors (RFC 8914)
 -- (the A-label name's own TTLs when lower), as the dynlib module's.
 local NORMALIZE_TTL = 300
 
+-- Declarations the binding and kresd's own do not have (another adapter
+-- may have made them already).
+pcall(ffi.cdef, [[
+unsigned idnguard_stats_interval(void *h);
+const char *inet_ntop(int af, const void *src, char *dst, unsigned size);
+]])
+local C = ffi.C
+
+local vsize -- the size of a verdict block
+local scratch -- a verdict for scans whose verdict is not kept
+local line_buf = ffi.new('char[?]', 8192)
+local client_buf = ffi.new('char[64]')
+
 local now_tv = ffi.new('struct timeval')
 local function now_us()
-    ffi.C.gettimeofday(now_tv, nil)
+    C.gettimeofday(now_tv, nil)
     return tonumber(now_tv.tv_sec) * 1000000 + tonumber(now_tv.tv_usec)
 end
 
@@ -63,6 +76,23 @@ end
 -- The request's state of ours (kresd frees it with the request).
 local function vars_of(req)
     return req:vars()
+end
+
+-- A verdict block in the request's memory pool (freed with the request).
+local function request_verdict(req)
+    return ffi.cast('uint8_t *', C.mm_realloc(req.pool, nil, vsize, 0))
+end
+
+-- A verdict kept beyond the scan that filled scratch.
+local function keep_scratch(req)
+    local v = request_verdict(req)
+    ffi.copy(v, scratch, vsize)
+    return v
+end
+
+-- The query name of the client's packet: a pointer into it, and its length.
+local function qname_of(pkt)
+    return pkt.wire + 12, pkt.qname_size
 end
 
 -- ---- answers made here ----
@@ -102,7 +132,7 @@ end
 -- drop); returns the layer's state.
 local function reject(req, vars, v)
     local action = g:action(v)
-    vars.v, vars.decided, vars.ede = v, true, nil
+    vars.v, vars.decided = v, true
     clear_selected(req)
     if action == idnguard.DROP then
         req.options.NO_ANSWER = true
@@ -134,12 +164,12 @@ local function normalize(req, vars, qname, v)
         end
         return nil
     end
-    local tv = g:verdict()
+    local tv = request_verdict(req)
     if idnguard.REJECTS[g:judge(target, tv)] then
         return reject(req, vars, tv)
     end
     local qry = req:initial()
-    local sname = ffi.C.mm_realloc(req.pool, nil, #target, 0)
+    local sname = C.mm_realloc(req.pool, nil, #target, 0)
     if qry == nil or sname == nil then
         return kres.FAIL
     end
@@ -153,7 +183,7 @@ end
 -- The CNAME from the name the client sent to the A-label name, first in
 -- the answer section.  The RRset is kept alive in vars until the answer
 -- is written (kresd copies only the pointer to its data).
-local function put_normalize_cname(req, vars, qname)
+local function put_normalize_cname(req, vars)
     local arr = req.answ_selected
     local ttl = NORMALIZE_TTL
     for i = 0, tonumber(arr.len) - 1 do
@@ -162,14 +192,14 @@ local function put_normalize_cname(req, vars, qname)
             ttl = e.rr:ttl()
         end
     end
-    local rr = kres.rrset(qname, T_CNAME, kres.class.IN, ttl)
+    local rr = kres.rrset(ffi.string(qname_of(req.qsource.packet)), T_CNAME, kres.class.IN, ttl)
     if not rr:add_rdata(vars.target, #vars.target) then
         return
     end
     vars.cname = rr
     local uid = req.rplan.next_uid
     req.rplan.next_uid = uid + 1
-    if ffi.C.kr_ranked_rrarray_add(arr, rr, kres.rank.OMIT, true, uid, req.pool) < 0 then
+    if C.kr_ranked_rrarray_add(arr, rr, kres.rank.OMIT, true, uid, req.pool) < 0 then
         return
     end
     local e = arr.at[arr.len - 1]
@@ -182,6 +212,31 @@ end
 
 -- ---- the response scan before the client ----
 
+-- The records the client is about to get, flattened for the scan
+-- (lib/libidnguard.h, idnguard_scan) into one buffer, grown as needed.
+local rec = { buf = ffi.new('uint8_t[?]', 16384), cap = 16384, n = 0 }
+
+local function rec_put(kind, rrtype, name, len)
+    local n = rec.n
+    if n + 4 + len > rec.cap then
+        local cap = rec.cap * 2
+        while n + 4 + len > cap do
+            cap = cap * 2
+        end
+        local buf = ffi.new('uint8_t[?]', cap)
+        ffi.copy(buf, rec.buf, n)
+        rec.buf, rec.cap = buf, cap
+    end
+    local b = rec.buf
+    b[n], b[n + 1], b[n + 2], b[n + 3] = kind, bit.rshift(rrtype, 8), bit.band(rrtype, 255), len
+    ffi.copy(b + n + 4, name, len)
+    rec.n = n + 4 + len
+end
+
+local function rec_owner(kind, rrtype, rr)
+    rec_put(kind, rrtype, rr._owner, tonumber(C.knot_dname_size(rr._owner)))
+end
+
 -- The type an owner is judged by: an RRSIG's is the type it covers (a
 -- signature of an NSEC record goes with it).
 local function owner_type(rr)
@@ -191,46 +246,52 @@ local function owner_type(rr)
     return tonumber(rr.type)
 end
 
--- The records the client is about to get, flattened for the scan (the
--- name the answer is for, every owner and answer CNAME/DNAME target);
--- authority and additional RRsets owned by a rejected name are left out
--- of the answer, and of the scan.
-local function flatten_answer(req, name)
-    local parts = { idnguard.record(0, 0, name) }
+-- Flattens what the client is about to get: the name the answer is for,
+-- every owner and answer CNAME/DNAME target.  An authority or additional
+-- RRset owned by a rejected name is left out of the answer, and of the
+-- scan.
+local function flatten_answer(req, vars)
+    rec.n = 0
+    if vars.target then
+        rec_put(0, 0, vars.target, #vars.target)
+    else
+        local qname, qlen = qname_of(req.qsource.packet)
+        rec_put(0, 0, qname, qlen)
+    end
     local arr = req.answ_selected
     for i = 0, tonumber(arr.len) - 1 do
         local e = arr.at[i]
         if e.to_wire then
             local rr = e.rr
-            local owner = rr:owner()
-            parts[#parts + 1] = idnguard.record(1, owner_type(rr), owner)
-            if rr.type == T_CNAME or rr.type == T_DNAME then
+            local t = tonumber(rr.type)
+            rec_owner(1, owner_type(rr), rr)
+            if t == T_CNAME or t == T_DNAME then
                 for j = 0, rr:rdcount() - 1 do
-                    parts[#parts + 1] = idnguard.record(4, rr.type, rr:rdata(j))
+                    local rd = rr:rdata_pt(j)
+                    rec_put(4, t, rd.data, rd.len)
                 end
             end
         end
     end
-    local tv
-    for _, ks in ipairs({ { 2, req.auth_selected }, { 3, req.add_selected } }) do
-        local kind, sec = ks[1], ks[2]
+    for kind = 2, 3 do
+        local sec = kind == 2 and req.auth_selected or req.add_selected
         for i = 0, tonumber(sec.len) - 1 do
             local e = sec.at[i]
             if e.to_wire then
                 local rr = e.rr
-                local t, owner = owner_type(rr), rr:owner()
+                local t = owner_type(rr)
                 if t ~= T_NSEC and t ~= T_NSEC3 then
-                    tv = tv or g:verdict()
-                    if idnguard.REJECTS[g:judge(owner, tv, true)] then
+                    local len = tonumber(C.knot_dname_size(rr._owner))
+                    if idnguard.REJECTS[g:judge_ptr(rr._owner, len, scratch, true)] then
                         e.to_wire = false
                     else
-                        parts[#parts + 1] = idnguard.record(kind, t, owner)
+                        rec_owner(kind, t, rr)
                     end
                 end
             end
         end
     end
-    return table.concat(parts)
+    return rec.buf, rec.n
 end
 
 -- ---- the layer ----
@@ -245,17 +306,17 @@ function layer.begin(state, req)
         g:count(idnguard.COUNT_INTERNAL)
         return state
     end
-    local qname = req.qsource.packet:qname()
-    if qname == nil then
+    local qname, qlen = qname_of(req.qsource.packet)
+    if qlen == 0 then
         return state
     end
     local vars = vars_of(req)
     vars.t0 = now_us()
-    local v = g:verdict()
+    local v = request_verdict(req)
     vars.v = v
-    local action = g:judge(qname, v)
+    local action = g:judge_ptr(qname, qlen, v)
     if action == idnguard.NORMALIZE then
-        return normalize(req, vars, qname, v) or state
+        return normalize(req, vars, ffi.string(qname, qlen), v) or state
     end
     if idnguard.REJECTS[action] then
         return reject(req, vars, v)
@@ -276,8 +337,7 @@ function layer.consume(state, req, pkt)
     if from_client(req) then
         vars_of(req).upstream = true
     end
-    local v = g:verdict()
-    if g:scan_message(pkt.wire, v, tonumber(pkt.size)) ~= idnguard.SCAN_REJECT then
+    if g:scan_message(pkt.wire, scratch, tonumber(pkt.size)) ~= idnguard.SCAN_REJECT then
         return state
     end
     local uid = qry.uid
@@ -312,20 +372,21 @@ function layer.answer_finalize(state, req)
         vars.local_data = true
         return state
     end
-    local qname = req.qsource.packet:qname()
-    local sv = g:verdict()
-    local found = g:scan_records(flatten_answer(req, vars.target or qname), sv)
+    local buf, n = flatten_answer(req, vars)
+    local found = g.lib.idnguard_scan(g.h, buf, n, scratch)
     if found == idnguard.SCAN_REJECT then
+        local sv = keep_scratch(req)
         g:count(idnguard.COUNT_ANSWERS_REJECTED)
         g:for_client(sv, vars.v)
         return reject(req, vars, sv)
     end
     if found == idnguard.SCAN_LOG and not g:interesting(vars.v) then
+        local sv = keep_scratch(req)
         g:for_client(sv, vars.v)
         vars.v = sv
     end
     if vars.target and bit.band(state, kres.FAIL) == 0 then
-        put_normalize_cname(req, vars, qname)
+        put_normalize_cname(req, vars)
     end
     return state
 end
@@ -380,13 +441,18 @@ local function answer_path(req, vars, rcode)
     return idnguard.PATH_LOCAL
 end
 
+-- Where query-log lines go when the settings name no log-file.
+local log_fn = function(line)
+    io.stderr:write(line, '\n')
+end
+
 function layer.finish(state, req)
     if not from_client(req) then
         return state
     end
     local pkt = req.qsource.packet
-    local qname = pkt:qname()
-    if qname == nil then
+    local qname, qlen = qname_of(pkt)
+    if qlen == 0 then
         return state
     end
     local vars = vars_of(req)
@@ -401,21 +467,16 @@ function layer.finish(state, req)
             ede = idnguard.EDE_BLOCKED
         end
     end
-    local client = tostring(req.qsource.addr)
-    local addr = client:match('^(.*)#%d+$') or client
-    g:log(vars.v, {
-        client = addr,
-        port = req.qsource.addr:port(),
-        qname = qname,
-        qtype = pkt:qtype(),
-        qclass = pkt:qclass(),
-        rcode = rcode,
-        ede = ede,
-        path = answer_path(req, vars, rcode),
-        target = vars.target,
-        transport = transport(req),
-        elapsed_us = vars.t0 and now_us() - vars.t0 or -1,
-    })
+    local sa = req.qsource.addr
+    local client = C.inet_ntop(C.kr_inaddr_family(sa), C.kr_inaddr(sa), client_buf, 64)
+    local target = vars.target
+    local n = g.lib.idnguard_log(g.h, vars.v, client, C.kr_inaddr_port(sa), qname, qlen,
+        C.kr_pkt_qtype(pkt), C.kr_pkt_qclass(pkt), rcode, ede, answer_path(req, vars, rcode),
+        target, target and #target or 0, transport(req),
+        vars.t0 and now_us() - vars.t0 or -1, line_buf, 8192)
+    if n > 0 then
+        log_fn(ffi.string(line_buf, n))
+    end
     return state
 end
 
@@ -426,9 +487,8 @@ local module = { layer = layer }
 -- (The counters' line at kresd's stop is the library's: it writes it on
 -- stderr when the process exits.)
 
--- stats-interval of the settings in force (lib/libidnguard.h; the binding
--- has no method for it, and another adapter may have declared it).
-pcall(ffi.cdef, 'unsigned idnguard_stats_interval(void *h);')
+-- stats-interval of the settings in force (the binding has no method for
+-- it).
 local function stats_interval()
     return tonumber(g.lib.idnguard_stats_interval(g.h))
 end
@@ -444,11 +504,16 @@ function M.load(opts)
     if g then
         return g
     end
-    local guard, err = idnguard.open { lib = opts.lib, conf = opts.conf, log = opts.log }
+    local guard, err = idnguard.open { lib = opts.lib, conf = opts.conf }
     if not guard then
         error(err, 0)
     end
     g = guard
+    vsize = tonumber(g.lib.idnguard_verdict_size())
+    scratch = g:verdict()
+    if opts.log then
+        log_fn = opts.log
+    end
     package.loaded['kres_modules.idnguard'] = module
     modules.load('idnguard < cache')
     local version, unicode = idnguard.version():match('^(%S+) (%S+)$')
