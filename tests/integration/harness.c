@@ -507,7 +507,7 @@ int harness_start_ex(struct harness *h, const char *conf_text, int threads,
     int ub_status;
 
     if (prepare(h, conf_text, threads, opts, err, errlen) == 0
-        && lab_start(h, NULL, opts, &ub_status, err, errlen) == 0)
+        && lab_start(h, opts ? opts->only : NULL, opts, &ub_status, err, errlen) == 0)
         return 0;
     harness_stop(h);
     return -1;

@@ -94,6 +94,9 @@ struct harness_opts {
      *  there over dnstap (lab.sh --dnstap; a bidirectional Frame Streams
      *  reader such as `idnguard tap -u` listens on it). */
     const char *dnstap_socket;
+    /** "nsd": NSD alone, for a test that runs a resolver of its own in
+     *  front of it (lab.sh --only; h->port is then no one's). */
+    const char *only;
 };
 
 /** One NSD and one Unbound with the module. */
