@@ -674,7 +674,12 @@ END_TEST
 /* The control: RD=0 queries are answered at all in this set-up. */
 START_TEST(test_rd0_allowed)
 {
-    expect_cached("www.example", 0, HQ_NORD, "www.example. A 192.0.2.1");
+    /* dnsdist: RD is part of its packet cache's key, as all the header:
+     * the first RD=0 query is the backend's, answered from its cache. */
+    engine_does("RD is part of dnsdist's cache key");
+    if (harness_flavour() == HX_DNSDIST)
+        expect_cached("www.example", 0, 0, "www.example. A 192.0.2.1");
+    expect_cached("www.example", ENGINE(0, 0, 0, HQ_NORD), HQ_NORD, "www.example. A 192.0.2.1");
 }
 END_TEST
 
@@ -792,6 +797,32 @@ START_TEST(test_edge_cached_answer_judged_again)
 }
 END_TEST
 
+/* Answers dnsdist makes itself (an operator's rule after idnguard's, in
+ * the lab's dnsdist.conf: spoof.local.test. A 192.0.2.53) are logged as
+ * local; the guard's own answers, which dnsdist's self-answered rules see
+ * too, get one line each: the query rule's. */
+START_TEST(test_edge_own_answers_logged)
+{
+    static const char *const guarded[] = {"xn--ab-m1t.example", "b\\195\\188cher.example"};
+    struct dnsq_result r;
+    struct qline q;
+    char needle[40];
+    long from;
+    size_t i;
+
+    hx_query(&H, "spoof.local.test", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_data(&r, &q, "spoof.local.test.", "spoof.local.test. A 192.0.2.53", "ok", "pass",
+                   "local");
+    for (i = 0; i < sizeof guarded / sizeof guarded[0]; i++) {
+        from = harness_file_size(H.qlog);
+        hx_query(&H, guarded[i], DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+        ck_assert_msg(strcmp(q.path, "policy") == 0, "%s: %s", guarded[i], q.raw);
+        snprintf(needle, sizeof needle, "127.0.0.1#%u ", r.local_port);
+        ck_assert_int_eq(harness_count_lines(H.qlog, from, needle), 1);
+    }
+}
+END_TEST
+
 /* Two backends, Unbound and BIND: each attack is asked twice, so that each
  * backend answers it once, and every answer is refused at the edge. */
 START_TEST(test_edge_protects_both_backends)
@@ -886,6 +917,7 @@ static Suite *guard_suite(void)
     if (harness_flavour() == HX_DNSDIST) {
         tc = harness_tcase("edge", setup_edge, teardown);
         tcase_add_test(tc, test_edge_cd_bit_keys_the_cache);
+        tcase_add_test(tc, test_edge_own_answers_logged);
         tcase_add_test(tc, test_edge_rejected_not_in_packet_cache);
         tcase_add_test(tc, test_edge_cached_answer_judged_again);
         suite_add_tcase(s, tc);

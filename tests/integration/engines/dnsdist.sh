@@ -101,9 +101,10 @@ lab_engine_start() {
     lab_dd_backend || return 1
     [ "${LAB_DNSDIST_BIND:-}" != yes ] || lab_dd_bind || return 1
     lab_dd_configure || return 1
-    # Names in the settings (deny lists, a log-file) are the test's
-    # directory's; the library and the Lua files may be elsewhere.
-    sh "$lab_top/scripts/inroot.sh" "$LAB_ENGINES_ROOT" --bind "$LAB_DIR" --bind "$lab_top" \
+    # Paths in the settings (a log-file, a stats-file, includes) are in the
+    # test's directory or beside it (the tests' other temporary
+    # directories); the library and the Lua files may be elsewhere.
+    sh "$lab_top/scripts/inroot.sh" "$LAB_ENGINES_ROOT" --bind "$(dirname "$LAB_DIR")" --bind "$lab_top" \
         --bind "$(dirname "$LAB_LIB")" --bind "$LAB_LUA" -- \
         dnsdist --supervised --disable-syslog -C "$LAB_DIR/dnsdist.conf" \
         >"${LAB_LOGFILE:-$LAB_DIR/unbound.out}" 2>&1 &
