@@ -171,8 +171,13 @@ pcall(ffi.cdef, [[
 const char *inet_ntop(int af, const void *src, char *dst, unsigned int size);
 long write(int fd, const void *buf, unsigned long count);
 ]])
+-- Not in idnguard.lua's declarations (yet): each on its own, so that one
+-- declared there already does not keep the other out.
+pcall(ffi.cdef, "unsigned idnguard_stats_interval(void *h);")
 
 local TRANSPORTS = { [0] = "udp", "tcp", "udp", "tcp", "tls", "https" }
+-- A query-log line's room (the library's bound, lua/idnguard.lua's too).
+local LINE_MAX = 8192
 
 -- One line on standard error in one write(2): the query-log lines of all
 -- of dnsdist's threads never interleave.
@@ -197,6 +202,7 @@ local function state(lib, conf)
         addr = ffi.new("const void *[1]"),
         alen = ffi.new("size_t[1]"),
         abuf = ffi.new("char[64]"),
+        line = ffi.new("char[?]", LINE_MAX + 1),
     }
     return s
 end
@@ -220,25 +226,25 @@ local function client_of(s, dq)
     if C.inet_ntop(n == 4 and AF_INET or AF_INET6, s.addr[0], s.abuf, 64) == nil then
         return nil
     end
-    return ffi.string(s.abuf)
+    return s.abuf
 end
 
 -- The query-log line of the client of dq (v nil: judged by the library).
+-- Every query comes this way, so it calls the library's idnguard_log
+-- itself, with this state's buffers (Guard:log takes Lua strings, made
+-- anew for each query), and writes a line in one write(2).
 local function log(s, dq, v, rcode, ede, path, target)
     local qp, ql = qname_of(s, dq)
-    s.g:log(v, {
-        client = client_of(s, dq),
-        port = C.dnsdist_ffi_dnsquestion_get_remote_port(dq),
-        qname = ffi.string(qp, ql),
-        qtype = C.dnsdist_ffi_dnsquestion_get_qtype(dq),
-        qclass = C.dnsdist_ffi_dnsquestion_get_qclass(dq),
-        rcode = rcode,
-        ede = ede,
-        path = path,
-        target = target,
-        transport = TRANSPORTS[tonumber(C.dnsdist_ffi_dnsquestion_get_protocol(dq))],
-        elapsed_us = tonumber(C.dnsdist_ffi_dnsquestion_get_elapsed_us(dq)),
-    })
+    local n = s.g.lib.idnguard_log(s.g.h, v, client_of(s, dq),
+        C.dnsdist_ffi_dnsquestion_get_remote_port(dq), qp, ql,
+        C.dnsdist_ffi_dnsquestion_get_qtype(dq), C.dnsdist_ffi_dnsquestion_get_qclass(dq), rcode,
+        ede, path, target, target and #target or 0,
+        TRANSPORTS[tonumber(C.dnsdist_ffi_dnsquestion_get_protocol(dq))],
+        C.dnsdist_ffi_dnsquestion_get_elapsed_us(dq), s.line, LINE_MAX)
+    if n > 0 then
+        s.line[n] = 10
+        C.write(2, s.line, n + 1)
+    end
 end
 
 -- The client's UDP payload: its OPT record's, 512 without one, nil over TCP.
@@ -427,6 +433,30 @@ local function own_dir()
     return src:sub(1, 1) == "@" and src:match("^@(.*)/[^/]*$") or "."
 end
 
+-- The summary line of the counters every stats-interval seconds (read at
+-- each tick: a settings change may set it), from dnsdist's maintenance
+-- hook, which runs about once a second.  (The stats file is the library's
+-- own timer's.)
+local function stats_ticker(g)
+    local due
+    return function()
+        local every = tonumber(g.lib.idnguard_stats_interval(g.h))
+        local now = os.time()
+        if every == 0 then
+            due = nil
+        elseif not due or due > now + every then
+            due = now + every
+        elseif now >= due then
+            due = now + every
+            local line, err = g:stats("interval")
+            stderr_line(line)
+            if err then
+                stderr_line("idnguard: " .. err)
+            end
+        end
+    end
+end
+
 --- Called from dnsdist's configuration: loads the settings and adds the
 --- rules.  opts (all optional): lib (libidnguard.so.0's path), conf (the
 --- settings file; default $IDNGUARD_CONF, else the library's default
@@ -450,6 +480,7 @@ function M.setup(opts)
     addCacheHitResponseAction(AllRule(), LuaFFIPerThreadResponseAction(code("cache")), { name = "idnguard" })
     addSelfAnsweredResponseAction(AllRule(), LuaFFIPerThreadResponseAction(code("local")),
         { name = "idnguard" })
+    addMaintenanceCallback(stats_ticker(g))
     local version = idnguard.version() or "? ?"
     local v, u = version:match("^(%S+) (%S+)$")
     stderr_line(string.format("idnguard: loaded %s (mode %s, Unicode %s; idnguard %s, dnsdist)",

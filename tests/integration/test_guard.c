@@ -823,6 +823,28 @@ START_TEST(test_edge_own_answers_logged)
 }
 END_TEST
 
+/* The counters' summary line every stats-interval seconds, from dnsdist's
+ * maintenance hook, with what was counted. */
+static void setup_edge_stats(void)
+{
+    harness_setup(&H, "idnguard:\nstats-interval: 1\n", 1);
+}
+
+START_TEST(test_edge_stats_line)
+{
+    char line[2048];
+    long from;
+
+    expect_refused("alias.example", 0, "contextj:xn--ab-m1t", FAKE_EDE);
+    from = harness_file_size(H.ub_log);
+    ck_assert_msg(harness_wait_line(H.ub_log, from, "idnguard stats (interval): ", 5000, line,
+                                    sizeof line),
+                  "no stats line");
+    ck_assert_msg(strstr(line, " answers-rejected=1 ") && strstr(line, " uncached=1 "),
+                  "stats line: %s", line);
+}
+END_TEST
+
 /* Two backends, Unbound and BIND: each attack is asked twice, so that each
  * backend answers it once, and every answer is refused at the edge. */
 START_TEST(test_edge_protects_both_backends)
@@ -920,6 +942,10 @@ static Suite *guard_suite(void)
         tcase_add_test(tc, test_edge_own_answers_logged);
         tcase_add_test(tc, test_edge_rejected_not_in_packet_cache);
         tcase_add_test(tc, test_edge_cached_answer_judged_again);
+        suite_add_tcase(s, tc);
+
+        tc = harness_tcase("edge-stats", setup_edge_stats, teardown);
+        tcase_add_test(tc, test_edge_stats_line);
         suite_add_tcase(s, tc);
 
         tc = harness_tcase("two-backends", setup_two_backends, teardown);
