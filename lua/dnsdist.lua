@@ -296,7 +296,12 @@ local function query_rule(s)
         end
         local lay = layout(p, n)
         if not lay then
-            return DNSAction.None -- dnsdist parsed it; nothing to take from it here
+            -- A query dnsdist took whose records this cannot read: no
+            -- CNAME made from it (its answer is scanned), no EDE.
+            if act == idnguard.NORMALIZE then
+                return DNSAction.None
+            end
+            lay = { qend = HEADER + ql + 4 }
         end
         local v = vq
         if act == idnguard.NORMALIZE then
