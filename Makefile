@@ -75,9 +75,14 @@ TAP_SRC := $(wildcard tap/*.c)
 TAP_LIB := $(BUILD)/libidngtap.a
 CLI := $(BUILD)/idnguard
 MODULE := $(BUILD)/idnguard.so
-# The python module for Debian's stock unbound package (python/): the script,
-# and the C it calls with ctypes (codec, core and conf behind a flat ABI).
-GLUE := $(BUILD)/libidnguard-glue.so
+# libidnguard (lib/): codec, core and conf behind the flat C interface of
+# lib/libidnguard.h, for the hosts that are not the dynlib module: the python
+# module for Debian's stock unbound package (python/idnguard.py, through
+# ctypes) and the Lua engines (lua/idnguard.lua, through LuaJIT's FFI).
+# Only the header's functions are exported (lib/libidnguard.map);
+# build/libidnguard.so names it for a linker.  (build/libidnguard.a is the
+# codec alone, installed as lib/libidnguard.a with include/idnguard.h.)
+LIBIDNGUARD := $(BUILD)/libidnguard.so.0
 PYSCRIPT := python/idnguard.py
 
 # Unbound, the module's host.  Its module API is not installed anywhere, and
@@ -121,7 +126,7 @@ endif
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
 TEST_SRC := $(wildcard tests/codec/test_*.c tests/conf/test_*.c tests/core/test_*.c tests/cli/test_*.c \
-	tests/tap/test_*.c)
+	tests/tap/test_*.c tests/lib/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 # Integration tests: the real daemon with the module, NSD, an ldns client.
 ITEST_SRC := $(wildcard tests/integration/test_*.c)
@@ -135,7 +140,7 @@ TEST_COMMON := tests/common.c
 # valid for a week more.
 ZONES_DIR := $(BUILD)/zones
 
-.PHONY: glue stock
+.PHONY: lib stock
 .PHONY: all module deps run demo check check-all check-integration check-install test tables \
 	check-tables clang-build clean distclean unbound install uninstall zones
 all: $(LIB) $(CONF_LIB) $(CORE_LIB) $(TAP_LIB) $(CLI)
@@ -220,15 +225,24 @@ $(MODULE): module/unbound.c $(CONF_LIB) $(CORE_LIB) $(LIB) $(UB_STAMP)
 
 unbound: $(UB_STAMP)
 
-# The glue library: no Unbound headers, so it needs no Unbound tree.
-$(GLUE): python/glue.c $(CONF_LIB) $(CORE_LIB) $(LIB)
-	$(CC) $(CPPFLAGS) $(STD_CFLAGS) $(CFLAGS) -shared -o $@ python/glue.c \
+# libidnguard: no Unbound headers, so it needs no Unbound tree.
+$(LIBIDNGUARD): lib/host.c lib/libidnguard.h lib/libidnguard.map $(CONF_LIB) $(CORE_LIB) $(LIB)
+	$(CC) $(CPPFLAGS) -Ilib $(STD_CFLAGS) $(CFLAGS) $(LDFLAGS) -shared \
+	    -Wl,-soname,libidnguard.so.0 -Wl,--version-script=lib/libidnguard.map -o $@ lib/host.c \
 	    $(CONF_LIB) $(CORE_LIB) $(LIB) -lpthread
+$(BUILD)/libidnguard.so: $(LIBIDNGUARD)
+	ln -sf libidnguard.so.0 $@
 # The script beside the library it loads, as `make install` puts them.
 $(BUILD)/idnguard.py: $(PYSCRIPT)
 	@mkdir -p $(@D)
 	cp $< $@
-glue: $(GLUE) $(BUILD)/idnguard.py
+lib: $(LIBIDNGUARD) $(BUILD)/libidnguard.so $(BUILD)/idnguard.py
+
+# The library exports the functions lib/libidnguard.h declares, no other
+# (part of `make test` and `make check`).
+.PHONY: check-lib
+check-lib: $(LIBIDNGUARD)
+	@CC='$(CC)' sh scripts/lib-exports.sh $(LIBIDNGUARD) lib/libidnguard.h
 
 # Debian's stock daemon and python3-unbound, unpacked (never installed: no
 # maintainer script, no service) into build/stock for the python flavour
@@ -275,6 +289,14 @@ $(BUILD)/tests/integration/%: tests/integration/%.c $(ITEST_COMMON) $(TEST_COMMO
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Itests -Itests/integration $(STD_CFLAGS) $(CFLAGS) $(CHECK_CFLAGS) \
 	    -o $@ $< $(ITEST_COMMON) $(TEST_COMMON) $(TEST_LIBS) -lldns $(CHECK_LIBS)
+
+# libidnguard's suites call the shared library as its hosts do (by its
+# soname, found through the rpath); the codec beside it is for the helpers
+# of tests/common.c only (the library exports none of its own).
+$(BUILD)/tests/lib/%: tests/lib/%.c $(TEST_COMMON) $(LIBIDNGUARD) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Ilib -Itests $(STD_CFLAGS) $(CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(TEST_COMMON) \
+	    $(LIBIDNGUARD) $(LIB) -Wl,-rpath,$(CURDIR)/$(BUILD) $(CHECK_LIBS) -lpthread
 
 # TEST_EXTRA_LIBS: what one suite links besides (the tap's ldns oracle, the
 # UTS #39 suite's ICU spoof checker).
@@ -371,7 +393,7 @@ TEST_ENV = IDNA_TEST_FILE=$(IDNA_TEST) IDNA_PROPERTIES_CSV=$(IDNA_CSV) \
 # again but a settings file the operator changed (scripts/install-test.sh).
 # The stock daemon's unbound-checkconf runs the staged python module with
 # the staged example, drop-ins and settings.
-check-install: $(MODULE) $(GLUE) all $(STOCK_UNBOUND)
+check-install: $(MODULE) $(LIBIDNGUARD) all $(STOCK_UNBOUND)
 	@MAKE='$(MAKE)' sh scripts/install-test.sh $(BUILD)/stage $(STOCK_DIR)
 
 # Fragments in mk/ (fuzzing, sanitizers, soak, benchmarks) add the steps
@@ -383,7 +405,7 @@ include $(sort $(wildcard mk/*.mk))
 # The body of `make check` (without the packages): every step in
 # CHECK_EXTRA, then every suite, the summary line last.
 check-all: $(MODULE) all zones $(UB_ALT) $(STOCK_UNBOUND) $(DNSDIST) $(SRC_STAMP) $(TEST_BIN) $(ITEST_BIN) \
-	check-tables clang-build check-install $(CHECK_EXTRA)
+	check-tables clang-build check-lib check-install $(CHECK_EXTRA)
 	@$(TEST_ENV) sh tests/run.sh $(TEST_BIN) $(ITEST_BIN)
 
 # The inner loop, offline once the test data is fetched: the unit suites
@@ -391,7 +413,7 @@ check-all: $(MODULE) all zones $(UB_ALT) $(STOCK_UNBOUND) $(DNSDIST) $(SRC_STAMP
 # sanitizers, no fuzzing.  Without Check's fork per test (CK_FORK=no, as in
 # asan-check), which takes a third off: a failing check still fails its
 # suite, and a crash ends the binary without its summary, which fails too.
-test: $(CLI) $(SRC_STAMP) $(TEST_BIN) check-diff
+test: $(CLI) $(SRC_STAMP) $(TEST_BIN) check-diff check-lib
 	@$(TEST_ENV) CK_FORK=no sh tests/run.sh $(TEST_BIN)
 
 # Only the integration tests (quicker while working on the module).
@@ -435,27 +457,33 @@ uninstall_conf = if [ ! -e '$(DESTDIR)$(2)' ]; then :; \
 	elif cmp -s $(1) '$(DESTDIR)$(2)'; then rm -f '$(DESTDIR)$(2)'; \
 	else echo "uninstall: kept $(DESTDIR)$(2): it was changed from the shipped one"; fi
 
-# Everything: the dynlib module, the python module, the codec's library
-# and header, and what install-common installs.
-install: $(MODULE) $(GLUE) all install-common
+# Everything: the dynlib module, the python module, libidnguard's header,
+# the codec's library and header, and what install-common installs.
+install: $(MODULE) all install-common install-lib
 	install -d $(DESTDIR)$(PREFIX)/lib/idnguard $(DESTDIR)$(PREFIX)/include
 	install -m 755 $(MODULE) $(DESTDIR)$(PREFIX)/lib/idnguard/idnguard.so
 	install -m 644 $(PYSCRIPT) $(DESTDIR)$(PREFIX)/lib/idnguard/idnguard.py
-	install -m 755 $(GLUE) $(DESTDIR)$(PREFIX)/lib/idnguard/libidnguard-glue.so
+	install -m 644 lib/libidnguard.h $(DESTDIR)$(PREFIX)/include/libidnguard.h
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libidnguard.a
 	install -m 644 codec/idnguard.h $(DESTDIR)$(PREFIX)/include/idnguard.h
 
 # The stock-package path alone (docs/unbound.md, "The stock package"): the
-# python module's script and its glue library, unbound.service's drop-ins
-# (the settings' path and the reload check; PYTHONPATH), and what
+# python module's script and libidnguard beside it, unbound.service's
+# drop-ins (the settings' path and the reload check; PYTHONPATH), and what
 # install-common installs; no Unbound tree needed.
 .PHONY: install-python
-install-python: $(GLUE) all install-common
-	install -d $(DESTDIR)$(PREFIX)/lib/idnguard
+install-python: all install-common install-lib
 	install -m 644 $(PYSCRIPT) $(DESTDIR)$(PREFIX)/lib/idnguard/idnguard.py
-	install -m 755 $(GLUE) $(DESTDIR)$(PREFIX)/lib/idnguard/libidnguard-glue.so
 	@$(call install_conf,$(INST_GEN)/unbound-idnguard.conf,$(DROPINDIR)/idnguard.conf)
 	@$(call install_conf,$(INST_GEN)/unbound-python.conf,$(DROPINDIR)/idnguard-python.conf)
+
+# libidnguard, for the python module beside it and the Lua engines
+# (lua/idnguard.lua loads it by this path).  lib/idnguard is a directory of
+# idnguard's own, out of the linker's path: ldconfig is not involved.
+.PHONY: install-lib
+install-lib: $(LIBIDNGUARD)
+	install -d $(DESTDIR)$(PREFIX)/lib/idnguard
+	install -m 755 $(LIBIDNGUARD) $(DESTDIR)$(PREFIX)/lib/idnguard/libidnguard.so.0
 
 # What both install: the CLI, the tap's unit and tmpfiles.d file, the
 # settings and logrotate's file (when missing), the directory of local
@@ -493,7 +521,8 @@ install-docs: install-gen
 .PHONY: uninstall
 uninstall: install-gen
 	rm -f $(DESTDIR)$(BINDIR)/idnguard $(DESTDIR)$(PREFIX)/lib/libidnguard.a \
-	    $(DESTDIR)$(PREFIX)/include/idnguard.h $(DESTDIR)$(PREFIX)/share/man/man1/idnguard.1 \
+	    $(DESTDIR)$(PREFIX)/include/idnguard.h $(DESTDIR)$(PREFIX)/include/libidnguard.h \
+	    $(DESTDIR)$(PREFIX)/share/man/man1/idnguard.1 \
 	    $(DESTDIR)$(PREFIX)/share/man/man5/idnguard.conf.5 \
 	    $(DESTDIR)$(SYSTEMDUNITDIR)/idnguard-tap.service $(DESTDIR)$(TMPFILESDIR)/idnguard.conf
 	rm -rf $(DESTDIR)$(PREFIX)/lib/idnguard $(DESTDIR)$(DOCDIR) $(DESTDIR)$(PREFIX)/share/idnguard

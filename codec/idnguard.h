@@ -629,6 +629,31 @@ idng_status idng_wire_status(const idng_wire_iter *it, idng_error *err);
 size_t idng_wire_len(const uint8_t *wire, size_t len);
 
 /**
+ * Reads the name at offset off of the DNS message msg[0..len), compression
+ * followed (RFC 1035 4.1.4), into its uncompressed wire form.  Its labels
+ * are walked with idng_wire_next; a compression pointer is followed only
+ * when it points strictly before the first octet of the labels that led to
+ * it (the name's own first octet, or where the pointer before it pointed),
+ * so every jump goes backwards: a loop is refused at its first turn and a
+ * name costs at most one step per octet of msg.  Nothing at or past len is
+ * read, so a caller limits the name's place with len (a name in rdata:
+ * len is the rdata's end; what a pointer names lies before it anyway).
+ *
+ * @param out: room for IDNG_WIRE_MAX octets.
+ * @param outlen: set to the name's length, root label included (on success).
+ * @param next: NULL, or set to the offset just after the name in place:
+ *   after its root label, or after its first pointer (on success).
+ * @return IDNG_WIRE_OK, or why the name cannot be read: IDNG_WIRE_POINTER
+ *   for a pointer that does not point backwards, IDNG_WIRE_TRUNCATED for a
+ *   label or a pointer cut by len, IDNG_WIRE_TOO_LONG for a name over
+ *   IDNG_WIRE_MAX octets once its pointers are followed, and as
+ *   idng_wire_next: IDNG_WIRE_LABEL_TYPE, IDNG_WIRE_NO_ROOT (also for off
+ *   at or past len).
+ */
+idng_wire_fault idng_wire_decompress(const uint8_t *msg, size_t len, size_t off, uint8_t *out,
+                                     size_t *outlen, size_t *next);
+
+/**
  * Compares two labels as DNS does (RFC 4034 6.1): octet by octet with
  * ASCII letters folded to lowercase (no other folding), a label that is a
  * prefix of the other first.  Returns < 0, 0 or > 0.

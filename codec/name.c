@@ -58,6 +58,46 @@ size_t idng_wire_len(const uint8_t *wire, size_t len)
     return idng_wire_skip(&it) == IDNG_WIRE_END ? it.pos + 1 : 0;
 }
 
+idng_wire_fault idng_wire_decompress(const uint8_t *msg, size_t len, size_t off, uint8_t *out,
+                                     size_t *outlen, size_t *next)
+{
+    size_t start = off, n = 0, after = 0;
+
+    if (off >= len)
+        return IDNG_WIRE_NO_ROOT;
+    /* One run of labels at a time, from start to its root label or its
+     * pointer; the runs' labels are copied one after the other. */
+    for (;;) {
+        idng_wire_iter it;
+        const uint8_t *label;
+        size_t l, to;
+
+        idng_wire_start(&it, msg + start, len - start);
+        while (idng_wire_step(&it, &label, &l) == IDNG_WIRE_LABEL)
+            if (n + it.pos + 1 > IDNG_WIRE_MAX)
+                return IDNG_WIRE_TOO_LONG;
+        if (it.fault == IDNG_WIRE_OK) { /* the root label */
+            memcpy(out + n, msg + start, it.pos + 1);
+            *outlen = n + it.pos + 1;
+            if (next)
+                *next = start == off ? start + it.pos + 1 : after;
+            return IDNG_WIRE_OK;
+        }
+        if (it.fault != IDNG_WIRE_POINTER)
+            return it.fault;
+        if (it.len - it.pos < 2)
+            return IDNG_WIRE_TRUNCATED;
+        to = (size_t)(msg[start + it.pos] & 0x3F) << 8 | msg[start + it.pos + 1];
+        if (to >= start)
+            return IDNG_WIRE_POINTER;
+        memcpy(out + n, msg + start, it.pos);
+        n += it.pos;
+        if (start == off)
+            after = start + it.pos + 2;
+        start = to;
+    }
+}
+
 static unsigned char fold(unsigned char c)
 {
     return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;

@@ -1,8 +1,8 @@
 /**
  * \file
  * The settings in force, and a changed settings file applied without a
- * reload.  One home for what the dynlib module (module/unbound.c) and the
- * python glue (python/glue.c) do with their settings between a start and a
+ * reload.  One home for what the dynlib module (module/unbound.c) and
+ * libidnguard (lib/host.c) do with their settings between a start and a
  * stop: publish them to the workers, run the stats timer, watch the file.
  *
  * Why: an Unbound reload (SIGHUP, `unbound-control reload`) empties
@@ -94,8 +94,8 @@ struct idng_watch_ops {
     /** Called every stats-interval seconds, from the stats thread; it
      *  reads the settings inside a read section.  NULL: no stats timer. */
     void (*stats)(void *arg);
-    /** 1: the stats timer runs only while stats-file is set (the python
-     *  glue, whose summary line is the script's); 0: whenever
+    /** 1: the stats timer runs only while stats-file is set
+     *  (libidnguard, whose summary line is the host's); 0: whenever
      *  stats-interval is not 0 (the module logs the line itself). */
     int stats_need_file;
     /** Called from the watch thread once new settings are published and

@@ -2,7 +2,7 @@
  * \file
  * An object that worker threads read while another thread replaces it: the
  * settings in force, applied without a reload.  One home for the scheme, used
- * by the dynlib module and the python glue alike.  No Unbound headers; POSIX
+ * by the dynlib module and libidnguard alike.  No Unbound headers; POSIX
  * threads.
  *
  * The scheme is read-copy-update in user space, with no locks and no waits

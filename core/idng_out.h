@@ -2,7 +2,7 @@
  * \file
  * Where log lines and counters go: the query-log file, the stats file, and
  * the timer that writes the stats.  One home for what the dynlib module,
- * the python glue and `idnguard tap` all do with files.  No Unbound
+ * libidnguard and `idnguard tap` all do with files.  No Unbound
  * headers; POSIX threads.
  *
  * The log file (struct idng_logfile) never makes its caller wait on the
@@ -63,7 +63,7 @@ struct idng_logfile_opts {
     atomic_ullong *errors;
 };
 
-/** The query log's flush interval in the module, the python glue and the
+/** The query log's flush interval in the module, libidnguard and the
  *  tap: a crash loses at most this many milliseconds of lines. */
 #define IDNG_LOG_FLUSH_MS 250
 
@@ -161,7 +161,7 @@ struct idng_counters;
 
 /**
  * idng_daemon_log_line of the counters' summary line (idng_stats_line),
- * labelled when ("shutdown"): the module's and the glue's last line.
+ * labelled when ("shutdown"): the module's and libidnguard's last line.
  */
 int idng_daemon_log_counters(const struct idng_daemon_log *d, const struct idng_counters *c,
                              const char *when);

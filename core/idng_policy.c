@@ -535,6 +535,78 @@ int idng_scan_has_targets(enum idng_section sec, uint16_t type)
     return sec == IDNG_SEC_ANSWER && (type == RR_CNAME || type == RR_DNAME);
 }
 
+/* RR type of OPT (RFC 6891 6.1.1), a pseudo-record that owns no data. */
+#define RR_OPT 41
+
+static uint16_t be16(const uint8_t *b)
+{
+    return (uint16_t)(b[0] << 8 | b[1]);
+}
+
+/* The verdict of a message that cannot be read: what was judged of it
+ * before is not all of it, so this one stands whatever that was. */
+static void scan_malformed(const struct idng_policy *p, struct idng_scan *s)
+{
+    clear(&s->worst);
+    s->worst.err.status = IDNG_E_INVAL;
+    s->worst.action = idng_action_rejects(p->on_invalid) ? p->on_invalid : IDNG_ACT_REFUSE;
+    s->found = 1;
+}
+
+int idng_scan_message(const struct idng_policy *p, struct idng_scan *s, const uint8_t *msg,
+                      size_t len)
+{
+    uint8_t name[IDNG_WIRE_MAX], last[IDNG_WIRE_MAX];
+    size_t pos = 12, n, next, last_len = 0;
+    unsigned count, i, sec, last_sec = 0, last_type = 0;
+
+    if (len < 12)
+        goto malformed;
+    for (i = 0, count = be16(msg + 4); i < count; i++) {
+        if (idng_wire_decompress(msg, len, pos, name, &n, &next) != IDNG_WIRE_OK || len - next < 4)
+            goto malformed;
+        idng_scan_name(p, s, name, n);
+        pos = next + 4;
+    }
+    for (sec = IDNG_SEC_ANSWER; sec <= IDNG_SEC_ADDITIONAL; sec++) {
+        for (i = 0, count = be16(msg + 6 + 2 * sec); i < count; i++) {
+            unsigned type;
+            size_t rdlen;
+            if (idng_wire_decompress(msg, len, pos, name, &n, &next) != IDNG_WIRE_OK
+                || len - next < 10)
+                goto malformed;
+            type = be16(msg + next);
+            rdlen = be16(msg + next + 8);
+            pos = next + 10;
+            if (rdlen > len - pos)
+                goto malformed;
+            /* The records of one RRset follow one another: its owner is
+             * judged once. */
+            if (type != RR_OPT
+                && !(sec == last_sec && type == last_type && n == last_len
+                     && memcmp(name, last, n) == 0)) {
+                idng_scan_owner(p, s, (enum idng_section)sec, (uint16_t)type, name, n,
+                                IDNG_STRIP_NONE);
+                memcpy(last, name, n);
+                last_len = n;
+                last_sec = sec;
+                last_type = type;
+            }
+            if (idng_scan_has_targets((enum idng_section)sec, (uint16_t)type)) {
+                if (idng_wire_decompress(msg, pos + rdlen, pos, name, &n, &next) != IDNG_WIRE_OK
+                    || next != pos + rdlen)
+                    goto malformed;
+                idng_scan_target(p, s, name, n, IDNG_STRIP_NONE);
+            }
+            pos += rdlen;
+        }
+    }
+    return 0;
+malformed:
+    scan_malformed(p, s);
+    return -1;
+}
+
 enum idng_scan_result idng_scan_result(const struct idng_scan *s, struct idng_verdict *v)
 {
     if (v)

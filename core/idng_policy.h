@@ -346,6 +346,28 @@ int idng_scan_target(const struct idng_policy *p, struct idng_scan *s, const uin
 /** Are the targets of this RRset judged (CNAME and DNAME in the answer section)? */
 int idng_scan_has_targets(enum idng_section sec, uint16_t type);
 
+/**
+ * The scan of a whole response in DNS wire format (RFC 1035 4.1), for a
+ * host that has only the message (libidnguard's idnguard_scan_message):
+ * every question name (idng_scan_name); the owner of every record of the
+ * answer, authority and additional sections (idng_scan_owner; OPT records
+ * are skipped: they own nothing); the targets of the CNAME and DNAME
+ * records idng_scan_has_targets names (idng_scan_target).  Names are read
+ * with idng_wire_decompress (every pointer strictly backwards); nothing is
+ * stripped (IDNG_STRIP_NONE); octets after the last record are ignored.
+ * A message that cannot be read (a header under 12 octets, a name
+ * idng_wire_decompress refuses, a question, record or rdata running past
+ * the end, the rdata of a CNAME or DNAME judged that is not exactly one
+ * name) is rejected, whatever was found in it before: the scan's verdict
+ * becomes the one of a malformed name (status IDNG_E_INVAL, class
+ * invalid-argument, as idng_policy_judge judges a malformed name), with
+ * on-invalid's action when that rejects, else refuse (as for the deny
+ * list).
+ * @return 0, or -1 when the message cannot be read.
+ */
+int idng_scan_message(const struct idng_policy *p, struct idng_scan *s, const uint8_t *msg,
+                      size_t len);
+
 /** The scan's outcome; *v (may be NULL) gets the most severe verdict. */
 enum idng_scan_result idng_scan_result(const struct idng_scan *s, struct idng_verdict *v);
 

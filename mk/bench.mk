@@ -129,7 +129,7 @@ bench:
 # bench/results/python.md.
 .PHONY: bench-python
 bench-python: deps-bench deps-stock deps-module deps-integration
-	@$(MAKE) --no-print-directory $(MODULE) $(GLUE) $(BUILD)/idnguard.py $(STOCK_UNBOUND) zones
+	@$(MAKE) --no-print-directory $(MODULE) $(LIBIDNGUARD) $(BUILD)/idnguard.py $(STOCK_UNBOUND) zones
 	@mkdir -p $(BENCH_OUT)
 	IDNGUARD_ZONES=$(abspath $(ZONES_DIR)) sh bench/python_bench.sh $(CURDIR)/$(STOCK_UNBOUND) \
 	    $(CURDIR)/$(BUILD)/idnguard.py $(UNBOUND) $(CURDIR)/$(MODULE) $(BENCH_OUT)

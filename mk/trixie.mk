@@ -1,9 +1,9 @@
 # The python module on Debian 13 (trixie): every integration suite of
 # `make check-python` (mk/python.mk), the same binaries and environment,
 # against trixie's own unbound (1.26.2) and python3-unbound with its
-# Python 3.13, instead of bookworm's 1.17.1.  The glue and the test
-# binaries are the ones built here on Debian 12; the script loads the glue
-# with trixie's ctypes.
+# Python 3.13, instead of bookworm's 1.17.1.  libidnguard and the test
+# binaries are the ones built here on Debian 12; the script loads the
+# library with trixie's ctypes.
 #
 # The daemon comes from a Debian 13 root, build/roots/trixie, made by
 # scripts/debroot.sh (debootstrap --variant=minbase from the machine's own
@@ -16,13 +16,13 @@
 # dynamic loader with --library-path on the root's library directory, and
 # PYTHONHOME on the root's /usr.  Why not chroot with bind mounts: every
 # path the test hands the daemon (its directory under the temporary
-# directory, new for each test, the zones, the script, the glue, the
+# directory, new for each test, the zones, the script, the library, the
 # dnstap sockets) would have to be mounted at the same place first and
 # unmounted after, and a killed run would leave mounts behind.  With the
 # loader nothing is mounted, every path in the test's configuration is
 # the same, and exec keeps the PID that lab.sh records and stops.
 # --library-path comes first for the daemon and for everything it loads
-# later (Python's extension modules, libffi for ctypes, the glue's libc);
+# later (Python's extension modules, libffi for ctypes, libidnguard's libc);
 # --inhibit-cache leaves the host's ld.so.cache out, so that a library the
 # root lacks is not quietly taken from Debian 12 through it.  NSD and
 # drill stay the host's.
@@ -58,7 +58,7 @@ $(TRIXIE_UNBOUND): $(TRIXIE_ROOT)/usr/sbin/unbound mk/trixie.mk
 	@mv $@.new $@
 
 .PHONY: check-python-trixie
-check-python-trixie: $(MODULE) $(GLUE) $(BUILD)/idnguard.py $(TRIXIE_UNBOUND) $(DNSDIST) all zones \
+check-python-trixie: $(MODULE) $(LIBIDNGUARD) $(BUILD)/idnguard.py $(TRIXIE_UNBOUND) $(DNSDIST) all zones \
 	$(UB_ALT) $(ITEST_BIN)
 	@echo "== python module on Debian 13's unbound ($(TRIXIE_ROOT))"
 	@$(TEST_ENV) IDNGUARD_FLAVOUR=python IDNGUARD_LOG_CACHE_HITS=yes \

@@ -6,10 +6,10 @@
 #   python:
 #       python-script: "/usr/lib/idnguard/idnguard.py"
 #
-# Thin glue: every decision (the settings file, judging a name, the scan of
+# A thin layer: every decision (the settings file, judging a name, the scan of
 # an answer, the EDE text, the log line, the counters) is made by the same C
-# as the dynlib module's, in libidnguard-glue.so beside this file
-# (python/glue.c), called with ctypes.  What this file does that the dynlib
+# as the dynlib module's, in libidnguard.so.0 beside this file (libidnguard,
+# lib/libidnguard.h), called with ctypes.  What this file does that the dynlib
 # module does otherwise, and why, is in docs/unbound.md ("The stock package:
 # Unbound's python module").
 #
@@ -27,7 +27,7 @@
 #
 # Settings: $IDNGUARD_CONF, else /etc/unbound/idnguard.conf (the same file
 # and parser).  A changed file is applied without a reload by a thread of the
-# glue's (watch-settings, conf/idng_watch.h), which tells this script through
+# library's (watch-settings, conf/idng_watch.h), which tells this script through
 # a ctypes callback (_watch_said).  $IDNGUARD_LOG_CACHE_HITS=yes also logs
 # answers from the message cache (a python reply callback on every cache hit:
 # costly, see docs/performance.md); without it cache hits are neither logged
@@ -38,26 +38,27 @@ import struct
 import time
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
-_LIB_NAME = "libidnguard-glue.so"
+_LIB_NAME = "libidnguard.so.0"
 
-# enum idng_action, enum idng_path (core/), enum idng_py_counter (glue.c)
+# The numbers of lib/libidnguard.h's enums: idnguard_action, idnguard_path,
+# idnguard_counter, idnguard_load.
 PASS, LOG, REFUSE, NXDOMAIN, DROP, NORMALIZE = range(6)
 REJECTS = (REFUSE, NXDOMAIN, DROP)  # the actions that answer for the name
 P_RESOLVED, P_CACHE, P_LOCAL, P_SERVFAIL, P_POLICY = range(5)
 C_NORMALIZED, C_ANSWERS_REJECTED, C_UNCACHED, C_INTERNAL = range(4)
-LOAD_FIRST, LOAD_RELOADED, LOAD_KEPT = range(3)  # enum idng_py_load (glue.c)
+LOAD_FIRST, LOAD_RELOADED, LOAD_KEPT = range(3)
 EDE_OPTION = 15  # EDNS option code of Extended DNS Errors (RFC 8914)
 EDE_BLOCKED = 15  # its info-code: blocked by the operator's policy
 LINE_MAX = 8192
 
-_glue = None
-_h = None  # the settings handle (idng_py_open)
+_lib = None
+_h = None  # the settings handle (idnguard_open)
 _vsize = 0
 _ede = False
 _stats_every = 0
 _stats_next = 0.0
-# What the glue's watch says: a ctypes callback, kept referenced while the
-# handle is open (idng_py_watch).
+# What the library's watch says: a ctypes callback, kept referenced while
+# the handle is open (idnguard_watch).
 _SAY = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_char_p)
 _say_cb = None
 # Does this Unbound's python API offer the query_response callback?  (The
@@ -65,35 +66,35 @@ _say_cb = None
 _HAS_QUERY_RESPONSE = "register_inplace_cb_query_response" in globals()
 
 
-def _load_glue():
+def _load_lib():
     lib = ctypes.CDLL(os.path.join(_HERE, _LIB_NAME))
     vp, sz, cp, u8p = ctypes.c_void_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_char_p
     sigs = {
-        "idng_py_conf_path": (cp, []),
-        "idng_py_version": (cp, []),
-        "idng_py_open": (vp, [cp, ctypes.POINTER(ctypes.c_int), cp, sz, cp, sz]),
-        "idng_py_close": (None, [vp, cp, sz]),
-        "idng_py_daemon_log": (None, [cp, ctypes.c_int, cp, cp, ctypes.c_int]),
-        "idng_py_loaded_at": (ctypes.c_longlong, [vp]),
-        "idng_py_watch": (ctypes.c_int, [vp, _SAY]),
-        "idng_py_mode": (cp, [vp]),
-        "idng_py_ede_enabled": (ctypes.c_int, [vp]),
-        "idng_py_stats_interval": (ctypes.c_uint, [vp]),
-        "idng_py_verdict_size": (sz, []),
-        "idng_py_judge": (ctypes.c_int, [vp, u8p, sz, ctypes.c_int, vp]),
-        "idng_py_action": (ctypes.c_int, [vp]),
-        "idng_py_set_action": (None, [vp, ctypes.c_int]),
-        "idng_py_normalize": (sz, [vp, u8p, sz, vp, vp]),
-        "idng_py_scan": (ctypes.c_int, [vp, u8p, sz, vp]),
-        "idng_py_for_client": (None, [vp, vp]),
-        "idng_py_ede_text": (sz, [vp, cp, sz]),
-        "idng_py_count": (None, [ctypes.c_int]),
-        "idng_py_log": (sz, [vp, vp, cp, ctypes.c_uint, u8p, sz, ctypes.c_uint, ctypes.c_uint,
+        "idnguard_conf_path": (cp, []),
+        "idnguard_version": (cp, []),
+        "idnguard_open": (vp, [cp, ctypes.POINTER(ctypes.c_int), cp, sz, cp, sz]),
+        "idnguard_close": (None, [vp, cp, sz]),
+        "idnguard_daemon_log": (None, [cp, ctypes.c_int, cp, cp, ctypes.c_int]),
+        "idnguard_loaded_at": (ctypes.c_longlong, [vp]),
+        "idnguard_watch": (ctypes.c_int, [vp, _SAY]),
+        "idnguard_mode": (cp, [vp]),
+        "idnguard_ede_enabled": (ctypes.c_int, [vp]),
+        "idnguard_stats_interval": (ctypes.c_uint, [vp]),
+        "idnguard_verdict_size": (sz, []),
+        "idnguard_judge": (ctypes.c_int, [vp, u8p, sz, ctypes.c_int, vp]),
+        "idnguard_action": (ctypes.c_int, [vp]),
+        "idnguard_set_action": (None, [vp, ctypes.c_int]),
+        "idnguard_normalize": (sz, [vp, u8p, sz, vp, vp]),
+        "idnguard_scan": (ctypes.c_int, [vp, u8p, sz, vp]),
+        "idnguard_for_client": (None, [vp, vp]),
+        "idnguard_ede_text": (sz, [vp, cp, sz]),
+        "idnguard_count": (None, [ctypes.c_int]),
+        "idnguard_log": (sz, [vp, vp, cp, ctypes.c_uint, u8p, sz, ctypes.c_uint, ctypes.c_uint,
                              ctypes.c_int, ctypes.c_int, ctypes.c_int, u8p, sz, cp,
                              ctypes.c_longlong, cp, sz]),
-        "idng_py_stats": (sz, [vp, cp, cp, sz, cp, sz]),
-        "idng_py_reload_failures": (ctypes.c_ulonglong, []),
-        "idng_py_interesting": (ctypes.c_int, [vp]),
+        "idnguard_stats": (sz, [vp, cp, cp, sz, cp, sz]),
+        "idnguard_reload_failures": (ctypes.c_ulonglong, []),
+        "idnguard_interesting": (ctypes.c_int, [vp]),
     }
     for name, (res, args) in sigs.items():
         f = getattr(lib, name)
@@ -110,15 +111,15 @@ def _report(text, warning):
 def _settings_changed():
     """What this script keeps of the settings in force, read again."""
     global _ede, _stats_every, _stats_next
-    _ede = bool(_glue.idng_py_ede_enabled(_h))
-    every = _glue.idng_py_stats_interval(_h)
+    _ede = bool(_lib.idnguard_ede_enabled(_h))
+    every = _lib.idnguard_stats_interval(_h)
     if every != _stats_every:
         _stats_every = every
         _stats_next = time.monotonic() + every if every else 0.0
 
 
 def _watch_said(level, text):
-    """The glue's watch, from its own thread: a line for Unbound's log
+    """The library's watch, from its own thread: a line for Unbound's log
     (0 info, 1 warning, 2 error); new settings may have been applied."""
     try:
         (log_info, log_warn, log_err)[min(max(level, 0), 2)](
@@ -130,19 +131,19 @@ def _watch_said(level, text):
 
 
 def init_standard(id, env):
-    global _glue, _h, _vsize, _ede, _stats_every, _stats_next, _say_cb
+    global _lib, _h, _vsize, _ede, _stats_every, _stats_next, _say_cb
     # Unbound's python module ignores what init returns; only an exception
     # stops the daemon from starting, so a bad settings file raises.
     try:
-        _glue = _glue or _load_glue()
+        _lib = _lib or _load_lib()
     except OSError as e:
         log_err("idnguard: cannot load %s: %s" % (os.path.join(_HERE, _LIB_NAME), e))
         raise
-    path = _glue.idng_py_conf_path()
+    path = _lib.idnguard_conf_path()
     err = ctypes.create_string_buffer(8192)
     changes = ctypes.create_string_buffer(4096)
     state = ctypes.c_int(0)
-    h = _glue.idng_py_open(path, ctypes.byref(state), changes, len(changes), err, len(err))
+    h = _lib.idnguard_open(path, ctypes.byref(state), changes, len(changes), err, len(err))
     if not h:
         _report(err.value.decode("utf-8", "replace"), False)
         raise RuntimeError("idnguard: settings not loaded (see the lines above)")
@@ -152,9 +153,9 @@ def init_standard(id, env):
         _report(err.value.decode("utf-8", "replace"), True)
     _keep_log_settings(env)
     _h = h
-    _vsize = _glue.idng_py_verdict_size()
-    _ede = bool(_glue.idng_py_ede_enabled(h))
-    _stats_every = _glue.idng_py_stats_interval(h)
+    _vsize = _lib.idnguard_verdict_size()
+    _ede = bool(_lib.idnguard_ede_enabled(h))
+    _stats_every = _lib.idnguard_stats_interval(h)
     _stats_next = time.monotonic() + _stats_every if _stats_every else 0.0
     register_inplace_cb_reply_local(_cb_local, env, id)
     register_inplace_cb_reply_servfail(_cb_servfail, env, id)
@@ -170,7 +171,7 @@ def init_standard(id, env):
     _log_loaded(h, path.decode("utf-8", "replace"), state.value,
                 changes.value.decode("utf-8", "replace"), cache_log)
     _say_cb = _SAY(_watch_said)
-    if not _glue.idng_py_watch(h, _say_cb):
+    if not _lib.idnguard_watch(h, _say_cb):
         log_err("idnguard: cannot start watching %s: a changed file needs a reload"
                 % path.decode("utf-8", "replace"))
     return True
@@ -179,15 +180,15 @@ def init_standard(id, env):
 def _log_loaded(h, path, state, changes, cache_log):
     """The line that ends init: what was loaded, or that a reload was not
     (the dynlib module's words, module/unbound.c log_loaded)."""
-    mode = _glue.idng_py_mode(h).decode()
+    mode = _lib.idnguard_mode(h).decode()
     if state == LOAD_RELOADED:
         log_info("idnguard: reloaded %s: %s" % (path, changes))
     elif state == LOAD_KEPT:
-        when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(_glue.idng_py_loaded_at(h)))
+        when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(_lib.idnguard_loaded_at(h)))
         log_err("idnguard: reload failed (reload failures: %d); still running with the settings "
-                "loaded at %s (mode %s)" % (_glue.idng_py_reload_failures(), when, mode))
+                "loaded at %s (mode %s)" % (_lib.idnguard_reload_failures(), when, mode))
     else:
-        version = _glue.idng_py_version().decode().split()
+        version = _lib.idnguard_version().decode().split()
         log_info("idnguard: loaded %s (mode %s, Unicode %s; idnguard %s, python module, cache "
                  "guarded %s%s)"
                  % (path, mode, version[1], version[0],
@@ -196,14 +197,14 @@ def _log_loaded(h, path, state, changes, cache_log):
 
 
 def _keep_log_settings(env):
-    """Where Unbound logs, for the counters line that glue.c writes at the
+    """Where Unbound logs, for the counters line that libidnguard writes at the
     daemon's exit.  Unbound's python API shows logfile, use-syslog and
     chroot; log-identity and log-time-ascii where a version shows them."""
     def text(name):
         v = getattr(env.cfg, name, None) if env is not None else None
         return v.encode() if isinstance(v, str) and v else None
     try:
-        _glue.idng_py_daemon_log(text("logfile"), int(getattr(env.cfg, "use_syslog", 0) or 0),
+        _lib.idnguard_daemon_log(text("logfile"), int(getattr(env.cfg, "use_syslog", 0) or 0),
                                  text("chrootdir"), text("log_identity"),
                                  int(getattr(env.cfg, "log_time_ascii", 0) or 0))
     except Exception as e:  # the counters line at exit then goes to standard error
@@ -213,7 +214,7 @@ def _keep_log_settings(env):
 def _stats(when):
     line = ctypes.create_string_buffer(LINE_MAX)
     err = ctypes.create_string_buffer(1024)
-    _glue.idng_py_stats(_h, when.encode(), line, len(line), err, len(err))
+    _lib.idnguard_stats(_h, when.encode(), line, len(line), err, len(err))
     log_info(line.value.decode("utf-8", "replace"))
     if err.value:
         log_err("idnguard: " + err.value.decode("utf-8", "replace"))
@@ -221,12 +222,12 @@ def _stats(when):
 
 def deinit(id):
     """A reload's or the stop's: Unbound does not say which.  The stats file
-    is written now; the counters line at the daemon's exit (glue.c), so a
+    is written now; the counters line at the daemon's exit (libidnguard), so a
     reload logs none."""
     global _h
     if _h:
         err = ctypes.create_string_buffer(1024)
-        _glue.idng_py_close(_h, err, len(err))  # stops the watch: no callback after this
+        _lib.idnguard_close(_h, err, len(err))  # stops the watch: no callback after this
         _h = None
         if err.value:
             log_err("idnguard: " + err.value.decode("utf-8", "replace"))
@@ -241,7 +242,7 @@ def inform_super(id, qstate, superqstate, qdata):
 
 def _emit(v, client, port, qname, qtype, qclass, rcode, ede, path, target=None, elapsed_us=-1):
     out = ctypes.create_string_buffer(LINE_MAX)
-    n = _glue.idng_py_log(_h, v, client, port, qname, len(qname), qtype, qclass, rcode, ede, path,
+    n = _lib.idnguard_log(_h, v, client, port, qname, len(qname), qtype, qclass, rcode, ede, path,
                           target, len(target) if target else 0, None, elapsed_us, out, len(out))
     if n:
         log_info(out.value.decode("utf-8", "replace"))
@@ -298,14 +299,14 @@ def _reject(qstate, id, qdata, v):
     """Answers with the verdict's action.  Unbound's python API cannot drop
     a query (module_qstate.is_drop is not wrapped): drop answers REFUSED,
     without EDE."""
-    act = _glue.idng_py_action(v)
+    act = _lib.idnguard_action(v)
     qstate.return_msg = None
     rcode = RCODE_NXDOMAIN if act == NXDOMAIN else RCODE_REFUSED
     qstate.return_rcode = rcode
     ede = -1
     if _ede and act != DROP:
         text = ctypes.create_string_buffer(512)
-        n = _glue.idng_py_ede_text(v, text, len(text))
+        n = _lib.idnguard_ede_text(v, text, len(text))
         data = bytearray(struct.pack("!H", EDE_BLOCKED) + text.raw[:n])
         if edns_opt_list_append(qstate.edns_opts_front_out, EDE_OPTION, data, qstate.region):
             ede = EDE_BLOCKED
@@ -333,15 +334,15 @@ def _normalize(qstate, id, qdata, v):
     client gets its action."""
     out = ctypes.create_string_buffer(255)
     qi = qstate.qinfo
-    n = _glue.idng_py_normalize(_h, qi.qname, len(qi.qname), out, v)
+    n = _lib.idnguard_normalize(_h, qi.qname, len(qi.qname), out, v)
     if not n:
         return _reject(qstate, id, qdata, v)
     target = out.raw[:n]
     tv = _new_verdict()
-    if _glue.idng_py_judge(_h, target, n, 0, tv) in REJECTS:
+    if _lib.idnguard_judge(_h, target, n, 0, tv) in REJECTS:
         return _reject(qstate, id, qdata, tv)
     qdata["target"] = target
-    _glue.idng_py_count(C_NORMALIZED)
+    _lib.idnguard_count(C_NORMALIZED)
     msg = DNSMessage(_text_name(qi.qname), qi.qtype, qi.qclass, PKT_QR | PKT_RA | PKT_RD)
     msg.answer.append("%s 0 IN CNAME %s" % (_text_name(qi.qname), _text_name(target)))
     if not msg.set_return_msg(qstate):
@@ -358,7 +359,7 @@ def _normalize(qstate, id, qdata, v):
 
 
 def _flatten(rep, names=()):
-    """What glue.c's idng_py_scan reads: the names a response is for
+    """What libidnguard's idnguard_scan reads: the names a response is for
     (kind 0), then, of the reply rep (None: none), every owner by section
     and the targets of answer CNAMEs and DNAMEs."""
     parts = [struct.pack("!BHB", 0, 0, len(n)) + n for n in names]
@@ -383,7 +384,7 @@ def _flatten(rep, names=()):
 def _scan(rep, names, v):
     """The response scan: 0 pass, 1 log, 2 reject (v: the verdict)."""
     buf = _flatten(rep, names)
-    return _glue.idng_py_scan(_h, buf, len(buf), v)
+    return _lib.idnguard_scan(_h, buf, len(buf), v)
 
 
 # ---- the cache ----
@@ -431,7 +432,7 @@ def _cb_query_response(qstate, response, **kwargs):
         if _scan(rep, names, v) != 2:
             return True
         qstate.no_cache_store = 1
-        _glue.idng_py_count(C_UNCACHED)
+        _lib.idnguard_count(C_UNCACHED)
         if rep is not None and not qstate.query_flags & QF_BIT_RD:
             # RD=0 (allow_snoop): the validator stores every RRset of such
             # an answer whatever no_cache_store says, so none is left in
@@ -457,7 +458,7 @@ def _cb_query(qinfo, flags, qstate, addr, zone, region, **kwargs):
         if _h and qstate is not None and not qstate.no_cache_store:
             if _scan(None, [qinfo.qname, qstate.qinfo.qname], _new_verdict()) == 2:
                 qstate.no_cache_store = 1
-                _glue.idng_py_count(C_UNCACHED)
+                _lib.idnguard_count(C_UNCACHED)
     except Exception as e:
         log_err("idnguard: query callback: %s" % e)
     return True
@@ -507,7 +508,7 @@ def _moddone(qstate, id, qdata):
         # judged now, as at MODULE_EVENT_NEW.
         v = qdata["v"] = _new_verdict()
         qname = qstate.qinfo.qname
-        if _glue.idng_py_judge(_h, qname, len(qname), 0, v) in REJECTS:
+        if _lib.idnguard_judge(_h, qname, len(qname), 0, v) in REJECTS:
             return _reject(qstate, id, qdata, v)
     if qdata.get("internal") or v is None:
         # The validator's DS/DNSKEY lookup: not a client's; stored only
@@ -517,12 +518,12 @@ def _moddone(qstate, id, qdata):
             if _scan(msg.rep, [qstate.qinfo.qname], _new_verdict()) != 2:
                 _store(qstate, msg)
             else:
-                _glue.idng_py_count(C_UNCACHED)
+                _lib.idnguard_count(C_UNCACHED)
         qstate.ext_state[id] = MODULE_FINISHED
         return
     if held is not None:
-        _glue.idng_py_count(C_ANSWERS_REJECTED)
-        _glue.idng_py_for_client(held, v)
+        _lib.idnguard_count(C_ANSWERS_REJECTED)
+        _lib.idnguard_for_client(held, v)
         qdata["v"] = held
         return _reject(qstate, id, qdata, held)
     if msg is not None and msg.rep is not None:
@@ -534,13 +535,13 @@ def _moddone(qstate, id, qdata):
                 # kept out of the cache; expire it all the same, in case a
                 # settings reload changed the verdict of cached data.
                 invalidateQueryInCache(qstate, qstate.qinfo)
-            _glue.idng_py_count(C_UNCACHED)
-            _glue.idng_py_count(C_ANSWERS_REJECTED)
-            _glue.idng_py_for_client(sv, v)  # the log shows the client's name
+            _lib.idnguard_count(C_UNCACHED)
+            _lib.idnguard_count(C_ANSWERS_REJECTED)
+            _lib.idnguard_for_client(sv, v)  # the log shows the client's name
             qdata["v"] = sv
             return _reject(qstate, id, qdata, sv)
-        if found == 1 and not _glue.idng_py_interesting(v):
-            _glue.idng_py_for_client(sv, v)
+        if found == 1 and not _lib.idnguard_interesting(v):
+            _lib.idnguard_for_client(sv, v)
             v = qdata["v"] = sv
         if qdata.get("store"):
             _store(qstate, msg)
@@ -571,14 +572,14 @@ def operate(id, event, qstate, qdata):
             # The validator's DS/DNSKEY lookup: no client asks it; refusing
             # it would fail names the operator allowed.
             qdata["internal"] = True
-            _glue.idng_py_count(C_INTERNAL)
+            _lib.idnguard_count(C_INTERNAL)
             qstate.ext_state[id] = MODULE_WAIT_MODULE
             return True
         qdata["t0"] = time.monotonic()
         v = _new_verdict()
         qdata["v"] = v
         qname = qstate.qinfo.qname
-        act = _glue.idng_py_judge(_h, qname, len(qname), 0, v)
+        act = _lib.idnguard_judge(_h, qname, len(qname), 0, v)
         if act == NORMALIZE:
             _normalize(qstate, id, qdata, v)
         elif act in REJECTS:

@@ -10,9 +10,9 @@
 #   STOCK   Debian's stock unbound and python3-unbound, unpacked
 #           (scripts/stock-unbound.sh, build/stock)
 #
-# It checks that every file is where it belongs; that a second install
-# keeps the configuration files there and says so; that the examples name
-# the installed paths; that the tap's unit passes systemd-analyze verify
+# It checks that every file is where it belongs (libidnguard exporting its
+# header's functions); that a second install keeps the configuration files
+# there and says so; that the examples name the installed paths; that the tap's unit passes systemd-analyze verify
 # and agrees with the tmpfiles.d file and logrotate's file about its
 # directories, owner and log; that the stock daemon's unbound-checkconf
 # loads the staged python module with the staged example, settings and
@@ -57,7 +57,8 @@ left() {
 
 conf=etc/unbound/idnguard.conf
 files="usr/bin/idnguard usr/lib/idnguard/idnguard.so usr/lib/idnguard/idnguard.py
-    usr/lib/idnguard/libidnguard-glue.so usr/lib/libidnguard.a usr/include/idnguard.h
+    usr/lib/idnguard/libidnguard.so.0 usr/include/libidnguard.h usr/lib/libidnguard.a
+    usr/include/idnguard.h
     usr/share/man/man1/idnguard.1 usr/share/man/man5/idnguard.conf.5
     usr/share/doc/idnguard/idnguard.conf.example usr/share/doc/idnguard/unbound.conf.example
     usr/share/doc/idnguard/unbound-python.conf.example usr/share/doc/idnguard/logrotate.example
@@ -82,6 +83,9 @@ check "make install over it" run install
 check "it keeps the settings file there, and says so" said "install: kept $stage/$conf as it is"
 check "every file is staged" all_there
 check "the directory for local settings is staged" eval '[ -d "$stage/etc/unbound/idnguard.conf.d" ]'
+check "the staged libidnguard.so.0 exports the staged header's functions" \
+    eval "sh '$top/scripts/lib-exports.sh' '$stage/usr/lib/idnguard/libidnguard.so.0' \
+        '$stage/usr/include/libidnguard.h' >'$work/exports.log' 2>&1 || { sed 's/^/    /' '$work/exports.log'; false; }"
 check "idnguard check-conf passes on the staged settings" \
     eval "'$stage/usr/bin/idnguard' check-conf '$stage/$conf' >/dev/null"
 doc=$stage/usr/share/doc/idnguard

@@ -11,7 +11,11 @@
  *   the label-wise below-or-equal test;
  * - every full stop, and near misses; text to wire with its 63 and 255
  *   octet limits, empty labels, the root, and too small buffers;
- * - the "xn--" prefix test.
+ * - the "xn--" prefix test;
+ * - names read out of a message, compression followed: pointers that go
+ *   backwards, and every way one does not (itself, its own labels,
+ *   forwards, past the end, a loop), cut pointers and labels, 255 octets
+ *   once followed and 256, a chain of 127 pointers.
  */
 #include "common.h"
 #include "idnguard.h"
@@ -313,6 +317,143 @@ END_TEST
 
 /* ---- Comparison and the below test ---- */
 
+/* ---- Compressed names in a message ---- */
+
+/* Messages (from offset 0: no header, which the unit does not read) and
+ * the name at `off`: what it reads as, where it ends in place, or why it
+ * cannot be read. */
+static const struct {
+    const char *what;
+    struct wire msg;
+    size_t off;
+    idng_wire_fault fault;
+    struct wire name; /* on success */
+    size_t next;      /* on success */
+} packed[] = {
+    {"uncompressed", W("\003www\007example\000"), 0, IDNG_WIRE_OK, W("\003www\007example\000"), 13},
+    {"the root", W("\001a\000\000"), 3, IDNG_WIRE_OK, W("\000"), 4},
+    {"a label, then a pointer back", W("\003www\007example\000\003ftp\300\004"), 13, IDNG_WIRE_OK,
+     W("\003ftp\007example\000"), 19},
+    {"a pointer alone", W("\003www\007example\000\300\000"), 13, IDNG_WIRE_OK,
+     W("\003www\007example\000"), 15},
+    {"a pointer to a pointer, each backwards", W("\001a\000\300\000\300\003\001b\300\005"), 7,
+     IDNG_WIRE_OK, W("\001b\001a\000"), 11},
+    {"a pointer to itself", W("\300\000"), 0, IDNG_WIRE_POINTER, W(""), 0},
+    {"a pointer into its own labels", W("\001a\000\001b\300\003"), 3, IDNG_WIRE_POINTER, W(""), 0},
+    {"a pointer forwards", W("\300\002\001a\000"), 0, IDNG_WIRE_POINTER, W(""), 0},
+    {"a pointer past the end", W("\001a\000\001b\300\100"), 3, IDNG_WIRE_POINTER, W(""), 0},
+    /* 3: b, then 7; 7: c, then back to 3, which points to 7 again. */
+    {"a loop of two", W("\001a\000\001b\300\007\001c\300\003"), 7, IDNG_WIRE_POINTER, W(""), 0},
+    {"a pointer cut after one octet", W("\001a\000\001b\300"), 3, IDNG_WIRE_TRUNCATED, W(""), 0},
+    {"a label cut", W("\001a\000\005ab"), 3, IDNG_WIRE_TRUNCATED, W(""), 0},
+    {"a pointer to a cut label", W("\011ab\001b\300\000"), 3, IDNG_WIRE_TRUNCATED, W(""), 0},
+    {"no root label", W("\001a\000\001b"), 3, IDNG_WIRE_NO_ROOT, W(""), 0},
+    {"an offset at the end", W("\001a\000"), 3, IDNG_WIRE_NO_ROOT, W(""), 0},
+    {"an offset past the end", W("\001a\000"), 9, IDNG_WIRE_NO_ROOT, W(""), 0},
+    {"an extended label type", W("\001a\000\101\000"), 3, IDNG_WIRE_LABEL_TYPE, W(""), 0},
+    {"a pointer to an extended label type", W("\101\000\001b\300\000"), 2, IDNG_WIRE_LABEL_TYPE,
+     W(""), 0},
+};
+
+START_TEST(test_decompress)
+{
+    struct t_guard g;
+    uint8_t out[IDNG_WIRE_MAX];
+    size_t outlen = 999, next = 999;
+    const uint8_t *m;
+    idng_wire_fault f;
+
+    t_guard_open(&g);
+    m = t_guard_put(&g, packed[_i].msg.w, packed[_i].msg.len);
+    f = idng_wire_decompress(m, packed[_i].msg.len, packed[_i].off, out, &outlen, &next);
+    ck_assert_msg(f == packed[_i].fault, "%s: fault %d, expected %d", packed[_i].what, (int)f,
+                  (int)packed[_i].fault);
+    if (f == IDNG_WIRE_OK) {
+        ck_assert_msg(outlen == packed[_i].name.len && memcmp(out, packed[_i].name.w, outlen) == 0,
+                      "%s: read as another name (%zu octets)", packed[_i].what, outlen);
+        ck_assert_msg(next == packed[_i].next, "%s: ends at %zu", packed[_i].what, next);
+        /* next may be NULL. */
+        ck_assert_int_eq(
+            idng_wire_decompress(m, packed[_i].msg.len, packed[_i].off, out, &outlen, NULL),
+            IDNG_WIRE_OK);
+    }
+    t_guard_close(&g);
+}
+END_TEST
+
+/* A name of 255 octets once its pointer is followed, and one of 256. */
+START_TEST(test_decompress_255_octets)
+{
+    uint8_t m[600], out[IDNG_WIRE_MAX];
+    size_t base = build(m, 3, 63), len, outlen, next;
+    struct t_guard g;
+
+    ck_assert_uint_eq(base, 193);
+    /* A label of 61 octets, then a pointer to the 193 octets at 0. */
+    m[base] = 61;
+    memset(m + base + 1, 'z', 61);
+    m[base + 62] = 0xC0;
+    m[base + 63] = 0;
+    len = base + 64;
+    t_guard_open(&g);
+    ck_assert_int_eq(idng_wire_decompress(t_guard_put(&g, m, len), len, base, out, &outlen, &next),
+                     IDNG_WIRE_OK);
+    ck_assert_uint_eq(outlen, 255);
+    ck_assert_uint_eq(next, len);
+    ck_assert_int_eq(idng_wire_len(out, outlen), 255);
+    /* 62 octets: 256 once followed, though each run is short. */
+    m[base] = 62;
+    memset(m + base + 1, 'z', 62);
+    m[base + 63] = 0xC0;
+    m[base + 64] = 0;
+    len = base + 65;
+    ck_assert_int_eq(idng_wire_decompress(t_guard_put(&g, m, len), len, base, out, &outlen, &next),
+                     IDNG_WIRE_TOO_LONG);
+    /* A chain of pointers adding one label each: 127 labels of 1 octet
+     * are 255 octets; each name points to the one before. */
+    len = 0;
+    m[len++] = 0;
+    for (size_t i = 0; i < 127; i++) {
+        size_t prev = len == 1 ? 0 : len - 4;
+        m[len++] = 1;
+        m[len++] = 'a';
+        m[len++] = (uint8_t)(0xC0 | prev >> 8);
+        m[len++] = (uint8_t)prev;
+    }
+    ck_assert_int_eq(
+        idng_wire_decompress(t_guard_put(&g, m, len), len, len - 4, out, &outlen, NULL),
+        IDNG_WIRE_OK);
+    ck_assert_uint_eq(outlen, 255);
+    m[len] = 1;
+    m[len + 1] = 'a';
+    m[len + 2] = (uint8_t)(0xC0 | (len - 4) >> 8);
+    m[len + 3] = (uint8_t)(len - 4);
+    ck_assert_int_eq(
+        idng_wire_decompress(t_guard_put(&g, m, len + 4), len + 4, len, out, &outlen, NULL),
+        IDNG_WIRE_TOO_LONG);
+    t_guard_close(&g);
+}
+END_TEST
+
+/* Every prefix of a compressed message at the guard page: what is cut
+ * off is never read, and a name whose octets are cut cannot be read. */
+START_TEST(test_decompress_every_prefix)
+{
+    static const uint8_t m[] = "\003www\007example\000\003ftp\300\004";
+    struct t_guard g;
+    uint8_t out[IDNG_WIRE_MAX];
+    size_t cut, outlen;
+
+    t_guard_open(&g);
+    for (cut = 0; cut < sizeof m - 1; cut++) {
+        idng_wire_fault f =
+            idng_wire_decompress(t_guard_put(&g, m, cut), cut, 13, out, &outlen, NULL);
+        REQUIRE(f != IDNG_WIRE_OK, "read from %zu octets", cut);
+    }
+    t_guard_close(&g);
+}
+END_TEST
+
 START_TEST(test_label_casecmp)
 {
 #define CMP(a, b) idng_label_casecmp((const uint8_t *)(a), sizeof(a) - 1, (const uint8_t *)(b), \
@@ -586,6 +727,12 @@ static Suite *name_suite(void)
     tcase_add_test(tc, test_walk_127_labels_not_128);
     tcase_add_test(tc, test_walk_every_prefix_and_short_buffer);
     tcase_add_test(tc, test_walk_agrees_with_wire_check);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("compressed");
+    tcase_add_loop_test(tc, test_decompress, 0, N_ELEMS(packed));
+    tcase_add_test(tc, test_decompress_255_octets);
+    tcase_add_test(tc, test_decompress_every_prefix);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("compare");

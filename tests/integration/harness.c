@@ -945,6 +945,11 @@ void engine_does(const char *why)
         printf("%s flavour: %s\n", getenv("IDNGUARD_FLAVOUR"), why);
 }
 
+int harness_cname_normalize(void)
+{
+    return harness_python() || harness_flavour() == HX_DNSDIST;
+}
+
 void hx_expect_dropped(const struct dnsq_result *r, const struct qline *q, const char *qname_log,
                        const char *verdict)
 {
@@ -973,7 +978,7 @@ void hx_expect_normalized(const struct harness *h, const struct dnsq_result *r,
     struct dnsq_result r2;
     struct qline q2;
 
-    if (!harness_python()) {
+    if (!harness_cname_normalize()) {
         snprintf(want, sizeof want, "%s | %s", cname, rest);
         hx_expect_data(r, q, qname_log, want, verdict, "normalize", "resolved");
         return;
@@ -996,7 +1001,7 @@ int py_follow_normalize(const struct harness *h, uint16_t qtype, unsigned flags,
 {
     char target[1100];
 
-    if (!harness_python() || r->timed_out || r->rcode != 0 || !q->target[0]
+    if (!harness_cname_normalize() || r->timed_out || r->rcode != 0 || !q->target[0]
         || strcmp(q->action, "normalize") != 0 || strcmp(q->path, "policy") != 0)
         return 0;
     scopy(target, sizeof target, q->target);

@@ -340,7 +340,7 @@ void hx_expect_dropped(const struct dnsq_result *r, const struct qline *q, const
 /**
  * A raw name normalized.  cname is the answer's CNAME ("raw. CNAME
  * xn--....") and rest the A-label name's answer after it.  dynlib: cname
- * then rest, path resolved (or cache when allow_cache).  PY: there are no
+ * then rest, path resolved (or cache when allow_cache).  PY (and dnsdist): no
  * sub-queries from python: the answer is the CNAME alone (path policy,
  * target= in the line), and the client that follows it (queried here, with
  * qtype) gets rest.
@@ -350,7 +350,7 @@ void hx_expect_normalized(const struct harness *h, const struct dnsq_result *r,
                           const char *cname, const char *rest, const char *verdict);
 
 /**
- * PY: a raw name is judged in its A-label form only once the client asks
+ * PY (and dnsdist): a raw name is judged in its A-label form only once the client asks
  * for that name.  When the reply in r and q is normalize's CNAME (NOERROR,
  * action normalize, path policy, a target), queries the target as a client
  * following it would (qtype, flags, timeout_ms) into r and q, and puts the
@@ -388,6 +388,14 @@ int harness_engine(void);
 /** Notes, under an engine flavour, that the test's expectations are the
  *  engine's (why: a short reason), on stdout. */
 void engine_does(const char *why);
+
+/**
+ * Does the flavour answer a raw name that normalize turns into an A-label
+ * name with the CNAME alone (the client follows it), rather than the CNAME
+ * and the A-label name's answer?  The python module and dnsdist have no
+ * sub-queries: they do (hx_expect_normalized, py_follow_normalize).
+ */
+int harness_cname_normalize(void);
 
 /** A monotonic clock in milliseconds. */
 long long harness_now_ms(void);

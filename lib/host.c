@@ -1,29 +1,32 @@
 /**
  * \file
- * The flat C interface of the idnguard python module (python/idnguard.py)
- * for Debian's stock Unbound, built as build/libidnguard-glue.so and called
- * with ctypes.  No Unbound headers and no knowledge of Unbound's
- * structures: the script hands over names as wire octets and numbers, and
- * gets back actions, texts and log lines.  Everything that decides
+ * libidnguard (lib/libidnguard.h, the interface and its conventions): the
+ * guard behind a flat C interface for hosts that are not Unbound's dynlib
+ * module, built as build/libidnguard.so.0 and exporting only the header's
+ * functions (lib/libidnguard.map).  No Unbound headers and no knowledge of
+ * any host's structures: names and messages come in as wire octets and
+ * numbers; actions, texts and log lines go out.  Everything that decides
  * (settings, judging, the response scan, EDE texts, log lines, counters)
  * is the same C as the dynlib module's: conf/, core/, codec/.
  *
- * Conventions: 1 = yes/ok, 0 = no; every output buffer comes with its
- * capacity and is NUL-terminated; a verdict is an opaque block of
- * idng_py_verdict_size() octets owned by the caller (the script keeps one
- * per query in its qdata).  ctypes releases the GIL around each call, so
- * the counters are atomic, the log file has a mutex, and the settings in
+ * Threads: a host calls from any thread (ctypes releases the GIL around
+ * each call; an engine runs a Lua state per worker thread), so the
+ * counters are atomic, the log file has a mutex, and the settings in
  * force are read inside a read section by every call (conf/idng_watch.h):
  * a changed settings file is applied between two calls, never during one.
  *
- * Lifetime: ctypes never unloads a library, so the counters and the last
- * good settings live as long as the daemon, across reloads (Unbound's
- * python module deinit and init again on SIGHUP, and finalizes the
- * interpreter in between).  A deinit cannot tell a reload from a stop
- * (Unbound calls it the same way for both), so the counters line of a
- * stop is written at the process's exit, which comes only when no init
- * followed: by this library's destructor, into Unbound's log as its
- * settings had it (idng_py_daemon_log), the interpreter being gone.
+ * Lifetime: a host never unloads the library (ctypes cannot; LuaJIT's
+ * ffi.load keeps it while the state lives, and one handle outlives every
+ * state: idnguard_open_shared), so the counters and the last good
+ * settings live as long as the daemon, across reloads (Unbound's python
+ * module deinit and init again on SIGHUP, and finalizes the interpreter
+ * in between).  A deinit cannot tell a reload from a stop (Unbound calls
+ * it the same way for both), so the counters line of a stop is written at
+ * the process's exit, which comes only when no open followed: by this
+ * library's destructor, into the host's log as its settings had it
+ * (idnguard_daemon_log), the interpreter being gone.  The shared handle
+ * is never closed: at the exit its stats file is written and its counters
+ * line goes to stderr, where its watch writes.
  */
 #include "idng_conf.h"
 #include "idng_log.h"
@@ -32,6 +35,7 @@
 #include "idng_policy.h"
 #include "idng_stats.h"
 #include "idnguard.h"
+#include "libidnguard.h"
 
 #include <arpa/inet.h>
 #include <stdio.h>
@@ -41,32 +45,41 @@
 #include <time.h>
 
 #define EXPORT __attribute__((visibility("default")))
-/** The unbound label of idnguard_info: Unbound's python API does not say
- *  which daemon runs it. */
-#define IDNG_PY_UNBOUND "python-module"
 
-/** What the script may count (idng_py_count). */
-enum idng_py_counter {
-    IDNG_PY_NORMALIZED,
-    IDNG_PY_ANSWERS_REJECTED,
-    IDNG_PY_UNCACHED,
-    IDNG_PY_INTERNAL
-};
-
-/** What the watch says, handed to the script (idng_py_watch); level:
- *  0 info, 1 warning, 2 error (IDNG_WATCH_*). */
-typedef void (*idng_py_say_fn)(int level, const char *text);
+/* The header's numbers are the core's: a host keeps them as constants
+ * (python/idnguard.py, lua/idnguard.lua) and they are handed through. */
+#define SAME(a, b) _Static_assert((int)(a) == (int)(b), #a " is not " #b)
+SAME(IDNGUARD_PASS, IDNG_ACT_PASS);
+SAME(IDNGUARD_LOG, IDNG_ACT_LOG);
+SAME(IDNGUARD_REFUSE, IDNG_ACT_REFUSE);
+SAME(IDNGUARD_NXDOMAIN, IDNG_ACT_NXDOMAIN);
+SAME(IDNGUARD_DROP, IDNG_ACT_DROP);
+SAME(IDNGUARD_NORMALIZE, IDNG_ACT_NORMALIZE);
+SAME(IDNGUARD_NORMALIZE + 1, IDNG_ACTION_COUNT);
+SAME(IDNGUARD_PATH_RESOLVED, IDNG_PATH_RESOLVED);
+SAME(IDNGUARD_PATH_CACHE, IDNG_PATH_CACHE);
+SAME(IDNGUARD_PATH_LOCAL, IDNG_PATH_LOCAL);
+SAME(IDNGUARD_PATH_SERVFAIL, IDNG_PATH_SERVFAIL);
+SAME(IDNGUARD_PATH_POLICY, IDNG_PATH_POLICY);
+SAME(IDNGUARD_PATH_POLICY + 1, IDNG_PATH_COUNT);
+SAME(IDNGUARD_SCAN_PASS, IDNG_SCAN_PASS);
+SAME(IDNGUARD_SCAN_LOG, IDNG_SCAN_LOG);
+SAME(IDNGUARD_SCAN_REJECT, IDNG_SCAN_REJECT);
+#undef SAME
+/** The unbound label of idnguard_info: no host tells which daemon it is
+ *  (Unbound's python API does not, nor do the engines' Lua hooks). */
+#define IDNG_HOST_UNBOUND "python-module"
 
 /**
  * The settings in force (their log file: NULL sends lines back to the
- * script, for Unbound's log), the thread that applies a changed file, and
- * the stats timer, which replaces the stats file every stats-interval
- * seconds whether queries come or not (the summary line is the script's,
- * in Unbound's log, which C here cannot reach).
+ * host, for its own log), the thread that applies a changed file, and the
+ * stats timer, which replaces the stats file every stats-interval seconds
+ * whether queries come or not (the summary line is the host's, in its
+ * log, which C here cannot reach).
  */
-struct idng_py {
+struct idng_host {
     struct idng_watch watch;
-    idng_py_say_fn say; /* NULL until idng_py_watch */
+    idnguard_say_fn say; /* NULL until idnguard_watch */
 };
 
 static size_t write_stats_file(const struct idng_settings *set, char *err, size_t errlen);
@@ -81,14 +94,14 @@ static struct {
     struct idng_conf conf;
     time_t loaded_at;
     int stopping; /* a handle was closed last: the counters line is owed at exit */
-    /* Unbound's log as its settings had it (idng_py_daemon_log), strings
+    /* Unbound's log as its settings had it (idnguard_daemon_log), strings
      * malloc'd: for the counters line at exit. */
     struct idng_daemon_log log;
 } kept;
 
 static void stats_tick(void *arg)
 {
-    struct idng_py *h = arg;
+    struct idng_host *h = arg;
     const struct idng_settings *set = idng_watch_enter(&h->watch);
     char err[512];
 
@@ -100,7 +113,7 @@ static void stats_tick(void *arg)
  * path out of the call takes (conf/idng_watch.h). */
 static const struct idng_settings *enter(void *hp)
 {
-    return idng_watch_enter(&((struct idng_py *)hp)->watch);
+    return idng_watch_enter(&((struct idng_host *)hp)->watch);
 }
 
 static void leave(void)
@@ -110,7 +123,7 @@ static void leave(void)
 
 static void watch_say(void *arg, int level, const char *text)
 {
-    struct idng_py *h = arg;
+    struct idng_host *h = arg;
 
     if (h->say)
         h->say(level, text);
@@ -127,43 +140,36 @@ static struct idng_logfile *open_logfile(const char *path, char *err, size_t err
 }
 
 /** The settings file to read: $IDNGUARD_CONF, else the default path. */
-EXPORT const char *idng_py_conf_path(void)
+EXPORT const char *idnguard_conf_path(void)
 {
     return idng_conf_path();
 }
 
 /** The version of idnguard and of its Unicode tables, "0.2.0 15.0.0". */
-EXPORT const char *idng_py_version(void)
+EXPORT const char *idnguard_version(void)
 {
     return IDNG_VERSION " " IDNG_UNICODE_VERSION;
 }
 
-/** What idng_py_open did (*state). */
-enum idng_py_load {
-    IDNG_PY_FIRST,    /* the first load */
-    IDNG_PY_RELOADED, /* a reload that loaded: changes says what changed */
-    IDNG_PY_KEPT      /* a reload whose file did not load: the last settings go on */
-};
-
 /**
  * Loads the settings file at path and opens its log file.  *state (enum
- * idng_py_load) says whether this is the first load, a reload (then
+ * idnguard_load) says whether this is the first load, a reload (then
  * changes gets what changed from the settings in force, idng_conf_diff),
  * or a reload whose file did not load: then the handle holds the settings
  * of the last handle closed and reload-failures is counted.  NULL when the
  * first load fails.  err gets the problems, one a line ("file:line:
  * message"); on success, the warnings ("" when none).
  */
-EXPORT void *idng_py_open(const char *path, int *state, char *changes, size_t changes_cap,
+EXPORT void *idnguard_open(const char *path, int *state, char *changes, size_t changes_cap,
                           char *err, size_t errlen)
 {
-    struct idng_py *h = calloc(1, sizeof *h);
+    struct idng_host *h = calloc(1, sizeof *h);
     struct idng_settings *set = calloc(1, sizeof *set);
     struct idng_watch_ops ops = {0};
     struct idng_conf_sources tried = {0};
     int loaded;
 
-    *state = kept.have ? IDNG_PY_RELOADED : IDNG_PY_FIRST;
+    *state = kept.have ? IDNGUARD_LOAD_RELOADED : IDNGUARD_LOAD_FIRST;
     if (changes_cap)
         changes[0] = '\0';
     if (!h || !set) {
@@ -196,7 +202,7 @@ EXPORT void *idng_py_open(const char *path, int *state, char *changes, size_t ch
         set->conf.sources = tried;
         set->loaded_at = kept.loaded_at;
         kept.have = 0;
-        *state = IDNG_PY_KEPT;
+        *state = IDNGUARD_LOAD_KEPT;
         atomic_fetch_add(&counters.reload_failures, 1);
         if (set->conf.log_file) {
             char e2[512];
@@ -231,12 +237,12 @@ EXPORT void *idng_py_open(const char *path, int *state, char *changes, size_t ch
  * Starts applying a changed settings file without a reload (with
  * watch-settings: yes; conf/idng_watch.h).  say gets what the watch has to
  * say, from the watch's own thread (a ctypes callback takes the GIL); it
- * must stay valid until idng_py_close.  @return 1, or 0 when the watch
+ * must stay valid until idnguard_close.  @return 1, or 0 when the watch
  * could not start (then a changed file needs a reload).
  */
-EXPORT int idng_py_watch(void *hp, idng_py_say_fn say)
+EXPORT int idnguard_watch(void *hp, idnguard_say_fn say)
 {
-    struct idng_py *h = hp;
+    struct idng_host *h = hp;
 
     h->say = say;
     return idng_watch_follow(&h->watch) == 0;
@@ -249,9 +255,9 @@ EXPORT int idng_py_watch(void *hp, idng_py_say_fn say)
  * exit, which comes only if the daemon stops.  err gets a problem writing
  * the stats file ("" if none).
  */
-EXPORT void idng_py_close(void *hp, char *err, size_t errlen)
+EXPORT void idnguard_close(void *hp, char *err, size_t errlen)
 {
-    struct idng_py *h = hp;
+    struct idng_host *h = hp;
     struct idng_settings *set;
 
     if (errlen)
@@ -271,19 +277,60 @@ EXPORT void idng_py_close(void *hp, char *err, size_t errlen)
     free(h);
 }
 
+/* The process's one handle (idnguard_open_shared), NULL until a first
+ * load succeeds; set and read under shared_lock. */
+static struct idng_host *shared;
+static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* What the shared handle's watch says: on stderr, which the engines send
+ * to their own log (systemd's journal). */
+static void say_stderr(int level, const char *text)
+{
+    (void)level;
+    fprintf(stderr, "idnguard: %s\n", text);
+}
+
 /**
- * Where Unbound's log goes, from its settings (env.cfg at init): logfile,
- * use-syslog, chroot, log-identity, log-time-ascii (NULL, 0: not known);
- * for the counters line at exit.
+ * The process's one handle: loaded by the first call (path NULL: the
+ * default) with its watch started, which says what it has to say on
+ * stderr; every later call returns it.  The first load's lines go to err
+ * as idnguard_open's do; a later call's err is "".  NULL when the first
+ * load fails; the next call tries again.
  */
-EXPORT void idng_py_daemon_log(const char *logfile, int use_syslog, const char *chroot,
+EXPORT void *idnguard_open_shared(const char *path, char *err, size_t errlen)
+{
+    struct idng_host *h;
+    char changes[4096];
+    int state;
+
+    pthread_mutex_lock(&shared_lock);
+    if (shared) {
+        if (errlen)
+            err[0] = '\0';
+    } else if ((shared = idnguard_open(path ? path : idng_conf_path(), &state, changes,
+                                        sizeof changes, err, errlen))
+               && !idnguard_watch(shared, say_stderr)) {
+        say_stderr(IDNG_WATCH_ERR, "cannot start watching the settings: a changed file is not "
+                                   "applied before a restart");
+    }
+    h = shared;
+    pthread_mutex_unlock(&shared_lock);
+    return h;
+}
+
+/**
+ * Where the host's log goes, from its settings (Unbound's env.cfg at
+ * init): logfile, use-syslog, chroot, log-identity, log-time-ascii (NULL,
+ * 0: not known); for the counters line at exit.
+ */
+EXPORT void idnguard_daemon_log(const char *logfile, int use_syslog, const char *chroot,
                                const char *ident, int time_ascii)
 {
     idng_daemon_log_set(&kept.log, logfile, chroot, ident, use_syslog, time_ascii);
 }
 
 /** When the settings in force were read from their file (seconds since the epoch). */
-EXPORT long long idng_py_loaded_at(void *hp)
+EXPORT long long idnguard_loaded_at(void *hp)
 {
     long long at = (long long)enter(hp)->loaded_at;
 
@@ -292,13 +339,13 @@ EXPORT long long idng_py_loaded_at(void *hp)
 }
 
 /** Reloads that kept the previous settings, so far. */
-EXPORT unsigned long long idng_py_reload_failures(void)
+EXPORT unsigned long long idnguard_reload_failures(void)
 {
     return (unsigned long long)atomic_load(&counters.reload_failures);
 }
 
 /** The mode's name, for the load line ("uts46"). */
-EXPORT const char *idng_py_mode(void *hp)
+EXPORT const char *idnguard_mode(void *hp)
 {
     const char *name = idng_mode_name(enter(hp)->conf.policy.mode); /* a constant string */
 
@@ -307,7 +354,7 @@ EXPORT const char *idng_py_mode(void *hp)
 }
 
 /** Is `ede: yes` set? */
-EXPORT int idng_py_ede_enabled(void *hp)
+EXPORT int idnguard_ede_enabled(void *hp)
 {
     int on = enter(hp)->conf.ede;
 
@@ -316,7 +363,7 @@ EXPORT int idng_py_ede_enabled(void *hp)
 }
 
 /** Seconds between stats lines (`stats-interval`; 0: at shutdown only). */
-EXPORT unsigned idng_py_stats_interval(void *hp)
+EXPORT unsigned idnguard_stats_interval(void *hp)
 {
     unsigned every = enter(hp)->conf.stats_interval;
 
@@ -325,7 +372,7 @@ EXPORT unsigned idng_py_stats_interval(void *hp)
 }
 
 /** Octets a verdict block needs. */
-EXPORT size_t idng_py_verdict_size(void)
+EXPORT size_t idnguard_verdict_size(void)
 {
     return sizeof(struct idng_verdict);
 }
@@ -336,7 +383,7 @@ EXPORT size_t idng_py_verdict_size(void)
  * @return the action (enum idng_action: 0 pass, 1 log, 2 refuse,
  *   3 nxdomain, 4 drop, 5 normalize).
  */
-EXPORT int idng_py_judge(void *hp, const uint8_t *wire, size_t len, int data, void *v)
+EXPORT int idnguard_judge(void *hp, const uint8_t *wire, size_t len, int data, void *v)
 {
     const struct idng_settings *set = enter(hp);
     struct idng_verdict *out = v;
@@ -350,13 +397,13 @@ EXPORT int idng_py_judge(void *hp, const uint8_t *wire, size_t len, int data, vo
 }
 
 /** The action of a verdict block. */
-EXPORT int idng_py_action(const void *v)
+EXPORT int idnguard_action(const void *v)
 {
     return (int)((const struct idng_verdict *)v)->action;
 }
 
-/** Sets a verdict block's action (a fallback the script had to take). */
-EXPORT void idng_py_set_action(void *v, int action)
+/** Sets a verdict block's action (a fallback the host had to take). */
+EXPORT void idnguard_set_action(void *v, int action)
 {
     if (action >= 0 && action < IDNG_ACTION_COUNT)
         ((struct idng_verdict *)v)->action = (enum idng_action)action;
@@ -365,12 +412,12 @@ EXPORT void idng_py_set_action(void *v, int action)
 /** Is the verdict not plain ok (a class, or a list decided)? */
 /** idng_verdict_for_client: v, a rejected response's verdict, keeps the
  *  display facts of q, the client's name's. */
-EXPORT void idng_py_for_client(void *v, const void *q)
+EXPORT void idnguard_for_client(void *v, const void *q)
 {
     idng_verdict_for_client(v, q);
 }
 
-EXPORT int idng_py_interesting(const void *v)
+EXPORT int idnguard_interesting(const void *v)
 {
     return idng_verdict_interesting(v);
 }
@@ -380,7 +427,7 @@ EXPORT int idng_py_interesting(const void *v)
  * 255 octets.  @return its length, or 0 when the name cannot be converted;
  * then v's action becomes the fallback (idng_policy_fallback).
  */
-EXPORT size_t idng_py_normalize(void *hp, const uint8_t *wire, size_t len, uint8_t *out, void *v)
+EXPORT size_t idnguard_normalize(void *hp, const uint8_t *wire, size_t len, uint8_t *out, void *v)
 {
     const struct idng_settings *set = enter(hp);
     size_t n = 255;
@@ -397,15 +444,15 @@ EXPORT size_t idng_py_normalize(void *hp, const uint8_t *wire, size_t len, uint8
 
 /**
  * The response scan (idng_policy.h) over a response flattened by the
- * script into records: kind (1 octet: 0 the name the response is for,
+ * host into records: kind (1 octet: 0 the name the response is for,
  * 1 an answer owner, 2 an authority owner, 3 an additional owner, 4 a
  * CNAME/DNAME target), RR type (2 octets, network order), name length
- * (1 octet), the uncompressed wire name.  Nothing is stripped (the python
- * module cannot remove one RRset from an answer): every rejected name
- * counts.  A truncated record ends the scan.
+ * (1 octet), the uncompressed wire name.  Nothing is stripped (no host
+ * can remove one RRset from an answer: Unbound's python module cannot):
+ * every rejected name counts.  A truncated record ends the scan.
  * @return 0 pass, 1 log, 2 reject; v gets the most severe verdict.
  */
-EXPORT int idng_py_scan(void *hp, const uint8_t *buf, size_t len, void *v)
+EXPORT int idnguard_scan(void *hp, const uint8_t *buf, size_t len, void *v)
 {
     const struct idng_settings *set = enter(hp);
     struct idng_scan s;
@@ -435,26 +482,46 @@ EXPORT int idng_py_scan(void *hp, const uint8_t *buf, size_t len, void *v)
     return found;
 }
 
+/**
+ * The response scan over a whole response in wire format
+ * (idng_scan_message: compression followed, every pointer backwards); a
+ * message that cannot be read is rejected as a malformed name.  Nothing
+ * is stripped, as for idnguard_scan.
+ * @return 0 pass, 1 log, 2 reject; v gets the most severe verdict.
+ */
+EXPORT int idnguard_scan_message(void *hp, const uint8_t *msg, size_t len, void *v)
+{
+    const struct idng_settings *set = enter(hp);
+    struct idng_scan s;
+    int found;
+
+    idng_scan_init(&s);
+    idng_scan_message(&set->conf.policy, &s, msg, len);
+    found = (int)idng_scan_result(&s, (struct idng_verdict *)v);
+    leave();
+    return found;
+}
+
 /** EDE text of a rejected verdict (idng_policy_ede_text); its length. */
-EXPORT size_t idng_py_ede_text(const void *v, char *out, size_t cap)
+EXPORT size_t idnguard_ede_text(const void *v, char *out, size_t cap)
 {
     return idng_policy_ede_text((const struct idng_verdict *)v, out, cap);
 }
 
-/** Counts one event of the script's (enum idng_py_counter). */
-EXPORT void idng_py_count(int which)
+/** Counts one event of the host's (enum idnguard_counter). */
+EXPORT void idnguard_count(int which)
 {
     switch (which) {
-    case IDNG_PY_NORMALIZED:
+    case IDNGUARD_COUNT_NORMALIZED:
         atomic_fetch_add(&counters.normalized, 1);
         break;
-    case IDNG_PY_ANSWERS_REJECTED:
+    case IDNGUARD_COUNT_ANSWERS_REJECTED:
         atomic_fetch_add(&counters.answers_rejected, 1);
         break;
-    case IDNG_PY_UNCACHED:
+    case IDNGUARD_COUNT_UNCACHED:
         atomic_fetch_add(&counters.uncached, 1);
         break;
-    case IDNG_PY_INTERNAL:
+    case IDNGUARD_COUNT_INTERNAL:
         atomic_fetch_add(&counters.internal, 1);
         break;
     default:
@@ -483,7 +550,7 @@ static const char *anonymize(const char *text, char *buf, size_t cap)
  * judged here and its action is pass, or log.  path: enum idng_path
  * (0 resolved, 1 cache, 2 local, 3 servfail, 4 policy).  client NULL or ""
  * when unknown; elapsed_us < 0 when unknown; target NULL when none.
- * @return the length of a line the script must write to Unbound's log
+ * @return the length of a line the host must write to its own log
  *   (out, "idnguard: ..." for text, the object alone for JSON); 0 when
  *   there is none (not logged, or written to the module's own log-file).
  */
@@ -550,7 +617,7 @@ static size_t log_answer(const struct idng_settings *set, const void *v, const c
     return 0;
 }
 
-EXPORT size_t idng_py_log(void *hp, const void *v, const char *client, unsigned port,
+EXPORT size_t idnguard_log(void *hp, const void *v, const char *client, unsigned port,
                           const uint8_t *qname, size_t qname_len, unsigned qtype, unsigned qclass,
                           int rcode, int ede, int path, const uint8_t *target, size_t target_len,
                           const char *transport, long long elapsed_us, char *out, size_t cap)
@@ -563,11 +630,11 @@ EXPORT size_t idng_py_log(void *hp, const void *v, const char *client, unsigned 
 }
 
 /**
- * The counters outward: the summary line into out (for Unbound's log),
+ * The counters outward: the summary line into out (for the host's log),
  * and, with `stats-file:`, the Prometheus text written beside that file
  * and renamed over it.  err gets a problem writing the file ("" if none).
  */
-EXPORT size_t idng_py_stats(void *hp, const char *when, char *out, size_t cap, char *err,
+EXPORT size_t idnguard_stats(void *hp, const char *when, char *out, size_t cap, char *err,
                             size_t errlen)
 {
     struct idng_stats st;
@@ -596,7 +663,7 @@ static size_t write_stats_file(const struct idng_settings *set, char *err, size_
     pthread_mutex_lock(&lock);
     /* The stock daemon this runs in is Debian's 1.17.1 (unboundmodule
      * tells no version; the info metric names it). */
-    n = idng_stats_prometheus(&st, IDNG_PY_UNBOUND, set->conf.policy.mode, text, sizeof text);
+    n = idng_stats_prometheus(&st, IDNG_HOST_UNBOUND, set->conf.policy.mode, text, sizeof text);
     if (n >= sizeof text)
         snprintf(err, errlen, "stats-file: too much to write");
     else if (idng_file_replace(set->conf.stats_file, text, n, why, sizeof why) != 0)
@@ -606,13 +673,31 @@ static size_t write_stats_file(const struct idng_settings *set, char *err, size_
 }
 
 /* At exit: when a handle was closed last, the daemon stopped, and this is
- * the counters line of the stop, in Unbound's log (the interpreter and
- * Unbound's own logging are gone by now).  Then the kept settings go, so
- * no leak checker sees them. */
+ * the counters line of the stop, in the host's log (Unbound's: the
+ * interpreter and Unbound's own logging are gone by now).  The shared
+ * handle, never closed, writes its stats file and its counters line on
+ * stderr, where its watch writes, and that is the one counters line (its
+ * watch thread may still run: the settings are read in a read section as
+ * by any call).  Then the kept
+ * settings go, so no leak checker sees them. */
 __attribute__((destructor)) static void at_exit(void)
 {
-    if (kept.stopping)
+    pthread_mutex_lock(&shared_lock);
+    if (shared) {
+        struct idng_stats st;
+        char err[512], line[IDNG_LOG_LINE_MAX];
+
+        write_stats_file(enter(shared), err, sizeof err);
+        leave();
+        if (err[0])
+            say_stderr(IDNG_WATCH_ERR, err);
+        idng_counters_snapshot(&counters, &st);
+        idng_stats_line(&st, "shutdown", line, sizeof line);
+        fprintf(stderr, "%s\n", line);
+    }
+    if (!shared && kept.stopping)
         idng_daemon_log_counters(&kept.log, &counters, "shutdown");
+    pthread_mutex_unlock(&shared_lock);
     kept.stopping = 0;
     if (kept.have)
         idng_conf_free(&kept.conf);
