@@ -207,6 +207,18 @@ START_TEST(test_dname_refused)
 }
 END_TEST
 
+/* A refused answer is refused, and logged, every time: it is never kept
+ * where a later client would get it past the guard (pdns: the packet
+ * cache, which cache hits are not logged from in this set-up). */
+START_TEST(test_rejected_answer_logged_again)
+{
+    int i;
+
+    for (i = 0; i < 2; i++)
+        expect_chain_refused("alias.example");
+}
+END_TEST
+
 START_TEST(test_good_alias_answered)
 {
     struct dnsq_result r;
@@ -232,6 +244,7 @@ static Suite *paths_suite(void)
     /* A fresh daemon: what is cached must come from these tests only. */
     tc = harness_tcase("cache-log-default", setup_cache_log_default, teardown_cache_log_default);
     tcase_add_test(tc, test_cache_hit_log_default);
+    tcase_add_test(tc, test_rejected_answer_logged_again);
     if (harness_flavour() == HX_PDNS)
         tcase_add_test(tc, test_settings_change_misses_packet_cache);
     suite_add_tcase(s, tc);
