@@ -17,8 +17,8 @@ PDNS_SUITES := test_guard test_paths test_normalize test_policy test_lookalike t
 PDNS_BIN := $(PDNS_SUITES:%=$(BUILD)/tests/integration/%)
 
 .PHONY: check-pdns
-check-pdns: $(ENGINES_ROOT)/usr/sbin/kresd $(LIBIDNGUARD) all zones $(PDNS_BIN)
-	@echo "== PowerDNS Recursor ($(ENGINES_ROOT)/usr/sbin/pdns_recursor)"
+check-pdns: engines-root $(LIBIDNGUARD) all zones $(PDNS_BIN)
+	@echo "== PowerDNS Recursor (pdns_recursor in $(ENGINES_ROOT))"
 	@$(TEST_ENV) IDNGUARD_FLAVOUR=pdns IDNGUARD_LOG_CACHE_HITS=yes \
 	    IDNGUARD_LIB=$(CURDIR)/$(LIBIDNGUARD) IDNGUARD_LUA=$(CURDIR)/lua \
 	    sh tests/run.sh $(PDNS_BIN)
