@@ -101,9 +101,9 @@ START_TEST(test_settings_change_misses_packet_cache)
     long from = harness_file_size(H.qlog);
 
     ck_assert(harness_write_conf(&H, "idnguard:\ndeny: www.example.\n") == 0);
-    ck_assert_msg(harness_wait_line(H.qlog, from, "idnguard: applied ", HARNESS_START_MS, line,
-                                    sizeof line),
-                  "the watch did not apply the changed settings");
+    ck_assert_msg(
+        harness_wait_line(H.qlog, from, "idnguard: applied ", HARNESS_START_MS, line, sizeof line),
+        "the watch did not apply the changed settings");
     hx_query(&H, "www.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
     hx_expect_policy(&r, &q, "www.example.", 5, "deny", "refuse", "idnguard: deny");
 }
@@ -129,7 +129,8 @@ START_TEST(test_local_data_logged)
     /* pdns: an answer from an auth zone looks like one from the record
      * cache to the Lua hooks. */
     engine_does("local data (auth zones) is logged as cache");
-    hx_expect_data(&r, &q, qlog, rows[_i].ans, "ok", "pass", ENGINE("local", "local", "cache", "local"));
+    hx_expect_data(&r, &q, qlog, rows[_i].ans, "ok", "pass",
+                   ENGINE("local", "local", "cache", "local"));
     ck_assert_msg(strcmp(q.unicode, rows[_i].unicode) == 0, "Unicode form \"%s\": %s", q.unicode,
                   q.raw);
 }
