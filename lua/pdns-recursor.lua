@@ -184,11 +184,22 @@ function gettag_ffi(param)
     ffi.C.pdns_ffi_param_set_tag(param, g.lib.idnguard_settings_gen(g.h) % 4294967296)
 end
 
-function preresolve(dq)
-    local key = dq.remoteaddr:toStringWithPort()
-    if went[key] then
-        went[key], went_n = nil, went_n - 1
+-- Takes the client's key out of went; true when it was there.  (Cheap
+-- when nothing is there, as for every answer from the record cache.)
+local function take_went(dq)
+    if went_n == 0 then
+        return false
     end
+    local key = dq.remoteaddr:toStringWithPort()
+    if not went[key] then
+        return false
+    end
+    went[key], went_n = nil, went_n - 1
+    return true
+end
+
+function preresolve(dq)
+    take_went(dq)
     local wire = qname_wire(dq)
     local v = g:verdict()
     local action = g:judge(wire, v)
@@ -284,11 +295,7 @@ local function bogus_servfail(dq)
 end
 
 function postresolve(dq)
-    local key = dq.remoteaddr:toStringWithPort()
-    local resolved = went[key]
-    if resolved then
-        went[key], went_n = nil, went_n - 1
-    end
+    local resolved = take_went(dq)
     local d = dq.data
     local q = type(d) == "table" and d.idnguard or nil
     local wire = q and q.wire or qname_wire(dq)
