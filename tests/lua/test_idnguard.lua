@@ -109,10 +109,11 @@ test("normalize", function()
     local v = g:verdict()
     eq(g:normalize(idnguard.wire("bücher.example."), v), idnguard.wire("xn--bcher-kva.example."),
         "bücher.example")
-    -- U+0080 is not a valid code point in a name: no A-label, and v has
-    -- the fallback action.
-    eq(g:normalize(idnguard.wire("a\194\128.example."), v), nil, "a disallowed code point")
-    assert(idnguard.REJECTS[g:action(v)], "fallback action " .. tostring(g:action(v)))
+    -- A label that cannot be converted (U+0080 is disallowed) stays as it
+    -- is, to be judged on its own: judge() rejects the raw name.
+    local raw = idnguard.wire("a\194\128.b\195\188cher.example.")
+    eq(g:normalize(raw, v), idnguard.wire("a\194\128.xn--bcher-kva.example."), "a disallowed code point")
+    assert(idnguard.REJECTS[g:judge(raw, v)], "judge of U+0080: " .. tostring(g:action(v)))
 end)
 
 -- A response for www.example. A: a CNAME owned by a pointer to the
