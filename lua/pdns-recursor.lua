@@ -80,7 +80,7 @@ if not g then
 end
 
 io.stderr:write(string.format("idnguard: loaded %s (mode %s; idnguard %s, PowerDNS Recursor, "
-    .. "thread %d%s)\n", os.getenv("IDNGUARD_CONF") or "the default settings file", g:mode(),
+    .. "thread %d%s)\n", ffi.string(g.lib.idnguard_conf_path()), g:mode(),
     idnguard.version(), getRecursorThreadId(), log_cache_hits and ", cache hits logged" or ""))
 
 local now_tv = ffi.new("struct idng_pdns_timeval")
