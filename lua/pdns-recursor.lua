@@ -1,6 +1,6 @@
 -- pdns-recursor.lua: idnguard in PowerDNS Recursor (5.x), as its
 -- lua-dns-script.  Every decision is made by libidnguard through
--- lua/idnguard.lua (beside this file); this file maps the Recursor's hooks
+-- lua/idnguard.lua (found through LUA_PATH); this file maps the Recursor's hooks
 -- onto it.  docs/engines.md ("PowerDNS Recursor") says what each answer
 -- path gets and what the hooks cannot give.
 --
@@ -74,8 +74,8 @@ local g, err = idnguard.open {
     end,
 }
 if not g then
-    -- The Recursor refuses a script that fails to load: it does not start,
-    -- and a reload keeps the script it has.
+    -- The Recursor refuses a script that fails to load: it does not start
+    -- (tests/integration/test_guard.c, the log-file FIFO).
     error(err, 0)
 end
 
