@@ -338,6 +338,14 @@ EXPORT long long idnguard_loaded_at(void *hp)
     return at;
 }
 
+EXPORT unsigned long long idnguard_settings_gen(void *hp)
+{
+    unsigned long long gen = (unsigned long long)enter(hp)->gen;
+
+    leave();
+    return gen;
+}
+
 /** Reloads that kept the previous settings, so far. */
 EXPORT unsigned long long idnguard_reload_failures(void)
 {

@@ -131,6 +131,13 @@ void idnguard_daemon_log(const char *logfile, int use_syslog, const char *chroot
 
 /** When the settings in force were read (seconds since the epoch). */
 long long idnguard_loaded_at(void *h);
+/**
+ * The generation of the settings in force: a number of their own for each
+ * load that took (the first, a reload, the watch's), never 0, the same for
+ * as long as they are in force.  A host that keeps answers judged under
+ * them (PowerDNS Recursor's packet cache) keys them by it.
+ */
+unsigned long long idnguard_settings_gen(void *h);
 /** Reloads that kept the previous settings, so far. */
 unsigned long long idnguard_reload_failures(void);
 /** The mode's name ("uts46"). */
