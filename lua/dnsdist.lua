@@ -171,9 +171,6 @@ pcall(ffi.cdef, [[
 const char *inet_ntop(int af, const void *src, char *dst, unsigned int size);
 long write(int fd, const void *buf, unsigned long count);
 ]])
--- Not in idnguard.lua's declarations (yet): each on its own, so that one
--- declared there already does not keep the other out.
-pcall(ffi.cdef, "unsigned idnguard_stats_interval(void *h);")
 
 local TRANSPORTS = { [0] = "udp", "tcp", "udp", "tcp", "tls", "https" }
 -- A query-log line's room (the library's bound, lua/idnguard.lua's too).
@@ -445,7 +442,7 @@ end
 local function stats_ticker(g)
     local due
     return function()
-        local every = tonumber(g.lib.idnguard_stats_interval(g.h))
+        local every = g:stats_interval()
         local now = os.time()
         if every == 0 then
             due = nil

@@ -28,6 +28,8 @@ const char *idnguard_conf_path(void);
 void *idnguard_open_shared(const char *path, char *err, size_t errlen);
 const char *idnguard_mode(void *h);
 int idnguard_ede_enabled(void *h);
+unsigned idnguard_stats_interval(void *h);
+unsigned long long idnguard_settings_gen(void *h);
 size_t idnguard_verdict_size(void);
 int idnguard_judge(void *h, const uint8_t *wire, size_t len, int data, void *v);
 int idnguard_action(const void *v);
@@ -292,8 +294,9 @@ function Guard:log(v, r)
         if self.logfn then
             self.logfn(line)
         else
-            io.stderr:write(line, "\n")
-            io.stderr:flush()
+            -- One string, so one write(2) on the unbuffered stderr: lines
+            -- of several threads never interleave.
+            io.stderr:write(line .. "\n")
         end
     end
 end
@@ -306,6 +309,18 @@ function Guard:stats(when)
     local n = lib.idnguard_stats(self.h, when or "interval", buf_line, LINE_MAX, err, 512)
     local e = ffi.string(err)
     return ffi.string(buf_line, n), e ~= "" and e or nil
+end
+
+--- stats-interval in seconds (0: none).
+function Guard:stats_interval()
+    return tonumber(lib.idnguard_stats_interval(self.h))
+end
+
+--- A number that changes each time settings are applied (a packet
+--- cache's tag, so that an answer cached under other settings is not
+--- served).
+function Guard:settings_gen()
+    return lib.idnguard_settings_gen(self.h)
 end
 
 function Guard:mode()

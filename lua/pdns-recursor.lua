@@ -43,10 +43,6 @@ ffi.cdef [[
 struct idng_pdns_timeval { long tv_sec; long tv_usec; };
 int gettimeofday(struct idng_pdns_timeval *tv, void *tz);
 ]]
--- Not in idnguard.lua's declarations (yet): the settings' generation, the
--- packet cache's tag.  A second declaration of the same prototype is an
--- error in LuaJIT, so one made elsewhere first is kept.
-pcall(ffi.cdef, "unsigned long long idnguard_settings_gen(void *h);")
 -- The Recursor's own accessor for gettag_ffi's argument (lua-recursor4-ffi.hh).
 pcall(ffi.cdef, [[
 typedef struct pdns_ffi_param pdns_ffi_param_t;
@@ -181,7 +177,7 @@ local function normalize(dq, v, wire)
 end
 
 function gettag_ffi(param)
-    ffi.C.pdns_ffi_param_set_tag(param, g.lib.idnguard_settings_gen(g.h) % 4294967296)
+    ffi.C.pdns_ffi_param_set_tag(param, g:settings_gen() % 4294967296)
 end
 
 -- Takes the client's key out of went; true when it was there.  (Cheap

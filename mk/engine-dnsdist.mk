@@ -8,7 +8,7 @@
 # in tests/integration), and the tcases that need Unbound's own module are
 # left out under it.  test_guard's "two-backends" tcase runs under this
 # flavour only: BIND 9.20 beside Unbound behind the same dnsdist.  Before
-# them, tests/lua/test_dnsdist.lua checks the adapter's message surgery
+# them, tests/lua/test_dnsdist.lua (`make test`, mk/lua.mk) checks the adapter's message surgery
 # with the host's LuaJIT.
 #
 #   make check-dnsdist     these suites only (part of `make check`)
@@ -22,7 +22,6 @@ DD_SUITES := $(addprefix $(BUILD)/tests/integration/,test_guard test_paths test_
 .PHONY: check-dnsdist
 check-dnsdist: $(ENGINES_ROOT)/usr/sbin/kresd $(LIBIDNGUARD) $(UB_STAMP) all zones $(DD_SUITES)
 	@echo "== dnsdist 1.9 (the engines root) in front of Unbound without the module"
-	@luajit tests/lua/test_dnsdist.lua lua
 	@$(TEST_ENV) IDNGUARD_FLAVOUR=dnsdist IDNGUARD_ENGINES_ROOT=$(CURDIR)/$(ENGINES_ROOT) \
 	    IDNGUARD_LIB=$(CURDIR)/$(LIBIDNGUARD) IDNGUARD_LUA=$(CURDIR)/lua \
 	    sh tests/run.sh $(DD_SUITES)

@@ -1,26 +1,16 @@
 -- Unit tests of lua/idnguard.lua over the library built here
 -- (build/libidnguard.so.0), with the host's LuaJIT: what every engine's
 -- adapter relies on.  Run by `make test` (mk/lua.mk) as
---   luajit tests/lua/test_idnguard.lua LIBRARY LUA_DIR TMPDIR
--- Prints a Check-style summary line, which tests/run.sh counts.
-local lib_path, lua_dir, tmp = arg[1], arg[2], arg[3]
-assert(lib_path and lua_dir and tmp, "usage: test_idnguard.lua LIBRARY LUA_DIR TMPDIR")
-package.path = lua_dir .. "/?.lua;" .. package.path
+--   luajit tests/lua/test_idnguard.lua LUA_DIR LIBRARY TMPDIR
+-- Prints a Check-style summary line (tests/lua/check.lua), which
+-- tests/run.sh counts.
+local lua_dir, lib_path, tmp = arg[1], arg[2], arg[3]
+assert(lib_path and lua_dir and tmp, "usage: test_idnguard.lua LUA_DIR LIBRARY TMPDIR")
+local here = arg[0]:match("^(.*)/[^/]*$") or "."
+package.path = lua_dir .. "/?.lua;" .. here .. "/?.lua;" .. package.path
 
-local checks, failures = 0, 0
-local function test(name, fn)
-    checks = checks + 1
-    local ok, err = pcall(fn)
-    if not ok then
-        failures = failures + 1
-        print(string.format("test_idnguard.lua:%s: %s", name, tostring(err)))
-    end
-end
-local function eq(got, want, what)
-    if got ~= want then
-        error(string.format("%s: got %q, want %q", what, tostring(got), tostring(want)), 2)
-    end
-end
+local t = require("check").new("test_idnguard.lua")
+local test, eq = function(name, fn) t:test(name, fn) end, t.eq
 
 local function write(path, text)
     local f = assert(io.open(path, "w"))
@@ -47,8 +37,7 @@ test("open", function()
     eq(g:mode(), "uts46", "mode")
 end)
 if not g then
-    print(string.format("0%%: Checks: %d, Failures: %d, Errors: 0", checks, failures))
-    os.exit(1)
+    t:done()
 end
 
 -- A second open in the same process shares the first's settings: its
@@ -180,6 +169,4 @@ test("log", function()
     assert(s:find("idnguard", 1, true), "the stats line: " .. s)
 end)
 
-print(string.format("%d%%: Checks: %d, Failures: %d, Errors: 0",
-    checks > 0 and math.floor(100 * (checks - failures) / checks) or 0, checks, failures))
-os.exit(failures == 0 and 0 or 1)
+t:done()
