@@ -225,11 +225,14 @@ $(MODULE): module/unbound.c $(CONF_LIB) $(CORE_LIB) $(LIB) $(UB_STAMP)
 
 unbound: $(UB_STAMP)
 
-# libidnguard: no Unbound headers, so it needs no Unbound tree.
+# libidnguard: no Unbound headers, so it needs no Unbound tree.  -z nodelete:
+# it is never unloaded, not even by a host's last dlclose (LuaJIT's, when a
+# Lua state goes), since the threads of its watch and its log file run in
+# its code until the process exits.
 $(LIBIDNGUARD): lib/host.c lib/libidnguard.h lib/libidnguard.map $(CONF_LIB) $(CORE_LIB) $(LIB)
 	$(CC) $(CPPFLAGS) -Ilib $(STD_CFLAGS) $(CFLAGS) $(LDFLAGS) -shared \
-	    -Wl,-soname,libidnguard.so.0 -Wl,--version-script=lib/libidnguard.map -o $@ lib/host.c \
-	    $(CONF_LIB) $(CORE_LIB) $(LIB) -lpthread
+	    -Wl,-soname,libidnguard.so.0 -Wl,--version-script=lib/libidnguard.map -Wl,-z,nodelete \
+	    -o $@ lib/host.c $(CONF_LIB) $(CORE_LIB) $(LIB) -lpthread
 $(BUILD)/libidnguard.so: $(LIBIDNGUARD)
 	ln -sf libidnguard.so.0 $@
 # The script beside the library it loads, as `make install` puts them.

@@ -15,18 +15,19 @@
  * force are read inside a read section by every call (conf/idng_watch.h):
  * a changed settings file is applied between two calls, never during one.
  *
- * Lifetime: a host never unloads the library (ctypes cannot; LuaJIT's
- * ffi.load keeps it while the state lives, and one handle outlives every
- * state: idnguard_open_shared), so the counters and the last good
- * settings live as long as the daemon, across reloads (Unbound's python
- * module deinit and init again on SIGHUP, and finalizes the interpreter
- * in between).  A deinit cannot tell a reload from a stop (Unbound calls
- * it the same way for both), so the counters line of a stop is written at
- * the process's exit, which comes only when no open followed: by this
- * library's destructor, into the host's log as its settings had it
- * (idnguard_daemon_log), the interpreter being gone.  The shared handle
- * is never closed: at the exit its stats file is written and its counters
- * line goes to stderr, where its watch writes.
+ * Lifetime: the library is never unloaded (linked -z nodelete: ctypes
+ * never unloads it anyway, and LuaJIT's dlclose when a Lua state goes
+ * leaves it in place, with the shared handle and the threads running in
+ * its code), so the counters and the last good settings live as long as
+ * the daemon, across reloads (Unbound's python module deinit and init
+ * again on SIGHUP, and finalizes the interpreter in between).  A deinit
+ * cannot tell a reload from a stop (Unbound calls it the same way for
+ * both), so the counters line of a stop is written at the process's exit,
+ * which comes only when no open followed: by this library's destructor,
+ * into the host's log as its settings had it (idnguard_daemon_log), the
+ * interpreter being gone.  The shared handle is never closed: at the exit
+ * its stats file is written and its counters line goes to stderr, where
+ * its watch writes.
  */
 #include "idng_conf.h"
 #include "idng_log.h"
