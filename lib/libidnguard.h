@@ -83,6 +83,14 @@ typedef void (*idnguard_say_fn)(int level, const char *text);
 /** The version of idnguard and of its Unicode tables, "0.2.0 15.0.0". */
 const char *idnguard_version(void);
 
+/**
+ * Names the host for the stats file's idnguard_info metric (its `unbound`
+ * label): "dnsdist", "pdns-recursor", "kresd"; "python-module" when no
+ * host names itself.  The first name given stays (copied, at most 63
+ * octets).
+ */
+void idnguard_set_host(const char *name);
+
 /** The settings file to read: $IDNGUARD_CONF, else the default path. */
 const char *idnguard_conf_path(void);
 

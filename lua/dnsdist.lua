@@ -185,7 +185,7 @@ end
 
 -- The state of one Lua state (one thread): the guard and its buffers.
 local function state(lib, conf)
-    local g, err = idnguard.open { lib = lib, conf = conf, log = stderr_line }
+    local g, err = idnguard.open { lib = lib, conf = conf, log = stderr_line, host = "dnsdist" }
     if not g then
         error(err, 0)
     end
@@ -467,7 +467,7 @@ end
 --- settings do not load.
 function M.setup(opts)
     opts = opts or {}
-    local g, err = idnguard.open { lib = opts.lib, conf = opts.conf, log = stderr_line }
+    local g, err = idnguard.open { lib = opts.lib, conf = opts.conf, log = stderr_line, host = "dnsdist" }
     if not g then
         error(err, 0)
     end

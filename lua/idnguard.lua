@@ -25,6 +25,7 @@ local M = {}
 ffi.cdef [[
 const char *idnguard_version(void);
 const char *idnguard_conf_path(void);
+void idnguard_set_host(const char *name);
 void *idnguard_open_shared(const char *path, char *err, size_t errlen);
 const char *idnguard_mode(void *h);
 int idnguard_ede_enabled(void *h);
@@ -82,6 +83,7 @@ Guard.__index = Guard
 --        default path); only the first open of the process reads it
 --   log  function(line) for query-log lines when the settings name no
 --        log-file (default: one line on stderr)
+--   host the engine's name for the stats file's idnguard_info ("dnsdist")
 -- Returns a guard, or nil and the reason (the library's file:line
 -- messages when the settings do not load).
 function M.open(opts)
@@ -95,6 +97,9 @@ function M.open(opts)
         vsize = tonumber(lib.idnguard_verdict_size())
     end
     if not handle then
+        if opts.host then
+            lib.idnguard_set_host(opts.host)
+        end
         local err = ffi.new("char[?]", ERR_MAX)
         local h = lib.idnguard_open_shared(opts.conf, err, ERR_MAX)
         if h == nil then

@@ -62,6 +62,7 @@ end
 local log_cache_hits = yes("IDNGUARD_LOG_CACHE_HITS")
 
 local g, err = idnguard.open {
+    host = "pdns-recursor",
     lib = os.getenv("IDNGUARD_LIB"),
     conf = os.getenv("IDNGUARD_CONF"),
     -- One write(2) a line: the worker threads share the daemon's stderr.

@@ -27,11 +27,12 @@ local idnguard = require("idnguard")
 -- Query-log lines the guard hands back (no log-file in these settings).
 local lines = {}
 local conf = tmp .. "/idnguard.conf"
-write(conf, "idnguard:\nlog-queries: yes\nwatch-settings: no\n")
+write(conf, "idnguard:\nlog-queries: yes\nwatch-settings: no\nstats-file: " .. tmp .. "/idnguard.prom\n")
 
 local g, err
 test("open", function()
-    g, err = idnguard.open { lib = lib_path, conf = conf, log = function(l) lines[#lines + 1] = l end }
+    g, err = idnguard.open { lib = lib_path, conf = conf, host = "lua-test",
+        log = function(l) lines[#lines + 1] = l end }
     assert(g, err)
     assert(idnguard.version():match("^%d+%.%d+%.%d+ %d+%.%d+%.%d+$"), idnguard.version())
     eq(g:mode(), "uts46", "mode")
@@ -165,8 +166,14 @@ test("log", function()
         path = idnguard.PATH_CACHE })
     eq(#lines, 1, "lines logged for a cache hit")
     assert(lines[1]:find("bücher.example.", 1, true), "the Unicode form: " .. lines[1])
-    local s = g:stats("test")
+    local s, e = g:stats("test")
     assert(s:find("idnguard", 1, true), "the stats line: " .. s)
+    assert(not e, e)
+    -- The stats file names the host idnguard.open was given.
+    local f = assert(io.open(tmp .. "/idnguard.prom"))
+    local prom = f:read("*a")
+    f:close()
+    assert(prom:find('unbound="lua-test"', 1, true), "idnguard_info: " .. prom:match("idnguard_info[^\n]*"))
 end)
 
 t:done()
