@@ -225,11 +225,14 @@ $(MODULE): module/unbound.c $(CONF_LIB) $(CORE_LIB) $(LIB) $(UB_STAMP)
 
 unbound: $(UB_STAMP)
 
-# libidnguard: no Unbound headers, so it needs no Unbound tree.
+# libidnguard: no Unbound headers, so it needs no Unbound tree.  -z nodelete:
+# it is never unloaded, not even by a host's last dlclose (LuaJIT's, when a
+# Lua state goes), since the threads of its watch and its log file run in
+# its code until the process exits.
 $(LIBIDNGUARD): lib/host.c lib/libidnguard.h lib/libidnguard.map $(CONF_LIB) $(CORE_LIB) $(LIB)
 	$(CC) $(CPPFLAGS) -Ilib $(STD_CFLAGS) $(CFLAGS) $(LDFLAGS) -shared \
-	    -Wl,-soname,libidnguard.so.0 -Wl,--version-script=lib/libidnguard.map -o $@ lib/host.c \
-	    $(CONF_LIB) $(CORE_LIB) $(LIB) -lpthread
+	    -Wl,-soname,libidnguard.so.0 -Wl,--version-script=lib/libidnguard.map -Wl,-z,nodelete \
+	    -o $@ lib/host.c $(CONF_LIB) $(CORE_LIB) $(LIB) -lpthread
 $(BUILD)/libidnguard.so: $(LIBIDNGUARD)
 	ln -sf libidnguard.so.0 $@
 # The script beside the library it loads, as `make install` puts them.
@@ -436,13 +439,19 @@ TMPFILESDIR ?= $(PREFIX)/lib/tmpfiles.d
 # examples' /usr/local/lib/idnguard/), and $(BUILD)/install holds the copies
 # made for PREFIX and SYSCONFDIR, which install and uninstall compare.
 INST_GEN := $(BUILD)/install
-INST_SED = sed -e 's,/usr/bin/idnguard,$(BINDIR)/idnguard,g' -e 's,/usr/local/lib/idnguard/,$(PREFIX)/lib/idnguard/,g'
+# The Lua binding, the engines' adapters, and their example configurations.
+LUA_FILES := $(wildcard lua/*.lua)
+ENGINE_EXAMPLES := $(wildcard conf/dnsdist.conf.example conf/pdns-recursor.yml.example \
+	conf/kresd.conf.example)
+INST_SED = sed -e 's,/usr/bin/idnguard,$(BINDIR)/idnguard,g' -e 's,/usr/local/lib/idnguard/,$(PREFIX)/lib/idnguard/,g' \
+	-e 's,/usr/local/share/idnguard/,$(PREFIX)/share/idnguard/,g'
 INST_SED_CONF = $(INST_SED) -e 's,/etc/unbound/idnguard.conf,$(SYSCONFDIR)/unbound/idnguard.conf,g'
 .PHONY: install-gen
 install-gen:
 	@mkdir -p $(INST_GEN)
 	@$(INST_SED) conf/unbound.conf.example >$(INST_GEN)/unbound.conf.example
 	@$(INST_SED) conf/unbound-python.conf.example >$(INST_GEN)/unbound-python.conf.example
+	@for f in $(ENGINE_EXAMPLES); do $(INST_SED) $$f >$(INST_GEN)/$${f#conf/} || exit 1; done
 	@for f in idnguard-tap.service unbound-idnguard.conf unbound-python.conf; do \
 	    $(INST_SED_CONF) packaging/systemd/$$f >$(INST_GEN)/$$f || exit 1; done
 
@@ -479,11 +488,16 @@ install-python: all install-common install-lib
 
 # libidnguard, for the python module beside it and the Lua engines
 # (lua/idnguard.lua loads it by this path).  lib/idnguard is a directory of
-# idnguard's own, out of the linker's path: ldconfig is not involved.
+# idnguard's own, out of the linker's path: ldconfig is not involved.  The
+# Lua binding and the engines' adapters go to share/idnguard/lua, their
+# example configurations to share/idnguard/examples (docs/engines.md).
 .PHONY: install-lib
-install-lib: $(LIBIDNGUARD)
-	install -d $(DESTDIR)$(PREFIX)/lib/idnguard
+install-lib: $(LIBIDNGUARD) install-gen
+	install -d $(DESTDIR)$(PREFIX)/lib/idnguard $(DESTDIR)$(PREFIX)/share/idnguard/lua \
+	    $(DESTDIR)$(PREFIX)/share/idnguard/examples
 	install -m 755 $(LIBIDNGUARD) $(DESTDIR)$(PREFIX)/lib/idnguard/libidnguard.so.0
+	install -m 644 $(LUA_FILES) $(DESTDIR)$(PREFIX)/share/idnguard/lua/
+	install -m 644 $(ENGINE_EXAMPLES:conf/%=$(INST_GEN)/%) $(DESTDIR)$(PREFIX)/share/idnguard/examples/
 
 # What both install: the CLI, the tap's unit and tmpfiles.d file, the
 # settings and logrotate's file (when missing), the directory of local

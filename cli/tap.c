@@ -6,13 +6,14 @@
  *                [-w OUTFILE] [--stats-file FILE] [--stats-interval SECONDS]
  *                [--wait SECONDS]
  *
- * A resolver (Unbound, BIND, Knot Resolver, dnsdist, PowerDNS) streams a
- * dnstap message for each client query and response over a Frame Streams
- * socket; this reads them (tap/: the framing, the protobuf, the DNS
- * message), judges each query name with the settings file's policy (core/,
- * conf/: the module's own code) and writes one line per client query in
- * the module's format (core/idng_log.h), through the module's buffered log
- * file (core/idng_out.h).
+ * A resolver (Unbound, BIND, Knot Resolver, dnsdist; PowerDNS Recursor's
+ * dnstap has no client messages) streams a dnstap message for each client
+ * query and response over a Frame Streams socket; this reads them (tap/:
+ * the framing, the protobuf, the DNS message), judges each query name with
+ * the settings file's policy (core/, conf/: the module's own code) and
+ * writes one line per client query in the module's format
+ * (core/idng_log.h), through the module's buffered log file
+ * (core/idng_out.h).
  *
  * One thread reads and decodes; the log file's writer thread writes.  A
  * CLIENT_QUERY waits in a bounded table (TAP_PENDING) for its
@@ -21,7 +22,8 @@
  * two.  A query whose response does not come within --wait seconds (or
  * when the table is full, the oldest) gets its line without an rcode.  A
  * response whose query was not seen (the resolver sends no queries, or
- * the tap started late) gets its line alone.
+ * the tap started late) gets its line alone.  Other message types, and
+ * client messages sent without their DNS message, are counted only.
  *
  * Nothing the producer sends can make memory grow: each connection has
  * one buffer of one frame's size, connections are capped (TAP_CONNS), the
@@ -102,6 +104,7 @@ struct tap {
     long long clock_ns;
     long long next_stats_ns;
     unsigned errors_shown;
+    int said_bare[2]; /* [1]: a CLIENT_QUERY, [0]: a CLIENT_RESPONSE without its DNS message */
 };
 
 __attribute__((format(printf, 2, 3))) static void report(struct tap *t, const char *fmt, ...)
@@ -522,9 +525,23 @@ static void on_data(struct tap *t, const char *src, const uint8_t *buf, size_t l
     }
     query = d.mtype == IDNG_DT_CLIENT_QUERY;
     if (!(d.present & (query ? IDNG_DT_HAS_QMSG : IDNG_DT_HAS_RMSG))) {
-        count.malformed_dns++;
-        report(t, "%s: frame %llu: %s without its DNS message", src, count.frames,
-               query ? "CLIENT_QUERY" : "CLIENT_RESPONSE");
+        /* No error: dnstap.proto makes the DNS message optional, and
+         * producers leave it out by design (Knot Resolver without
+         * client.log_queries or log_responses; PowerDNS Recursor's
+         * newly-observed-domain stream, the name in query_zone alone).
+         * Nothing to judge or to match by: not logged, said once. */
+        count.other_messages++;
+        if (!t->said_bare[query]) {
+            t->said_bare[query] = 1;
+            fprintf(stderr,
+                    "idnguard tap: %s: %s messages come without their DNS message: they are "
+                    "not logged (%s)\n",
+                    src, query ? "CLIENT_QUERY" : "CLIENT_RESPONSE",
+                    query ? "the responses still are, without ms=; Knot Resolver: set "
+                            "client.log_queries"
+                          : "their queries are, with rcode -; Knot Resolver: set "
+                            "client.log_responses");
+        }
         return;
     }
     st = query ? idng_dnsmsg_parse(d.qmsg.p, d.qmsg.len, &m)
@@ -923,8 +940,10 @@ static void write_stats(struct tap *t)
         } rows[] = {
             {"frames", "Frame Streams data frames read.", count.frames},
             {"messages", "dnstap messages decoded.", count.messages},
-            {"other_messages", "dnstap messages of other types than CLIENT_QUERY and "
-                               "CLIENT_RESPONSE (resolver, auth, forwarder ...), not logged.",
+            {"other_messages",
+             "dnstap messages not logged: of other types than CLIENT_QUERY "
+             "and CLIENT_RESPONSE (resolver, auth, forwarder ...), or sent "
+             "without their DNS message.",
              count.other_messages},
             {"unanswered", "Client queries whose response did not come within --wait.",
              count.unanswered},
@@ -939,8 +958,9 @@ static void write_stats(struct tap *t)
             {"malformed_dns", "dnstap messages whose DNS message is malformed.",
              count.malformed_dns},
             {"connections", "Writer connections accepted.", count.connections},
-            {"closed", "Writer connections the tap closed: no handshake in time, stopped "
-                       "inside a frame, or the oldest when all slots were taken.",
+            {"closed",
+             "Writer connections the tap closed: no handshake in time, stopped "
+             "inside a frame, or the oldest when all slots were taken.",
              count.closed_conns},
         };
         size_t i;

@@ -15,18 +15,19 @@
  * force are read inside a read section by every call (conf/idng_watch.h):
  * a changed settings file is applied between two calls, never during one.
  *
- * Lifetime: a host never unloads the library (ctypes cannot; LuaJIT's
- * ffi.load keeps it while the state lives, and one handle outlives every
- * state: idnguard_open_shared), so the counters and the last good
- * settings live as long as the daemon, across reloads (Unbound's python
- * module deinit and init again on SIGHUP, and finalizes the interpreter
- * in between).  A deinit cannot tell a reload from a stop (Unbound calls
- * it the same way for both), so the counters line of a stop is written at
- * the process's exit, which comes only when no open followed: by this
- * library's destructor, into the host's log as its settings had it
- * (idnguard_daemon_log), the interpreter being gone.  The shared handle
- * is never closed: at the exit its stats file is written and its counters
- * line goes to stderr, where its watch writes.
+ * Lifetime: the library is never unloaded (linked -z nodelete: ctypes
+ * never unloads it anyway, and LuaJIT's dlclose when a Lua state goes
+ * leaves it in place, with the shared handle and the threads running in
+ * its code), so the counters and the last good settings live as long as
+ * the daemon, across reloads (Unbound's python module deinit and init
+ * again on SIGHUP, and finalizes the interpreter in between).  A deinit
+ * cannot tell a reload from a stop (Unbound calls it the same way for
+ * both), so the counters line of a stop is written at the process's exit,
+ * which comes only when no open followed: by this library's destructor,
+ * into the host's log as its settings had it (idnguard_daemon_log), the
+ * interpreter being gone.  The shared handle is never closed: at the exit
+ * its stats file is written and its counters line goes to stderr, where
+ * its watch writes.
  */
 #include "idng_conf.h"
 #include "idng_log.h"
@@ -66,9 +67,10 @@ SAME(IDNGUARD_SCAN_PASS, IDNG_SCAN_PASS);
 SAME(IDNGUARD_SCAN_LOG, IDNG_SCAN_LOG);
 SAME(IDNGUARD_SCAN_REJECT, IDNG_SCAN_REJECT);
 #undef SAME
-/** The unbound label of idnguard_info: no host tells which daemon it is
- *  (Unbound's python API does not, nor do the engines' Lua hooks). */
-#define IDNG_HOST_UNBOUND "python-module"
+/** The unbound label of idnguard_info: the host's name as it gave it
+ *  (idnguard_set_host), else "python-module" (Unbound's python API does
+ *  not tell which daemon runs it). */
+static _Atomic(const char *) host_name;
 
 /**
  * The settings in force (their log file: NULL sends lines back to the
@@ -149,6 +151,19 @@ EXPORT const char *idnguard_conf_path(void)
 EXPORT const char *idnguard_version(void)
 {
     return IDNG_VERSION " " IDNG_UNICODE_VERSION;
+}
+
+/** Names the host for idnguard_info's unbound label ("dnsdist"); the
+ *  first name given stays, copied (a Lua string goes with its state). */
+EXPORT void idnguard_set_host(const char *name)
+{
+    static char copy[64];
+    static atomic_int taken;
+
+    if (name && name[0] && !atomic_exchange(&taken, 1)) {
+        snprintf(copy, sizeof copy, "%s", name);
+        atomic_store(&host_name, copy);
+    }
 }
 
 /**
@@ -336,6 +351,14 @@ EXPORT long long idnguard_loaded_at(void *hp)
 
     leave();
     return at;
+}
+
+EXPORT unsigned long long idnguard_settings_gen(void *hp)
+{
+    unsigned long long gen = (unsigned long long)enter(hp)->gen;
+
+    leave();
+    return gen;
 }
 
 /** Reloads that kept the previous settings, so far. */
@@ -663,7 +686,7 @@ static size_t write_stats_file(const struct idng_settings *set, char *err, size_
     pthread_mutex_lock(&lock);
     /* The stock daemon this runs in is Debian's 1.17.1 (unboundmodule
      * tells no version; the info metric names it). */
-    n = idng_stats_prometheus(&st, IDNG_HOST_UNBOUND, set->conf.policy.mode, text, sizeof text);
+    n = idng_stats_prometheus(&st, atomic_load(&host_name) ? atomic_load(&host_name) : "python-module", set->conf.policy.mode, text, sizeof text);
     if (n >= sizeof text)
         snprintf(err, errlen, "stats-file: too much to write");
     else if (idng_file_replace(set->conf.stats_file, text, n, why, sizeof why) != 0)

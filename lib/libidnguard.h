@@ -83,6 +83,14 @@ typedef void (*idnguard_say_fn)(int level, const char *text);
 /** The version of idnguard and of its Unicode tables, "0.2.0 15.0.0". */
 const char *idnguard_version(void);
 
+/**
+ * Names the host for the stats file's idnguard_info metric (its `unbound`
+ * label): "dnsdist", "pdns-recursor", "kresd"; "python-module" when no
+ * host names itself.  The first name given stays (copied, at most 63
+ * octets).
+ */
+void idnguard_set_host(const char *name);
+
 /** The settings file to read: $IDNGUARD_CONF, else the default path. */
 const char *idnguard_conf_path(void);
 
@@ -131,6 +139,13 @@ void idnguard_daemon_log(const char *logfile, int use_syslog, const char *chroot
 
 /** When the settings in force were read (seconds since the epoch). */
 long long idnguard_loaded_at(void *h);
+/**
+ * The generation of the settings in force: a number of their own for each
+ * load that took (the first, a reload, the watch's), never 0, the same for
+ * as long as they are in force.  A host that keeps answers judged under
+ * them (PowerDNS Recursor's packet cache) keys them by it.
+ */
+unsigned long long idnguard_settings_gen(void *h);
 /** Reloads that kept the previous settings, so far. */
 unsigned long long idnguard_reload_failures(void);
 /** The mode's name ("uts46"). */

@@ -25,9 +25,12 @@ local M = {}
 ffi.cdef [[
 const char *idnguard_version(void);
 const char *idnguard_conf_path(void);
+void idnguard_set_host(const char *name);
 void *idnguard_open_shared(const char *path, char *err, size_t errlen);
 const char *idnguard_mode(void *h);
 int idnguard_ede_enabled(void *h);
+unsigned idnguard_stats_interval(void *h);
+unsigned long long idnguard_settings_gen(void *h);
 size_t idnguard_verdict_size(void);
 int idnguard_judge(void *h, const uint8_t *wire, size_t len, int data, void *v);
 int idnguard_action(const void *v);
@@ -80,6 +83,7 @@ Guard.__index = Guard
 --        default path); only the first open of the process reads it
 --   log  function(line) for query-log lines when the settings name no
 --        log-file (default: one line on stderr)
+--   host the engine's name for the stats file's idnguard_info ("dnsdist")
 -- Returns a guard, or nil and the reason (the library's file:line
 -- messages when the settings do not load).
 function M.open(opts)
@@ -93,6 +97,9 @@ function M.open(opts)
         vsize = tonumber(lib.idnguard_verdict_size())
     end
     if not handle then
+        if opts.host then
+            lib.idnguard_set_host(opts.host)
+        end
         local err = ffi.new("char[?]", ERR_MAX)
         local h = lib.idnguard_open_shared(opts.conf, err, ERR_MAX)
         if h == nil then
@@ -292,8 +299,9 @@ function Guard:log(v, r)
         if self.logfn then
             self.logfn(line)
         else
-            io.stderr:write(line, "\n")
-            io.stderr:flush()
+            -- One string, so one write(2) on the unbuffered stderr: lines
+            -- of several threads never interleave.
+            io.stderr:write(line .. "\n")
         end
     end
 end
@@ -306,6 +314,18 @@ function Guard:stats(when)
     local n = lib.idnguard_stats(self.h, when or "interval", buf_line, LINE_MAX, err, 512)
     local e = ffi.string(err)
     return ffi.string(buf_line, n), e ~= "" and e or nil
+end
+
+--- stats-interval in seconds (0: none).
+function Guard:stats_interval()
+    return tonumber(lib.idnguard_stats_interval(self.h))
+end
+
+--- A number that changes each time settings are applied (a packet
+--- cache's tag, so that an answer cached under other settings is not
+--- served).
+function Guard:settings_gen()
+    return lib.idnguard_settings_gen(self.h)
 end
 
 function Guard:mode()

@@ -10,7 +10,8 @@
 #                    that unbound version; lintian over all of them (errors
 #                    fail; its report is $(DEB_OUT)/lintian.txt)
 #   make check-deb   (part of `make check`) the packages unpacked with
-#                    dpkg-deb -x, never installed, into $(DEB_ROOT); the
+#                    dpkg-deb -x, never installed, into $(DEB_ROOT);
+#                    libidnguard.so.0 exports its header's functions; the
 #                    packaged daemon with the packaged module and CLI runs
 #                    three integration suites through scripts/lab.sh, the
 #                    suites' "other build" being the daemon built here; and
@@ -45,10 +46,10 @@ IDNG_DEB_VERSION = $(VERSION)+unbound$(subst -,.,$(UB_DEB_VERSION))
 UB_DEB = $(DEB_OUT)/unbound_$(UB_DEB_VERSION)_$(DEB_ARCH).deb
 IDNG_DEB = $(DEB_OUT)/idnguard_$(IDNG_DEB_VERSION)_$(DEB_ARCH).deb
 # What the idnguard package is built from, copied into its build tree.
-IDNG_DEB_FILES := Makefile LICENSE README.md docs codec core conf tap module cli man packaging/systemd
+IDNG_DEB_FILES := Makefile LICENSE README.md docs codec core conf tap module lib cli man packaging/systemd
 IDNG_DEB_INPUTS = Makefile LICENSE README.md $(wildcard docs/*.md) $(CODEC_SRC) $(wildcard codec/*.h) $(CONF_SRC) \
 	$(wildcard conf/*.h conf/*.example) $(CORE_SRC) $(wildcard core/*.h) $(TAP_SRC) \
-	$(wildcard tap/*.h) module/unbound.c $(wildcard cli/*.c cli/*.h man/*) \
+	$(wildcard tap/*.h) module/unbound.c $(wildcard lib/*) $(wildcard cli/*.c cli/*.h man/*) \
 	$(shell find packaging/debian packaging/systemd -type f) mk/deb.mk
 # The package builds run as on Debian's build daemons: a clean environment,
 # the system's tools only (see scripts/deb-unbound.sh).
@@ -123,6 +124,8 @@ check-deb: deb $(UB_STAMP) zones $(DEB_SUITES) $(SRC_STAMP)
 	@$(MAKE) --no-print-directory deb-unpack
 	@test -s $(DEB_ROOT)/usr/share/idnguard/prometheus/idnguard.rules.yml \
 	    || { echo "deb: the alert rules are not in the package" >&2; exit 1; }
+	@CC='$(CC)' sh scripts/lib-exports.sh $(DEB_ROOT)/usr/lib/idnguard/libidnguard.so.0 \
+	    lib/libidnguard.h
 	@$(MAKE) --no-print-directory deb-apparmor deb-systemd
 	@$(MAKE) --no-print-directory deb-suites
 

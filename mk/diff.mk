@@ -12,9 +12,10 @@
 
 DIFF_BIN := $(BUILD)/tests/diff/dump
 # The corpora of the harnesses the baseline knew; the tap decoders' (tap/,
-# newer than the baseline, and not inputs of the codec), lint-zone's (master
-# files) and the UTS #39 harness's (newer than the baseline) are left out.
-DIFF_NEWER := fstrm dnstap dnsmsg lint_zone uts39
+# newer than the baseline, and not inputs of the codec), the message scan's
+# (DNS messages, newer too), lint-zone's (master files) and the UTS #39
+# harness's (newer than the baseline) are left out.
+DIFF_NEWER := fstrm dnstap dnsmsg scan_message lint_zone uts39
 DIFF_CORPORA = $(sort $(filter-out $(foreach n,$(DIFF_NEWER),tests/fuzz/corpus/$(n) \
 	tests/fuzz/regress/$(n)),$(wildcard tests/fuzz/corpus/* tests/fuzz/regress/*))) \
 	idnatest:$(IDNA_TEST) random:40000

@@ -16,7 +16,7 @@
 # the library code.
 
 FUZZ_NAMES := punycode_decode punycode_encode label_check to_ascii to_unicode \
-	conf_parse classify log_escape fstrm dnstap dnsmsg lint_zone uts39
+	conf_parse classify log_escape fstrm dnstap dnsmsg scan_message lint_zone uts39
 FUZZ_TARGETS ?= $(FUZZ_NAMES)
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 10

@@ -28,7 +28,8 @@
 # The scenarios:
 #   upgrade   Debian's stock unbound, then both packages over it; the
 #             tap's unit, tmpfiles.d and logrotate files are there, and
-#             the directories the postinst makes; the tap started by hand
+#             the directories the postinst makes, and libidnguard with
+#             every library it needs; the tap started by hand
 #             as its unit's User= and ExecStart= say; the installed daemon
 #             with the module answers a good IDN and refuses a fake one,
 #             with the module's log line, and its dnstap reaches the tap,
@@ -211,6 +212,10 @@ files_check() { # R
     check "the tap's unit, tmpfiles.d and logrotate files are installed" eval \
         "[ -s '$f_r$tap_unit' ] && [ -s '$f_r/usr/lib/tmpfiles.d/idnguard.conf' ] &&
             [ -s '$f_r/etc/logrotate.d/idnguard' ]"
+    check "libidnguard.so.0 is installed, every library it needs found in the root" eval \
+        "[ -s '$f_r/usr/lib/idnguard/libidnguard.so.0' ] &&
+            chroot '$f_r' ldd /usr/lib/idnguard/libidnguard.so.0 >'$work/ldd.log' 2>&1 &&
+            ! grep -q 'not found' '$work/ldd.log'"
     check "the directory for local settings is there, empty" eval \
         "[ -d '$f_r/etc/unbound/idnguard.conf.d' ] && [ -z \"\$(ls -A '$f_r/etc/unbound/idnguard.conf.d')\" ]"
     f_log=$(tap_opt "$f_r" -w)

@@ -88,6 +88,7 @@ for group in "$@"; do
         need libldns-dev file:/usr/include/ldns/ldns.h
         need librust-url-dev pkg:librust-url-dev
         need tmux cmd:tmux
+        need luajit2 cmd:luajit
         ;;
     tables)
         need python3 cmd:python3

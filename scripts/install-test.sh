@@ -65,6 +65,11 @@ files="usr/bin/idnguard usr/lib/idnguard/idnguard.so usr/lib/idnguard/idnguard.p
     usr/share/doc/idnguard/LICENSE usr/share/doc/idnguard/README.md
     usr/share/doc/idnguard/docs/unbound.md usr/share/doc/idnguard/docs/tap.md
     usr/share/idnguard/prometheus/idnguard.rules.yml
+    usr/share/idnguard/lua/idnguard.lua usr/share/idnguard/lua/dnsdist.lua
+    usr/share/idnguard/lua/pdns-recursor.lua usr/share/idnguard/lua/kresd.lua
+    usr/share/idnguard/examples/dnsdist.conf.example
+    usr/share/idnguard/examples/pdns-recursor.yml.example
+    usr/share/idnguard/examples/kresd.conf.example
     usr/lib/systemd/system/idnguard-tap.service usr/lib/tmpfiles.d/idnguard.conf
     $conf etc/logrotate.d/idnguard
     etc/systemd/system/unbound.service.d/idnguard.conf
@@ -93,6 +98,15 @@ check "the dynlib example names the installed module" \
     grep -q '^ *dynlib-file: "/usr/lib/idnguard/idnguard.so"' "$doc/unbound.conf.example"
 check "the python example names the installed script" \
     grep -q '^ *python-script: "/usr/lib/idnguard/idnguard.py"' "$doc/unbound-python.conf.example"
+check "the engines' examples name the installed binding and library" \
+    eval "for f in '$stage'/usr/share/idnguard/examples/*.example; do
+        grep -q /usr/share/idnguard/lua/ \"\$f\" && grep -q /usr/lib/idnguard/libidnguard.so.0 \"\$f\" ||
+            { echo \"    \$f\"; exit 1; }; done"
+check "the installed binding loads the installed library with the installed settings" \
+    luajit -e "package.path = '$stage/usr/share/idnguard/lua/?.lua;' .. package.path
+        local g, e = require('idnguard').open { lib = '$stage/usr/lib/idnguard/libidnguard.so.0',
+            conf = '$stage/$conf' }
+        assert(g, e)"
 
 # ---- the tap's unit ----
 

@@ -2,7 +2,8 @@
 # lib-exports.sh LIB HEADER
 #
 # `make check-lib`: the shared library LIB (build/libidnguard.so.0) has the
-# soname libidnguard.so.0 and exports exactly the functions HEADER
+# soname libidnguard.so.0, is never unloaded (DF_1_NODELETE: its threads
+# run in its code), and exports exactly the functions HEADER
 # (lib/libidnguard.h) declares, nothing more and nothing less.  The header
 # is read through the C preprocessor, so names in its comments do not
 # count; the library with nm -D --defined-only and readelf -d.  CC names
@@ -23,7 +24,8 @@ trap 'rm -rf "$work"' EXIT
     sed 's/ *($//' | sort -u >"$work/declared" || exit 2
 nm -D --defined-only "$lib" | awk '{ print $NF }' | sed 's/@.*//' | sort -u >"$work/exported" ||
     exit 2
-soname=$(readelf -d "$lib" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+dynamic=$(readelf -d "$lib") || exit 2
+soname=$(echo "$dynamic" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
 
 fail=0
 if [ ! -s "$work/declared" ]; then
@@ -32,6 +34,10 @@ if [ ! -s "$work/declared" ]; then
 fi
 if [ "$soname" != libidnguard.so.0 ]; then
     echo "lib: $lib has soname '$soname', not libidnguard.so.0" >&2
+    fail=1
+fi
+if ! echo "$dynamic" | grep -q '(FLAGS_1).*NODELETE'; then
+    echo "lib: $lib can be unloaded: not linked with -z nodelete" >&2
     fail=1
 fi
 missing=$(comm -23 "$work/declared" "$work/exported")
@@ -45,4 +51,4 @@ if [ -n "$extra" ]; then
     fail=1
 fi
 [ $fail -eq 0 ] || exit 1
-echo "lib: $lib (soname $soname) exports the $(wc -l <"$work/declared") functions of $header, nothing else"
+echo "lib: $lib (soname $soname, never unloaded) exports the $(wc -l <"$work/declared") functions of $header, nothing else"

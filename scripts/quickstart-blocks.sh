@@ -1,5 +1,5 @@
 #!/bin/sh
-# quickstart-blocks.sh FILE NAME [HEADINGS]
+# quickstart-blocks.sh [--marker WORD] FILE NAME [HEADINGS]
 #
 # Prints the commands of the fenced block that FILE marks as quickstart
 # NAME: the block must follow the line `<!-- quickstart: NAME -->` (blank
@@ -15,30 +15,42 @@
 # fails unless FILE has exactly that many `### Quickstart` headings and as
 # many quickstart markers: a new quickstart without a marker is no
 # quickstart left untested.
+#
+# With --marker WORD, the same for the blocks marked `<!-- WORD: NAME -->`
+# (docs/tap.md's `tap-producer` blocks, the resolvers' dnstap settings
+# that scripts/tap-producer.sh runs as written): the block may be of any
+# language (```conf, ```lua, ```yaml ...); HEADINGS and the rule about a
+# second block are the quickstarts' only.
 set -eu
 
-if [ $# -lt 2 ] || [ $# -gt 3 ]; then
-    echo "usage: $0 FILE NAME [HEADINGS]" >&2
+word=quickstart
+if [ $# -ge 2 ] && [ "$1" = --marker ]; then
+    word=$2
+    shift 2
+fi
+if [ $# -lt 2 ] || [ $# -gt 3 ] || { [ $# -eq 3 ] && [ "$word" != quickstart ]; }; then
+    echo "usage: $0 [--marker WORD] FILE NAME [HEADINGS]" >&2
     exit 2
 fi
 file=$1 name=$2 headings=${3:-}
 [ -r "$file" ] || { echo "$0: cannot read $file" >&2; exit 1; }
 
-awk -v name="$name" -v file="$file" -v headings="$headings" '
+awk -v word="$word" -v name="$name" -v file="$file" -v headings="$headings" '
     function die(msg) { printf "quickstart-blocks: %s: %s\n", file, msg > "/dev/stderr"; bad = 1; exit 1 }
+    BEGIN { qs = word == "quickstart"; fence = qs ? "```sh" : "a fenced" }
     /^### Quickstart/ { nhead++ }
-    /^<!-- quickstart: [a-z0-9-]+ -->$/ {
+    index($0, "<!-- " word ": ") == 1 && $0 ~ /^<!-- [a-z0-9-]+: [a-z0-9-]+ -->$/ {
         nmark++
-        m = $0; sub(/^<!-- quickstart: /, "", m); sub(/ -->$/, "", m)
+        m = $0; sub(/^<!-- [a-z0-9-]+: /, "", m); sub(/ -->$/, "", m)
         if (m == name) {
-            if (found) die("quickstart marker \"" name "\" is there twice (line " NR ")")
+            if (found) die(word " marker \"" name "\" is there twice (line " NR ")")
             found = NR; state = "marker"
         }
         next
     }
     state == "marker" {
         if ($0 ~ /^[ \t]*$/) next
-        if ($0 != "```sh") die("the quickstart marker \"" name "\" (line " found ") is not followed by a ```sh block")
+        if (qs ? $0 != "```sh" : $0 !~ /^```[a-z0-9]*$/) die("the " word " marker \"" name "\" (line " found ") is not followed by " fence " block")
         state = "block"; next
     }
     state == "block" {
@@ -47,13 +59,13 @@ awk -v name="$name" -v file="$file" -v headings="$headings" '
     }
     # A second sh block before the next heading would go untested.
     state == "done" && /^#/ { state = "after" }
-    state == "done" && $0 == "```sh" { die("a second ```sh block (line " NR ") follows the quickstart block \"" name "\" (line " found ") before the next heading: the test runs only the marked one") }
+    qs && state == "done" && $0 == "```sh" { die("a second ```sh block (line " NR ") follows the quickstart block \"" name "\" (line " found ") before the next heading: the test runs only the marked one") }
     END {
         if (bad) exit 1
-        if (!found) die("no quickstart marker \"<!-- quickstart: " name " -->\"")
-        if (state == "marker") die("the quickstart marker \"" name "\" (line " found ") is not followed by a ```sh block")
-        if (state == "block") die("the quickstart block \"" name "\" (line " found ") is not closed")
-        if (!lines) die("the quickstart block \"" name "\" (line " found ") is empty")
+        if (!found) die("no " word " marker \"<!-- " word ": " name " -->\"")
+        if (state == "marker") die("the " word " marker \"" name "\" (line " found ") is not followed by " fence " block")
+        if (state == "block") die("the " word " block \"" name "\" (line " found ") is not closed")
+        if (!lines) die("the " word " block \"" name "\" (line " found ") is empty")
         if (headings != "" && (nhead != headings || nmark != headings))
             die(nhead " \"### Quickstart\" headings and " nmark " quickstart markers, where " headings " of each were expected")
     }' "$file"

@@ -83,10 +83,10 @@ static size_t count_lines_n(const char *s, size_t n)
 
 /* ---- building dnstap ---- */
 
-enum { CQ = 5, CR = 6 };
+enum { RQ = 3, RR = 4, CQ = 5, CR = 6 };
 
 struct dtm {
-    unsigned type;     /* CQ or CR */
+    unsigned type;     /* CQ, CR, RQ or RR */
     unsigned proto;    /* 1 udp, 2 tcp, 3 dot */
     uint8_t addr[16];
     size_t alen;
@@ -95,7 +95,8 @@ struct dtm {
     unsigned qnsec;
     long long rsec;
     unsigned rnsec;
-    const struct tb *dns;
+    const struct tb *dns;  /* NULL: no DNS message (the producer leaves it out) */
+    const struct tb *zone; /* query_zone, a wire name; NULL: none */
 };
 
 static void dnstap_msg(struct tb *out, const struct dtm *m)
@@ -111,14 +112,18 @@ static void dnstap_msg(struct tb *out, const struct dtm *m)
         tb_pb_varint(&in, 8, (uint64_t)m->qsec);
         tb_pb_fixed32(&in, 9, m->qnsec);
     }
-    if (m->type == CQ) {
-        tb_pb_bytes(&in, 10, m->dns->b, m->dns->n);
+    if (m->zone)
+        tb_pb_bytes(&in, 11, m->zone->b, m->zone->n);
+    if (m->type == CQ || m->type == RQ) {
+        if (m->dns)
+            tb_pb_bytes(&in, 10, m->dns->b, m->dns->n);
     } else {
         if (m->rsec) {
             tb_pb_varint(&in, 12, (uint64_t)m->rsec);
             tb_pb_fixed32(&in, 13, m->rnsec);
         }
-        tb_pb_bytes(&in, 14, m->dns->b, m->dns->n);
+        if (m->dns)
+            tb_pb_bytes(&in, 14, m->dns->b, m->dns->n);
     }
     out->n = 0;
     tb_pb_bytes(out, 1, "test", 4);
@@ -172,29 +177,42 @@ static void control(struct tb *out, unsigned type, int with_ctype)
     }
 }
 
+/* One dnstap message as a data frame, into the capture. */
+static void put_message(FILE *f, const struct dtm *m)
+{
+    struct tb msg, fr = {{0}, 0};
+
+    dnstap_msg(&msg, m);
+    frame(&fr, &msg);
+    fwrite(fr.b, 1, fr.n, f);
+}
+
+/* A message from 127.0.0.1#port at the time of id (as pair sends them). */
+static void msg_from(struct dtm *m, unsigned type, unsigned id, unsigned port)
+{
+    memset(m, 0, sizeof *m);
+    m->type = type;
+    m->proto = 1;
+    m->addr[0] = 127;
+    m->addr[3] = 1;
+    m->alen = 4;
+    m->port = port;
+    m->qsec = 1795000000 + id;
+    m->qnsec = 123456000;
+}
+
 /* A query/response pair from 127.0.0.1#port, 412 microseconds apart. */
 static void pair(FILE *f, unsigned id, unsigned port, const uint8_t *wire, size_t wlen,
                  unsigned rcode, int ede, int send_query, int send_response)
 {
-    struct tb dns, msg, fr;
+    struct tb dns;
     struct dtm m;
 
-    memset(&m, 0, sizeof m);
-    m.proto = 1;
-    m.addr[0] = 127;
-    m.addr[3] = 1;
-    m.alen = 4;
-    m.port = port;
-    m.qsec = 1795000000 + id;
-    m.qnsec = 123456000;
+    msg_from(&m, CQ, id, port);
     m.dns = &dns;
     if (send_query) {
         dns_msg(&dns, id, 0, 0, wire, wlen, 1, -1);
-        m.type = CQ;
-        dnstap_msg(&msg, &m);
-        fr.n = 0;
-        frame(&fr, &msg);
-        fwrite(fr.b, 1, fr.n, f);
+        put_message(f, &m);
     }
     if (send_response) {
         dns_msg(&dns, id, 1, rcode, wire, wlen, 1, ede);
@@ -202,10 +220,7 @@ static void pair(FILE *f, unsigned id, unsigned port, const uint8_t *wire, size_
         m.qsec = 0; /* Unbound sends no query time with its responses */
         m.rsec = 1795000000 + id;
         m.rnsec = 123868000;
-        dnstap_msg(&msg, &m);
-        fr.n = 0;
-        frame(&fr, &msg);
-        fwrite(fr.b, 1, fr.n, f);
+        put_message(f, &m);
     }
 }
 
@@ -545,6 +560,84 @@ START_TEST(test_file_malformed_input)
     run_tap(args, &r);
     ck_assert_int_eq(r.status, 2);
     ck_assert_msg(strstr(r.err, path) && strstr(r.err, "No such file"), "%s", r.err);
+    run_free(&r);
+}
+END_TEST
+
+/* A message sent without its DNS message is no error: dnstap.proto makes
+ * it optional, and producers leave it out by design.  Knot Resolver sends
+ * its CLIENT_QUERY without one unless client.log_queries is set (and its
+ * CLIENT_RESPONSE without one unless client.log_responses is); PowerDNS
+ * Recursor's newly-observed-domain stream is a CLIENT_QUERY that names
+ * the domain in query_zone alone.  There is nothing to judge or to match
+ * by: no line of its own, counted with the messages not logged, said once
+ * on stderr for each type.  The other half of the pair, which carries its
+ * message, still gets its line: a response alone, a query unanswered.  A
+ * RESOLVER_QUERY (all that PowerDNS Recursor's dnstap sends) is a message
+ * not logged too. */
+START_TEST(test_file_messages_without_dns)
+{
+    char path[600], stats[600], line[2048];
+    uint8_t w[256];
+    size_t wl;
+    struct t_out r;
+    FILE *f = capture(path, sizeof path, "nodns.fstrm");
+    const char *args[] = {"-r", path, "--stats-file", stats, NULL};
+    struct tb dns, zone = {{0}, 0};
+    struct dtm m;
+    char *got;
+
+    path_in(stats, sizeof stats, "nodns.prom");
+    /* Knot Resolver without log_queries: the query bare, the response whole. */
+    wl = wire_of("kresd.example", w);
+    msg_from(&m, CQ, 1, 40001);
+    put_message(f, &m);
+    pair(f, 1, 40001, w, wl, 0, -1, 0, 1);
+    /* PowerDNS Recursor's newly observed domain. */
+    msg_from(&m, CQ, 2, 40002);
+    tb_name(&zone, "nod.example");
+    m.zone = &zone;
+    put_message(f, &m);
+    /* Without log_responses: the query whole, the response bare. */
+    wl = wire_of("lost.example", w);
+    pair(f, 3, 40003, w, wl, 0, -1, 1, 0);
+    msg_from(&m, CR, 3, 40003);
+    m.qsec = 0;
+    m.rsec = 1795000003;
+    put_message(f, &m);
+    /* PowerDNS Recursor's query to a name server. */
+    wl = wire_of("outgoing.example", w);
+    dns_msg(&dns, 4, 0, 0, w, wl, 1, -1);
+    msg_from(&m, RQ, 4, 40004);
+    m.dns = &dns;
+    put_message(f, &m);
+    put_control(f, 3, 0);
+    fclose(f);
+
+    run_tap(args, &r);
+    ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+    ck_assert_msg(count_lines(r.out) == 2, "%s", r.out);
+    ck_assert_str_eq(line_at(r.out, 0, line, sizeof line),
+                     "2026-11-18T11:06:41.123868Z 127.0.0.1#40001 kresd.example. A IN NOERROR ok "
+                     "pass - proto=udp");
+    ck_assert_str_eq(line_at(r.out, 1, line, sizeof line),
+                     "2026-11-18T11:06:43.123456Z 127.0.0.1#40003 lost.example. A IN - ok pass - "
+                     "proto=udp");
+    ck_assert_msg(strstr(r.err, "frames=6 messages=6 lines=2 unanswered=1 unmatched=1 dropped=0 "
+                                "malformed_frames=0 malformed_messages=0 malformed_dns=0"),
+                  "%s", r.err);
+    {
+        const char *q = strstr(r.err, "CLIENT_QUERY messages come without their DNS message");
+        const char *a = strstr(r.err, "CLIENT_RESPONSE messages come without their DNS message");
+        ck_assert_msg(q && !strstr(q + 1, "CLIENT_QUERY messages come") && a
+                          && !strstr(a + 1, "CLIENT_RESPONSE messages come"),
+                      "not said once for each type: %s", r.err);
+    }
+    got = t_slurp(stats, NULL);
+    ck_assert_msg(got && strstr(got, "\nidnguard_tap_other_messages_total 4\n")
+                      && strstr(got, "\nidnguard_tap_malformed_dns_total 0\n"),
+                  "%s", got ? got : "(no stats file)");
+    free(got);
     run_free(&r);
 }
 END_TEST
@@ -915,6 +1008,7 @@ static Suite *tap_suite(void)
     tcase_add_test(tc, test_file_settings_and_json);
     tcase_add_test(tc, test_file_stats_files_apart);
     tcase_add_test(tc, test_file_malformed_input);
+    tcase_add_test(tc, test_file_messages_without_dns);
     tcase_add_test(tc, test_usage_errors);
     tcase_add_test(tc, test_socket_writers_reconnects_and_broken_ones);
     tcase_add_test(tc, test_socket_slots_and_second_reader);

@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""Writes the seed corpora of the tap harnesses: tests/fuzz/corpus/{fstrm,dnstap,dnsmsg}/.
+"""Writes the seed corpora of the DNS message harnesses:
+tests/fuzz/corpus/{fstrm,dnstap,dnsmsg,scan_message}/.
 
     python3 tests/fuzz/make_tap_corpus.py        (from the top of the tree)
 
 Deterministic, standard library only.  Seeds: Frame Streams files and
 handshakes (libfstrm's framing), Dnstap messages (dnstap.proto's field
-numbers), DNS queries and responses with OPT and EDE (RFC 6891, RFC 8914).
+numbers), DNS queries and responses with OPT and EDE (RFC 6891, RFC 8914),
+responses with compressed CNAME and DNAME chains, and pointers that go
+forwards or loop (RFC 1035 4.1.4).
 """
 import os
 import struct
@@ -78,6 +81,20 @@ QUERY = dns(0x1234, 0x0100, [("xn--bcher-kva.example", 1)])
 RESP = dns(0x1234, 0x8183, [("xn--bcher-kva.example", 1)],
            b"\xc0\x0c" + struct.pack(">HHIH", 1, 1, 300, 4) + bytes([192, 0, 2, 7]), 1,
            ede(18, b"blocked") + ede(3, b""))
+def cname_chain(target):
+    """www.example. A: a CNAME owned by a pointer to the question name, to
+    lo.TARGET.example. (compressed), and the target's A record, owned by a
+    pointer to the CNAME's rdata."""
+    hdr = struct.pack(">6H", 7, 0x8180, 1, 2, 0, 0)
+    question = name("www.example") + struct.pack(">HH", 1, 1)
+    rdata = b"\2lo" + bytes([len(target)]) + target.encode() + b"\xc0\x10"
+    cname = b"\xc0\x0c" + struct.pack(">HHIH", 5, 1, 300, len(rdata)) + rdata
+    at = 12 + len(question) + 12
+    a = struct.pack(">H", 0xC000 | at) + struct.pack(">HHIH", 1, 1, 300, 4) + bytes([127, 0, 0, 1])
+    return hdr + question + cname + a
+
+
+CHAIN = cname_chain("xn--bcher-kva")
 DT_Q = dnstap(5, QUERY)
 DT_R = dnstap(6, QUERY, RESP, v6=True)
 
@@ -96,6 +113,19 @@ SEEDS = {
         "compressed_qname": dns(1, 0, [("a", 1)])[:12] + b"\xc0\x0c\0\1\0\1",
         "two_questions": dns(2, 0, [("a.b", 1), ("c", 28)]),
         "opt_do": dns(3, 0x0100, [("example", 48)], opt=b""),
+    },
+    "scan_message": {
+        "response_ede": RESP,
+        "cname_chain": CHAIN,
+        "cname_fake": cname_chain("xn--ab-m1t"),
+        "dname": dns(8, 0x8180, [("www.example", 1)],
+                     b"\xc0\x10" + struct.pack(">HHIH", 39, 1, 300, len(name("xn--ab-m1t.net")))
+                     + name("xn--ab-m1t.net"), 1),
+        "forward_pointer": CHAIN[:29] + struct.pack(">H", 0xC000 | (len(CHAIN) - 16)) + CHAIN[31:],
+        "loop": dns(9, 0x8180, [("a", 1)])[:12] + b"\1b\xc0\x0e\0\1\0\1",
+        "long_name": struct.pack(">6H", 10, 0x8180, 1, 0, 0, 1) + (b"\x3f" + b"a" * 63) * 3
+        + b"\0\0\1\0\1" + b"\x3e" + b"a" * 62 + b"\xc0\x0c"
+        + struct.pack(">HHIH", 1, 1, 300, 4) + bytes(4),
     },
 }
 

@@ -94,6 +94,9 @@ struct harness_opts {
      *  there over dnstap (lab.sh --dnstap; a bidirectional Frame Streams
      *  reader such as `idnguard tap -u` listens on it). */
     const char *dnstap_socket;
+    /** "nsd": NSD alone, for a test that runs a resolver of its own in
+     *  front of it (lab.sh --only; h->port is then no one's). */
+    const char *only;
 };
 
 /** One NSD and one Unbound with the module. */
@@ -299,7 +302,8 @@ void hx_expect_policy(const struct dnsq_result *r, const struct qline *q, const 
 /**
  * No EDE on an answer but, on a CD=1 reply, Unbound's own DNSSEC
  * Indeterminate (5) or DNSSEC Bogus (6), which Unbound 1.26.2 attaches to
- * the data it hands a CD client and 1.17.1 does not: never the module's.
+ * the data it hands a CD client and 1.17.1 does not (pdns: the Recursor's
+ * own, any DNSSEC one, 1-12): never the module's.
  */
 int hx_answer_ede_ok(const struct dnsq_result *r);
 
@@ -337,8 +341,8 @@ void hx_expect_dropped(const struct dnsq_result *r, const struct qline *q, const
 /**
  * A raw name normalized.  cname is the answer's CNAME ("raw. CNAME
  * xn--....") and rest the A-label name's answer after it.  dynlib: cname
- * then rest, path resolved (or cache when allow_cache).  PY: there are no
- * sub-queries from python: the answer is the CNAME alone (path policy,
+ * then rest, path resolved (or cache when allow_cache).  PY (and wherever
+ * harness_cname_alone): the answer is the CNAME alone (path policy,
  * target= in the line), and the client that follows it (queried here, with
  * qtype) gets rest.
  */
@@ -347,12 +351,12 @@ void hx_expect_normalized(const struct harness *h, const struct dnsq_result *r,
                           const char *cname, const char *rest, const char *verdict);
 
 /**
- * PY: a raw name is judged in its A-label form only once the client asks
- * for that name.  When the reply in r and q is normalize's CNAME (NOERROR,
+ * PY (and wherever harness_cname_alone): a raw name is judged in its
+ * A-label form only once the client asks for that name.  When the reply in r and q is normalize's CNAME (NOERROR,
  * action normalize, path policy, a target), queries the target as a client
  * following it would (qtype, flags, timeout_ms) into r and q, and puts the
- * target into qname_log (cap octets).  @return 1 when it followed; 0 under
- * dynlib and for any other reply.
+ * target into qname_log (cap octets).  @return 1 when it followed; 0
+ * otherwise (the whole chain, or any other reply).
  */
 int py_follow_normalize(const struct harness *h, uint16_t qtype, unsigned flags, int timeout_ms,
                         struct dnsq_result *r, struct qline *q, char *qname_log, size_t cap);
@@ -385,6 +389,19 @@ int harness_engine(void);
 /** Notes, under an engine flavour, that the test's expectations are the
  *  engine's (why: a short reason), on stdout. */
 void engine_does(const char *why);
+
+/**
+ * Does a raw name that is normalized get normalize's CNAME alone, which the
+ * client follows (its next query judged and scanned as any other), rather
+ * than the CNAME and the A-label name's answer?  The python module (no
+ * sub-queries from python), PowerDNS Recursor (the answer its own CNAME
+ * chase adds reaches the client past every hook, unscanned) and dnsdist (a
+ * proxy, which asks its backend nothing of its own) do that.
+ * hx_expect_normalized and py_follow_normalize go by it; CN(chain, alone)
+ * is an expectation's value for each.
+ */
+int harness_cname_alone(void);
+#define CN(chain, alone) (harness_cname_alone() ? (alone) : (chain))
 
 /** A monotonic clock in milliseconds. */
 long long harness_now_ms(void);

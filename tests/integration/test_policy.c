@@ -667,7 +667,8 @@ static Suite *policy_suite(void)
     tcase_add_test(tc, test_chain_into_confusable);
     tcase_add_test(tc, test_mixed_script_logged);
     tcase_add_test(tc, test_lookalike_answer_refused_logged_in_alabels);
-    if (!harness_engine()) /* Unbound's reload (SIGHUP) */
+    /* Unbound's reload (SIGHUP) with watch-settings: no. */
+    if (!harness_engine())
         tcase_add_test(tc, test_lookalike_reload);
     suite_add_tcase(s, tc);
     return s;

@@ -53,7 +53,7 @@
 struct tap {
     char dir[HARNESS_PATH_MAX];
     char sock[HARNESS_PATH_MAX + 16], out[HARNESS_PATH_MAX + 16], err[HARNESS_PATH_MAX + 16],
-        conf[HARNESS_PATH_MAX + 16];
+        conf[HARNESS_PATH_MAX + 16], stats[HARNESS_PATH_MAX + 16];
     pid_t pid, owner;
 };
 
@@ -100,6 +100,19 @@ static int reap(pid_t pid, int bound_ms, int *status)
     return 0;
 }
 
+/* A daemon this process started (dnsdist, a producer): SIGTERM, a bounded
+ * wait.  Safe when it is not running (0). */
+static void daemon_stop(pid_t *pid)
+{
+    int st;
+
+    if (*pid > 0) {
+        kill(*pid, SIGTERM);
+        reap(*pid, HARNESS_STOP_MS, &st);
+    }
+    *pid = 0;
+}
+
 /* SIGTERM, a bounded wait; the wait status.  Safe when it is not running. */
 static int tap_stop(struct tap *t)
 {
@@ -132,7 +145,8 @@ static int tap_wait_listening(struct tap *t, char *line, size_t cap)
 }
 
 /* Its own directory, the settings file, and `tap -u SOCK -w OUT --conf
- * CONF --wait 1`, waited for (bounded) until it says it listens. */
+ * CONF --wait 1 --stats-file STATS --stats-interval 1`, waited for
+ * (bounded) until it says it listens. */
 static void tap_start(struct tap *t, const char *conf_text)
 {
     char wait_s[16], line[LINE_CAP];
@@ -143,10 +157,13 @@ static void tap_start(struct tap *t, const char *conf_text)
     snprintf(t->out, sizeof t->out, "%s/tap.log", t->dir);
     snprintf(t->err, sizeof t->err, "%s/tap.err", t->dir);
     snprintf(t->conf, sizeof t->conf, "%s/idnguard.conf", t->dir);
+    snprintf(t->stats, sizeof t->stats, "%s/tap.prom", t->dir);
     ck_assert_msg(put_file(t->conf, conf_text) == 0, "cannot write %s", t->conf);
     snprintf(wait_s, sizeof wait_s, "%d", TAP_WAIT_S);
     {
-        char *args[] = {"-u", t->sock, "-w", t->out, "--conf", t->conf, "--wait", wait_s, NULL};
+        char *args[] = {"-u",     t->sock, "-w",           t->out,   "--conf",           t->conf,
+                        "--wait", wait_s,  "--stats-file", t->stats, "--stats-interval", "1",
+                        NULL};
         t->owner = getpid();
         t->pid = tap_spawn(t, args);
     }
@@ -214,6 +231,43 @@ static void tap_summary(const struct tap *t, struct tap_summary *s)
                       == 10,
                   "no summary line last on the tap's stderr: %s", last);
     free(text);
+}
+
+/* The counters of the tap's stats file, one snapshot (it is written
+ * whole, once a second); -1 for a counter not there. */
+struct tap_counts {
+    long long frames, messages, other, unanswered, unmatched, mal_frames, mal_messages, mal_dns,
+        connections;
+};
+
+/* 0 with the counts, -1 while there is no stats file yet. */
+static int tap_counts(const struct tap *t, struct tap_counts *c)
+{
+    const struct {
+        const char *name;
+        long long *v;
+    } rows[] = {{"frames", &c->frames},
+                {"messages", &c->messages},
+                {"other_messages", &c->other},
+                {"unanswered", &c->unanswered},
+                {"unmatched", &c->unmatched},
+                {"malformed_frames", &c->mal_frames},
+                {"malformed_messages", &c->mal_messages},
+                {"malformed_dns", &c->mal_dns},
+                {"connections", &c->connections}};
+    char *text = harness_read_file(t->stats, 0, NULL), key[64];
+    size_t i;
+
+    if (!text)
+        return -1;
+    for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        const char *p;
+        snprintf(key, sizeof key, "\nidnguard_tap_%s_total ", rows[i].name);
+        p = strstr(text, key);
+        *rows[i].v = p ? strtoll(p + strlen(key), NULL, 10) : -1;
+    }
+    free(text);
+    return 0;
 }
 
 /* ---- dynlib: the tap's lines and the module's ---- */
@@ -652,13 +706,7 @@ static void setup_dnsdist(void)
 
 static void teardown_dnsdist(void)
 {
-    int st;
-
-    if (dnsdist_pid > 0) {
-        kill(dnsdist_pid, SIGTERM);
-        reap(dnsdist_pid, HARNESS_STOP_MS, &st);
-        dnsdist_pid = 0;
-    }
+    daemon_stop(&dnsdist_pid);
     if (dnsdist_dir[0] && !(getenv("IDNGUARD_KEEP") && atoi(getenv("IDNGUARD_KEEP"))))
         t_tmpdir_remove(dnsdist_dir);
     dnsdist_dir[0] = '\0';
@@ -710,6 +758,297 @@ START_TEST(test_dnsdist_producer)
 }
 END_TEST
 
+/* ---- the producers of Debian 13 (make check-tap-producers) ---- */
+
+/*
+ * Each producer in turn, from Debian 13's packages in their roots
+ * (scripts/tap-producer.sh runs it with the settings docs/tap.md gives an
+ * operator, the socket being this tap's), on a free port of its own in
+ * front of the lab's NSD.  The same names go to each, and the tap's line
+ * for each query must say what the client got.  PowerDNS Recursor sends
+ * no client messages at all: the tap must take what it sends (its own
+ * queries to NSD and their responses, a CLIENT_QUERY without the query
+ * for each newly observed domain), write no line, and count nothing as
+ * malformed.
+ *
+ * The setup asks every name, in order, and keeps the answers; each test
+ * then checks one of them and its line.  So the producers' dnstap delay
+ * (libfstrm sends at least once a second) is waited out once per
+ * producer, not once per name.
+ */
+struct producer {
+    const char *name;    /* tap-producer.sh's PRODUCER, the tcase's name */
+    int client_messages; /* 0: its dnstap has none (PowerDNS Recursor) */
+};
+static const struct producer *P;
+static pid_t producer_pid;
+static int producer_port;
+static char producer_out[HARNESS_PATH_MAX + 32];
+
+/* The names, as the lab's NSD answers them (no producer judges names):
+ * the tap's verdict and action are what the settings would do. */
+static const struct {
+    const char *qname;
+    unsigned flags;
+    const char *logged, *unicode, *rcode, *verdict, *action;
+    int cached; /* asked before: from the producer's cache */
+} via_producer[] = {
+    {"xn--bcher-kva.example", 0, "xn--bcher-kva.example.",
+     "b\xc3\xbc"
+     "cher.example.",
+     "NOERROR", "ok", "pass", 0},
+    {"xn--ab-m1t.example", HQ_TCP, "xn--ab-m1t.example.", "", "NOERROR", "contextj:xn--ab-m1t",
+     "refuse", 0},
+    {"b\\195\\188cher.example", 0, "b\\195\\188cher.example.", "", "NXDOMAIN",
+     "raw-8bit:b\\195\\188cher", "normalize", 0},
+    /* dnsdist: from its packet cache, which has response actions of its own */
+    {"xn--bcher-kva.example", 0, "xn--bcher-kva.example.",
+     "b\xc3\xbc"
+     "cher.example.",
+     "NOERROR", "ok", "pass", 1},
+};
+#define NVIA_PRODUCER ((int)(sizeof via_producer / sizeof via_producer[0]))
+
+/* The setup's answers to via_producer's names (dnsq_query_ex's return). */
+static struct dnsq_result producer_answer[NVIA_PRODUCER];
+static int producer_asked[NVIA_PRODUCER];
+
+/* The producer's output and the tap's stderr, for a failure message. */
+#define TAILS_CAP 4096
+static const char *producer_tails(char *buf)
+{
+    char a[1500], b[700];
+
+    harness_tail(producer_out, a, sizeof a);
+    harness_tail(T.err, b, sizeof b);
+    snprintf(buf, TAILS_CAP, "\n--- %s ---\n%s\n--- %s ---\n%s", producer_out, a, T.err, b);
+    return buf;
+}
+
+/* Has the tap taken what the producer sent for this answered probe, within
+ * a bound?  Its line for the client port, or, from a producer without
+ * client messages, more messages than before it. */
+static int probe_seen(unsigned port, long long before)
+{
+    char needle[40], line[LINE_CAP];
+    struct tap_counts c;
+    long long deadline = harness_now_ms() + HARNESS_LOG_MS + 2000;
+
+    if (P->client_messages) {
+        snprintf(needle, sizeof needle, " 127.0.0.1#%u ", port);
+        return harness_wait_line(T.out, 0, needle, HARNESS_LOG_MS + 2000, line, sizeof line);
+    }
+    do {
+        if (tap_counts(&T, &c) == 0 && c.messages > before)
+            return 1;
+        t_sleep_ms(100);
+    } while (harness_now_ms() < deadline);
+    return 0;
+}
+
+/* The producer on a free port; 0 once it answers and the tap has taken
+ * what it sent for that, -1 when it exited first (a port taken meanwhile:
+ * the caller tries again), -2 when neither came within the bound. */
+static int producer_start(const char *script)
+{
+    char port[16], nsd_port[16];
+    long long deadline;
+    struct dnsq_result r;
+    int st;
+
+    producer_port = free_port();
+    ck_assert_msg(producer_port > 0, "no free port");
+    snprintf(port, sizeof port, "%d", producer_port);
+    snprintf(nsd_port, sizeof nsd_port, "%d", H.nsd_port);
+    snprintf(producer_out, sizeof producer_out, "%s/%s.out", T.dir, P->name);
+    {
+        char *argv[] = {"/bin/sh", (char *)script, (char *)P->name, T.dir, port, nsd_port, NULL};
+        producer_pid = harness_spawn(argv, producer_out, producer_out);
+        ck_assert_msg(producer_pid > 0, "cannot start %s: %s", script, strerror(errno));
+    }
+    deadline = harness_now_ms() + 2 * HARNESS_START_MS;
+    while (harness_now_ms() < deadline) {
+        struct tap_counts c;
+        if (waitpid(producer_pid, &st, WNOHANG) == producer_pid) {
+            producer_pid = 0;
+            return -1;
+        }
+        if (tap_counts(&T, &c) != 0)
+            c.messages = 0;
+        if (dnsq_query_ex(producer_port, "www.example", DNSQ_A, 0, 500, &r) == 0 && !r.timed_out
+            && r.rcode == 0 && probe_seen(r.local_port, c.messages))
+            return 0;
+        t_sleep_ms(100);
+    }
+    return -2;
+}
+
+static void teardown_producer(void);
+
+static void setup_producer(const struct producer *p)
+{
+    const char *script = getenv("IDNGUARD_TAP_PRODUCER");
+    struct harness_opts o = {.only = "nsd"};
+    int tries, i;
+
+    int st = -1;
+
+    P = p;
+    tap_start(&T, "idnguard:\n");
+    harness_setup_ex(&H, "idnguard:\n", 1, &o);
+    for (tries = 0; tries < 3 && (st = producer_start(script)) == -1; tries++)
+        ;
+    if (st != 0) {
+        /* Nothing left running for the producers after this one. */
+        char tails[TAILS_CAP], why[200];
+        snprintf(why, sizeof why,
+                 st == -1 ? "%s exited before it answered, three times (a port taken meanwhile?)"
+                          : "%s did not answer on its port, or the tap saw nothing of it, within "
+                            "the bound",
+                 P->name);
+        producer_tails(tails);
+        teardown_producer();
+        ck_abort_msg("%s%s", why, tails);
+    }
+    for (i = 0; i < NVIA_PRODUCER; i++)
+        producer_asked[i] =
+            dnsq_query_ex(producer_port, via_producer[i].qname, DNSQ_A, via_producer[i].flags,
+                          HARNESS_QUERY_MS, &producer_answer[i]);
+}
+
+static void teardown_producer(void)
+{
+    daemon_stop(&producer_pid);
+    teardown_dynlib();
+}
+
+static const struct producer producers[] = {
+    {"named", 1}, {"kresd", 1}, {"recursor", 0}, {"dnsdist", 1}, {"unbound", 1},
+};
+#define NPRODUCERS ((int)(sizeof producers / sizeof producers[0]))
+
+static void setup_named(void)
+{
+    setup_producer(&producers[0]);
+}
+static void setup_kresd(void)
+{
+    setup_producer(&producers[1]);
+}
+static void setup_recursor(void)
+{
+    setup_producer(&producers[2]);
+}
+static void setup_dnsdist13(void)
+{
+    setup_producer(&producers[3]);
+}
+static void setup_unbound13(void)
+{
+    setup_producer(&producers[4]);
+}
+static void (*const producer_setups[NPRODUCERS])(void) = {
+    setup_named, setup_kresd, setup_recursor, setup_dnsdist13, setup_unbound13,
+};
+
+/* What the client got, and the tap's line for it. */
+START_TEST(test_producer_query)
+{
+    const struct dnsq_result *r = &producer_answer[_i];
+    char needle[40];
+    struct qline tap;
+
+    ck_assert_msg(producer_asked[_i] == 0 && !r->timed_out, "%s: no answer from %s",
+                  via_producer[_i].qname, P->name);
+    ck_assert_msg(strcmp(dnsq_rcode_name(r->rcode), via_producer[_i].rcode) == 0,
+                  "%s: %s answered %s (expected %s)", via_producer[_i].qname, P->name,
+                  dnsq_rcode_name(r->rcode), via_producer[_i].rcode);
+    if (!P->client_messages) {
+        /* What it did send is counted in test_producer_clean. */
+        snprintf(needle, sizeof needle, " 127.0.0.1#%u ", r->local_port);
+        ck_assert_msg(harness_count_lines(T.out, 0, needle) == 0,
+                      "%s via %s: a line, though it sends no client message",
+                      via_producer[_i].qname, P->name);
+        return;
+    }
+    tap_line(&T, 0, r->local_port, HARNESS_LOG_MS + 2000, &tap);
+    ck_assert_msg(strcmp(tap.qname, via_producer[_i].logged) == 0
+                      && strcmp(tap.unicode, via_producer[_i].unicode) == 0
+                      && strcmp(tap.qtype, "A") == 0 && strcmp(tap.qclass, "IN") == 0,
+                  "%s via %s: the tap line's question: %s", via_producer[_i].qname, P->name,
+                  tap.raw);
+    ck_assert_msg(strcmp(tap.rcode, dnsq_rcode_name(r->rcode)) == 0
+                      && strcmp(tap.verdict, via_producer[_i].verdict) == 0
+                      && strcmp(tap.action, via_producer[_i].action) == 0,
+                  "%s via %s: the tap says %s %s %s, the client got %s, the settings say %s %s: "
+                  "%s",
+                  via_producer[_i].qname, P->name, tap.rcode, tap.verdict, tap.action,
+                  dnsq_rcode_name(r->rcode), via_producer[_i].verdict, via_producer[_i].action,
+                  tap.raw);
+    ck_assert_msg(tap.ede == r->ede_code, "%s via %s: ede=%d, the answer's EDE %d: %s",
+                  via_producer[_i].qname, P->name, tap.ede, r->ede_code, tap.raw);
+    ck_assert_msg(strcmp(tap.proto, via_producer[_i].flags & HQ_TCP ? "tcp" : "udp") == 0
+                      && tap.ms[0],
+                  "%s via %s: proto=%s ms=%s: %s", via_producer[_i].qname, P->name, tap.proto,
+                  tap.ms, tap.raw);
+}
+END_TEST
+
+/* What the tap counted, once everything sent has come (bounded): nothing
+ * malformed; from a client producer, every query matched to its response;
+ * from PowerDNS Recursor, for each name not in its cache (the probe's and
+ * three of via_producer's) its query to NSD, the response and a newly
+ * observed domain, none of them logged. */
+START_TEST(test_producer_clean)
+{
+    struct tap_counts c = {0};
+    long long deadline = harness_now_ms() + HARNESS_LOG_MS + 2000;
+    int lines = 0, uncached = 1, i;
+
+    for (i = 0; i < NVIA_PRODUCER; i++)
+        uncached += !via_producer[i].cached;
+    while (harness_now_ms() < deadline) {
+        lines = harness_count_lines(T.out, 0, " ");
+        if (tap_counts(&T, &c) == 0
+            && (P->client_messages ? lines > NVIA_PRODUCER && c.messages >= 2 * lines + c.other
+                                   : c.other >= 3 * uncached))
+            break;
+        t_sleep_ms(100);
+    }
+    ck_assert_msg(c.mal_frames == 0 && c.mal_messages == 0 && c.mal_dns == 0,
+                  "%s: malformed frames %lld, messages %lld, DNS %lld", P->name, c.mal_frames,
+                  c.mal_messages, c.mal_dns);
+    ck_assert_msg(c.connections >= 1, "%s: connections %lld", P->name, c.connections);
+    if (P->client_messages)
+        ck_assert_msg(lines > NVIA_PRODUCER && c.messages == 2 * lines + c.other && c.unmatched == 0
+                          && c.unanswered == 0,
+                      "%s: %d lines from %lld messages (%lld not logged), %lld unmatched, "
+                      "%lld unanswered",
+                      P->name, lines, c.messages, c.other, c.unmatched, c.unanswered);
+    else
+        ck_assert_msg(lines == 0 && c.messages == c.other && c.other >= 3 * uncached,
+                      "%s: %d lines, %lld messages, %lld not logged (expected at least %d)",
+                      P->name, lines, c.messages, c.other, 3 * uncached);
+}
+END_TEST
+
+/* IDNGUARD_TAP_PRODUCER (scripts/tap-producer.sh) is set by make
+ * check-tap-producers only, which runs this suite in place of the other:
+ * the Debian roots it needs are that target's. */
+static Suite *producers_suite(void)
+{
+    Suite *s = suite_create("integration-tap-producers");
+    int i;
+
+    for (i = 0; i < NPRODUCERS; i++) {
+        TCase *tc = harness_tcase(producers[i].name, producer_setups[i], teardown_producer);
+        tcase_add_loop_test(tc, test_producer_query, 0, NVIA_PRODUCER);
+        tcase_add_test(tc, test_producer_clean);
+        suite_add_tcase(s, tc);
+    }
+    return s;
+}
+
 static Suite *tap_suite(void)
 {
     Suite *s = suite_create("integration-tap");
@@ -736,4 +1075,10 @@ static Suite *tap_suite(void)
     return s;
 }
 
-IDNG_TEST_MAIN(tap_suite)
+static Suite *suite(void)
+{
+    const char *p = getenv("IDNGUARD_TAP_PRODUCER");
+    return p && p[0] ? producers_suite() : tap_suite();
+}
+
+IDNG_TEST_MAIN(suite)

@@ -8,20 +8,35 @@
  *   path; its watch applies a changed settings file by itself;
  * - idnguard_scan_message: a clean response passes, a CNAME into a fake
  *   A-label is rejected with its EDE text, a message that cannot be read
- *   is rejected as a malformed name.
+ *   is rejected as a malformed name;
+ * - it is never unloaded, its last dlclose notwithstanding.
  * (That the header's enums are the core's numbers, lib/host.c asserts
  * when it is compiled.)
  */
+#define _GNU_SOURCE /* dlmopen, dlinfo */
 #include "common.h"
 #include "libidnguard.h"
 #include "tap/tap_build.h"
 
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define FAKE "xn--ab-m1t"
+
+/* AddressSanitizer supports no dlmopen (test_never_unloaded). */
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+#ifndef UNDER_ASAN
+#define UNDER_ASAN 0
+#endif
 
 static char dir[512];
 
@@ -181,6 +196,34 @@ START_TEST(test_scan_message)
 }
 END_TEST
 
+/*
+ * The library is never unloaded (-z nodelete): the shared handle's watch
+ * thread runs in its code, and LuaJIT unloads a library its state no
+ * longer holds (ffi.load's object collected; PowerDNS Recursor makes a new
+ * state on each reload of its script).  Loaded into a namespace of its own
+ * (dlmopen: the one this binary links stays out of it) and closed, it must
+ * still be there.
+ */
+START_TEST(test_never_unloaded)
+{
+    Dl_info self;
+    Lmid_t ns;
+    void *h;
+
+    if (UNDER_ASAN)
+        return;
+    ck_assert_int_ne(dladdr((void *)idnguard_version, &self), 0);
+    h = dlmopen(LM_ID_NEWLM, self.dli_fname, RTLD_NOW | RTLD_LOCAL);
+    ck_assert_msg(h != NULL, "dlmopen %s: %s", self.dli_fname, dlerror());
+    ck_assert_int_eq(dlinfo(h, RTLD_DI_LMID, &ns), 0);
+    ck_assert_ptr_nonnull(dlsym(h, "idnguard_open_shared"));
+    ck_assert_int_eq(dlclose(h), 0);
+    h = dlmopen(ns, self.dli_fname, RTLD_NOW | RTLD_NOLOAD);
+    ck_assert_msg(h != NULL, "%s was unloaded by its last dlclose", self.dli_fname);
+    dlclose(h);
+}
+END_TEST
+
 static Suite *lib_suite(void)
 {
     Suite *s = suite_create("libidnguard");
@@ -190,6 +233,7 @@ static Suite *lib_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_open_shared);
     tcase_add_test(tc, test_scan_message);
+    tcase_add_test(tc, test_never_unloaded);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,26 +1,16 @@
 -- Unit tests of lua/idnguard.lua over the library built here
 -- (build/libidnguard.so.0), with the host's LuaJIT: what every engine's
 -- adapter relies on.  Run by `make test` (mk/lua.mk) as
---   luajit tests/lua/test_idnguard.lua LIBRARY LUA_DIR TMPDIR
--- Prints a Check-style summary line, which tests/run.sh counts.
-local lib_path, lua_dir, tmp = arg[1], arg[2], arg[3]
-assert(lib_path and lua_dir and tmp, "usage: test_idnguard.lua LIBRARY LUA_DIR TMPDIR")
-package.path = lua_dir .. "/?.lua;" .. package.path
+--   luajit tests/lua/test_idnguard.lua LUA_DIR LIBRARY TMPDIR
+-- Prints a Check-style summary line (tests/lua/check.lua), which
+-- tests/run.sh counts.
+local lua_dir, lib_path, tmp = arg[1], arg[2], arg[3]
+assert(lib_path and lua_dir and tmp, "usage: test_idnguard.lua LUA_DIR LIBRARY TMPDIR")
+local here = arg[0]:match("^(.*)/[^/]*$") or "."
+package.path = lua_dir .. "/?.lua;" .. here .. "/?.lua;" .. package.path
 
-local checks, failures = 0, 0
-local function test(name, fn)
-    checks = checks + 1
-    local ok, err = pcall(fn)
-    if not ok then
-        failures = failures + 1
-        print(string.format("test_idnguard.lua:%s: %s", name, tostring(err)))
-    end
-end
-local function eq(got, want, what)
-    if got ~= want then
-        error(string.format("%s: got %q, want %q", what, tostring(got), tostring(want)), 2)
-    end
-end
+local t = require("check").new("test_idnguard.lua")
+local test, eq = function(name, fn) t:test(name, fn) end, t.eq
 
 local function write(path, text)
     local f = assert(io.open(path, "w"))
@@ -37,18 +27,18 @@ local idnguard = require("idnguard")
 -- Query-log lines the guard hands back (no log-file in these settings).
 local lines = {}
 local conf = tmp .. "/idnguard.conf"
-write(conf, "idnguard:\nlog-queries: yes\nwatch-settings: no\n")
+write(conf, "idnguard:\nlog-queries: yes\nwatch-settings: no\nstats-file: " .. tmp .. "/idnguard.prom\n")
 
 local g, err
 test("open", function()
-    g, err = idnguard.open { lib = lib_path, conf = conf, log = function(l) lines[#lines + 1] = l end }
+    g, err = idnguard.open { lib = lib_path, conf = conf, host = "lua-test",
+        log = function(l) lines[#lines + 1] = l end }
     assert(g, err)
     assert(idnguard.version():match("^%d+%.%d+%.%d+ %d+%.%d+%.%d+$"), idnguard.version())
     eq(g:mode(), "uts46", "mode")
 end)
 if not g then
-    print(string.format("0%%: Checks: %d, Failures: %d, Errors: 0", checks, failures))
-    os.exit(1)
+    t:done()
 end
 
 -- A second open in the same process shares the first's settings: its
@@ -109,10 +99,11 @@ test("normalize", function()
     local v = g:verdict()
     eq(g:normalize(idnguard.wire("bücher.example."), v), idnguard.wire("xn--bcher-kva.example."),
         "bücher.example")
-    -- U+0080 is not a valid code point in a name: no A-label, and v has
-    -- the fallback action.
-    eq(g:normalize(idnguard.wire("a\194\128.example."), v), nil, "a disallowed code point")
-    assert(idnguard.REJECTS[g:action(v)], "fallback action " .. tostring(g:action(v)))
+    -- A label that cannot be converted (U+0080 is disallowed) stays as it
+    -- is, to be judged on its own: judge() rejects the raw name.
+    local raw = idnguard.wire("a\194\128.b\195\188cher.example.")
+    eq(g:normalize(raw, v), idnguard.wire("a\194\128.xn--bcher-kva.example."), "a disallowed code point")
+    assert(idnguard.REJECTS[g:judge(raw, v)], "judge of U+0080: " .. tostring(g:action(v)))
 end)
 
 -- A response for www.example. A: a CNAME owned by a pointer to the
@@ -175,10 +166,14 @@ test("log", function()
         path = idnguard.PATH_CACHE })
     eq(#lines, 1, "lines logged for a cache hit")
     assert(lines[1]:find("bücher.example.", 1, true), "the Unicode form: " .. lines[1])
-    local s = g:stats("test")
+    local s, e = g:stats("test")
     assert(s:find("idnguard", 1, true), "the stats line: " .. s)
+    assert(not e, e)
+    -- The stats file names the host idnguard.open was given.
+    local f = assert(io.open(tmp .. "/idnguard.prom"))
+    local prom = f:read("*a")
+    f:close()
+    assert(prom:find('unbound="lua-test"', 1, true), "idnguard_info: " .. prom:match("idnguard_info[^\n]*"))
 end)
 
-print(string.format("%d%%: Checks: %d, Failures: %d, Errors: 0",
-    checks > 0 and math.floor(100 * (checks - failures) / checks) or 0, checks, failures))
-os.exit(failures == 0 and 0 or 1)
+t:done()
