@@ -504,7 +504,7 @@ function M.load(opts)
     if g then
         return g
     end
-    local guard, err = idnguard.open { lib = opts.lib, conf = opts.conf }
+    local guard, err = idnguard.open { lib = opts.lib, conf = opts.conf, host = 'kresd' }
     if not guard then
         error(err, 0)
     end

@@ -1321,10 +1321,15 @@ START_TEST(test_stats_file)
                   "stats file:\n%s", t);
     free(t);
     /* kresd: the counters' summary line every stats-interval seconds, in
-     * its log (the adapter's timer; the library writes the file). */
-    if (harness_flavour() == HX_KRESD)
+     * its log (the adapter's timer; the library writes the file), and
+     * the file names the host. */
+    if (harness_flavour() == HX_KRESD) {
         ck_assert_msg(harness_wait_line(H.ub_log, 0, "idnguard stats (interval): ", 3000, NULL, 0),
                       "no summary line at stats-interval");
+        t = harness_read_file(path, 0, NULL);
+        ck_assert_msg(t && strstr(t, "unbound=\"kresd\""), "stats file:\n%s", t ? t : "");
+        free(t);
+    }
     /* A reload keeps the counts; the next refusal makes it 2.  (An engine
      * has no reload.) */
     if (!harness_engine()) {
