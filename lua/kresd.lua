@@ -25,7 +25,7 @@
 -- which writes the EDE that begin and answer_finalize set.
 --
 -- In kresd's configuration:
---   package.path = '/usr/local/lib/idnguard/lua/?.lua;' .. package.path
+--   package.path = '/usr/local/share/idnguard/lua/?.lua;' .. package.path
 --   require('kresd').load { lib = '/usr/local/lib/idnguard/libidnguard.so.0',
 --                           conf = '/etc/idnguard/idnguard.conf' }
 local ffi = require('ffi')
