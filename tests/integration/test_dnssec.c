@@ -391,7 +391,8 @@ END_TEST
 /* A negative answer for an allowed name below the denied zone: the SOA in
  * its authority section is owned by the denied deny.sig. and is left out,
  * the NSEC records that prove the answer stay, and the answer stands.
- * (The python module refuses such an answer whole.) */
+ * (The python module refuses such an answer whole; dnsdist drops the
+ * authority section whole.) */
 START_TEST(test_guard_denied_soa_stripped)
 {
     struct dnsq_result r;
@@ -403,8 +404,11 @@ START_TEST(test_guard_denied_soa_stripped)
         hx_expect_policy(&r, &q, "nx.www.deny.sig.", 5, "deny", "refuse", "idnguard: deny");
         return;
     }
+    if (harness_flavour() == HX_DNSDIST)
+        engine_does("the authority section is dropped whole, its NSEC records too");
     ck_assert_msg(r.rcode == 3 && !dnsq_section_has(r.authority, "deny.sig.", "SOA", NULL)
-                      && dnsq_section_count(r.authority, "NSEC") > 0,
+                      && (dnsq_section_count(r.authority, "NSEC") > 0
+                          || harness_flavour() == HX_DNSDIST),
                   "nx.www.deny.sig.: %s, authority:\n%s", dnsq_rcode_name(r.rcode), r.authority);
     ck_assert_msg(strcmp(q.rcode, "NXDOMAIN") == 0 && strcmp(q.action, "pass") == 0
                       && strcmp(q.path, "resolved") == 0,
