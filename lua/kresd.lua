@@ -27,7 +27,7 @@
 -- In kresd's configuration:
 --   package.path = '/usr/local/share/idnguard/lua/?.lua;' .. package.path
 --   require('kresd').load { lib = '/usr/local/lib/idnguard/libidnguard.so.0',
---                           conf = '/etc/idnguard/idnguard.conf' }
+--                           conf = '/etc/knot-resolver/idnguard.conf' }
 local ffi = require('ffi')
 local bit = require('bit')
 local kres = require('kres')
@@ -46,10 +46,8 @@ local NORMALIZE_TTL = 300
 
 -- Declarations the binding and kresd's own do not have (another adapter
 -- may have made them already).
-pcall(ffi.cdef, [[
-unsigned idnguard_stats_interval(void *h);
-const char *inet_ntop(int af, const void *src, char *dst, unsigned size);
-]])
+pcall(ffi.cdef, 'unsigned idnguard_stats_interval(void *h);')
+pcall(ffi.cdef, 'const char *inet_ntop(int af, const void *src, char *dst, unsigned size);')
 local C = ffi.C
 
 local vsize -- the size of a verdict block
@@ -78,9 +76,14 @@ local function vars_of(req)
     return req:vars()
 end
 
--- A verdict block in the request's memory pool (freed with the request).
+-- A verdict block in the request's memory pool (freed with the request;
+-- one the garbage collector frees when the pool has no room).
 local function request_verdict(req)
-    return ffi.cast('uint8_t *', C.mm_realloc(req.pool, nil, vsize, 0))
+    local p = C.mm_realloc(req.pool, nil, vsize, 0)
+    if p == nil then
+        return g:verdict()
+    end
+    return ffi.cast('uint8_t *', p)
 end
 
 -- A verdict kept beyond the scan that filled scratch.
