@@ -44,9 +44,8 @@ local EDNS_EDE = 15 -- the EDNS option code of Extended DNS Errors (RFC 8914)
 -- (the A-label name's own TTLs when lower), as the dynlib module's.
 local NORMALIZE_TTL = 300
 
--- Declarations the binding and kresd's own do not have (another adapter
--- may have made them already).
-pcall(ffi.cdef, 'unsigned idnguard_stats_interval(void *h);')
+-- A declaration kresd's own do not have (another module may have made it
+-- already).
 pcall(ffi.cdef, 'const char *inet_ntop(int af, const void *src, char *dst, unsigned size);')
 local C = ffi.C
 
@@ -490,12 +489,6 @@ local module = { layer = layer }
 -- (The counters' line at kresd's stop is the library's: it writes it on
 -- stderr when the process exits.)
 
--- stats-interval of the settings in force (the binding has no method for
--- it).
-local function stats_interval()
-    return tonumber(g.lib.idnguard_stats_interval(g.h))
-end
-
 --- Opens the guard and loads the module into kresd, right before its
 --- cache layer.  opts: lib (libidnguard.so.0's path), conf (the settings
 --- file; default $IDNGUARD_CONF, else the library's default path), log
@@ -528,7 +521,7 @@ function M.load(opts)
     -- the settings in force, looked at once a second.
     local next_line = 0
     event.recurrent(1 * sec, function()
-        local every, now = stats_interval(), os.time()
+        local every, now = g:stats_interval(), os.time()
         if every == 0 then
             next_line = 0
         elseif next_line == 0 then
