@@ -20,7 +20,7 @@ DD_SUITES := $(addprefix $(BUILD)/tests/integration/,test_guard test_paths test_
 	test_policy test_lookalike test_dnssec)
 
 .PHONY: check-dnsdist
-check-dnsdist: $(ENGINES_ROOT)/usr/sbin/kresd $(LIBIDNGUARD) $(UB_STAMP) all zones $(DD_SUITES)
+check-dnsdist: engines-root $(LIBIDNGUARD) $(UB_STAMP) all zones $(DD_SUITES)
 	@echo "== dnsdist 1.9 (the engines root) in front of Unbound without the module"
 	@$(TEST_ENV) IDNGUARD_FLAVOUR=dnsdist IDNGUARD_ENGINES_ROOT=$(CURDIR)/$(ENGINES_ROOT) \
 	    IDNGUARD_LIB=$(CURDIR)/$(LIBIDNGUARD) IDNGUARD_LUA=$(CURDIR)/lua \

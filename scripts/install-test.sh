@@ -140,8 +140,8 @@ check "logrotate's file rotates the tap's log ($log)" \
 unit_lines() {
     grep -v -e '^#' -e '^$'
 }
-doc_unit() {
-    sed -n '/^```ini$/,/^```$/p' "$doc/docs/tap.md" | sed '1d;$d' | unit_lines
+doc_unit() { # the first ini block: the unit (later ones are drop-ins)
+    awk '/^```ini$/ { f = 1; next } f && /^```$/ { exit } f' "$doc/docs/tap.md" | unit_lines
 }
 check "docs/tap.md shows the unit as installed" eval '[ "$(doc_unit)" = "$(unit_lines <"$unit")" ]'
 # No manager involved; the CLI is not at /usr/bin on this machine.
