@@ -934,12 +934,13 @@ static Suite *guard_suite(void)
     suite_add_tcase(s, tc);
 
     /* The same checks of what is stored, in kresd's stub mode. */
-    tc = harness_tcase("kresd-stub", setup_kresd_stub, teardown);
-    tcase_add_test(tc, test_cd_query_is_served_from_cache);
-    tcase_add_test(tc, test_rejected_extra_keeps_response_out_of_cache);
-    tcase_add_test(tc, test_raw_label_before_fake_in_cname);
-    if (harness_flavour() == HX_KRESD)
+    if (harness_flavour() == HX_KRESD) {
+        tc = harness_tcase("kresd-stub", setup_kresd_stub, teardown);
+        tcase_add_test(tc, test_cd_query_is_served_from_cache);
+        tcase_add_test(tc, test_rejected_extra_keeps_response_out_of_cache);
+        tcase_add_test(tc, test_raw_label_before_fake_in_cname);
         suite_add_tcase(s, tc);
+    }
 
     tc = harness_tcase("relaxed", setup_relaxed, teardown);
     tcase_add_loop_test(tc, test_relaxed_label_before_fake, 0, 3);
