@@ -46,7 +46,7 @@ IDNG_DEB_VERSION = $(VERSION)+unbound$(subst -,.,$(UB_DEB_VERSION))
 UB_DEB = $(DEB_OUT)/unbound_$(UB_DEB_VERSION)_$(DEB_ARCH).deb
 IDNG_DEB = $(DEB_OUT)/idnguard_$(IDNG_DEB_VERSION)_$(DEB_ARCH).deb
 # What the idnguard package is built from, copied into its build tree.
-IDNG_DEB_FILES := Makefile LICENSE README.md docs codec core conf tap module lib cli man packaging/systemd
+IDNG_DEB_FILES := Makefile LICENSE README.md docs codec core conf tap module lib lua cli man packaging/systemd
 IDNG_DEB_INPUTS = Makefile LICENSE README.md $(wildcard docs/*.md) $(CODEC_SRC) $(wildcard codec/*.h) $(CONF_SRC) \
 	$(wildcard conf/*.h conf/*.example) $(CORE_SRC) $(wildcard core/*.h) $(TAP_SRC) \
 	$(wildcard tap/*.h) module/unbound.c $(wildcard lib/*) $(wildcard cli/*.c cli/*.h man/*) \
