@@ -32,9 +32,10 @@
 # average at the start and at the end.
 #
 # Where the guarded hits stay under the goal (0.95 of the unguarded QPS),
-# one more guarded hits run is profiled with `perf record -g` (when perf is
-# installed): the top entries of `perf report --no-children`, by shared
-# object and by symbol, go after the table.  BENCH_PERF=no profiles
+# two more hits runs, without and with idnguard, are profiled with `perf
+# record -g` (when perf is installed): the engine's CPU time per query by
+# shared object each way, from `perf report --no-children`, and the top
+# symbols with idnguard go after the table.  BENCH_PERF=no profiles
 # nothing, BENCH_PERF=all every engine.  bench/engines_notes.md (the
 # reading of the figures, written by hand) follows.
 #
@@ -215,6 +216,32 @@ versions=$(awk '/^Package: / { p = $2 } /^Version: / { v[p] = $2 }
 } >> "$md"
 
 # ---- profiles where the goal is missed ----
+
+# perf over a hits run of ENGINE with idnguard (GUARD yes) or without (no),
+# into $dir/perf-ENGINE-GUARD.data; prints dnsperf's QPS and the engine's
+# CPU microseconds per query in that run.
+profile() { # ENGINE GUARD
+    start_engine "$1" "$2" hits
+    perf record -g -o "$dir/perf-$1-$2.data" -p "$engine_pid" -- sleep "$seconds" \
+        > "$dir/perf-$1-$2.out" 2>&1 &
+    perf_pid=$!
+    set -- $(measure hits)
+    wait "$perf_pid" || true
+    perf_pid=""
+    lab_unbound_stop
+    echo "$1 $4"
+}
+
+# CPU microseconds per query by shared object: perf's share of the
+# engine's samples times its CPU time per query ("[JIT] tid N" as [JIT]).
+dso_us() { # DATA CPU_US
+    perf report -i "$1" --no-children --stdio -g none --sort dso 2>/dev/null |
+        awk -v cpu="$2" '/^ *[0-9.]+%/ {
+            p = $1; sub(/%/, "", p); $1 = ""; d = $0
+            sub(/^ +/, "", d); sub(/ +$/, "", d); sub(/ tid [0-9]+$/, "", d)
+            printf "%s\t%.3f\n", d, p * cpu / 100 }'
+}
+
 perf_mode=${BENCH_PERF:-missed}
 if [ "$perf_mode" != no ] && command -v perf > /dev/null 2>&1; then
     for e in $engines; do
@@ -222,30 +249,34 @@ if [ "$perf_mode" != no ] && command -v perf > /dev/null 2>&1; then
         missed=$(awk -F, -v e="$e" -v goal="$goal" '$1 == e && $2 == "hits" { print ($10 < goal) }' \
             "$out/engines.csv")
         [ "$perf_mode" = all ] || [ "$missed" = 1 ] || continue
-        start_engine "$e" yes hits
-        perf record -g -o "$dir/perf-$e.data" -p "$engine_pid" -- sleep "$seconds" \
-            > "$dir/perf-$e.out" 2>&1 &
-        perf_pid=$!
-        set -- $(measure hits)
-        wait "$perf_pid" || true
-        perf_pid=""
-        lab_unbound_stop
+        set -- $(profile "$e" no) $(profile "$e" yes)
+        dso_us "$dir/perf-$e-no.data" "$2" > "$dir/dso-no.tsv"
+        dso_us "$dir/perf-$e-yes.data" "$4" > "$dir/dso-yes.tsv"
         {
             echo
-            echo "### Profile: $e with idnguard, hits"
+            echo "### Profile: $e, hits"
             echo
-            echo "\`perf record -g -p PID\` over a ${seconds}s hits run ($1 QPS under perf), then"
-            echo "\`perf report --no-children\`: the share of the engine's samples by shared object, and"
-            echo "the top symbols (libraries from the root are stripped: addresses without a name are"
-            echo "inside them; LuaJIT's interpreter and FFI calls are in libluajit, its compiled code in"
-            echo "[JIT])."
+            echo "\`perf record -g -p PID\` over a ${seconds}s hits run each way (under perf: $1 QPS,"
+            echo "$2 µs of CPU per query without idnguard; $3 QPS, $4 µs with it), then \`perf report"
+            echo "--no-children\`. The engine's CPU time per query by shared object (its share of the"
+            echo "samples times the run's CPU time per query), largest first; libraries from the root"
+            echo "are stripped, so the symbols below are mostly addresses. LuaJIT's interpreter, its"
+            echo "FFI calls from the interpreter and the engine's own C-to-Lua calls are in libluajit;"
+            echo "the code it compiled is [JIT]; libidnguard is the guard's C."
+            echo
+            echo "| shared object | µs per query without | with | added |"
+            echo "|---|---:|---:|---:|"
+            awk -F'\t' 'NR == FNR { no[$1] = $2; next }
+                { printf "| %s | %.2f | %.2f | %+.2f |\n", $1, no[$1], $2, $2 - no[$1]; seen[$1] = 1 }
+                END { for (d in no) if (!(d in seen) && no[d] >= 0.05)
+                          printf "| %s | %.2f | 0.00 | %+.2f |\n", d, no[d], -no[d] }' \
+                "$dir/dso-no.tsv" "$dir/dso-yes.tsv" | awk -F'|' '$3 + 0 >= 0.05 || $4 + 0 >= 0.05'
+            echo
+            echo "The top symbols with idnguard (share of the engine's samples):"
             echo
             echo '```'
-            perf report -i "$dir/perf-$e.data" --no-children --stdio -g none --sort dso 2>/dev/null |
-                grep -v '^#' | grep -v '^$' | head -n 12
-            echo
-            perf report -i "$dir/perf-$e.data" --no-children --stdio -g none --sort dso,sym 2>/dev/null |
-                grep -v '^#' | grep -v '^$' | head -n 25
+            perf report -i "$dir/perf-$e-yes.data" --no-children --stdio -g none --sort dso,sym 2>/dev/null |
+                grep -v '^#' | grep -v '^$' | head -n 20
             echo '```'
         } >> "$md"
     done
