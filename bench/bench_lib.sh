@@ -7,6 +7,20 @@ bench_hits() { # TOP
     sed -n "/^cat > \"\$dir\/hits.txt\" <<'EOF'$/,/^EOF$/p" "$1/bench/resolver_bench.sh" | sed '1d;$d'
 }
 
+# The cache-miss workload of the resolver benchmarks: N unique names under
+# bench/zones/bench.zone's wildcard, one "NAME TYPE" a line, in the mix of
+# the hits (65% ASCII, 30% valid IDNs, 5% fake A-labels).
+bench_misses() { # N
+    awk -v n="$1" 'BEGIN {
+        for (i = 0; i < n; i++) {
+            k = i % 20
+            if (k < 13)       printf "q%d.www.bench A\n", i
+            else if (k < 19)  printf "q%d.xn--bcher-kva.bench A\n", i
+            else              printf "q%d.xn--ab-m1t.bench A\n", i
+        }
+    }'
+}
+
 # dnsperf's report on stdin: "QPS COMPLETED LOST" (0 for what is missing).
 bench_dnsperf_fields() {
     awk '/Queries completed:/ { done = $3 }

@@ -63,14 +63,7 @@ port=$LAB_PORT nsd_port=$LAB_NSD_PORT
 # The query files of resolver_bench.sh: the same 20 cached names, and
 # unique names under the wildcard (65% ASCII, 30% IDN, 5% fake).
 bench_hits "$top" > "$dir/hits.txt"
-awk -v n="$((seconds * 60000))" 'BEGIN {
-    for (i = 0; i < n; i++) {
-        k = i % 20
-        if (k < 13)       printf "q%d.www.bench A\n", i
-        else if (k < 19)  printf "q%d.xn--bcher-kva.bench A\n", i
-        else              printf "q%d.xn--ab-m1t.bench A\n", i
-    }
-}' > "$dir/misses.txt"
+bench_misses $((seconds * 60000)) > "$dir/misses.txt"
 [ "$(wc -l < "$dir/hits.txt")" -eq 20 ] || { echo "python_bench: hits list not found" >&2; exit 1; }
 
 printf 'idnguard:\n    log-queries: no\n' > "$dir/idng-off.conf"

@@ -138,15 +138,7 @@ EOF
 } > "$dir/fake20.txt"
 # Misses: unique names under the wildcard, enough for the run at well over
 # the QPS this machine reaches; each run starts with an empty cache.
-n_miss=$((seconds * 60000))
-awk -v n="$n_miss" 'BEGIN {
-    for (i = 0; i < n; i++) {
-        k = i % 20
-        if (k < 13)       printf "q%d.www.bench A\n", i
-        else if (k < 19)  printf "q%d.xn--bcher-kva.bench A\n", i
-        else              printf "q%d.xn--ab-m1t.bench A\n", i
-    }
-}' > "$dir/misses.txt"
+bench_misses $((seconds * 60000)) > "$dir/misses.txt"
 
 # ---- configurations ----
 quiet='    on-mixed-script: pass\n    on-mixed-number: pass\n'

@@ -425,8 +425,20 @@ local RULES = {
 
 --- The function of one rule, for a per-thread Lua state: kind is "query",
 --- "response", "cache" or "local".
+---
+--- dnsdist hands the rule its question (or response) as a light userdata,
+--- which LuaJIT's compiler cannot convert to a C pointer on 64-bit hosts
+--- ("NYI: unsupported C type conversion"): every trace through a C call
+--- with it aborts, and the whole rule would run in the interpreter, each
+--- FFI call at many times its compiled cost.  So the function dnsdist
+--- calls only converts it, once per query, and stays interpreted; the
+--- rule's work is a function of its own, which compiles.
 function M.rule(kind, lib, conf)
-    return RULES[kind](state(lib, conf))
+    local work = RULES[kind](state(lib, conf))
+    local question = ffi.typeof("dnsdist_ffi_dnsquestion_t *")
+    return function(dq)
+        return work(ffi.cast(question, dq))
+    end
 end
 
 -- The directory this file was loaded from, for the per-thread states.

@@ -70,9 +70,27 @@ local function from_client(req)
     return req.qsource.addr ~= nil
 end
 
--- The request's state of ours (kresd frees it with the request).
+-- The request's state of ours, kept here by the request's address and
+-- dropped at finish.  Not kresd's req:vars(): its lookup (worker.vars, a
+-- table with keys in both its array and its hash part) is one LuaJIT's
+-- compiler gives up on ("NYI: mixed sparse/dense table"), so every layer
+-- function that asked for it ran in the interpreter.  The state carries
+-- the request's uid: a request at the address of one that never reached
+-- finish gets a fresh one, never the other's.
+local states = {}
+
+local function request_key(req)
+    return tonumber(ffi.cast('uintptr_t', req))
+end
+
 local function vars_of(req)
-    return req:vars()
+    local key = request_key(req)
+    local vars = states[key]
+    if vars == nil or vars.uid ~= req.uid then
+        vars = { uid = req.uid }
+        states[key] = vars
+    end
+    return vars
 end
 
 -- A verdict block in the request's memory pool (freed with the request;
@@ -452,12 +470,14 @@ function layer.finish(state, req)
     if not from_client(req) then
         return state
     end
+    -- The answer is written by now (a normalize CNAME's RRset included).
+    local vars = vars_of(req)
+    states[request_key(req)] = nil
     local pkt = req.qsource.packet
     local qname, qlen = qname_of(pkt)
     if qlen == 0 then
         return state
     end
-    local vars = vars_of(req)
     local answer = req.answer
     local rcode, ede = -1, -1
     if answer ~= nil and not req.options.NO_ANSWER then

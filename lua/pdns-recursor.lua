@@ -177,8 +177,17 @@ local function normalize(dq, v, wire)
     return true
 end
 
-function gettag_ffi(param)
+-- gettag_ffi's work, for every query.  The Recursor hands gettag_ffi its
+-- argument as a light userdata, which LuaJIT's compiler cannot convert to
+-- a C pointer ("NYI: unsupported C type conversion"): converted once in
+-- gettag_ffi, which stays interpreted, this function compiles.
+local param_ptr = ffi.typeof("pdns_ffi_param_t *")
+local function set_tag(param)
     ffi.C.pdns_ffi_param_set_tag(param, g:settings_gen() % 4294967296)
+end
+
+function gettag_ffi(param)
+    set_tag(ffi.cast(param_ptr, param))
 end
 
 -- Takes the client's key out of went; true when it was there.  (Cheap

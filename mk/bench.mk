@@ -22,6 +22,10 @@
 #   make bench-profile    the codec's instructions per name under callgrind, on
 #                         the same sets (bench/results/codec-profile.md says how
 #                         to read them)
+#   make bench-engines    the Lua engines (Knot Resolver, PowerDNS Recursor,
+#                         dnsdist) with and without idnguard, side by side
+#                         (BENCH_SECONDS=10 per run, BENCH_REPEAT=3;
+#                         BENCH_ENGINES="kresd pdns dnsdist"; not in make bench)
 #
 # Benchmarks only report: nothing here is part of `make check`.
 
@@ -168,3 +172,18 @@ bench-lint: deps-bench deps-build
 	@mkdir -p $(BENCH_OUT)
 	BENCH_TMP=$(BUILD)/bench sh bench/lint_bench.sh $(CLI) $(LDNS_STREAM) $(BENCH_OUT) \
 	    $(BENCH_LINT_RECORDS) $(BENCH_LINT_ROUNDS)
+
+# The Lua engines from the engines' root with and without idnguard
+# (LAB_ENGINE_GUARD=no in scripts/lab.sh), each pair of runs side by side,
+# cache hits and misses under dnsperf (bench/engines_bench.sh):
+# bench/results/engines.md, engines.csv and engines-runs.csv.  Where the
+# guarded cache hits miss 0.95 of the unguarded QPS and perf is installed
+# (linux-perf), a profile of the guarded engine follows the table.  Not
+# part of `make bench`.
+.PHONY: bench-engines
+bench-engines: deps-bench deps-integration engines-root
+	@$(MAKE) --no-print-directory $(LIBIDNGUARD) $(UB_STAMP) zones
+	@mkdir -p $(BENCH_OUT)
+	IDNGUARD_ZONES=$(abspath $(ZONES_DIR)) IDNGUARD_LIB=$(CURDIR)/$(LIBIDNGUARD) \
+	    IDNGUARD_LUA=$(CURDIR)/lua IDNGUARD_ENGINES_ROOT=$(CURDIR)/$(ENGINES_ROOT) \
+	    IDNGUARD_UNBOUND=$(UNBOUND) sh bench/engines_bench.sh $(BENCH_OUT)

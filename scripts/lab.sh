@@ -70,7 +70,12 @@
 #                       FLAVOUR.sh writes its configuration and starts it
 #                       (see "Engines" below); the library is LAB_LIB
 #                       [$IDNGUARD_LIB, else build/libidnguard.so.0] and the
-#                       Lua files are in LAB_LUA [$IDNGUARD_LUA, else lua/]
+#                       Lua files are in LAB_LUA [$IDNGUARD_LUA, else lua/].
+#                       With LAB_ENGINE_GUARD=no [default yes] the engine
+#                       starts as configured but without idnguard (kresd:
+#                       no module; pdns: no lua-dns-script; dnsdist: no
+#                       setup line), everything else equal: the
+#                       benchmark's baseline (bench/engines_bench.sh)
 #   --dnstap SOCKET     Unbound sends its client queries and responses over
 #                       dnstap (bidirectional Frame Streams) to the Unix
 #                       socket SOCKET, @DIR@ filled in [LAB_DNSTAP; none]:
@@ -113,7 +118,7 @@ lab_defaults() { # DIR
     : "${LAB_MODULE:=${IDNGUARD_MODULE:-$lab_top/build/idnguard.so}}"
     : "${LAB_ENGINES_ROOT:=${IDNGUARD_ENGINES_ROOT:-$lab_top/build/roots/engines}}"
     : "${LAB_LIB:=${IDNGUARD_LIB:-$lab_top/build/libidnguard.so.0}}"
-    : "${LAB_LUA:=${IDNGUARD_LUA:-$lab_top/lua}}"
+    : "${LAB_LUA:=${IDNGUARD_LUA:-$lab_top/lua}}" "${LAB_ENGINE_GUARD:=yes}"
     : "${LAB_READY:=ready.local.test./A}"
     : "${LAB_ZONES:=${IDNGUARD_ZONES:-$lab_top/build/zones}}"
     : "${LAB_TEMPLATES:=${IDNGUARD_TEMPLATES:-$lab_top/tests/integration}}"
@@ -365,7 +370,16 @@ lab_nsd_start() {
 # scripts/inroot.sh, setting LAB_UB_PID; a daemon of its own that it needs
 # behind the engine (dnsdist's backend resolver) gets LAB_BACKEND_PID,
 # which lab_stop stops too.  It may set LAB_READY, the NAME/TYPE whose
-# NOERROR says the engine is ready.
+# NOERROR says the engine is ready.  Its configuration goes through
+# lab_engine_guard_filter, which takes idnguard out under
+# LAB_ENGINE_GUARD=no.
+
+# A copy of stdin, without the lines that match the basic expression
+# PATTERN when LAB_ENGINE_GUARD=no: an engine's configuration without the
+# line that loads idnguard.
+lab_engine_guard_filter() { # PATTERN
+    if [ "${LAB_ENGINE_GUARD:-yes}" = no ]; then sed "/$1/d"; else cat; fi
+}
 
 lab_engine() {
     case $LAB_FLAVOUR in kresd | pdns | dnsdist) return 0 ;; esac

@@ -93,7 +93,8 @@ lab_dd_configure() {
     fi
     lab_fill "${LAB_DNSDIST_CONF:-$lab_top/tests/integration/engines/dnsdist.conf.in}" inner |
         sed -e "s|@BACKEND_PORT@|$LAB_BACKEND_PORT|g" -e "s|@LIB@|$LAB_LIB|g" \
-            -e "s|@LUA@|$LAB_LUA|g" -e "s|@BACKEND_EXTRA@|$lab_dd_extra|" >"$LAB_DIR/dnsdist.conf"
+            -e "s|@LUA@|$LAB_LUA|g" -e "s|@BACKEND_EXTRA@|$lab_dd_extra|" |
+        lab_engine_guard_filter '^require("dnsdist")\.setup' >"$LAB_DIR/dnsdist.conf"
 }
 
 lab_engine_start() {

@@ -26,6 +26,7 @@ lab_engine_start() {
         return 1
     lab_fill "$LAB_TEMPLATES/engines/kresd.conf.in" inner |
         sed -e "s|@LIB@|$LAB_LIB|g" -e "s|@LUA@|$LAB_LUA|g" |
+        lab_engine_guard_filter "^require('kresd')\.load" |
         awk -v extra="$LAB_DIR/kresd-extra.lua" '
             $0 == "@EXTRA@" { while ((getline l < extra) > 0) print l; next }
             { print }' >"$lab_kresd_conf" || return 1

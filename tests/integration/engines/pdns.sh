@@ -58,8 +58,8 @@ EOF
             $0 == "@RECURSOR_EXTRA@" { if (ENVIRON["LAB_V_REC"] != "") print ENVIRON["LAB_V_REC"]; next }
             $0 == "@RECORDCACHE@" { if (ENVIRON["LAB_V_RC"] != "") print ENVIRON["LAB_V_RC"]; next }
             { gsub(/@LUA@/, ENVIRON["LAB_V_LUA"]); gsub(/@SIG_DS@/, ENVIRON["LAB_V_DS"])
-              gsub(/@VALIDATION@/, ENVIRON["LAB_V_VAL"]); print }' \
-        >"$LAB_DIR/recursor.yml"
+              gsub(/@VALIDATION@/, ENVIRON["LAB_V_VAL"]); print }' |
+        lab_engine_guard_filter '^  lua_dns_script:' >"$LAB_DIR/recursor.yml"
 }
 
 lab_engine_start() {
