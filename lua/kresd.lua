@@ -463,7 +463,7 @@ end
 
 -- Where query-log lines go when the settings name no log-file.
 local log_fn = function(line)
-    io.stderr:write(line, '\n')
+    io.stderr:write(line .. '\n')
 end
 
 function layer.finish(state, req)

@@ -65,10 +65,8 @@ local g, err = idnguard.open {
     host = "pdns-recursor",
     lib = os.getenv("IDNGUARD_LIB"),
     conf = os.getenv("IDNGUARD_CONF"),
-    -- One write(2) a line: the worker threads share the daemon's stderr.
-    log = function(line)
-        io.stderr:write(line .. "\n")
-    end,
+    -- Query-log lines: the binding's default, one write(2) a line on the
+    -- daemon's stderr, which the worker threads share.
 }
 if not g then
     -- The Recursor refuses a script that fails to load: it does not start
