@@ -432,6 +432,14 @@ EXPORT void idnguard_set_action(void *v, int action)
         ((struct idng_verdict *)v)->action = (enum idng_action)action;
 }
 
+EXPORT int idnguard_action_named(const char *name)
+{
+    enum idng_action a;
+    if (name == NULL || idng_action_lookup(name, strlen(name), &a) != 0)
+        return -1;
+    return (int)a;
+}
+
 /** Is the verdict not plain ok (a class, or a list decided)? */
 /** idng_verdict_for_client: v, a rejected response's verdict, keeps the
  *  display facts of q, the client's name's. */

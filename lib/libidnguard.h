@@ -167,6 +167,9 @@ int idnguard_judge(void *h, const uint8_t *wire, size_t len, int data, void *v);
 int idnguard_action(const void *v);
 /** Sets a verdict block's action (a fallback the host had to take). */
 void idnguard_set_action(void *v, int action);
+/** The action a settings file names ("pass", "refuse", ...), or -1 when
+ *  there is none of that name: hosts take the values from here. */
+int idnguard_action_named(const char *name);
 /** v, a rejected response's verdict, keeps the display facts of q, the
  *  client's name's verdict. */
 void idnguard_for_client(void *v, const void *q);

@@ -40,10 +40,12 @@ import time
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _LIB_NAME = "libidnguard.so.0"
 
-# The numbers of lib/libidnguard.h's enums: idnguard_action, idnguard_path,
+# The actions, by the names the settings file gives them: their values come
+# from the library when it loads (_load_lib).
+PASS = LOG = REFUSE = NXDOMAIN = DROP = NORMALIZE = None
+REJECTS = ()  # the actions that answer for the name
+# The numbers of lib/libidnguard.h's other enums: idnguard_path,
 # idnguard_counter, idnguard_load.
-PASS, LOG, REFUSE, NXDOMAIN, DROP, NORMALIZE = range(6)
-REJECTS = (REFUSE, NXDOMAIN, DROP)  # the actions that answer for the name
 P_RESOLVED, P_CACHE, P_LOCAL, P_SERVFAIL, P_POLICY = range(5)
 C_NORMALIZED, C_ANSWERS_REJECTED, C_UNCACHED, C_INTERNAL = range(4)
 LOAD_FIRST, LOAD_RELOADED, LOAD_KEPT = range(3)
@@ -84,6 +86,7 @@ def _load_lib():
         "idnguard_judge": (ctypes.c_int, [vp, u8p, sz, ctypes.c_int, vp]),
         "idnguard_action": (ctypes.c_int, [vp]),
         "idnguard_set_action": (None, [vp, ctypes.c_int]),
+        "idnguard_action_named": (ctypes.c_int, [cp]),
         "idnguard_normalize": (sz, [vp, u8p, sz, vp, vp]),
         "idnguard_scan": (ctypes.c_int, [vp, u8p, sz, vp]),
         "idnguard_for_client": (None, [vp, vp]),
@@ -100,7 +103,20 @@ def _load_lib():
         f = getattr(lib, name)
         f.restype = res
         f.argtypes = args
+    _take_actions(lib)
     return lib
+
+
+def _take_actions(lib):
+    """The actions' values, asked of the library by name."""
+    global PASS, LOG, REFUSE, NXDOMAIN, DROP, NORMALIZE, REJECTS
+    names = ("pass", "log", "refuse", "nxdomain", "drop", "normalize")
+    values = [lib.idnguard_action_named(n.encode()) for n in names]
+    for n, v in zip(names, values):
+        if v < 0:
+            raise OSError("%s knows no action named %s" % (_LIB_NAME, n))
+    PASS, LOG, REFUSE, NXDOMAIN, DROP, NORMALIZE = values
+    REJECTS = (REFUSE, NXDOMAIN, DROP)
 
 
 def _report(text, warning):

@@ -9,7 +9,9 @@
  * - idnguard_scan_message: a clean response passes, a CNAME into a fake
  *   A-label is rejected with its EDE text, a message that cannot be read
  *   is rejected as a malformed name;
- * - it is never unloaded, its last dlclose notwithstanding.
+ * - it is never unloaded, its last dlclose notwithstanding;
+ * - idnguard_action_named gives each action by its settings-file name (the
+ *   python module takes the values from it), and -1 for any other name.
  * (That the header's enums are the core's numbers, lib/host.c asserts
  * when it is compiled.)
  */
@@ -224,6 +226,26 @@ START_TEST(test_never_unloaded)
 }
 END_TEST
 
+/* The python module asks the library for the actions' values by name. */
+START_TEST(test_action_named)
+{
+    static const struct {
+        const char *name;
+        int action;
+    } acts[] = {{"pass", IDNGUARD_PASS},     {"log", IDNGUARD_LOG},
+                {"refuse", IDNGUARD_REFUSE}, {"nxdomain", IDNGUARD_NXDOMAIN},
+                {"drop", IDNGUARD_DROP},     {"normalize", IDNGUARD_NORMALIZE}};
+    size_t i;
+
+    for (i = 0; i < sizeof acts / sizeof acts[0]; i++)
+        ck_assert_int_eq(idnguard_action_named(acts[i].name), acts[i].action);
+    ck_assert_int_eq(idnguard_action_named("Refuse"), -1);
+    ck_assert_int_eq(idnguard_action_named("refus"), -1);
+    ck_assert_int_eq(idnguard_action_named(""), -1);
+    ck_assert_int_eq(idnguard_action_named(NULL), -1);
+}
+END_TEST
+
 static Suite *lib_suite(void)
 {
     Suite *s = suite_create("libidnguard");
@@ -234,6 +256,7 @@ static Suite *lib_suite(void)
     tcase_add_test(tc, test_open_shared);
     tcase_add_test(tc, test_scan_message);
     tcase_add_test(tc, test_never_unloaded);
+    tcase_add_test(tc, test_action_named);
     suite_add_tcase(s, tc);
     return s;
 }
