@@ -14,7 +14,8 @@
  *  (c) an ASCII-only name with no xn-- label: idng_name_check and
  *      idng_to_ascii, and the peers' to-ASCII.
  *
- * Input sets: RFC 3492's samples, six names of the issue, every IDN entry of
+ * Input sets: RFC 3492's samples, six hand-picked names (hyphens at label
+ * edges, sharp s, Persian, a symbol), every IDN entry of
  * the Public Suffix List (both forms; the A-label form computed once with
  * ICU), worst-case 63-octet labels built here ("worst-case") and those of
  * tests/codec/worst_case.h when it exists ("worst-tests"; built with
@@ -287,6 +288,7 @@ static void build_rfc(struct set *ace, struct set *uni)
     }
 }
 
+/* Hyphens at label edges, sharp s (deviation), Persian, a symbol. */
 static const char *const six_names[] = {
     "-x.xn--zca", "xn--zca.xn--zca", "xn--mgba3gch31f060k", "xn--1ch", "x-.\xc3\x9f",
     "me\303\237agefactory.ca",

@@ -1,6 +1,6 @@
 /**
  * \file
- * What the UTS #39 lookalike judgment costs (issue: at most 30% on top of
+ * What the UTS #39 lookalike judgment costs (goal: at most 30% on top of
  * the validation of an xn-- name, nothing for ASCII names; 100,000
  * protected names load in under a second and cost no measurable time per
  * name).
@@ -240,7 +240,7 @@ int main(int argc, char **argv)
             PROTECTED, load[2], load[0], load[4],
             idng_protect_mem(&prot.policy.protect) / 1048576.0);
     fprintf(out, "\ncheck+r6/check - 1 is what rule 6 adds to the validation of a name "
-                 "(the issue's goal: at most 0.30 for xn-- names, 0 for ASCII ones); "
+                 "(the goal: at most 0.30 for xn-- names, 0 for ASCII ones); "
                  "judge+100k/judge what 100,000 protected names add to a judgment.\n");
     idng_conf_free(&plain);
     idng_conf_free(&prot);

@@ -3,7 +3,7 @@
 # tests/diff/dump.c runs every public entry point of the codec, the policy
 # core and the log lines over the fuzz corpora, Unicode's IdnaTestV2.txt
 # and a seeded random corpus, and compares digests of the results with
-# tests/diff/baseline.txt, written by the code before the renovation.
+# tests/diff/baseline.txt, written by the code at the commit it names.
 #
 #   make check-diff      compare (part of `make check`)
 #   make diff-print      every result line, to diff by hand against the

@@ -89,6 +89,7 @@ for group in "$@"; do
         need librust-url-dev pkg:librust-url-dev
         need tmux cmd:tmux
         need luajit2 cmd:luajit
+        need clang-format cmd:git-clang-format
         ;;
     tables)
         need python3 cmd:python3

@@ -89,7 +89,8 @@ static const struct row good[] = {
     {LABEL, U, "a.b", IDNG_OK, NULL}, /* wire labels may hold a dot; ASCII: not judged */
 };
 
-/* One or more rows per error class; REFERENCE.md's failures among them. */
+/* One or more rows per error class; among them the inputs other codecs are known to
+ * have got wrong. */
 static const struct row bad[] = {
     /* too-long */
     {CHECK, U, "abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcd.x",

@@ -10,7 +10,7 @@
  *   USPOOF_RESTRICTION_LEVEL | USPOOF_MIXED_NUMBERS, the allowed set being
  *   ICU's recommended and inclusion sets, which is UTS #39's
  *   Identifier_Status=Allowed);
- * - hand-picked cases from UTS #39's text and from the issue (paypal with a
+ * - hand-picked cases from UTS #39's text and the textbook homograph (paypal with a
  *   Cyrillic a), so a reader sees the levels' meaning;
  * - the name functions: ASCII labels, A-labels, the least restrictive
  *   label, '.' inside a skeleton;
@@ -279,7 +279,7 @@ static idng_restriction level_of(const char *utf8)
 
 START_TEST(levels_by_hand)
 {
-    /* UTS #39 section 5.2's examples and the issue's. */
+    /* UTS #39 section 5.2's examples and the textbook homograph. */
     ck_assert_int_eq(level_of("paypal"), IDNG_RL_ASCII);
     ck_assert_int_eq(level_of("p\xD0\xB0ypal"), IDNG_RL_MINIMALLY); /* Cyrillic a */
     ck_assert_int_eq(level_of("\xD0\xBF\xD0\xB0\xD0\xB9"), IDNG_RL_SINGLE_SCRIPT);
@@ -309,7 +309,7 @@ START_TEST(names)
     int mixed = -1;
     idng_error err;
 
-    /* The issue's example: the A-label of p<Cyrillic a>ypal, and its
+    /* The textbook homograph: the A-label of p<Cyrillic a>ypal, and its
      * skeleton equal to paypal's ("m" and "rn" are confusable too). */
     ck_assert_int_eq(idng_name_skeleton(BYTES("xn--pypal-4ve.com"), out, &len, IDNG_MODE_UTS46,
                                         &err), IDNG_OK);

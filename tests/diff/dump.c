@@ -2,8 +2,8 @@
  * \file
  * The differential test (behaviour kept across refactoring): every public entry point of
  * the codec, the policy core and the log lines, run over fixed corpora and a
- * seeded random corpus, must give byte-identical results to the code before
- * the renovation.
+ * seeded random corpus, must give byte-identical results to the code at the
+ * baseline commit (named in tests/diff/baseline.txt).
  *
  * For each input, one line of text holds every result (statuses, error
  * fields, outputs, verdicts, EDE texts, log lines).  Lines are hashed
