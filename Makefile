@@ -406,9 +406,14 @@ CHECK_EXTRA ?=
 include $(sort $(wildcard mk/*.mk))
 
 # The body of `make check` (without the packages): every step in
-# CHECK_EXTRA, then every suite, the summary line last.
-check-all: $(MODULE) all zones $(UB_ALT) $(STOCK_UNBOUND) $(DNSDIST) $(SRC_STAMP) $(TEST_BIN) $(ITEST_BIN) \
-	check-tables clang-build check-lib check-install $(CHECK_EXTRA)
+# CHECK_EXTRA, one after another, each saying how long it took (CI has a
+# time limit: the line shows where the time goes), then every suite, the
+# summary line last.
+CHECK_STEPS = check-tables clang-build check-lib check-install $(CHECK_EXTRA)
+check-all: $(MODULE) all zones $(UB_ALT) $(STOCK_UNBOUND) $(DNSDIST) $(SRC_STAMP) $(TEST_BIN) $(ITEST_BIN)
+	@for t in $(CHECK_STEPS); do s=$$(date +%s); \
+	    $(MAKE) --no-print-directory $$t || exit 1; \
+	    echo "check: $$t took $$(( $$(date +%s) - s )) s"; done
 	@$(TEST_ENV) sh tests/run.sh $(TEST_BIN) $(ITEST_BIN)
 
 # The inner loop, offline once the test data is fetched: the unit suites
