@@ -61,15 +61,90 @@ static int clause(struct pstate *p, size_t vlen, int quoted)
     return 0;
 }
 
-int conf_include(struct pstate *p, const char *v, size_t n);
+/* The quoted value that starts at s[*i] (a '"'), unescaped into p->vbuf
+ * (*vlen octets); *i left after it.  \" and \\ are the only escapes, so any
+ * path can be written and a stray backslash is not silently dropped.  0,
+ * or -1 (reported). */
+static int quoted_value(struct pstate *p, const char *s, size_t n, size_t *at, size_t *vlen)
+{
+    size_t i = *at, o = 0;
+    char e[ECHO_CAP];
+
+    for (i++;; i++) {
+        if (i == n)
+            return conf_fail(p, "unterminated quote (a quoted value ends on its own line)");
+        if (s[i] == '"')
+            break;
+        if (s[i] == '\\') {
+            if (i + 1 < n && (s[i + 1] == '"' || s[i + 1] == '\\')) {
+                i++;
+            } else if (i + 1 < n) {
+                uint32_t cp;
+                size_t m = idng_utf8_decode((const unsigned char *)s + i + 1, n - i - 1, &cp);
+                return conf_fail(p,
+                                 "unknown escape '\\%s' in quotes; only \\\" and \\\\ are "
+                                 "escapes",
+                                 conf_echo(e, s + i + 1, m > 0 ? m : 1));
+            } else {
+                return conf_fail(p, "unterminated quote (a quoted value ends on its own line)");
+            }
+        }
+        p->vbuf[o++] = s[i];
+    }
+    *vlen = o;
+    for (i++; i < n && is_blank(s[i]); i++)
+        ;
+    *at = i;
+    if (i < n && s[i] != '#')
+        return conf_fail(p, "text after the closing quote: '%s'", conf_echo(e, s + i, n - i));
+    return 0;
+}
+
+/* Applies "key: value" (the key s[0..kl), the value v[0..vlen), quoted or
+ * not) to p: the clause header, an include, or a key of the table. */
+static int apply(struct pstate *p, const char *s, size_t kl, const char *v, size_t vlen, int quoted)
+{
+    const struct key *k;
+    char e[ECHO_CAP], x[320];
+
+    if (kl == 8 && memcmp(s, "idnguard", 8) == 0)
+        return clause(p, vlen, quoted);
+    if (kl == 7 && memcmp(s, "include", 7) == 0)
+        return conf_include(p, v, vlen);
+    k = conf_find_key(s, kl);
+    if (k == NULL) {
+        if (vlen == 0 && !quoted)
+            return conf_fail(p, "unknown clause '%s:'; this file holds only the 'idnguard:' clause",
+                             conf_echo(e, s, kl));
+        return conf_fail(p, "unknown key '%s'", conf_echo(e, s, kl));
+    }
+    if (p->f.clause_line == 0)
+        return conf_fail(p, "'%s' comes before the 'idnguard:' clause", k->name);
+    /* Once a file: a repeat there is a slip.  Another file may set it
+     * again, and then replaces the value (see idng_conf.h). */
+    if (!(k->flags & K_REPEAT) && p->f.first_line[k - conf_keys] != 0)
+        return conf_fail(p, "duplicate '%s' (first at line %zu)", k->name,
+                         p->f.first_line[k - conf_keys]);
+    if (vlen == 0 && !(quoted && (k->flags & K_EMPTY_OK))) {
+        k->kind->expect(k, x, sizeof x);
+        return conf_fail(p, "empty value for '%s' (expected %s)", k->name, x);
+    }
+    if (k->kind->set(p, k, v, vlen) != 0)
+        return -1;
+    if (p->f.first_line[k - conf_keys] == 0)
+        p->f.first_line[k - conf_keys] = p->f.line;
+    p->c.origin.key[k - conf_keys].file = p->f.file;
+    p->c.origin.key[k - conf_keys].line = (uint32_t)p->f.line;
+    p->key_seq[k - conf_keys] = p->seq;
+    return 0;
+}
 
 static int parse_line(struct pstate *p, const char *s, size_t n)
 {
-    size_t i = 0, ks, kl, vlen;
+    size_t i = 0, ks, kl, vlen = 0;
     const char *v;
-    const struct key *k;
     int quoted = 0;
-    char e[ECHO_CAP], x[320];
+    char e[ECHO_CAP];
 
     if (check_octets(p, s, n) != 0)
         return -1;
@@ -91,35 +166,10 @@ static int parse_line(struct pstate *p, const char *s, size_t n)
         i++;
 
     if (i < n && s[i] == '"') {
-        /* Quoted: \" and \\ are the only escapes, so any path can be
-         * written and a stray backslash is not silently dropped. */
-        size_t o = 0;
         quoted = 1;
-        for (i++;; i++) {
-            if (i == n)
-                return conf_fail(p, "unterminated quote (a quoted value ends on its own line)");
-            if (s[i] == '"')
-                break;
-            if (s[i] == '\\') {
-                if (i + 1 < n && (s[i + 1] == '"' || s[i + 1] == '\\')) {
-                    i++;
-                } else if (i + 1 < n) {
-                    uint32_t cp;
-                    size_t m = idng_utf8_decode((const unsigned char *)s + i + 1, n - i - 1, &cp);
-                    return conf_fail(p, "unknown escape '\\%s' in quotes; only \\\" and \\\\ are "
-                                "escapes", conf_echo(e, s + i + 1, m > 0 ? m : 1));
-                } else {
-                    return conf_fail(p, "unterminated quote (a quoted value ends on its own line)");
-                }
-            }
-            p->vbuf[o++] = s[i];
-        }
+        if (quoted_value(p, s, n, &i, &vlen) != 0)
+            return -1;
         v = p->vbuf;
-        vlen = o;
-        for (i++; i < n && is_blank(s[i]); i++)
-            ;
-        if (i < n && s[i] != '#')
-            return conf_fail(p, "text after the closing quote: '%s'", conf_echo(e, s + i, n - i));
     } else {
         const char *q;
         size_t end = i;
@@ -132,39 +182,9 @@ static int parse_line(struct pstate *p, const char *s, size_t n)
         q = memchr(v, '"', vlen);
         if (q != NULL)
             return conf_fail(p, "stray '\"' in the value '%s'; quote the whole value",
-                        conf_echo(e, v, vlen));
+                             conf_echo(e, v, vlen));
     }
-
-    if (kl == 8 && memcmp(s + ks, "idnguard", 8) == 0)
-        return clause(p, vlen, quoted);
-    if (kl == 7 && memcmp(s + ks, "include", 7) == 0)
-        return conf_include(p, v, vlen);
-    k = conf_find_key(s + ks, kl);
-    if (k == NULL) {
-        if (vlen == 0 && !quoted)
-            return conf_fail(p, "unknown clause '%s:'; this file holds only the 'idnguard:' clause",
-                        conf_echo(e, s + ks, kl));
-        return conf_fail(p, "unknown key '%s'", conf_echo(e, s + ks, kl));
-    }
-    if (p->f.clause_line == 0)
-        return conf_fail(p, "'%s' comes before the 'idnguard:' clause", k->name);
-    /* Once a file: a repeat there is a slip.  Another file may set it
-     * again, and then replaces the value (see idng_conf.h). */
-    if (!(k->flags & K_REPEAT) && p->f.first_line[k - conf_keys] != 0)
-        return conf_fail(p, "duplicate '%s' (first at line %zu)", k->name,
-                         p->f.first_line[k - conf_keys]);
-    if (vlen == 0 && !(quoted && (k->flags & K_EMPTY_OK))) {
-        k->kind->expect(k, x, sizeof x);
-        return conf_fail(p, "empty value for '%s' (expected %s)", k->name, x);
-    }
-    if (k->kind->set(p, k, v, vlen) != 0)
-        return -1;
-    if (p->f.first_line[k - conf_keys] == 0)
-        p->f.first_line[k - conf_keys] = p->f.line;
-    p->c.origin.key[k - conf_keys].file = p->f.file;
-    p->c.origin.key[k - conf_keys].line = (uint32_t)p->f.line;
-    p->key_seq[k - conf_keys] = p->seq;
-    return 0;
+    return apply(p, s + ks, kl, v, vlen, quoted);
 }
 
 /* The lines of one file (the first, or one included): every problem is

@@ -59,55 +59,60 @@ static int name_list(int arg)
     return arg == 0 ? L_ALLOW : arg == 1 ? L_DENY : L_IDN_SUFFIXES;
 }
 
-int conf_name_to_wire(struct pstate *p, const struct key *k, const char *v, size_t n,
-                        uint8_t *wire, size_t *wlen)
+/* The octets of v[0..n) that cannot belong in a listed name, caught before
+ * the codec sees it: the codec does not judge plain ASCII labels (real DNS
+ * names break hostname rules).  0, or -1 (reported). */
+static int refuse_octets(struct pstate *p, const struct key *k, const char *v, size_t n)
 {
-    char e[ECHO_CAP], lab[ECHO_CAP], ascii[IDNG_INPUT_MAX + 2];
-    size_t alen = sizeof ascii, i, o;
-    idng_error ie;
-    idng_status st;
+    char e[ECHO_CAP];
+    size_t i;
 
-    if (n == 1 && v[0] == '.') {
-        wire[0] = 0;
-        *wlen = 1;
-        return 0;
-    }
-    /* The codec does not judge plain ASCII labels (real DNS names break
-     * hostname rules), so octets that cannot belong here are caught first. */
     for (i = 0; i < n; i++) {
         unsigned char ch = (unsigned char)v[i];
         if (ch >= 0x80 || ch == '.' || name_octet_ok(ch))
             continue;
         if (ch == ' ' || ch == '\t')
             return conf_fail(p, "bad name '%s' for '%s': it contains a blank (one name per line)",
-                        conf_echo(e, v, n), k->name);
+                             conf_echo(e, v, n), k->name);
         if (ch == '*' && i == 0 && (n == 1 || v[1] == '.'))
             return conf_fail(p,
-                        "bad name '%s' for '%s': no wildcards; a name already covers every "
-                        "name below it",
-                        conf_echo(e, v, n), k->name);
+                             "bad name '%s' for '%s': no wildcards; a name already covers every "
+                             "name below it",
+                             conf_echo(e, v, n), k->name);
         if (ch == '\\')
             return conf_fail(p, "bad name '%s' for '%s': backslash escapes are not supported",
-                        conf_echo(e, v, n), k->name);
+                             conf_echo(e, v, n), k->name);
         return conf_fail(p, "bad name '%s' for '%s': '%c' is not allowed in a name",
                          conf_echo(e, v, n), k->name, ch);
     }
-    /* A name in ASCII is taken as the DNS name it spells, xn-- labels
-     * included whether valid or not: the lists exist to override verdicts,
-     * so `allow: xn--ab-m1t.example.` must be possible.  Only a name written
-     * in Unicode goes through ToASCII. */
+    return 0;
+}
+
+/* The name v[0..n) as dotted ASCII into ascii (*alen in: its capacity,
+ * out: the length).  A name in ASCII is taken as the DNS name it spells,
+ * xn-- labels included whether valid or not: the lists exist to override
+ * verdicts, so `allow: xn--ab-m1t.example.` must be possible.  Only a name
+ * written in Unicode goes through ToASCII.  0, or -1 (reported). */
+static int name_to_ascii(struct pstate *p, const struct key *k, const char *v, size_t n,
+                         char *ascii, size_t *alen)
+{
+    char e[ECHO_CAP], lab[ECHO_CAP];
+    idng_error ie;
+    idng_status st;
+    size_t i;
+
     for (i = 0; i < n && (unsigned char)v[i] < 0x80; i++)
         ;
     if (i == n) {
         if (n - (v[n - 1] == '.') > IDNG_NAME_MAX)
             return conf_fail(p, "bad name '%s' for '%s': %s [%s]", conf_echo(e, v, n), k->name,
-                        idng_status_message(IDNG_E_NAME_TOO_LONG),
-                        idng_status_class_name(IDNG_E_NAME_TOO_LONG));
+                             idng_status_message(IDNG_E_NAME_TOO_LONG),
+                             idng_status_class_name(IDNG_E_NAME_TOO_LONG));
         memcpy(ascii, v, n);
-        alen = n;
+        *alen = n;
         st = IDNG_OK;
     } else {
-        st = idng_to_ascii(v, n, ascii, &alen, IDNG_MODE_UTS46, 0, &ie);
+        st = idng_to_ascii(v, n, ascii, alen, IDNG_MODE_UTS46, 0, &ie);
     }
     if (st == IDNG_E_NOSPACE) {
         st = IDNG_E_NAME_TOO_LONG;
@@ -122,11 +127,52 @@ int conf_name_to_wire(struct pstate *p, const struct key *k, const char *v, size
         if (ie.label_len > 0 && ie.label_off <= n && ie.label_len <= n - ie.label_off
             && st != IDNG_E_NAME_TOO_LONG && st != IDNG_E_INPUT_TOO_LONG)
             return conf_fail(p, "bad name '%s' for '%s': label '%s': %s%s [%s]", conf_echo(e, v, n),
-                        k->name, conf_echo(lab, v + ie.label_off, ie.label_len),
-                        idng_status_message(st), cpnote, idng_status_class_name(st));
+                             k->name, conf_echo(lab, v + ie.label_off, ie.label_len),
+                             idng_status_message(st), cpnote, idng_status_class_name(st));
         return conf_fail(p, "bad name '%s' for '%s': %s%s [%s]", conf_echo(e, v, n), k->name,
-                    idng_status_message(st), cpnote, idng_status_class_name(st));
+                         idng_status_message(st), cpnote, idng_status_class_name(st));
     }
+    return 0;
+}
+
+/* Lowercases the labels of wire[0..len) in place, refusing an octet that
+ * cannot belong in a listed name (v[0..n): the name as written, for the
+ * message).  0, or -1 (reported). */
+static int lower_labels(struct pstate *p, const struct key *k, const char *v, size_t n,
+                        uint8_t *wire, size_t len)
+{
+    char e[ECHO_CAP];
+    idng_wire_iter it;
+    const uint8_t *lab8;
+    size_t l, i;
+
+    idng_wire_iter_init(&it, wire, len);
+    while (idng_wire_next(&it, &lab8, &l) == IDNG_WIRE_LABEL)
+        for (i = 0; i < l; i++) {
+            unsigned char ch = lower(lab8[i]);
+            if (!name_octet_ok(ch))
+                return conf_fail(p, "bad name '%s' for '%s': '%c' is not allowed in a name",
+                                 conf_echo(e, v, n), k->name, ch);
+            wire[lab8 + i - wire] = ch;
+        }
+    return 0;
+}
+
+int conf_name_to_wire(struct pstate *p, const struct key *k, const char *v, size_t n, uint8_t *wire,
+                      size_t *wlen)
+{
+    char e[ECHO_CAP], lab[ECHO_CAP], ascii[IDNG_INPUT_MAX + 2];
+    size_t alen = sizeof ascii, o;
+    idng_error ie;
+    idng_status st;
+
+    if (n == 1 && v[0] == '.') {
+        wire[0] = 0;
+        *wlen = 1;
+        return 0;
+    }
+    if (refuse_octets(p, k, v, n) != 0 || name_to_ascii(p, k, v, n, ascii, &alen) != 0)
+        return -1;
     /* Dotted ASCII (trailing dot optional) -> wire, by the codec's name
      * unit; the codec has checked lengths already, but the buffer is ours. */
     if (alen == 0 || (alen == 1 && ascii[0] == '.')) { /* a lone full stop in another script */
@@ -143,23 +189,10 @@ int conf_name_to_wire(struct pstate *p, const struct key *k, const char *v, size
     if (st != IDNG_OK) {
         idng_status why = st == IDNG_E_EMPTY_LABEL ? IDNG_E_EMPTY_LABEL : IDNG_E_NAME_TOO_LONG;
         return conf_fail(p, "bad name '%s' for '%s': %s [%s]", conf_echo(e, v, n), k->name,
-                    idng_status_message(why), idng_status_class_name(why));
+                         idng_status_message(why), idng_status_class_name(why));
     }
-    {
-        idng_wire_iter it;
-        const uint8_t *lab8;
-        size_t l;
-
-        idng_wire_iter_init(&it, wire, o);
-        while (idng_wire_next(&it, &lab8, &l) == IDNG_WIRE_LABEL)
-            for (i = 0; i < l; i++) {
-                unsigned char ch = lower(lab8[i]);
-                if (!name_octet_ok(ch))
-                    return conf_fail(p, "bad name '%s' for '%s': '%c' is not allowed in a name",
-                                conf_echo(e, v, n), k->name, ch);
-                wire[lab8 + i - wire] = ch;
-            }
-    }
+    if (lower_labels(p, k, v, n, wire, o) != 0)
+        return -1;
     *wlen = o;
     return 0;
 }
