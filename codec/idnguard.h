@@ -939,7 +939,7 @@ void idng_spoof_label(const uint32_t *s, size_t n, idng_restriction level,
 int idng_is_emoji(uint32_t cp);
 
 /** Letters at home under one country's top-level domains only (bits of
- *  idng_tld_letters): the caller knows the TLD (core/idng_lookalike.c). */
+ *  idng_tld_letters): the caller knows the TLD (core/idng_tld_scripts.c). */
 enum {
     IDNG_TL_ICELANDIC = 1u << 0,   /**< thorn and eth (U+00FE, U+00F0): .is, .fo */
     IDNG_TL_AZERBAIJANI = 1u << 1, /**< schwa (U+0259): .az */

@@ -56,7 +56,7 @@
 extern "C" {
 #endif
 
-/** A slot of the skeleton hash table (defined in core/idng_lookalike.c). */
+/** A slot of the skeleton hash table (defined in core/idng_lookalike_internal.h). */
 struct idng_skel_slot;
 
 /**
@@ -121,7 +121,7 @@ int idng_protect_tld(struct idng_protect *s, const char *tld, size_t len, unsign
  * The scripts a top-level domain expects (the label's octets, A-label
  * form, any case): s's own entry, else the built-in table (ASCII ccTLDs of
  * countries that write another script than Latin as well as Latin; see
- * core/idng_lookalike.c), else for an xn-- TLD the scripts of its letters,
+ * core/idng_tld_scripts.c), else for an xn-- TLD the scripts of its letters,
  * else Latin.  own_scripts: the IDNG_SCRIPT_* bits of the TLD's own
  * letters when it is judged (idng_whole_script), else 0.
  */
@@ -172,7 +172,7 @@ struct idng_lookalike {
                                     embeds-protected) */
 };
 
-/** Code points a name's skeleton key may take (see core/idng_lookalike.c). */
+/** Code points a name's skeleton key may take (see core/idng_lookalike_internal.h). */
 #define IDNG_LK_KEY_MAX (IDNG_WIRE_MAX * IDNG_SKELETON_GROWTH + IDNG_LABELS_MAX + 1)
 
 /**

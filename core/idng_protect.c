@@ -1,0 +1,226 @@
+/**
+ * \file
+ * The protected names (see idng_lookalike.h): the names and the table of
+ * their skeleton keys, built once (idng_lookalike_internal.h says what a key
+ * and a slot are).
+ */
+#include "idng_lookalike_internal.h"
+#include "idng_psl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void idng_protect_init(struct idng_protect *s)
+{
+    memset(s, 0, sizeof *s);
+    idng_nameset_init(&s->names);
+}
+
+void idng_protect_free(struct idng_protect *s)
+{
+    if (s == NULL)
+        return;
+    idng_nameset_free(&s->names);
+    free(s->slots);
+    free(s->keys);
+    free(s->parents);
+    free(s->tld);
+    idng_protect_init(s);
+}
+
+static void slot_put(struct idng_skel_slot *slots, size_t nslots, const struct idng_skel_slot *sl)
+{
+    size_t i = (size_t)sl->hash & (nslots - 1);
+
+    while (slots[i].index != 0)
+        i = (i + 1) & (nslots - 1);
+    slots[i] = *sl;
+}
+
+/* Room for more slots (at most half full) and keylen more key entries. */
+static int reserve(struct idng_protect *s, size_t more, size_t keylen)
+{
+    if (s->keys_cap - s->keys_len < keylen) {
+        size_t cap = s->keys_cap ? s->keys_cap : 4096;
+        uint32_t *k;
+        while (cap - s->keys_len < keylen)
+            cap *= 2;
+        if (cap > UINT32_MAX || (k = realloc(s->keys, cap * sizeof *k)) == NULL)
+            return -1;
+        s->keys = k;
+        s->keys_cap = cap;
+    }
+    if (2 * (s->used + more) > s->nslots) {
+        size_t n = s->nslots ? 2 * s->nslots : 64, i;
+        while (2 * (s->used + more) > n)
+            n *= 2;
+        struct idng_skel_slot *t = calloc(n, sizeof *t);
+        if (t == NULL)
+            return -1;
+        for (i = 0; i < s->nslots; i++)
+            if (s->slots[i].index != 0)
+                slot_put(t, n, &s->slots[i]);
+        free(s->slots);
+        s->slots = t;
+        s->nslots = n;
+    }
+    return 0;
+}
+
+/* Adds h to the parents' set; 0, or -1 out of memory. */
+static int parent_add(struct idng_protect *s, uint64_t h)
+{
+    size_t i;
+
+    h |= 1;
+    if (2 * (s->parents_used + 1) > s->nparents) {
+        size_t n = s->nparents ? 2 * s->nparents : 64, k;
+        uint64_t *t = calloc(n, sizeof *t);
+        if (t == NULL)
+            return -1;
+        for (k = 0; k < s->nparents; k++) {
+            if (s->parents[k] == 0)
+                continue;
+            for (i = (size_t)s->parents[k] & (n - 1); t[i] != 0; i = (i + 1) & (n - 1))
+                ;
+            t[i] = s->parents[k];
+        }
+        free(s->parents);
+        s->parents = t;
+        s->nparents = n;
+    }
+    for (i = (size_t)h & (s->nparents - 1); s->parents[i] != 0; i = (i + 1) & (s->nparents - 1))
+        if (s->parents[i] == h)
+            return 0;
+    s->parents[i] = h;
+    s->parents_used++;
+    return 0;
+}
+
+/* Holds key (hash h) under the bits kinds for the name at index: merged
+ * into the slot of the same key, else a new slot (room is reserved). */
+static void slot_hold(struct idng_protect *s, uint64_t h, const uint32_t *key, size_t len,
+                      unsigned kinds, size_t index)
+{
+    struct idng_skel_slot *sl, nsl;
+    size_t pos = (size_t)-1;
+
+    /* Names with one key share a slot: the first name stands for them in
+     * messages, and the others are found by idng_nameset_find.  A
+     * registrable label's key is shared only by names of that same label,
+     * so that a lookup can tell the label itself from its lookalikes. */
+    while ((sl = lk_find_next(s, (unsigned)-1, h, key, len, &pos)) != NULL) {
+        const uint8_t *a = lk_registrable_label(s->names.names[sl->index - 1]), *b;
+        if (kinds & ((1u << KINDS) - 1)) {
+            if (sl->kinds & ((1u << KINDS) - 1))
+                break;
+            continue;
+        }
+        if (!(sl->kinds & ~((1u << KINDS) - 1)))
+            continue;
+        b = lk_registrable_label(s->names.names[index]);
+        if (a != NULL && b != NULL && a[0] == b[0] && memcmp(a + 1, b + 1, a[0]) == 0)
+            break;
+    }
+    if (sl != NULL) {
+        sl->kinds |= kinds;
+        return;
+    }
+    memcpy(s->keys + s->keys_len, key, len * sizeof *key);
+    nsl.hash = h;
+    nsl.off = (uint32_t)s->keys_len;
+    nsl.len = (uint32_t)len;
+    nsl.index = (uint32_t)(index + 1);
+    nsl.kinds = kinds;
+    s->keys_len += len;
+    slot_put(s->slots, s->nslots, &nsl);
+    s->used++;
+}
+
+int idng_protect_add(struct idng_protect *s, const uint8_t *wire, size_t len)
+{
+    /* The key is made as a query name's is, with every label keyed. */
+    static const struct idng_protect keyed = {.used = 1};
+    struct idng_lookalike_run r;
+    uint32_t key[KINDS][IDNG_LK_KEY_MAX];
+    uint32_t lk[KINDS][(IDNG_LABEL_MAX + 1) * IDNG_SKELETON_GROWTH];
+    size_t start[KINDS] = {0}, lk_len[KINDS] = {0}, at, klen, reg, li;
+    uint64_t h[KINDS];
+    unsigned kind, made = 0;
+    int rc;
+
+    /* Only A-label names: no octet is >= 0x80 (length octets are below
+     * 0x40, so the whole name may be tested), every xn-- label decodes. */
+    if (has_8bit(wire, len))
+        return -2;
+    idng_lookalike_start(&r, &keyed, IDNG_RL_UNRESTRICTED, IDNG_MODE_UTS46, wire, len);
+    if (!lk_walk(&r, wire, len) || !r.keys)
+        return -2;
+    for (at = 0; at < r.nlab; at++)
+        if (idng_is_ace((const char *)wire + r.off[at], r.len[at]) && !r.judged[at])
+            return -2;
+    if (r.nlab == 0)
+        return -2;
+    if (idng_nameset_find(&s->names, wire, len) != IDNG_NAMESET_NONE)
+        return 1;
+    /* Every kind (the skeleton's key must fit; a looser one that does not
+     * is left out), each parent's hash among the parents; a kind whose key
+     * is the one before's shares its slot.  Unlike a query name's, every
+     * kind is made: an ASCII label is not judged, so nothing says where
+     * its looser keys differ (0 is O to the skeleton, o to the looser). */
+    r.key_flags = IDNG_SK_EXTRA | IDNG_SK_FOLD;
+    reg = idng_psl_registrable(wire, len, 0);
+    li = reg < len ? lk_label_at(&r, reg + 1) : r.nlab;
+    for (kind = 0; kind < KINDS; kind++) {
+        if (kind > 0 && !(kind_flags[kind] & ~kind_flags[kind - 1] & r.key_flags))
+            continue;
+        h[kind] = ROOT_HASH;
+        r.keys = 1;
+        r.key_at[r.nlab] = IDNG_LK_KEY_MAX;
+        for (at = r.nlab; at-- > 0 && r.keys;) {
+            h[kind] = lk_key_label(&r, kind, key[kind], at, h[kind]);
+            if (r.keys && parent_add(s, h[kind]) != 0)
+                return -1;
+        }
+        if (!r.keys && kind == KIND_SKELETON)
+            return -2;
+        if (!r.keys)
+            continue;
+        made |= 1u << kind;
+        start[kind] = r.key_at[0];
+        lk_len[kind] = sizeof lk[kind] / sizeof lk[kind][0];
+        if (li >= r.nlab || !lk_label_key(&r, kind, li, lk[kind], &lk_len[kind]))
+            lk_len[kind] = 0;
+    }
+    klen = 0;
+    for (kind = 0; kind < KINDS; kind++)
+        if (made & 1u << kind)
+            klen += IDNG_LK_KEY_MAX - start[kind] + lk_len[kind];
+    if (reserve(s, 2 * KINDS, klen) != 0)
+        return -1;
+    rc = idng_nameset_add(&s->names, wire, len, &at);
+    if (rc != 0)
+        return rc;
+    for (kind = 0; kind < KINDS; kind++) {
+        /* A kind not made has the key of the stricter one before it. */
+        unsigned bits = 1u << kind, k;
+        if (!(made & bits))
+            continue;
+        for (k = kind + 1; k < KINDS && !(made & 1u << k); k++)
+            bits |= 1u << k;
+        slot_hold(s, h[kind], key[kind] + start[kind], IDNG_LK_KEY_MAX - start[kind], bits, at);
+        if (lk_len[kind] > 0)
+            slot_hold(s, fold(LABEL_HASH, lk[kind], lk_len[kind]), lk[kind], lk_len[kind],
+                      bits << KINDS, at);
+    }
+    return 0;
+}
+
+size_t idng_protect_mem(const struct idng_protect *s)
+{
+    if (s == NULL)
+        return 0;
+    return idng_nameset_mem(&s->names) + s->nslots * sizeof *s->slots
+           + s->keys_cap * sizeof *s->keys + s->nparents * sizeof *s->parents
+           + s->ntld * sizeof *s->tld;
+}
