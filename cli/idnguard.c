@@ -34,6 +34,7 @@
 #include "idng_lookalike.h"
 #include "idnguard.h"
 #include "lint.h"
+#include "opts.h"
 #include "tap.h"
 #include "top.h"
 
@@ -62,6 +63,7 @@ struct opts {
      * NULL without. */
     const struct idng_policy *policy;
     const struct idng_conf *settings; /* the whole of that file, origins included */
+    const char *cmd;                  /* the command's name, for messages */
 };
 
 typedef int (*command_fn)(const char *item, size_t len, const struct opts *o);
@@ -1106,7 +1108,7 @@ static int stats_file(const char *path)
     int p, rc = idng_statsfile_read(path, &s);
 
     if (rc != 0) {
-        fprintf(stderr, "idnguard: stats: %s: %s\n", path,
+        fprintf(stderr, IDNG_CLI_ERR "%s: %s\n", "stats", path,
                 rc == -2 ? "no idnguard counters in it" : strerror(errno));
         return 1;
     }
@@ -1191,7 +1193,7 @@ static int run_stdin(command_fn fn, const struct opts *o)
     int failed = 0, eof = 0;
 
     if (buf == NULL) {
-        fprintf(stderr, "idnguard: out of memory\n");
+        fprintf(stderr, IDNG_CLI_ERR "out of memory\n", o->cmd);
         return 2;
     }
     while (!eof || start < have) {
@@ -1207,7 +1209,8 @@ static int run_stdin(command_fn fn, const struct opts *o)
             if (have == cap) {
                 char *bigger = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
                 if (bigger == NULL) {
-                    fprintf(stderr, "idnguard: out of memory for a %zu-octet line\n", have);
+                    fprintf(stderr, IDNG_CLI_ERR "out of memory for a %zu-octet line\n", o->cmd,
+                            have);
                     failed = 2;
                     break;
                 }
@@ -1223,7 +1226,7 @@ static int run_stdin(command_fn fn, const struct opts *o)
             if (got < 0 && errno == EINTR)
                 continue;
             if (got < 0) {
-                fprintf(stderr, "idnguard: standard input: %s\n", strerror(errno));
+                fprintf(stderr, IDNG_CLI_ERR "standard input: %s\n", o->cmd, strerror(errno));
                 failed = 2;
                 break;
             }
@@ -1264,58 +1267,65 @@ enum opt_id {
     OPT_USER,
     OPT_PROFILE,
     OPT_CONF, /* its value may also be the next argument, as in lint-zone and tap */
-    OPT_SET   /* sets flag */
+    OPT_SET   /* sets bits */
 };
+
+static int apply_option(void *ctx, const struct idng_opt *p, const char *v);
+
+/* An option of the per-item commands and check-conf: values are "--name=V"
+ * only (options and operands mix), but --conf's may be the next argument. */
+#define ITEM_OPT(name_, val_, arg_, id_, bits_, cmds_, help_)                                      \
+    {                                                                                              \
+        .name = name_, .val = val_, .arg = arg_, .fn = apply_option, .id = id_, .bits = bits_,     \
+        .cmds = cmds_, .help = help_                                                               \
+    }
+#define ITEM_FLAG(name_, bits_, help_)                                                             \
+    ITEM_OPT(name_, IDNG_OPT_FLAG, NULL, OPT_SET, bits_, O_UTS46, help_)
 
 /* Every option of the per-item commands and check-conf: what it is called,
  * which commands take it, and its line in the command's --help. */
-static const struct option {
-    const char *name; /* "--mode": with a value "--mode=M" */
-    unsigned cmds;
-    enum opt_id id;
-    unsigned flag;
-    const char *arg; /* NULL: takes no value */
-    const char *help;
-} options[] = {
-    {"--mode", O_MODE, OPT_MODE, 0, "M",
-     "validation: uts46 (default), idna2008-lookup,\n"
-     "                     idna2008-registration (idna2008 is its old name),\n"
-     "                     punycode"},
-    {"--strict", O_STRICT, OPT_STRICT, 0, NULL,
-     "judge plain ASCII labels too (STD3 rules, hyphens, bidi)"},
-    {"--profile", O_UTS46, OPT_PROFILE, 0, "P",
-     "dns (the default settings), whatwg (URL host parsing:\n"
-     "                     --strict --no-check-hyphens --no-std3 --no-dns-length),\n"
-     "                     idna2008-registration (--strict, that mode),\n"
-     "                     idna2008-lookup (that mode)"},
-    {"--transitional", O_UTS46, OPT_SET, IDNG_F_TRANSITIONAL, NULL,
-     "to-ascii: transitional processing (maps U+00DF to ss,\n"
-     "                     U+03C2 to U+03C3, removes U+200C and U+200D)"},
-    {"--no-check-hyphens", O_UTS46, OPT_SET, IDNG_F_NO_CHECK_HYPHENS, NULL,
-     "allow '-' first, last and in positions 3-4\n"
-     "                     (CheckHyphens=false)"},
-    {"--no-std3", O_UTS46, OPT_SET, IDNG_F_NO_STD3, NULL,
-     "allow ASCII other than letters, digits and '-'\n"
-     "                     (UseSTD3ASCIIRules=false)"},
-    {"--no-dns-length", O_UTS46, OPT_SET, IDNG_F_NO_DNS_LENGTH, NULL,
-     "no label or name length limits, empty labels allowed\n"
-     "                     (VerifyDnsLength=false)"},
-    {"--no-bidi", O_UTS46, OPT_SET, IDNG_F_NO_BIDI, NULL,
-     "skip the bidi rule of RFC 5893 (CheckBidi=false)"},
-    {"--no-joiners", O_UTS46, OPT_SET, IDNG_F_NO_JOINERS, NULL,
-     "skip the context rules of U+200C, U+200D\n"
-     "                     (CheckJoiners=false)"},
-    {"--check-contexto", O_UTS46, OPT_SET, IDNG_F_CHECK_CONTEXTO, NULL,
-     "apply RFC 5892's CONTEXTO rules (uts46, idna2008-lookup)"},
-    {"--case", O_CASE, OPT_CASE, 0, NULL,
-     "encode: lowercase and record case flags (RFC 3492\n"
-     "                     appendix A); decode: apply them"},
-    {"--conf", O_CONF, OPT_CONF, 0, "FILE",
-     "judge as the module does with this settings file\n"
-     "                     (idnguard.conf(5)): see below"},
-    {"--format", O_FORMAT, OPT_FORMAT, 0, "F", "text (default), tsv or json: see below"},
-    {"--user", O_USER, OPT_USER, 0, "NAME", "check the files as this user"},
-    {"--help", O_ALL, OPT_HELP, 0, NULL, "this command's usage"},
+static const struct idng_opt options[] = {
+    ITEM_OPT("--mode", IDNG_OPT_JOINED, "M", OPT_MODE, 0, O_MODE,
+             "validation: uts46 (default), idna2008-lookup,\n"
+             "                     idna2008-registration (idna2008 is its old name),\n"
+             "                     punycode"),
+    ITEM_OPT("--strict", IDNG_OPT_FLAG, NULL, OPT_STRICT, 0, O_STRICT,
+             "judge plain ASCII labels too (STD3 rules, hyphens, bidi)"),
+    ITEM_OPT("--profile", IDNG_OPT_JOINED, "P", OPT_PROFILE, 0, O_UTS46,
+             "dns (the default settings), whatwg (URL host parsing:\n"
+             "                     --strict --no-check-hyphens --no-std3 --no-dns-length),\n"
+             "                     idna2008-registration (--strict, that mode),\n"
+             "                     idna2008-lookup (that mode)"),
+    ITEM_FLAG("--transitional", IDNG_F_TRANSITIONAL,
+              "to-ascii: transitional processing (maps U+00DF to ss,\n"
+              "                     U+03C2 to U+03C3, removes U+200C and U+200D)"),
+    ITEM_FLAG("--no-check-hyphens", IDNG_F_NO_CHECK_HYPHENS,
+              "allow '-' first, last and in positions 3-4\n"
+              "                     (CheckHyphens=false)"),
+    ITEM_FLAG("--no-std3", IDNG_F_NO_STD3,
+              "allow ASCII other than letters, digits and '-'\n"
+              "                     (UseSTD3ASCIIRules=false)"),
+    ITEM_FLAG("--no-dns-length", IDNG_F_NO_DNS_LENGTH,
+              "no label or name length limits, empty labels allowed\n"
+              "                     (VerifyDnsLength=false)"),
+    ITEM_FLAG("--no-bidi", IDNG_F_NO_BIDI, "skip the bidi rule of RFC 5893 (CheckBidi=false)"),
+    ITEM_FLAG("--no-joiners", IDNG_F_NO_JOINERS,
+              "skip the context rules of U+200C, U+200D\n"
+              "                     (CheckJoiners=false)"),
+    ITEM_FLAG("--check-contexto", IDNG_F_CHECK_CONTEXTO,
+              "apply RFC 5892's CONTEXTO rules (uts46, idna2008-lookup)"),
+    ITEM_OPT("--case", IDNG_OPT_FLAG, NULL, OPT_CASE, 0, O_CASE,
+             "encode: lowercase and record case flags (RFC 3492\n"
+             "                     appendix A); decode: apply them"),
+    ITEM_OPT("--conf", IDNG_OPT_NEXT_NODASH, "FILE", OPT_CONF, 0, O_CONF,
+             "judge as the module does with this settings file\n"
+             "                     (idnguard.conf(5)): see below"),
+    ITEM_OPT("--format", IDNG_OPT_JOINED, "F", OPT_FORMAT, 0, O_FORMAT,
+             "text (default), tsv or json: see below"),
+    ITEM_OPT("--user", IDNG_OPT_JOINED, "NAME", OPT_USER, 0, O_USER,
+             "check the files as this user"),
+    {.name = "--help", .short_name = 'h', .fn = apply_option, .id = OPT_HELP, .cmds = O_ALL,
+     .help = "this command's usage"},
 };
 
 #define PROFILE_FLAGS                                                                  \
@@ -1480,14 +1490,6 @@ static void usage(FILE *f)
     fputs(items_text, f);
 }
 
-/* An option as --help and the errors spell it with its value: "--mode=M",
- * "--conf FILE". */
-static void option_head(const struct option *p, char *head, size_t cap)
-{
-    snprintf(head, cap, "%s%s%s", p->name, p->arg ? (p->id == OPT_CONF ? " " : "=") : "",
-             p->arg ? p->arg : "");
-}
-
 static void command_usage(const struct command *c, FILE *f)
 {
     size_t k;
@@ -1495,11 +1497,11 @@ static void command_usage(const struct command *c, FILE *f)
     fprintf(f, "usage: idnguard %s [OPTIONS] %s\n  %s\n\noptions:\n", c->name, c->operands,
             c->what);
     for (k = 0; k < sizeof options / sizeof options[0]; k++) {
-        const struct option *p = &options[k];
+        const struct idng_opt *p = &options[k];
         char head[40];
         if (!(c->opts & p->cmds))
             continue;
-        option_head(p, head, sizeof head);
+        idng_opt_head(p, head, sizeof head);
         fprintf(f, "  %-18s %s\n", head, p->help);
     }
     if (c->fn == cmd_explain) {
@@ -1517,37 +1519,29 @@ static void command_usage(const struct command *c, FILE *f)
     }
 }
 
-/* The value of "--name=VALUE" when a is that option, else NULL. */
-static const char *option_value(const char *a, const struct option *p, int *match)
-{
-    size_t n = strlen(p->name);
+/* What the options of one run of a per-item command fill in. */
+struct parsed {
+    const struct command *c;
+    struct opts *o;
+};
 
-    *match = strncmp(a, p->name, n) == 0 && (a[n] == '\0' || (p->arg && a[n] == '='));
-    return *match && a[n] == '=' ? a + n + 1 : NULL;
-}
-
-/* Applies one option; returns -1 to go on, or the exit status. */
-static int apply_option(const struct command *c, const struct option *p, const char *a,
-                        const char *v, struct opts *o)
+/* Applies one option (an idng_opt_fn); returns -1 to go on, or the exit
+ * status. */
+static int apply_option(void *ctx, const struct idng_opt *p, const char *v)
 {
+    const struct command *c = ((struct parsed *)ctx)->c;
+    struct opts *o = ((struct parsed *)ctx)->o;
     size_t k;
-    char head[40];
 
-    /* (An empty file name is no value either.) */
-    if (p->arg && (v == NULL || (p->id == OPT_CONF && v[0] == '\0'))) {
-        option_head(p, head, sizeof head);
-        fprintf(stderr, "idnguard: %s: option '%s' needs a value: %s\n", c->name, a, head);
-        return 2;
-    }
-    switch (p->id) {
+    switch ((enum opt_id)p->id) {
     case OPT_HELP:
         command_usage(c, stdout);
         return fflush(stdout) == 0 ? 0 : 2;
     case OPT_MODE:
         if (idng_mode_lookup(v, strlen(v), &o->mode) != 0) {
             fprintf(stderr,
-                    "idnguard: %s: unknown mode '%s' (uts46, idna2008-lookup, "
-                    "idna2008-registration, idna2008, punycode)\n",
+                    IDNG_CLI_ERR "unknown mode '%s' (uts46, idna2008-lookup, "
+                                 "idna2008-registration, idna2008, punycode)\n",
                     c->name, v);
             return 2;
         }
@@ -1564,8 +1558,8 @@ static int apply_option(const struct command *c, const struct option *p, const c
                 return -1;
             }
         fprintf(stderr,
-                "idnguard: %s: unknown profile '%s' (dns, whatwg, idna2008-registration, "
-                "idna2008-lookup)\n",
+                IDNG_CLI_ERR "unknown profile '%s' (dns, whatwg, idna2008-registration, "
+                             "idna2008-lookup)\n",
                 c->name, v);
         return 2;
     case OPT_FORMAT:
@@ -1576,7 +1570,7 @@ static int apply_option(const struct command *c, const struct option *p, const c
         else if (strcmp(v, "json") == 0)
             o->format = FMT_JSON;
         else {
-            fprintf(stderr, "idnguard: %s: unknown format '%s' (text, tsv, json)\n", c->name, v);
+            fprintf(stderr, IDNG_CLI_ERR "unknown format '%s' (text, tsv, json)\n", c->name, v);
             return 2;
         }
         return -1;
@@ -1584,14 +1578,14 @@ static int apply_option(const struct command *c, const struct option *p, const c
         o->flags |= IDNG_F_STRICT;
         return -1;
     case OPT_SET:
-        o->flags |= p->flag;
+        o->flags |= p->bits;
         return -1;
     case OPT_CASE:
         o->use_case = 1;
         return -1;
     case OPT_USER:
         if (v[0] == '\0' || !getpwnam(v)) {
-            fprintf(stderr, "idnguard: %s: no user '%s'\n", c->name, v);
+            fprintf(stderr, IDNG_CLI_ERR "no user '%s'\n", c->name, v);
             return 2;
         }
         o->user = v;
@@ -1609,58 +1603,27 @@ static int apply_option(const struct command *c, const struct option *p, const c
  */
 static int parse_args(int argc, char **argv, const struct command *c, struct opts *o, int *nops)
 {
-    int i, at, n = 0, rc;
-    size_t k;
+    struct parsed ctx = {c, o};
+    const struct idng_optspec spec = {
+        .cmd = c->name,
+        .opts = options,
+        .nopts = sizeof options / sizeof options[0],
+        .cmd_bit = c->opts,
+        .mixed = 1,
+        .operands = 1,
+        .lone_dash = "'-' is not an item (without items, standard input is read; an item '-' "
+                     "goes after '--')",
+        .hint = "; an item that begins with '-' goes after '--'",
+        .ctx = &ctx,
+    };
 
-    for (i = 2; i < argc; i++) {
-        const char *a = argv[i], *v = NULL;
-        const struct option *p = NULL;
-        if (strcmp(a, "--") == 0) {
-            for (i++; i < argc; i++)
-                argv[2 + n++] = argv[i];
-            break;
-        }
-        if (a[0] != '-') {
-            argv[2 + n++] = argv[i];
-            continue;
-        }
-        if (a[1] == '\0') {
-            fprintf(stderr,
-                    "idnguard: %s: '-' is not an item (without items, standard input is "
-                    "read; an item '-' goes after '--')\n",
-                    c->name);
-            return 2;
-        }
-        if (strcmp(a, "-h") == 0)
-            a = "--help";
-        for (k = 0; k < sizeof options / sizeof options[0] && !p; k++) {
-            int match;
-            v = option_value(a, &options[k], &match);
-            if (match && (c->opts & options[k].cmds))
-                p = &options[k];
-        }
-        if (!p) {
-            fprintf(stderr,
-                    "idnguard: %s: unknown option '%s' (idnguard %s --help; an item that "
-                    "begins with '-' goes after '--')\n",
-                    c->name, argv[i], c->name);
-            return 2;
-        }
-        /* "--conf FILE": the next argument, unless it is an option too. */
-        at = i;
-        if (p->id == OPT_CONF && v == NULL && i + 1 < argc && argv[i + 1][0] != '-')
-            v = argv[++i];
-        if ((rc = apply_option(c, p, argv[at], v, o)) >= 0)
-            return rc;
-    }
-    *nops = n;
-    return -1;
+    return idng_opts_parse(&spec, argc, argv, nops);
 }
 
 int main(int argc, char **argv)
 {
     static struct idng_conf conf;
-    struct opts o = {IDNG_MODE_UTS46, 0, 0, FMT_TEXT, NULL, NULL, 0, NULL, NULL};
+    struct opts o = {IDNG_MODE_UTS46, 0, 0, FMT_TEXT, NULL, NULL, 0, NULL, NULL, NULL};
     const struct command *c = NULL;
     size_t k;
     int i, n, rc, failed = 0;
@@ -1696,12 +1659,13 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    o.cmd = c->name;
     if ((rc = parse_args(argc, argv, c, &o, &n)) >= 0)
         return rc;
     if (c->fn == cmd_explain) {
         if (o.format == FMT_TSV) {
-            fprintf(stderr, "idnguard: explain: --format=tsv is not one of its formats (text, "
-                            "json)\n");
+            fprintf(stderr, IDNG_CLI_ERR "--format=tsv is not one of its formats (text, json)\n",
+                    c->name);
             return 2;
         }
         /* The module's own file unless told another. */
@@ -1712,12 +1676,12 @@ int main(int argc, char **argv)
         return 2;
     if (c->opts & O_FILE) {
         if (n > 1) {
-            fprintf(stderr, "idnguard: %s: one FILE at most (extra '%s')\n", c->name, argv[3]);
+            fprintf(stderr, IDNG_CLI_ERR "one FILE at most (extra '%s')\n", c->name, argv[3]);
             return 2;
         }
         if (strcmp(c->name, "stats") == 0) {
             if (n == 0) {
-                fprintf(stderr, "idnguard: stats: which FILE? (the module's stats-file)\n");
+                fprintf(stderr, IDNG_CLI_ERR "which FILE? (the module's stats-file)\n", c->name);
                 return 2;
             }
             return stats_file(argv[2]) ? 1 : (fflush(stdout) == 0 ? 0 : 2);
@@ -1746,7 +1710,7 @@ int main(int argc, char **argv)
     if (o.policy)
         idng_conf_free(&conf);
     if (failed == 2 || fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "idnguard: error writing output\n");
+        fprintf(stderr, IDNG_CLI_ERR "error writing output\n", c->name);
         return 2;
     }
     return failed ? 1 : 0;

@@ -32,6 +32,7 @@
  * fast as it can, whatever the output does.
  */
 #include "tap.h"
+#include "opts.h"
 
 #include "idng_conf.h"
 #include "idng_dnsmsg.h"
@@ -1020,89 +1021,68 @@ static void usage(FILE *f)
           f);
 }
 
-static int parse_uint(const char *opt, const char *v, unsigned max, unsigned *out)
-{
-    char *end;
-    unsigned long n;
+/* The command line as given, before the settings file is read. */
+struct tap_args {
+    struct tap *t;
+    const char *conf_path, *fmt;
+    int have_interval;
+};
 
-    errno = 0;
-    n = strtoul(v, &end, 10);
-    if (!v[0] || *end || errno || n > max || v[0] == '-') {
-        fprintf(stderr, "idnguard tap: %s: '%s' is not a number from 0 to %u\n", opt, v, max);
-        return -1;
-    }
-    *out = (unsigned)n;
-    return 0;
+/* --stats-interval SECS, --wait SECS. */
+static int tap_seconds(void *ctx, const struct idng_opt *opt, const char *value)
+{
+    struct tap_args *a = ctx;
+    int interval = opt->id == 1;
+
+    if (idng_opt_uint("tap", opt->name, value, 0, interval ? IDNG_CONF_STATS_MAX : 3600,
+                      interval ? &a->t->stats_interval : &a->t->wait_s)
+        != 0)
+        return 2;
+    a->have_interval |= interval;
+    return -1;
+}
+
+/* The options into a; returns -1 to go on, or the exit status. */
+static int parse_args(int argc, char **argv, struct tap_args *a)
+{
+    struct tap *t = a->t;
+    const struct idng_opt opts[] = {
+        {.short_name = 'u', .val = IDNG_OPT_NEXT, .arg = "SOCKET", .store = &t->sock},
+        {.short_name = 'r', .val = IDNG_OPT_NEXT, .arg = "FILE", .store = &t->file},
+        {.short_name = 'w', .val = IDNG_OPT_NEXT, .arg = "FILE", .store = &t->out_path},
+        {.name = "--conf", .val = IDNG_OPT_NEXT, .arg = "FILE", .store = &a->conf_path},
+        {.name = "--format", .val = IDNG_OPT_NEXT, .arg = "text|json", .store = &a->fmt},
+        {.name = "--stats-file", .val = IDNG_OPT_NEXT, .arg = "FILE", .store = &t->stats_file},
+        {.name = "--stats-interval", .val = IDNG_OPT_NEXT, .arg = "SECS", .fn = tap_seconds,
+         .id = 1},
+        {.name = "--wait", .val = IDNG_OPT_NEXT, .arg = "SECS", .fn = tap_seconds},
+    };
+    const struct idng_optspec spec = {.cmd = "tap",
+                                      .opts = opts,
+                                      .nopts = sizeof opts / sizeof opts[0],
+                                      .ctx = a,
+                                      .usage = usage};
+    int n;
+
+    return idng_opts_parse(&spec, argc, argv, &n);
 }
 
 int idng_tap_main(int argc, char **argv)
 {
     struct tap t;
-    const char *conf_path = NULL, *fmt = NULL;
-    int i, rc, have_interval = 0;
+    struct tap_args args = {&t, NULL, NULL, 0};
+    const char *conf_path, *fmt;
+    int i, rc;
     unsigned long long lost;
     struct idng_logfile_opts o = {0};
     char err[8192];
 
     memset(&t, 0, sizeof t);
     t.wait_s = 5;
-    for (i = 2; i < argc; i++) {
-        const char *a = argv[i], *v = NULL;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
-            return 0;
-        }
-        /* Options with a value: "-u X", "--conf X" or "--conf=X". */
-        if (strncmp(a, "--", 2) == 0 && strchr(a, '=')) {
-            v = strchr(a, '=') + 1;
-        } else if (i + 1 < argc) {
-            v = argv[i + 1];
-        }
-#define OPT(name) (strcmp(a, name) == 0 || (strncmp(a, name "=", sizeof name) == 0 && name[1] == '-'))
-#define TAKE()                                                                               \
-    do {                                                                                     \
-        if (!v) {                                                                            \
-            fprintf(stderr, "idnguard tap: %s needs a value\n", a);                          \
-            return 2;                                                                        \
-        }                                                                                    \
-        if (!strchr(a, '='))                                                                 \
-            i++;                                                                             \
-    } while (0)
-        if (OPT("-u")) {
-            TAKE();
-            t.sock = v;
-        } else if (OPT("-r")) {
-            TAKE();
-            t.file = v;
-        } else if (OPT("-w")) {
-            TAKE();
-            t.out_path = v;
-        } else if (OPT("--conf")) {
-            TAKE();
-            conf_path = v;
-        } else if (OPT("--format")) {
-            TAKE();
-            fmt = v;
-        } else if (OPT("--stats-file")) {
-            TAKE();
-            t.stats_file = v;
-        } else if (OPT("--stats-interval")) {
-            TAKE();
-            if (parse_uint(a, v, IDNG_CONF_STATS_MAX, &t.stats_interval) != 0)
-                return 2;
-            have_interval = 1;
-        } else if (OPT("--wait")) {
-            TAKE();
-            if (parse_uint(a, v, 3600, &t.wait_s) != 0)
-                return 2;
-        } else {
-            fprintf(stderr, "idnguard tap: unknown option '%s'\n", a);
-            usage(stderr);
-            return 2;
-        }
-#undef OPT
-#undef TAKE
-    }
+    if ((rc = parse_args(argc, argv, &args)) >= 0)
+        return rc;
+    conf_path = args.conf_path;
+    fmt = args.fmt;
     if (!t.sock == !t.file) {
         fprintf(stderr, "idnguard tap: give one of -u SOCKET and -r FILE\n");
         usage(stderr);
@@ -1152,7 +1132,7 @@ int idng_tap_main(int argc, char **argv)
                     return 2;
                 }
     }
-    if (!have_interval)
+    if (!args.have_interval)
         t.stats_interval = t.conf.stats_interval;
     o.buffer = TAP_OUT_BUFFER;
     /* At a terminal a line shows at once; elsewhere the short timer. */

@@ -19,6 +19,7 @@
  * else cannot send the terminal an escape sequence.
  */
 #include "top.h"
+#include "opts.h"
 
 #include "idng_conf.h"
 #include "idng_policy.h"
@@ -590,70 +591,91 @@ static void usage(FILE *f)
 
 #define SOURCES_MAX 4
 
+/* The command line as given. */
+struct top_args {
+    struct source *src; /* [SOURCES_MAX] */
+    size_t nsrc;
+    const char *conf_path, *log_path, *once;
+    unsigned interval, want;
+};
+
+/* --stats FILE, up to SOURCES_MAX of them. */
+static int top_stats(void *ctx, const struct idng_opt *opt, const char *value)
+{
+    struct top_args *a = ctx;
+
+    (void)opt;
+    if (a->nsrc == SOURCES_MAX) {
+        fprintf(stderr, IDNG_CLI_ERR "at most %d --stats files\n", "top", SOURCES_MAX);
+        return 2;
+    }
+    a->src[a->nsrc++].path = value;
+    return -1;
+}
+
+/* --interval SECS, --top N. */
+static int top_number(void *ctx, const struct idng_opt *opt, const char *value)
+{
+    struct top_args *a = ctx;
+    int is_top = opt->id == 1;
+
+    return idng_opt_uint("top", opt->name, value, 1, is_top ? 1000u : 3600u,
+                         is_top ? &a->want : &a->interval)
+                   == 0
+               ? -1
+               : 2;
+}
+
+/* The options into a; returns -1 to go on, or the exit status. */
+static int parse_args(int argc, char **argv, struct top_args *a)
+{
+    const struct idng_opt opts[] = {
+        {.name = "--conf", .val = IDNG_OPT_NEXT, .arg = "FILE", .store = &a->conf_path},
+        {.name = "--stats", .val = IDNG_OPT_NEXT, .arg = "FILE", .fn = top_stats},
+        {.name = "--log", .val = IDNG_OPT_NEXT, .arg = "FILE", .store = &a->log_path},
+        {.name = "--interval", .val = IDNG_OPT_NEXT, .arg = "SECS", .fn = top_number},
+        {.name = "--top", .val = IDNG_OPT_NEXT, .arg = "N", .fn = top_number, .id = 1},
+        {.name = "--once", .store = &a->once},
+    };
+    const struct idng_optspec spec = {.cmd = "top",
+                                      .opts = opts,
+                                      .nopts = sizeof opts / sizeof opts[0],
+                                      .ctx = a,
+                                      .usage = usage};
+    int n;
+
+    return idng_opts_parse(&spec, argc, argv, &n);
+}
+
 int idng_top_main(int argc, char **argv)
 {
     static struct source src[SOURCES_MAX];
     static struct logview lv;
     struct idng_conf conf;
-    const char *conf_path = NULL, *log_path = NULL;
-    size_t nsrc = 0, i;
-    unsigned interval = 2, want = 10;
-    int once = 0, a, tty, conf_loaded = 0, rc = 0;
+    struct top_args args = {src, 0, NULL, NULL, NULL, 2, 10};
+    const char *conf_path, *log_path;
+    size_t nsrc, i;
+    unsigned interval, want;
+    int once, tty, conf_loaded = 0, rc;
     struct termios saved;
     struct frame f = {0};
     char err[8192];
 
-    for (a = 2; a < argc; a++) {
-        const char *o = argv[a], *v = a + 1 < argc ? argv[a + 1] : NULL;
-        char *end;
-        if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
-            usage(stdout);
-            return 0;
-        }
-        if (strcmp(o, "--once") == 0) {
-            once = 1;
-            continue;
-        }
-        if (v == NULL) {
-            fprintf(stderr, "idnguard top: %s needs a value\n", o);
-            usage(stderr);
-            return 2;
-        }
-        a++;
-        if (strcmp(o, "--conf") == 0) {
-            conf_path = v;
-        } else if (strcmp(o, "--stats") == 0) {
-            if (nsrc == SOURCES_MAX) {
-                fprintf(stderr, "idnguard top: at most %d --stats files\n", SOURCES_MAX);
-                return 2;
-            }
-            src[nsrc++].path = v;
-        } else if (strcmp(o, "--log") == 0) {
-            log_path = v;
-        } else if (strcmp(o, "--interval") == 0 || strcmp(o, "--top") == 0) {
-            unsigned long n = strtoul(v, &end, 10);
-            int is_top = o[2] == 't';
-            if (!*v || *end || v[0] == '-' || n < 1 || n > (is_top ? 1000u : 3600u)) {
-                fprintf(stderr, "idnguard top: %s: '%s' is not a number from 1 to %u\n", o, v,
-                        is_top ? 1000u : 3600u);
-                return 2;
-            }
-            if (is_top)
-                want = (unsigned)n;
-            else
-                interval = (unsigned)n;
-        } else {
-            fprintf(stderr, "idnguard top: unknown option '%s'\n", o);
-            usage(stderr);
-            return 2;
-        }
-    }
+    if ((rc = parse_args(argc, argv, &args)) >= 0)
+        return rc;
+    conf_path = args.conf_path;
+    log_path = args.log_path;
+    nsrc = args.nsrc;
+    interval = args.interval;
+    want = args.want;
+    once = args.once != NULL;
+    rc = 0;
     if (!conf_path && nsrc == 0 && !log_path)
         conf_path = idng_conf_path();
     idng_conf_init(&conf);
     if (conf_path) {
         if (idng_conf_load(&conf, conf_path, err, sizeof err) != 0) {
-            fprintf(stderr, "idnguard top: %s%s", err,
+            fprintf(stderr, IDNG_CLI_ERR "%s%s", "top", err,
                     err[0] && err[strlen(err) - 1] == '\n' ? "" : "\n");
             return 2;
         }
@@ -666,9 +688,9 @@ int idng_top_main(int argc, char **argv)
             log_path = conf.log_file;
     }
     if (nsrc == 0 && !log_path) {
-        fprintf(stderr, "idnguard top: nothing to show: %s names no stats-file, "
+        fprintf(stderr, IDNG_CLI_ERR "nothing to show: %s names no stats-file, "
                         "tap-stats-file or log-file (give --stats FILE or --log FILE)\n",
-                conf_path);
+                "top", conf_path);
         idng_conf_free(&conf);
         return 2;
     }
@@ -676,7 +698,7 @@ int idng_top_main(int argc, char **argv)
     lv.names.e = calloc(NAMES_MAX, sizeof *lv.names.e);
     lv.clients.e = calloc(NAMES_MAX, sizeof *lv.clients.e);
     if (!lv.names.e || !lv.clients.e) {
-        fprintf(stderr, "idnguard top: out of memory\n");
+        fprintf(stderr, IDNG_CLI_ERR "out of memory\n", "top");
         rc = 2;
         goto out;
     }
