@@ -18,12 +18,15 @@
 
 /** How an option takes its value. */
 enum idng_optval {
-    IDNG_OPT_FLAG,       /**< no value; "--name=x" is an unknown option */
-    IDNG_OPT_JOINED,     /**< "--name=VALUE" only: where options and operands mix,
-                      *   "--mode uts46" would eat an operand */
-    IDNG_OPT_NEXT,       /**< also the next argument, whatever it is ("-r -") */
-    IDNG_OPT_NEXT_NODASH /**< also the next argument, unless it begins with
-                          *   '-' (then the option has no value) */
+    IDNG_OPT_FLAG, /**< no value; "--name=x" is an unknown option */
+    /** "--name=VALUE" only: where options and operands mix, "--mode uts46"
+     *  would eat an operand */
+    IDNG_OPT_JOINED,
+    /** also the next argument, whatever it is ("-r -"); an empty value is none */
+    IDNG_OPT_NEXT,
+    /** also the next argument, unless it begins with '-' (then the option
+     *  has no value); an empty value is none */
+    IDNG_OPT_NEXT_NODASH
 };
 
 struct idng_opt;
@@ -43,9 +46,10 @@ struct idng_opt {
     idng_opt_fn fn;       /**< called after store, when not NULL */
     int id;               /**< for fn: which option this is */
     unsigned bits;        /**< for fn: e.g. the flag an option sets */
-    unsigned cmds;        /**< in a table several commands share: those that take
-                            *   it (idng_optspec.cmd_bit); 0: every one */
-    const char *help;     /**< its line in the command's --help, or NULL */
+    /** in a table several commands share: those that take it
+     *  (idng_optspec.cmd_bit); 0: every one */
+    unsigned cmds;
+    const char *help; /**< its line in the command's --help, or NULL */
 };
 
 /** How one command takes its arguments. */
@@ -53,14 +57,15 @@ struct idng_optspec {
     const char *cmd; /**< "tap": messages say "idnguard tap: ..." */
     const struct idng_opt *opts;
     size_t nopts;
-    unsigned cmd_bit;      /**< which of a shared table's options apply (idng_opt.cmds) */
-    int mixed;             /**< 1: options may follow operands (until "--");
-                                *   0: the first operand ends the options */
-    int operands;          /**< 0: the command takes none; one is an error */
-    const char *lone_dash; /**< NULL: "-" is an operand; else it is an error and
-                                *   this says why */
-    const char *hint;      /**< added to the unknown-option message, or NULL */
-    void *ctx;             /**< handed to each idng_opt.fn */
+    unsigned cmd_bit; /**< which of a shared table's options apply (idng_opt.cmds) */
+    /** 1: options may follow operands (until "--"); 0: the first operand
+     *  ends the options */
+    int mixed;
+    int operands; /**< 0: the command takes none; one is an error */
+    /** NULL: "-" is an operand; else it is an error, and this says why */
+    const char *lone_dash;
+    const char *hint; /**< added to the unknown-option message, or NULL */
+    void *ctx;        /**< handed to each idng_opt.fn */
     /** When not NULL, "--help" and "-h" (not in opts) write the usage with
      *  it on stdout and end the parse with status 0. */
     void (*usage)(FILE *f);
