@@ -30,7 +30,7 @@
  *  any case here (a bound on a hang, not a timing assertion). */
 #define RUN_ALARM_S 60
 /** lint-zone's limit on the octets of the files $INCLUDE opens for one
- *  input (cli/lint.c; the other, 4096 files, shapes make_fanout). */
+ *  input (cli/lint.h; the other, 4096 files, shapes make_fanout). */
 #define INCLUDE_OCTETS_MAX (1LL << 30)
 
 /** One run: arguments after "lint-zone" ("@" stands for the zones'
