@@ -21,6 +21,7 @@
  * or did not parse (every input is still read to its end), or a usage error.
  */
 #include "lint.h"
+#include "opts.h"
 
 #include "idng_conf.h"
 #include "idng_log.h"
@@ -36,21 +37,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/*
- * The limits on $INCLUDE, per input given on the command line (docs/cli.md
- * and idnguard(1) state them).  A file already being read (by device and
- * inode) is a loop and refused, but without a loop a file can still
- * include the next one ten times, and that one the next: under the depth
- * limit alone, 10^15 files.  The other two bound that: far more files and
- * octets than a real zone brings in with $INCLUDE.
- */
-/** Files nested at most this deep. */
-#define INCLUDE_DEPTH_MAX 16
-/** At most this many files included for one input. */
-#define INCLUDE_FILES_MAX 4096
-/** At most this many octets (their sizes when opened) in the files
- *  included for one input: 1 GiB. */
-#define INCLUDE_OCTETS_MAX (1ULL << 30)
 /** Room for one output line: the JSON worst case of every field. */
 #define LINE_CAP (IDNG_JSON_ROOM(4 * IDNG_DISPLAY_NAME_MAX + 2 * IDNG_DISPLAY_UNICODE_MAX) + 4096)
 
@@ -379,13 +365,13 @@ static const char *file_kind(mode_t mode)
 }
 
 /*
- * Opens path for reading if it is a regular file; *st is its status.
+ * Opens path for reading if it is a regular file (lint.h).
  * O_NONBLOCK: opening a FIFO would wait for a writer, a device could wait
  * for its hardware; each is refused right after, by fstat.  NULL with
  * *why set (a phrase, or strerror's) when it cannot be opened or is not a
  * regular file.
  */
-static FILE *open_regular(const char *path, struct stat *st, const char **why)
+FILE *idng_lint_open(const char *path, struct stat *st, const char **why)
 {
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), e;
     FILE *f = NULL;
@@ -424,7 +410,7 @@ static const struct src *on_stack(const struct src *s, const struct stat *st)
  * file included again (top) down to s, where it is included again. */
 static void loop_error(struct lint *l, const struct src *s, const char *path, const struct src *top)
 {
-    const struct src *chain[INCLUDE_DEPTH_MAX + 1], *x;
+    const struct src *chain[IDNG_LINT_INCLUDE_DEPTH_MAX + 1], *x;
     char shown[4 * 1024];
     size_t n = 0;
 
@@ -445,11 +431,12 @@ static void loop_error(struct lint *l, const struct src *s, const char *path, co
  * input; which, in words, into msg. */
 static int past_limit(const struct lint *l, const struct stat *st, char *msg, size_t cap)
 {
-    if (l->includes >= INCLUDE_FILES_MAX)
-        snprintf(msg, cap, "more than %d files included for this input", INCLUDE_FILES_MAX);
-    else if ((unsigned long long)st->st_size > INCLUDE_OCTETS_MAX - l->include_octets)
+    if (l->includes >= IDNG_LINT_INCLUDE_FILES_MAX)
+        snprintf(msg, cap, "more than %d files included for this input",
+                 IDNG_LINT_INCLUDE_FILES_MAX);
+    else if ((unsigned long long)st->st_size > IDNG_LINT_INCLUDE_OCTETS_MAX - l->include_octets)
         snprintf(msg, cap, "the files included for this input would pass %llu octets",
-                 INCLUDE_OCTETS_MAX);
+                 IDNG_LINT_INCLUDE_OCTETS_MAX);
     else
         return 0;
     return 1;
@@ -467,10 +454,11 @@ static void include_file(struct lint *l, struct src *s, const char *path, ldns_r
     struct stat st;
     FILE *f;
 
-    if (s->depth >= INCLUDE_DEPTH_MAX) {
-        snprintf(msg, sizeof msg, "nested more than %d deep (the limit)", INCLUDE_DEPTH_MAX);
+    if (s->depth >= IDNG_LINT_INCLUDE_DEPTH_MAX) {
+        snprintf(msg, sizeof msg, "nested more than %d deep (the limit)",
+                 IDNG_LINT_INCLUDE_DEPTH_MAX);
         include_error(l, s, path, msg);
-    } else if ((f = open_regular(path, &st, &why)) == NULL) {
+    } else if ((f = idng_lint_open(path, &st, &why)) == NULL) {
         include_error(l, s, path, why);
     } else {
         if ((top = on_stack(s, &st)) != NULL) {
@@ -684,7 +672,7 @@ void idng_lint_stream(const struct idng_lint_cfg *cfg, FILE *fp, const char *nam
     }
     s.shown = shown_text(name);
     if (s.shown == NULL) {
-        fprintf(cfg->err, "idnguard: lint-zone: out of memory\n");
+        fprintf(cfg->err, IDNG_CLI_ERR "out of memory\n", "lint-zone");
         t->errors++;
         return;
     }
@@ -696,166 +684,4 @@ void idng_lint_stream(const struct idng_lint_cfg *cfg, FILE *fp, const char *nam
             error_at(&l, &s, strerror(errno), NULL);
     }
     free(s.shown);
-}
-
-/* ---- the command ---- */
-
-static void usage(FILE *f)
-{
-    fputs("usage: idnguard lint-zone [--origin NAME] [--mode=punycode|idna2008|uts46]\n"
-          "                          [--format=text|json] [--conf FILE] [FILE...]\n"
-          "\n"
-          "Judges every owner name and every domain name in the records' data of DNS\n"
-          "master files (ldns reads them: $ORIGIN, $TTL, $INCLUDE, relative names,\n"
-          "escapes) as the resolver module judges a query for that name.  One line\n"
-          "per finding on standard output:\n"
-          "  FILE:LINE: OWNER TYPE FIELD[=NAME]: CLASS: LABEL: MESSAGE [ACTION]\n"
-          "(or one JSON object per line with --format=json); syntax errors as\n"
-          "FILE:LINE: MESSAGE and a summary per class on standard error.\n"
-          "\n"
-          "  --origin NAME     the origin of relative names until a $ORIGIN\n"
-          "                    (default: the root, then the first SOA's owner)\n"
-          "  --mode=M          validation of xn-- labels (default: the settings', uts46)\n"
-          "  --format=F        text (default) or json\n"
-          "  --conf FILE       the module's settings file: its mode, actions, allow\n"
-          "                    and deny lists (default: the built-in defaults)\n"
-          "\n"
-          "FILE '-' (or no FILE) is standard input (a pipe too); any other FILE, and\n"
-          "every file $INCLUDE names, must be a regular file.\n",
-          f);
-    fprintf(f, "$INCLUDE: at most %d deep, no loop, at most %d files and %llu GiB for one FILE.\n",
-            INCLUDE_DEPTH_MAX, INCLUDE_FILES_MAX, INCLUDE_OCTETS_MAX >> 30);
-    fputs("Exit status: 0 no finding, 1 findings, 2 an unreadable input, a syntax\n"
-          "error, an $INCLUDE refused or a usage error.\n",
-          f);
-}
-
-/* --name VALUE or --name=VALUE at argv[*i]; NULL when a is another option. */
-static const char *opt_value(int argc, char **argv, int *i, const char *name, int *missing)
-{
-    const char *a = argv[*i];
-    size_t n = strlen(name);
-
-    if (strncmp(a, name, n) != 0)
-        return NULL;
-    if (a[n] == '=')
-        return a + n + 1;
-    if (a[n] != '\0')
-        return NULL;
-    if (*i + 1 >= argc) {
-        *missing = 1;
-        return NULL;
-    }
-    return argv[++*i];
-}
-
-static void summary(const struct idng_lint_totals *t, FILE *f)
-{
-    int c;
-
-    fprintf(f, "idnguard: lint-zone: %llu records, %llu names, %llu findings", t->records,
-            t->names, t->findings);
-    for (c = 0; c <= IDNG_CLASS_COUNT; c++)
-        if (t->by_class[c])
-            fprintf(f, ", %s %llu", c == IDNG_CLASS_COUNT ? "deny" : idng_class_name(c),
-                    t->by_class[c]);
-    fprintf(f, "; %llu errors\n", t->errors);
-}
-
-int idng_lint_main(int argc, char **argv)
-{
-    static struct idng_conf conf;
-    static char err[16384];
-    static struct idng_lint_totals t;
-    struct idng_lint_cfg cfg;
-    const char *origin = NULL, *conf_path = NULL, *v;
-    idng_mode mode = IDNG_MODE_UTS46;
-    int json = 0, set_mode = 0, i, missing = 0, stdin_done = 0;
-
-    for (i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--") == 0) {
-            i++;
-            break;
-        } else if (strcmp(a, "--help") == 0) {
-            usage(stdout);
-            return 0;
-        } else if ((v = opt_value(argc, argv, &i, "--origin", &missing)) != NULL) {
-            origin = v;
-        } else if ((v = opt_value(argc, argv, &i, "--conf", &missing)) != NULL) {
-            conf_path = v;
-        } else if ((v = opt_value(argc, argv, &i, "--mode", &missing)) != NULL) {
-            if (idng_mode_lookup(v, strlen(v), &mode) != 0) {
-                fprintf(stderr, "idnguard: unknown mode '%s' (punycode, idna2008, uts46)\n", v);
-                return 2;
-            }
-            set_mode = 1;
-        } else if ((v = opt_value(argc, argv, &i, "--format", &missing)) != NULL) {
-            if (strcmp(v, "text") != 0 && strcmp(v, "json") != 0) {
-                fprintf(stderr, "idnguard: lint-zone: unknown format '%s' (text, json)\n", v);
-                return 2;
-            }
-            json = strcmp(v, "json") == 0;
-        } else if (missing) {
-            fprintf(stderr, "idnguard: lint-zone: %s needs a value\n", a);
-            return 2;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "idnguard: lint-zone: unknown option '%s'\n", a);
-            usage(stderr);
-            return 2;
-        } else {
-            break;
-        }
-    }
-    if (missing) {
-        fprintf(stderr, "idnguard: lint-zone: %s needs a value\n", argv[argc - 1]);
-        return 2;
-    }
-    idng_conf_init(&conf);
-    if (conf_path != NULL && idng_conf_load(&conf, conf_path, err, sizeof err) != 0) {
-        fprintf(stderr, "%s\n", err);
-        return 2;
-    }
-    if (set_mode)
-        conf.policy.mode = mode;
-    cfg.policy = &conf.policy;
-    cfg.json = json;
-    cfg.follow_include = 1;
-    cfg.out = stdout;
-    cfg.err = stderr;
-    setvbuf(stdout, NULL, _IOFBF, 1 << 16);
-    if (i == argc) {
-        idng_lint_stream(&cfg, stdin, "-", origin, &t);
-    }
-    for (; i < argc; i++) {
-        struct stat st;
-        const char *why;
-        FILE *f;
-        if (strcmp(argv[i], "-") == 0) {
-            if (stdin_done++) {
-                fprintf(stderr, "idnguard: lint-zone: standard input named twice\n");
-                t.errors++;
-                continue;
-            }
-            idng_lint_stream(&cfg, stdin, "-", origin, &t);
-            continue;
-        }
-        f = open_regular(argv[i], &st, &why);
-        if (f == NULL) {
-            char shown[4096];
-            idng_display_text(argv[i], strlen(argv[i]), shown, sizeof shown);
-            fprintf(stderr, "%s: %s\n", shown, why);
-            t.errors++;
-            continue;
-        }
-        idng_lint_stream(&cfg, f, argv[i], origin, &t);
-        fclose(f);
-    }
-    idng_conf_free(&conf);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "idnguard: error writing output\n");
-        return 2;
-    }
-    summary(&t, stderr);
-    return t.errors ? 2 : t.findings ? 1 : 0;
 }

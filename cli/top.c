@@ -19,6 +19,7 @@
  * else cannot send the terminal an escape sequence.
  */
 #include "top.h"
+#include "opts.h"
 
 #include "idng_conf.h"
 #include "idng_policy.h"
@@ -37,89 +38,6 @@
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
-
-const char *const idng_statsfile_paths[5] = {"resolved", "cache", "local", "servfail", "policy"};
-
-/* ---- counters files ---- */
-
-static struct idng_statsfile_row *row_of(struct idng_statsfile *s, const char *cls,
-                                         const char *action)
-{
-    size_t i;
-
-    for (i = 0; i < s->nrows; i++)
-        if (strcmp(s->rows[i].cls, cls) == 0 && strcmp(s->rows[i].action, action) == 0)
-            return &s->rows[i];
-    if (s->nrows == IDNG_STATSFILE_ROWS)
-        return NULL;
-    memset(&s->rows[s->nrows], 0, sizeof s->rows[0]);
-    snprintf(s->rows[s->nrows].cls, sizeof s->rows[0].cls, "%s", cls);
-    snprintf(s->rows[s->nrows].action, sizeof s->rows[0].action, "%s", action);
-    return &s->rows[s->nrows++];
-}
-
-int idng_statsfile_read(const char *path, struct idng_statsfile *s)
-{
-    char line[1024];
-    struct stat st;
-    int seen = 0;
-    FILE *f = fopen(path, "r");
-
-    memset(s, 0, sizeof *s);
-    if (f == NULL)
-        return -1;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        fclose(f);
-        errno = EINVAL;
-        return -1;
-    }
-    s->mtime = st.st_mtim;
-    while (fgets(line, sizeof line, f) != NULL) {
-        char cls[32], act[16], pa[16], name[48];
-        unsigned long long n;
-        struct idng_statsfile_row *r;
-        int p;
-
-        if (line[0] == '#')
-            continue;
-        if (sscanf(line, "idnguard_answers_total{class=\"%31[^\"]\",action=\"%15[^\"]\","
-                         "path=\"%15[^\"]\"} %llu", cls, act, pa, &n) == 4) {
-            if ((r = row_of(s, cls, act)) != NULL) {
-                r->n += n;
-                for (p = 0; p < 5; p++)
-                    if (strcmp(idng_statsfile_paths[p], pa) == 0)
-                        r->path[p] += n;
-            }
-            seen = 1;
-        } else if (sscanf(line, "idnguard_tap_lines_total{class=\"%31[^\"]\",action=\"%15[^\"]\"} "
-                                "%llu", cls, act, &n) == 3) {
-            if ((r = row_of(s, cls, act)) != NULL)
-                r->n += n;
-            s->tap = seen = 1;
-        } else if (sscanf(line, "idnguard_%47[a-z_] %llu", name, &n) == 2 && strlen(name) > 6
-                   && strcmp(name + strlen(name) - 6, "_total") == 0) {
-            name[strlen(name) - 6] = '\0';
-            if (strncmp(name, "tap_", 4) == 0) {
-                memmove(name, name + 4, strlen(name + 4) + 1);
-                s->tap = 1;
-            }
-            if (s->nothers < IDNG_STATSFILE_OTHERS) {
-                snprintf(s->others[s->nothers].name, sizeof s->others[0].name, "%s", name);
-                s->others[s->nothers++].n = n;
-            }
-            seen = 1;
-        } else if (strncmp(line, "idnguard_info{", 14) == 0
-                   || strncmp(line, "idnguard_tap_info{", 18) == 0) {
-            const char *m = strstr(line, "mode=\"");
-            if (m != NULL)
-                sscanf(m + 6, "%31[^\"]", s->mode);
-            s->tap |= line[9] == 't';
-            seen = 1;
-        }
-    }
-    fclose(f);
-    return seen ? 0 : -2;
-}
 
 /* ---- the query log ---- */
 
@@ -590,98 +508,220 @@ static void usage(FILE *f)
 
 #define SOURCES_MAX 4
 
+/* The command line as given. */
+struct top_args {
+    struct source *src; /* [SOURCES_MAX] */
+    size_t nsrc;
+    const char *conf_path, *log_path, *once;
+    unsigned interval, want;
+};
+
+/* --stats FILE, up to SOURCES_MAX of them. */
+static int top_stats(void *ctx, const struct idng_opt *opt, const char *value)
+{
+    struct top_args *a = ctx;
+
+    (void)opt;
+    if (a->nsrc == SOURCES_MAX) {
+        fprintf(stderr, IDNG_CLI_ERR "at most %d --stats files\n", "top", SOURCES_MAX);
+        return 2;
+    }
+    a->src[a->nsrc++].path = value;
+    return -1;
+}
+
+/* --interval SECS, --top N. */
+static int top_number(void *ctx, const struct idng_opt *opt, const char *value)
+{
+    struct top_args *a = ctx;
+    int is_top = opt->id == 1;
+
+    return idng_opt_uint("top", opt->name, value, 1, is_top ? 1000u : 3600u,
+                         is_top ? &a->want : &a->interval)
+                   == 0
+               ? -1
+               : 2;
+}
+
+/* The options into a; returns -1 to go on, or the exit status. */
+static int parse_args(int argc, char **argv, struct top_args *a)
+{
+    const struct idng_opt opts[] = {
+        {.name = "--conf", .val = IDNG_OPT_NEXT, .arg = "FILE", .store = &a->conf_path},
+        {.name = "--stats", .val = IDNG_OPT_NEXT, .arg = "FILE", .fn = top_stats},
+        {.name = "--log", .val = IDNG_OPT_NEXT, .arg = "FILE", .store = &a->log_path},
+        {.name = "--interval", .val = IDNG_OPT_NEXT, .arg = "SECS", .fn = top_number},
+        {.name = "--top", .val = IDNG_OPT_NEXT, .arg = "N", .fn = top_number, .id = 1},
+        {.name = "--once", .store = &a->once},
+    };
+    const struct idng_optspec spec = {.cmd = "top",
+                                      .opts = opts,
+                                      .nopts = sizeof opts / sizeof opts[0],
+                                      .ctx = a,
+                                      .usage = usage};
+    int n;
+
+    return idng_opts_parse(&spec, argc, argv, &n);
+}
+
+/* What one run shows, and how. */
+struct view {
+    struct source *src;
+    size_t nsrc;
+    struct logview *lv;
+    unsigned interval, want;
+    int tty;         /* 1: a terminal with keys, 2: without keys, 0: none */
+    int conf_loaded; /* the sources came from a settings file */
+};
+
+/* The settings file's sources after the ones given; -1 after the error. */
+static int load_sources(struct view *v, struct idng_conf *conf, const char *conf_path,
+                        const char **log_path)
+{
+    char err[8192];
+
+    if (conf_path) {
+        if (idng_conf_load(conf, conf_path, err, sizeof err) != 0) {
+            fprintf(stderr, IDNG_CLI_ERR "%s%s", "top", err,
+                    err[0] && err[strlen(err) - 1] == '\n' ? "" : "\n");
+            return -1;
+        }
+        v->conf_loaded = 1;
+        if (conf->stats_file && v->nsrc < SOURCES_MAX)
+            v->src[v->nsrc++].path = conf->stats_file;
+        if (conf->tap_stats_file && v->nsrc < SOURCES_MAX)
+            v->src[v->nsrc++].path = conf->tap_stats_file;
+        if (!*log_path)
+            *log_path = conf->log_file;
+    }
+    if (v->nsrc == 0 && !*log_path) {
+        fprintf(stderr,
+                IDNG_CLI_ERR "nothing to show: %s names no stats-file, "
+                             "tap-stats-file or log-file (give --stats FILE or --log FILE)\n",
+                "top", conf_path);
+        return -1;
+    }
+    return 0;
+}
+
+/* One frame of the view into f. */
+static void draw(struct frame *f, const struct view *v)
+{
+    struct logview *lv = v->lv;
+    struct winsize ws;
+    time_t now = time(NULL);
+    char ts[32], p[1024];
+    struct tm tm;
+    size_t i;
+
+    f->len = 0;
+    f->row = 0;
+    f->rows = 0;
+    f->cols = 80;
+    if (v->tty && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0) {
+        f->rows = ws.ws_row - 1;
+        f->cols = ws.ws_col;
+    }
+    for (i = 0; i < v->nsrc; i++)
+        refresh(&v->src[i]);
+    if (lv->path)
+        follow(lv);
+    localtime_r(&now, &tm);
+    strftime(ts, sizeof ts, "%Y-%m-%d %H:%M:%S", &tm);
+    if (v->tty)
+        put(f, "\033[H\033[2J");
+    put(f, "idnguard top  %s  every %us%s\n\n", ts, v->interval, v->tty == 1 ? "  (q quits)" : "");
+    for (i = 0; i < v->nsrc; i++) {
+        show_source(f, &v->src[i], now);
+        put(f, "\n");
+    }
+    if (lv->path && lv->path[0]) {
+        char since[32];
+        localtime_r(&lv->since, &tm);
+        strftime(since, sizeof since, "%H:%M:%S", &tm);
+        safe(p, sizeof p, lv->path);
+        if (lv->f == NULL && lv->lines == 0)
+            put(f, "query log: %s: %s\n", p, strerror(errno ? errno : ENOENT));
+        else
+            put(f, "query log: %s: %llu answers, %llu rejected (the last MiB before %s, "
+                   "and since)\n\n",
+                p, lv->answers, lv->rejected, since);
+        top_list(f, &lv->names, "most rejected names", (int)v->want, 1);
+        put(f, "\n");
+        top_list(f, &lv->clients, "clients with most rejections", (int)v->want, 0);
+    } else if (v->conf_loaded) {
+        put(f, "query log: Unbound's own log (log-file is \"\"): give --log FILE to follow "
+               "the file it goes to\n");
+    }
+}
+
+/* Waits the interval out, or until q is pressed or a signal stops it. */
+static void wait_next(const struct view *v)
+{
+    struct pollfd pfd = {STDIN_FILENO, POLLIN, 0};
+    int waited = 0;
+
+    while (!stop && waited < (int)v->interval * 1000) {
+        int r = poll(v->tty == 1 ? &pfd : NULL, v->tty == 1 ? 1 : 0, 200);
+        waited += 200;
+        if (r > 0 && (pfd.revents & POLLIN)) {
+            char c;
+            if (read(STDIN_FILENO, &c, 1) == 1 && (c == 'q' || c == 'Q'))
+                stop = 1;
+        }
+    }
+}
+
+/* Keys read one at a time, unechoed, when standard input is a terminal
+ * too: *saved is what to restore.  Returns the view's tty. */
+static int raw_keys(int tty, struct termios *saved)
+{
+    if (tty && isatty(STDIN_FILENO) && tcgetattr(STDIN_FILENO, saved) == 0) {
+        struct termios raw = *saved;
+        raw.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+        raw.c_cc[VMIN] = 0;
+        raw.c_cc[VTIME] = 0;
+        tcsetattr(STDIN_FILENO, TCSANOW, &raw);
+        return 1;
+    }
+    return tty ? 2 : 0; /* a terminal to draw on, but no keys to read */
+}
+
 int idng_top_main(int argc, char **argv)
 {
     static struct source src[SOURCES_MAX];
     static struct logview lv;
     struct idng_conf conf;
-    const char *conf_path = NULL, *log_path = NULL;
-    size_t nsrc = 0, i;
-    unsigned interval = 2, want = 10;
-    int once = 0, a, tty, conf_loaded = 0, rc = 0;
+    struct top_args args = {src, 0, NULL, NULL, NULL, 2, 10};
+    struct view v = {src, 0, &lv, 2, 10, 0, 0};
+    const char *conf_path;
+    int rc;
     struct termios saved;
     struct frame f = {0};
-    char err[8192];
 
-    for (a = 2; a < argc; a++) {
-        const char *o = argv[a], *v = a + 1 < argc ? argv[a + 1] : NULL;
-        char *end;
-        if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
-            usage(stdout);
-            return 0;
-        }
-        if (strcmp(o, "--once") == 0) {
-            once = 1;
-            continue;
-        }
-        if (v == NULL) {
-            fprintf(stderr, "idnguard top: %s needs a value\n", o);
-            usage(stderr);
-            return 2;
-        }
-        a++;
-        if (strcmp(o, "--conf") == 0) {
-            conf_path = v;
-        } else if (strcmp(o, "--stats") == 0) {
-            if (nsrc == SOURCES_MAX) {
-                fprintf(stderr, "idnguard top: at most %d --stats files\n", SOURCES_MAX);
-                return 2;
-            }
-            src[nsrc++].path = v;
-        } else if (strcmp(o, "--log") == 0) {
-            log_path = v;
-        } else if (strcmp(o, "--interval") == 0 || strcmp(o, "--top") == 0) {
-            unsigned long n = strtoul(v, &end, 10);
-            int is_top = o[2] == 't';
-            if (!*v || *end || v[0] == '-' || n < 1 || n > (is_top ? 1000u : 3600u)) {
-                fprintf(stderr, "idnguard top: %s: '%s' is not a number from 1 to %u\n", o, v,
-                        is_top ? 1000u : 3600u);
-                return 2;
-            }
-            if (is_top)
-                want = (unsigned)n;
-            else
-                interval = (unsigned)n;
-        } else {
-            fprintf(stderr, "idnguard top: unknown option '%s'\n", o);
-            usage(stderr);
-            return 2;
-        }
-    }
-    if (!conf_path && nsrc == 0 && !log_path)
+    if ((rc = parse_args(argc, argv, &args)) >= 0)
+        return rc;
+    conf_path = args.conf_path;
+    lv.path = args.log_path;
+    v.nsrc = args.nsrc;
+    v.interval = args.interval;
+    v.want = args.want;
+    rc = 0;
+    if (!conf_path && v.nsrc == 0 && !lv.path)
         conf_path = idng_conf_path();
     idng_conf_init(&conf);
-    if (conf_path) {
-        if (idng_conf_load(&conf, conf_path, err, sizeof err) != 0) {
-            fprintf(stderr, "idnguard top: %s%s", err,
-                    err[0] && err[strlen(err) - 1] == '\n' ? "" : "\n");
-            return 2;
-        }
-        conf_loaded = 1;
-        if (conf.stats_file && nsrc < SOURCES_MAX)
-            src[nsrc++].path = conf.stats_file;
-        if (conf.tap_stats_file && nsrc < SOURCES_MAX)
-            src[nsrc++].path = conf.tap_stats_file;
-        if (!log_path)
-            log_path = conf.log_file;
-    }
-    if (nsrc == 0 && !log_path) {
-        fprintf(stderr, "idnguard top: nothing to show: %s names no stats-file, "
-                        "tap-stats-file or log-file (give --stats FILE or --log FILE)\n",
-                conf_path);
+    if (load_sources(&v, &conf, conf_path, &lv.path) != 0) {
         idng_conf_free(&conf);
         return 2;
     }
-    lv.path = log_path;
     lv.names.e = calloc(NAMES_MAX, sizeof *lv.names.e);
     lv.clients.e = calloc(NAMES_MAX, sizeof *lv.clients.e);
     if (!lv.names.e || !lv.clients.e) {
-        fprintf(stderr, "idnguard top: out of memory\n");
+        fprintf(stderr, IDNG_CLI_ERR "out of memory\n", "top");
         rc = 2;
         goto out;
     }
     lv.since = time(NULL);
-    tty = !once && isatty(STDOUT_FILENO);
     {
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
@@ -690,85 +730,22 @@ int idng_top_main(int argc, char **argv)
         sigaction(SIGINT, &sa, NULL);
         sigaction(SIGTERM, &sa, NULL);
     }
-    if (tty && isatty(STDIN_FILENO) && tcgetattr(STDIN_FILENO, &saved) == 0) {
-        struct termios raw = saved;
-        raw.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
-        raw.c_cc[VMIN] = 0;
-        raw.c_cc[VTIME] = 0;
-        tcsetattr(STDIN_FILENO, TCSANOW, &raw);
-    } else {
-        tty = tty ? 2 : 0; /* a terminal to draw on, but no keys to read */
-    }
-    if (tty)
+    v.tty = raw_keys(!args.once && isatty(STDOUT_FILENO), &saved);
+    if (v.tty)
         fputs("\033[?25l", stdout); /* no cursor while drawing */
     while (!stop) {
-        struct winsize ws;
-        time_t now = time(NULL);
-        char ts[32], p[1024];
-        struct tm tm;
-
-        f.len = 0;
-        f.row = 0;
-        f.rows = 0;
-        f.cols = 80;
-        if (tty && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0) {
-            f.rows = ws.ws_row - 1;
-            f.cols = ws.ws_col;
-        }
-        for (i = 0; i < nsrc; i++)
-            refresh(&src[i]);
-        if (lv.path)
-            follow(&lv);
-        localtime_r(&now, &tm);
-        strftime(ts, sizeof ts, "%Y-%m-%d %H:%M:%S", &tm);
-        if (tty)
-            put(&f, "\033[H\033[2J");
-        put(&f, "idnguard top  %s  every %us%s\n\n", ts, interval, tty == 1 ? "  (q quits)" : "");
-        for (i = 0; i < nsrc; i++) {
-            show_source(&f, &src[i], now);
-            put(&f, "\n");
-        }
-        if (lv.path && lv.path[0]) {
-            char since[32];
-            localtime_r(&lv.since, &tm);
-            strftime(since, sizeof since, "%H:%M:%S", &tm);
-            safe(p, sizeof p, lv.path);
-            if (lv.f == NULL && lv.lines == 0)
-                put(&f, "query log: %s: %s\n", p, strerror(errno ? errno : ENOENT));
-            else
-                put(&f, "query log: %s: %llu answers, %llu rejected (the last MiB before %s, "
-                        "and since)\n\n",
-                    p, lv.answers, lv.rejected, since);
-            top_list(&f, &lv.names, "most rejected names", (int)want, 1);
-            put(&f, "\n");
-            top_list(&f, &lv.clients, "clients with most rejections", (int)want, 0);
-        } else if (conf_loaded) {
-            put(&f, "query log: Unbound's own log (log-file is \"\"): give --log FILE to follow "
-                    "the file it goes to\n");
-        }
+        draw(&f, &v);
         fwrite(f.b, 1, f.len, stdout);
         fflush(stdout);
-        if (once || ferror(stdout))
+        if (args.once || ferror(stdout))
             break;
-        {
-            struct pollfd pfd = {STDIN_FILENO, POLLIN, 0};
-            int waited = 0;
-            while (!stop && waited < (int)interval * 1000) {
-                int r = poll(tty == 1 ? &pfd : NULL, tty == 1 ? 1 : 0, 200);
-                waited += 200;
-                if (r > 0 && (pfd.revents & POLLIN)) {
-                    char c;
-                    if (read(STDIN_FILENO, &c, 1) == 1 && (c == 'q' || c == 'Q'))
-                        stop = 1;
-                }
-            }
-        }
+        wait_next(&v);
     }
-    if (tty) {
+    if (v.tty) {
         fputs("\033[?25h\n", stdout);
         fflush(stdout);
     }
-    if (tty == 1)
+    if (v.tty == 1)
         tcsetattr(STDIN_FILENO, TCSANOW, &saved);
     if (ferror(stdout))
         rc = 2;

@@ -1047,7 +1047,7 @@ START_TEST(test_explain_errors)
     t_tmpdir_remove(dir);
     run_cli(frob, "", 0, &r);
     ck_assert_msg(r.status == 2 && r.out_len == 0
-                      && strstr(r.err, "idnguard: explain: unknown option '--frob'"),
+                      && strstr(r.err, "idnguard explain: unknown option '--frob'"),
                   "status %d, stderr \"%s\"", r.status, r.err);
     run_free(&r);
     run_cli(tsv, "", 0, &r);
@@ -1550,37 +1550,37 @@ static const struct usage_case usage_cases[] = {
     {"to-ascii has no --case", {"to-ascii", "--case", "x"}, "unknown option"},
     /* A short option is an option, never a name: -m was judged as one. */
     {"check -m", {"check", "-m", "idna2008", "x"},
-     "idnguard: check: unknown option '-m' (idnguard check --help; an item that begins with "
+     "idnguard check: unknown option '-m' (idnguard check --help; an item that begins with "
      "'-' goes after '--')\n"},
     {"unknown option after an item", {"check", "x", "--frob"},
-     "idnguard: check: unknown option '--frob' (idnguard check --help; an item that begins "
+     "idnguard check: unknown option '--frob' (idnguard check --help; an item that begins "
      "with '-' goes after '--')\n"},
     {"item that begins with -", {"decode", "-with-SUPER-MONKEYS-pc58ag80a8qai00g7n9n"},
      "unknown option '-with-SUPER-MONKEYS-pc58ag80a8qai00g7n9n'"},
     {"lone -", {"check", "-"},
-     "idnguard: check: '-' is not an item (without items, standard input is read; an item "
+     "idnguard check: '-' is not an item (without items, standard input is read; an item "
      "'-' goes after '--')\n"},
     {"--mode without a value", {"to-ascii", "--mode", "uts46", "x"},
-     "idnguard: to-ascii: option '--mode' needs a value: --mode=M\n"},
+     "idnguard to-ascii: option '--mode' needs a value: --mode=M\n"},
     {"flag with a value", {"to-ascii", "--strict=1", "x"}, "unknown option '--strict=1'"},
     {"bogus format", {"check", "--format=xml", "x"},
-     "idnguard: check: unknown format 'xml' (text, tsv, json)\n"},
+     "idnguard check: unknown format 'xml' (text, tsv, json)\n"},
     {"bogus profile", {"to-ascii", "--profile=browser", "x"},
-     "idnguard: to-ascii: unknown profile 'browser' (dns, whatwg, idna2008-registration, "
+     "idnguard to-ascii: unknown profile 'browser' (dns, whatwg, idna2008-registration, "
      "idna2008-lookup)\n"},
     {"check has no --transitional", {"check", "--transitional", "x"}, "unknown option"},
     {"encode has no --profile", {"encode", "--profile=dns", "x"}, "unknown option"},
     {"stats has no --format", {"stats", "--format=json", "f"}, "unknown option"},
     {"check --conf without a value", {"check", "--conf"},
-     "idnguard: check: option '--conf' needs a value: --conf FILE\n"},
+     "idnguard check: option '--conf' needs a value: --conf FILE\n"},
     {"check --conf= empty", {"check", "--conf=", "x"},
-     "idnguard: check: option '--conf=' needs a value: --conf FILE\n"},
+     "idnguard check: option '--conf=' needs a value: --conf FILE\n"},
     /* An option after --conf is not its file. */
     {"check --conf then an option", {"check", "--conf", "--format=json", "x"},
-     "idnguard: check: option '--conf' needs a value: --conf FILE\n"},
+     "idnguard check: option '--conf' needs a value: --conf FILE\n"},
     {"to-ascii has no --conf", {"to-ascii", "--conf=x", "y"}, "unknown option '--conf=x'"},
     {"bogus mode names the modes", {"check", "--mode=idna2003", "x"},
-     "idnguard: check: unknown mode 'idna2003' (uts46, idna2008-lookup, idna2008-registration, "
+     "idnguard check: unknown mode 'idna2003' (uts46, idna2008-lookup, idna2008-registration, "
      "idna2008, punycode)\n"},
 };
 

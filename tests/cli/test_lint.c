@@ -30,7 +30,7 @@
  *  any case here (a bound on a hang, not a timing assertion). */
 #define RUN_ALARM_S 60
 /** lint-zone's limit on the octets of the files $INCLUDE opens for one
- *  input (cli/lint.c; the other, 4096 files, shapes make_fanout). */
+ *  input (cli/lint.h; the other, 4096 files, shapes make_fanout). */
 #define INCLUDE_OCTETS_MAX (1LL << 30)
 
 /** One run: arguments after "lint-zone" ("@" stands for the zones'
@@ -171,7 +171,7 @@ static const struct lint_case cases[] = {
       "@/types.db:21: example. NSEC next=xn--zz.example.: " BAD,
       "@/types.db:22: example. HIP rdata2=xn--zz.example.: " BAD,
       "@/types.db:23: xn--zz.example. A owner: " BAD},
-     {"idnguard: lint-zone: 20 records, 39 names, 19 findings, bad-punycode 19" NO_ERRORS},
+     {"idnguard lint-zone: 20 records, 39 names, 19 findings, bad-punycode 19" NO_ERRORS},
      1},
     {"every error class, escapes",
      {"@/classes.db"},
@@ -211,7 +211,7 @@ static const struct lint_case cases[] = {
       /* pаypal: Latin and Cyrillic; a lookalike is shown in A-labels only. */
       "@/classes.db:22: xn--pypal-4ve.mixed.example. A owner: mixed-script: xn--pypal-4ve: "
       "label mixes scripts beyond the restriction level (UTS #39 5.2) [log]"},
-     {"idnguard: lint-zone: 21 records, 23 names, 15 findings, empty-label 1, bad-punycode 3, "
+     {"idnguard lint-zone: 21 records, 23 names, 15 findings, empty-label 1, bad-punycode 3, "
       "ascii-only 1, not-canonical 1, disallowed 1, contextj 1, hyphen 1, leading-mark 1, "
       "bidi 1, raw-8bit 1, bad-utf8 1, mixed-script 1, punctuation-like 1" NO_ERRORS},
      1},
@@ -223,19 +223,19 @@ static const struct lint_case cases[] = {
       "@/sub/inc.db:1: inc.sub.example. CNAME cname=xn--zz.sub.example.: " BAD,
       "@/include.db:7: after.example. CNAME cname=xn--zz.example.: " BAD,
       "@/include.db:9: last.other.example. CNAME cname=xn--zz.: " BAD},
-     {"idnguard: lint-zone: 5 records, 10 names, 5 findings, bad-punycode 5" NO_ERRORS},
+     {"idnguard lint-zone: 5 records, 10 names, 5 findings, bad-punycode 5" NO_ERRORS},
      1},
     {"standard input, --origin",
      {"--origin", "example.", "-"},
      "inc IN CNAME xn--zz\nok IN A 192.0.2.1\n",
      {"-:1: inc.example. CNAME cname=xn--zz.example.: " BAD},
-     {"idnguard: lint-zone: 2 records, 3 names, 1 findings, bad-punycode 1" NO_ERRORS},
+     {"idnguard lint-zone: 2 records, 3 names, 1 findings, bad-punycode 1" NO_ERRORS},
      1},
     {"standard input without FILE, --origin=",
      {"--origin=example."},
      "xn--zz IN A 192.0.2.1\n",
      {"-:1: xn--zz.example. A owner: " BAD},
-     {"idnguard: lint-zone: 1 records, 1 names, 1 findings, bad-punycode 1" NO_ERRORS},
+     {"idnguard lint-zone: 1 records, 1 names, 1 findings, bad-punycode 1" NO_ERRORS},
      1},
     {"dig AXFR output on standard input; a record over two lines",
      {},
@@ -249,14 +249,14 @@ static const struct lint_case cases[] = {
      {"-:5: xn--bcher-kva.example.com. (b\xc3\xbc" "cher.example.com.) CNAME "
       "cname=xn--zz.example.com.: " BAD,
       "-:7: example.com. MX exchange=xn--zz.example.com.: " BAD},
-     {"idnguard: lint-zone: 4 records, 10 names, 2 findings, bad-punycode 2" NO_ERRORS},
+     {"idnguard lint-zone: 4 records, 10 names, 2 findings, bad-punycode 2" NO_ERRORS},
      1},
     {"$INCLUDE from a pipe",
      {"-"},
      "$ORIGIN example.\n$INCLUDE sub/inc.db\nxn--zz IN A 192.0.2.1\n",
      {"-:3: xn--zz.example. A owner: " BAD},
      {"-:2: $INCLUDE cannot be followed in an input that cannot be read again (a pipe)",
-      "idnguard: lint-zone: 1 records, 1 names, 1 findings, bad-punycode 1; 1 errors"},
+      "idnguard lint-zone: 1 records, 1 names, 1 findings, bad-punycode 1; 1 errors"},
      2},
     {"--conf with a deny list and a log action",
      {"--conf", "@/deny.conf", "@/deny.db"},
@@ -269,7 +269,7 @@ static const struct lint_case cases[] = {
       "integer [log]",
       "@/deny.db:6: xn--bcher-kva.evil.example. (b\xc3\xbc" "cher.evil.example.) A owner: "
       "deny: name is on the deny list [refuse]"},
-     {"idnguard: lint-zone: 5 records, 6 names, 5 findings, bad-punycode 1, deny 4" NO_ERRORS},
+     {"idnguard lint-zone: 5 records, 6 names, 5 findings, bad-punycode 1, deny 4" NO_ERRORS},
      1},
     /* UTS #39: the lookalikes of a protected name, a name below one and a
      * CNAME into one, never shown in Unicode; the protected name, a good
@@ -286,7 +286,7 @@ static const struct lint_case cases[] = {
       "@/lookalike.db:6: pay.example. CNAME cname=xn--pypal-4ve.example.: confusable: "
       "xn--pypal-4ve: name is confusable with a protected name (UTS #39 section 4): looks "
       "like paypal.example. [refuse]"},
-     {"idnguard: lint-zone: 7 records, 10 names, 3 findings, confusable 3" NO_ERRORS},
+     {"idnguard lint-zone: 7 records, 10 names, 3 findings, confusable 3" NO_ERRORS},
      1},
     /* on-idn: refuse with Latin and .рф exempt: the Cyrillic name and a
      * CNAME into it; bücher and a name under .рф are clean. */
@@ -299,7 +299,7 @@ static const struct lint_case cases[] = {
       "@/idn.db:5: alias.example. CNAME cname=xn--80aafi6cg.example. (\xd0\xbf\xd1\x80\xd0"
       "\xb0\xd0\xb2\xd0\xb4\xd0\xb0.example.): idn: xn--80aafi6cg: IDN label that "
       "idn-scripts and idn-suffixes do not exempt [refuse]"},
-     {"idnguard: lint-zone: 5 records, 8 names, 2 findings, idn 2" NO_ERRORS},
+     {"idnguard lint-zone: 5 records, 8 names, 2 findings, idn 2" NO_ERRORS},
      1},
     {"JSON",
      {"--format=json", "--conf", "@/deny.conf", "@/deny.db"},
@@ -330,7 +330,7 @@ static const struct lint_case cases[] = {
       "\",\"class\":\"deny\",\"label\":null,\"message\":\"name\\u0020is\\u0020on\\u0020the"
       "\\u0020deny\\u0020list\",\"codepoint\":null,\"a_label\":null,\"action\":\"refuse\","
       "\"severity\":\"error\"}"},
-     {"idnguard: lint-zone: 5 records, 6 names, 5 findings, bad-punycode 1, deny 4" NO_ERRORS},
+     {"idnguard lint-zone: 5 records, 6 names, 5 findings, bad-punycode 1, deny 4" NO_ERRORS},
      1},
     {"JSON escapes and a raw label",
      {"--format=json", "--origin", "example.", "-"},
@@ -341,7 +341,7 @@ static const struct lint_case cases[] = {
       "\"b\\\\195\\\\188cher\\\\034\",\"message\":\"code\\u0020point\\u0020is\\u0020"
       "disallowed\",\"codepoint\":\"U+0022\",\"a_label\":null,\"action\":\"refuse\","
       "\"severity\":\"error\"}"},
-     {"idnguard: lint-zone: 1 records, 1 names, 1 findings, disallowed 1" NO_ERRORS},
+     {"idnguard lint-zone: 1 records, 1 names, 1 findings, disallowed 1" NO_ERRORS},
      1},
     {"syntax errors: every one reported, the rest still judged",
      {"@/syntax.db"},
@@ -349,21 +349,21 @@ static const struct lint_case cases[] = {
      {"@/syntax.db:4: xn--zz.example. A owner: " BAD},
      {"@/syntax.db:3: Syntax error, could not parse the RR's rdata",
       "@/syntax.db:5: Syntax error, could not parse the RR's rdata",
-      "idnguard: lint-zone: 3 records, 3 names, 1 findings, bad-punycode 1; 2 errors"},
+      "idnguard lint-zone: 3 records, 3 names, 1 findings, bad-punycode 1; 2 errors"},
      2},
     {"unreadable inputs",
      {"@/missing.db", "@", "@/clean.db"},
      NULL,
      {NULL},
      {"@/missing.db: No such file or directory", "@: not a regular file (a directory)",
-      "idnguard: lint-zone: 6 records, 10 names, 0 findings; 2 errors"},
+      "idnguard lint-zone: 6 records, 10 names, 0 findings; 2 errors"},
      2},
     {"$INCLUDE of itself: a loop",
      {"@/self.db"},
      NULL,
      {NULL},
      {"@/self.db:1: $INCLUDE @/self.db: include loop: @/self.db:1 -> @/self.db",
-      "idnguard: lint-zone: 0 records, 0 names, 0 findings; 1 errors"},
+      "idnguard lint-zone: 0 records, 0 names, 0 findings; 1 errors"},
      2},
     /* The same file under another spelling (sub/..): a loop by device and
      * inode; the rest of the first file is still read. */
@@ -373,7 +373,7 @@ static const struct lint_case cases[] = {
      {"@/loop-a.db:3: xn--zz.example. A owner: " BAD},
      {"@/loop-b.db:1: $INCLUDE @/sub/../loop-a.db: include loop: @/loop-a.db:2 -> "
       "@/loop-b.db:1 -> @/loop-a.db",
-      "idnguard: lint-zone: 1 records, 1 names, 1 findings, bad-punycode 1; 1 errors"},
+      "idnguard lint-zone: 1 records, 1 names, 1 findings, bad-punycode 1; 1 errors"},
      2},
     /* Under the depth limit alone, 10^16 files to read. */
     {"$INCLUDE of itself ten times",
@@ -390,14 +390,14 @@ static const struct lint_case cases[] = {
       "@/fanout.db:8: $INCLUDE @/fanout.db: include loop: @/fanout.db:8 -> @/fanout.db",
       "@/fanout.db:9: $INCLUDE @/fanout.db: include loop: @/fanout.db:9 -> @/fanout.db",
       "@/fanout.db:10: $INCLUDE @/fanout.db: include loop: @/fanout.db:10 -> @/fanout.db",
-      "idnguard: lint-zone: 0 records, 0 names, 0 findings; 10 errors"},
+      "idnguard lint-zone: 0 records, 0 names, 0 findings; 10 errors"},
      2},
     {"a file included from two files: a diamond, not a loop",
      {"@/diamond.db"},
      NULL,
      {"@/sub/inc.db:1: inc.left.example. CNAME cname=xn--zz.left.example.: " BAD,
       "@/sub/inc.db:1: inc.right.example. CNAME cname=xn--zz.right.example.: " BAD},
-     {"idnguard: lint-zone: 2 records, 4 names, 2 findings, bad-punycode 2" NO_ERRORS},
+     {"idnguard lint-zone: 2 records, 4 names, 2 findings, bad-punycode 2" NO_ERRORS},
      1},
     {"$INCLUDE of a missing file, a directory, a device",
      {"@/include-bad.db"},
@@ -406,19 +406,21 @@ static const struct lint_case cases[] = {
      {"@/include-bad.db:1: $INCLUDE @/missing.db: No such file or directory",
       "@/include-bad.db:2: $INCLUDE @/sub: not a regular file (a directory)",
       "@/include-bad.db:3: $INCLUDE /dev/null: not a regular file (a character device)",
-      "idnguard: lint-zone: 0 records, 0 names, 0 findings; 3 errors"},
+      "idnguard lint-zone: 0 records, 0 names, 0 findings; 3 errors"},
      2},
     {"a clean zone", {"@/clean.db"}, NULL, {NULL},
-     {"idnguard: lint-zone: 6 records, 10 names, 0 findings" NO_ERRORS}, 0},
+     {"idnguard lint-zone: 6 records, 10 names, 0 findings" NO_ERRORS}, 0},
     {"a bad --origin", {"--origin", "a..b", "-"}, "", {NULL},
      {"-: not a domain name (--origin): a..b",
-      "idnguard: lint-zone: 0 records, 0 names, 0 findings; 1 errors"}, 2},
+      "idnguard lint-zone: 0 records, 0 names, 0 findings; 1 errors"}, 2},
     {"unknown mode", {"--mode=x", "-"}, NULL, {NULL},
-     {"idnguard: unknown mode 'x' (punycode, idna2008, uts46)"}, 2},
+     {"idnguard lint-zone: unknown mode 'x' (punycode, idna2008, uts46)"}, 2},
     {"unknown format", {"--format=xml", "-"}, NULL, {NULL},
-     {"idnguard: lint-zone: unknown format 'xml' (text, json)"}, 2},
+     {"idnguard lint-zone: unknown format 'xml' (text, json)"}, 2},
+    {"an unknown option", {"-x", "-"}, NULL, {NULL},
+     {"idnguard lint-zone: unknown option '-x' (idnguard lint-zone --help)"}, 2},
     {"--conf without a value", {"--conf"}, NULL, {NULL},
-     {"idnguard: lint-zone: --conf needs a value"}, 2},
+     {"idnguard lint-zone: option '--conf' needs a value: --conf FILE"}, 2},
     {"a bad settings file", {"--conf", "@/clean.db", "-"}, NULL, {NULL},
      {"@/clean.db:1: *"}, 2},
 };
@@ -526,7 +528,7 @@ static const struct made_case made_cases[] = {
       NULL,
       {NULL},
       {"%/fifo: not a regular file (a FIFO)",
-       "idnguard: lint-zone: 6 records, 10 names, 0 findings; 1 errors"},
+       "idnguard lint-zone: 6 records, 10 names, 0 findings; 1 errors"},
       2}},
     {make_fifo,
      {"$INCLUDE of a FIFO",
@@ -534,7 +536,7 @@ static const struct made_case made_cases[] = {
       NULL,
       {"%/fifo-inc.db:2: xn--zz.example. A owner: " BAD},
       {"%/fifo-inc.db:1: $INCLUDE %/fifo: not a regular file (a FIFO)",
-       "idnguard: lint-zone: 1 records, 1 names, 1 findings, bad-punycode 1; 1 errors"},
+       "idnguard lint-zone: 1 records, 1 names, 1 findings, bad-punycode 1; 1 errors"},
       2}},
     {make_socket,
      {"$INCLUDE of a socket",
@@ -542,7 +544,7 @@ static const struct made_case made_cases[] = {
       NULL,
       {NULL},
       {"%/sock-inc.db:1: $INCLUDE %/sock: not a regular file (a socket)",
-       "idnguard: lint-zone: 0 records, 0 names, 0 findings; 1 errors"},
+       "idnguard lint-zone: 0 records, 0 names, 0 findings; 1 errors"},
       2}},
     {make_chain,
      {"$INCLUDE 17 deep",
@@ -550,7 +552,7 @@ static const struct made_case made_cases[] = {
       NULL,
       {NULL},
       {"%/c16.db:1: $INCLUDE %/c17.db: nested more than 16 deep (the limit)",
-       "idnguard: lint-zone: 0 records, 0 names, 0 findings; 1 errors"},
+       "idnguard lint-zone: 0 records, 0 names, 0 findings; 1 errors"},
       2}},
     {make_fanout,
      {"$INCLUDE fan-out past the limit on files",
@@ -559,7 +561,7 @@ static const struct made_case made_cases[] = {
       {NULL},
       {"%/f14.db:7: $INCLUDE %/f15.db: more than 4096 files included for this input (the "
        "limit); no further $INCLUDE of it is followed",
-       "idnguard: lint-zone: 3676 records, 3676 names, 0 findings; 1 errors"},
+       "idnguard lint-zone: 3676 records, 3676 names, 0 findings; 1 errors"},
       2}},
     {make_big,
      {"$INCLUDE past the limit on octets",
@@ -568,7 +570,7 @@ static const struct made_case made_cases[] = {
       {NULL},
       {"%/big-inc.db:1: $INCLUDE %/big.db: the files included for this input would pass "
        "1073741824 octets (the limit); no further $INCLUDE of it is followed",
-       "idnguard: lint-zone: 1 records, 1 names, 0 findings; 1 errors"},
+       "idnguard lint-zone: 1 records, 1 names, 0 findings; 1 errors"},
       2}},
 };
 

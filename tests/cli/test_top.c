@@ -178,20 +178,26 @@ END_TEST
 
 START_TEST(test_usage_errors)
 {
+    /* The arguments, then what standard error begins with: the command's
+     * prefix and the option named. */
     static const char *const cases[][6] = {
-        {"top", "--bogus", NULL},
-        {"top", "--interval", "0", NULL},
-        {"top", "--top", "x", NULL},
-        {"top", "--stats", NULL},
-        {"top", "--conf", "/nonexistent/idnguard.conf", NULL},
+        {"top", "--bogus", NULL, "idnguard top: unknown option '--bogus' (idnguard top --help)"},
+        {"top", "--interval", "0", NULL, "idnguard top: --interval: '0' is not a number"},
+        {"top", "--top", "x", NULL, "idnguard top: --top: 'x' is not a number"},
+        {"top", "--stats", NULL, "idnguard top: option '--stats' needs a value: --stats FILE"},
+        {"top", "--conf", "/nonexistent/idnguard.conf", NULL, "idnguard top: "},
     };
-    size_t i;
+    size_t i, k;
     struct t_out r;
 
     for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *want;
         run(cases[i], &r);
-        ck_assert_msg(r.status == 2 && r.err[0], "case %zu: status %d, stderr '%s'", i, r.status,
-                      r.err);
+        for (k = 0; cases[i][k]; k++)
+            ;
+        want = cases[i][k + 1];
+        ck_assert_msg(r.status == 2 && strncmp(r.err, want, strlen(want)) == 0,
+                      "case %zu: status %d, stderr '%s', not '%s...'", i, r.status, r.err, want);
         run_free(&r);
     }
     {
