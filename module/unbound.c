@@ -51,6 +51,7 @@
 #include "idng_policy.h"
 #include "idng_stats.h"
 #include "idng_conf.h"
+#include "idng_host.h"
 #include "idng_watch.h"
 #include "idnguard.h"
 
@@ -69,8 +70,8 @@ struct idng_env {
     /* The settings in force (conf, their generation, the log file), the
      * thread that applies a changed file, and the stats timer, which logs
      * the counters and replaces the stats file every stats-interval
-     * seconds (conf/idng_watch.h). */
-    struct idng_watch watch;
+     * seconds (conf/idng_host.h). */
+    struct idng_host host;
     /* 1: settings were applied without a reload, and what Unbound's cache
      * holds that they reject is still to be expired (expire_rejected, by
      * the next worker that runs the module). */
@@ -128,16 +129,16 @@ struct idng_q {
 };
 
 /*
- * The settings in force, kept across reloads.  On SIGHUP and
- * `unbound-control reload` dynlib runs deinit, dlclose, dlopen and init.
- * At its first init the module pins itself in memory (RTLD_NODELETE), so
- * this survives the dlclose: deinit leaves its settings here, and an init
- * whose file does not load takes them back instead of failing, which would
- * stop the resolver; one whose file loads says what changed from them.  At
- * the first start there is nothing to keep, and bad settings stop Unbound,
- * so that a broken deploy is seen.  Only init and deinit touch this (and
- * the exit handler, log_final_stats), and Unbound runs them with no worker
- * serving.
+ * The settings in force, kept across reloads (conf/idng_host.h).  On
+ * SIGHUP and `unbound-control reload` dynlib runs deinit, dlclose, dlopen
+ * and init.  At its first init the module pins itself in memory
+ * (RTLD_NODELETE), so what the lifecycle keeps survives the dlclose:
+ * deinit leaves its settings there, and an init whose file does not load
+ * takes them back instead of failing, which would stop the resolver; one
+ * whose file loads says what changed from them.  At the first start there
+ * is nothing to keep, and bad settings stop Unbound, so that a broken
+ * deploy is seen.  The counters (idng_host_counters) outlive reloads the
+ * same way.
  *
  * A deinit cannot tell a reload from a stop: Unbound calls it the same way
  * for both (daemon/daemon.c: from daemon_fork on a reload, from
@@ -146,20 +147,8 @@ struct idng_q {
  * when no init followed (stopping); the pinned module's exit handler
  * writes it into Unbound's log as Unbound's settings had it.
  */
-static struct {
-    int pinned;
-    int have;            /* conf holds the settings of the last deinit */
-    struct idng_conf conf;
-    time_t loaded_at;    /* when conf was read from its file */
-    int stopping;        /* a deinit was the last call: the counters line is owed at exit */
-    /* Unbound's log as its settings had it at the last init, for the
-     * counters line at exit (the strings malloc'd). */
-    struct idng_daemon_log log;
-} kept;
+static int pinned;
 
-/* The counters (idng_stats.h), cumulative since the daemon started: in the
- * pinned module they outlive reloads too.  Atomic: every worker counts. */
-static struct idng_counters counters;
 /* Each thread's state, in one thread-local block so that a cache hit looks
  * it up once: its remembered verdicts of the cache-hit path (idng_memo.h,
  * keyed by the settings generation), and its side of the read sections of
@@ -179,7 +168,7 @@ static struct idng_env *env_of(struct module_env *env, int id)
  * which every path out of it calls. */
 static const struct idng_settings *settings_enter(struct idng_env *ie)
 {
-    return idng_watch_enter_as(&ie->watch, &ts.reader);
+    return idng_watch_enter_as(&ie->host.watch, &ts.reader);
 }
 
 static void settings_leave(void)
@@ -201,8 +190,7 @@ static void write_line(const struct idng_settings *set, const char *line, size_t
             log_info("idnguard: %s", line);
         return;
     }
-    if (idng_logfile_write(set->logf, line, len) != 0)
-        atomic_fetch_add(&counters.log_errors, 1); /* dropped: the disk is behind */
+    idng_host_log_line(set, line, len);
 }
 
 /* The client's address as text; with anonymize, cut to its /24 (IPv4) or
@@ -264,7 +252,7 @@ static void idng_log_query(const struct idng_settings *set, struct query_info *q
     unsigned port;
     size_t n;
 
-    idng_counters_answer(&counters, v, path);
+    idng_counters_answer(&idng_host_counters, v, path);
     if (!idng_conf_logs(&set->conf, v))
         return;
     memset(&r, 0, sizeof r);
@@ -298,41 +286,6 @@ static void idng_log_query(const struct idng_settings *set, struct query_info *q
                                                                       : IDNG_LOGFMT_TEXT,
                         set->logf != NULL, line, sizeof line);
     write_line(set, line, n);
-}
-
-/*
- * The counters outward: the summary line in Unbound's log, labelled when
- * ("interval"; none when NULL), and the stats file replaced atomically
- * (written beside it, then renamed), so that a reader (node_exporter's
- * textfile collector) never sees half a file.
- */
-static void emit_stats(const struct idng_settings *set, const char *when)
-{
-    static char text[128 * 1024]; /* one writer at a time: the stats thread, or deinit */
-    struct idng_stats st;
-    char line[IDNG_LOG_LINE_MAX], err[4300];
-    size_t n;
-
-    idng_counters_snapshot(&counters, &st);
-    if (when) {
-        idng_stats_line(&st, when, line, sizeof line);
-        log_info("%s", line);
-    }
-    if (!set->conf.stats_file)
-        return;
-    n = idng_stats_prometheus(&st, PACKAGE_VERSION, set->conf.policy.mode, text, sizeof text);
-    if (n >= sizeof text)
-        log_err("idnguard: stats-file: too much to write");
-    else if (idng_file_replace(set->conf.stats_file, text, n, err, sizeof err) != 0)
-        log_err("idnguard: stats-file: %s", err);
-}
-
-static void stats_tick(void *arg)
-{
-    const struct idng_settings *set = settings_enter(arg);
-
-    emit_stats(set, "interval");
-    settings_leave();
 }
 
 /* ---- judging responses ---- */
@@ -404,7 +357,7 @@ static enum idng_scan_result scan_response(const struct idng_settings *set,
             continue;
         }
         *(sec == IDNG_SEC_ANSWER ? &cut_an : sec == IDNG_SEC_AUTHORITY ? &cut_ns : &cut_ar) += 1;
-        atomic_fetch_add(&counters.stripped, 1);
+        atomic_fetch_add(&idng_host_counters.stripped, 1);
     }
     rep->rrset_count = kept;
     rep->an_numrrsets -= cut_an;
@@ -608,7 +561,7 @@ static int start_normalize(struct module_qstate *qstate, int id, const struct id
         subq->minfo[id] = sq;
     }
     q->phase = PH_WAIT_SUB;
-    atomic_fetch_add(&counters.normalized, 1);
+    atomic_fetch_add(&idng_host_counters.normalized, 1);
     return 1;
 }
 
@@ -701,7 +654,7 @@ static enum module_ext_state handle_new(struct module_qstate *qstate, int id,
          * validation of a name the operator allowed.  Its response is still
          * kept out of the cache if its name is rejected (cb_query_response). */
         q->role = ROLE_INTERNAL;
-        atomic_fetch_add(&counters.internal, 1);
+        atomic_fetch_add(&idng_host_counters.internal, 1);
         q->phase = PH_WAIT_MODULE;
         return module_wait_module;
     }
@@ -763,7 +716,7 @@ static enum module_ext_state handle_moddone(struct module_qstate *qstate,
     if (found == IDNG_SCAN_REJECT) {
         /* Answer as if the client had asked for the rejected name (the log
          * still shows the client's name, as its own verdict says). */
-        atomic_fetch_add(&counters.answers_rejected, 1);
+        atomic_fetch_add(&idng_host_counters.answers_rejected, 1);
         idng_verdict_for_client(&v, &q->v);
         q->v = v;
         return reject(qstate, set, q);
@@ -946,7 +899,7 @@ static void idng_log_reply(struct query_info *qinfo, struct module_qstate *qstat
      * thread-local block up again at each use (a call to __tls_get_addr
      * in a library loaded with dlopen) than keep its address. */
     __asm__("" : "+r"(t));
-    set = idng_watch_enter_as(&ie->watch, &t->reader);
+    set = idng_watch_enter_as(&ie->host.watch, &t->reader);
 
     /* The rcode is the reply's: on a cache hit the value passed is the
      * query's own RCODE bits, which the client chose. */
@@ -974,7 +927,7 @@ static void idng_log_reply(struct query_info *qinfo, struct module_qstate *qstat
             idng_memo_judge(&t->memo, set->gen, &set->conf.policy, qinfo->qname,
                             qinfo->qname_len, &b);
             if (b.action != IDNG_ACT_LOG) {
-                idng_counters_count(&counters, b.row, IDNG_ACT_PASS, path);
+                idng_counters_count(&idng_host_counters, b.row, IDNG_ACT_PASS, path);
                 goto out;
             }
         }
@@ -1032,7 +985,7 @@ static void guard_response(struct module_qstate *qstate, struct dns_msg *respons
                     == IDNG_SCAN_REJECT))
         return;
     qstate->no_cache_store = 1;
-    atomic_fetch_add(&counters.uncached, 1);
+    atomic_fetch_add(&idng_host_counters.uncached, 1);
     if (response && !(qstate->query_flags & BIT_RD)) {
         /* An RD=0 query (access-control allow_snoop): Unbound's validator
          * stores every RRset of such an answer in the RRset cache whatever
@@ -1061,21 +1014,14 @@ static void pin_module(void)
 {
     Dl_info info;
 
-    if (kept.pinned)
+    if (pinned)
         return;
     if (dladdr((void *)&pin_module, &info) && info.dli_fname
         && dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE))
-        kept.pinned = 1;
+        pinned = 1;
     else
         log_warn("idnguard: cannot pin the module in memory: a bad settings file on reload "
                  "will stop unbound");
-}
-
-static void drop_kept(void)
-{
-    if (kept.have)
-        idng_conf_free(&kept.conf);
-    kept.have = 0;
 }
 
 /*
@@ -1083,26 +1029,23 @@ static void drop_kept(void)
  * and this is the counters line of the stop.  By now Unbound's own
  * logging is gone (main closes its log and destroys its lock before it
  * returns), so the line goes where Unbound's settings sent its log, in the
- * shape of Unbound's lines (idng_daemon_log_line).  Then the kept settings
- * go, so no leak checker sees them.  A destructor of the module: it runs
- * at exit only when the module is pinned (else at each dlclose, when
- * nothing is owed).
+ * shape of Unbound's lines (idng_host_exit).  A destructor of the module:
+ * it runs at exit only when the module is pinned (else at each dlclose,
+ * when nothing is owed).
  */
 __attribute__((destructor)) static void log_final_stats(void)
 {
-    if (kept.stopping)
-        idng_daemon_log_counters(&kept.log, &counters, "shutdown");
-    kept.stopping = 0;
-    drop_kept();
-    idng_daemon_log_free(&kept.log);
+    idng_host_exit(1);
 }
 
-/* Logs a parser report, one problem a line, each a line of its own. */
-static void log_report(const char *text, int warning)
+/* Logs len octets of a report, one problem a line, each a line of its own. */
+static void log_report(const char *text, size_t len, int warning)
 {
-    while (*text) {
-        const char *nl = strchr(text, '\n');
-        int n = nl ? (int)(nl - text) : (int)strlen(text);
+    const char *end = text + len;
+
+    while (text < end) {
+        const char *nl = memchr(text, '\n', (size_t)(end - text));
+        int n = (int)((nl ? nl : end) - text);
         if (warning)
             log_warn("idnguard: %.*s", n, text);
         else
@@ -1111,14 +1054,8 @@ static void log_report(const char *text, int warning)
     }
 }
 
-static void warn_log(void *arg, const char *msg)
-{
-    (void)arg;
-    log_err("idnguard: %s", msg);
-}
-
-/* What the settings watch says (conf/idng_watch.h), in Unbound's log. */
-static void watch_say(void *arg, int level, const char *text)
+/* What the lifecycle says (conf/idng_host.h), in Unbound's log. */
+static void host_say(void *arg, int level, const char *text)
 {
     (void)arg;
     if (level == IDNG_WATCH_INFO)
@@ -1129,102 +1066,47 @@ static void watch_say(void *arg, int level, const char *text)
         log_err("idnguard: %s", text);
 }
 
-/* The module's own log file (idng_out.h): workers never wait on its disk. */
-static struct idng_logfile *open_logfile(const char *path, char *err, size_t errlen)
+/* The counters' summary line, every stats-interval seconds and at an
+ * unload, in Unbound's log. */
+static void host_stats_line(void *arg, const char *line)
 {
-    struct idng_logfile_opts o = {0};
-
-    o.flush_ms = IDNG_LOG_FLUSH_MS;
-    o.warn = warn_log;
-    o.errors = &counters.log_errors;
-    return idng_logfile_open(path, &o, err, errlen);
+    (void)arg;
+    log_info("%s", line);
 }
 
-/** What load_settings did. */
-enum load_result {
-    LOAD_FAILED = -1, /* a first start whose file did not load (logged) */
-    LOAD_FIRST,       /* the first start's file loaded */
-    LOAD_RELOADED,    /* a reload's file loaded; what changed is in changes */
-    LOAD_KEPT         /* a reload's file did not load (logged): the kept settings go on */
-};
-
-/*
- * Loads the settings file into set, or on a reload whose file does not
- * load (or whose log file cannot be opened) takes the kept settings back.
- * On a reload that loads, changes gets what changed from the kept settings
- * (idng_conf_diff).
- */
-static enum load_result load_settings(struct idng_settings *set, const char *path, char *changes,
-                                      size_t cap)
+/* The stats file's info label: the Unbound the module is built for. */
+static const char *host_label(void *arg)
 {
-    static char err[8192]; /* init and deinit only: one at a time */
-    struct idng_conf_sources tried = {0};
-    int loaded;
-    enum load_result r;
-
-    idng_conf_init(&set->conf);
-    loaded = idng_conf_load_sources(&set->conf, path, 0, &tried, err, sizeof err) == 0;
-    if (loaded && err[0])
-        log_report(err, 1);
-    if (loaded && set->conf.log_file
-        && !(set->logf = open_logfile(set->conf.log_file, err, sizeof err))) {
-        tried = set->conf.sources;
-        memset(&set->conf.sources, 0, sizeof set->conf.sources);
-        idng_conf_free(&set->conf);
-        loaded = 0;
-    }
-    set->gen = idng_settings_gen();
-    if (loaded) {
-        r = kept.have ? LOAD_RELOADED : LOAD_FIRST;
-        if (kept.have)
-            idng_conf_diff(&kept.conf, &set->conf, changes, cap);
-        set->loaded_at = time(NULL);
-        drop_kept();
-        return r;
-    }
-    log_report(err, 0);
-    if (!kept.have) {
-        idng_conf_sources_free(&tried);
-        return LOAD_FAILED;
-    }
-    atomic_fetch_add(&counters.reload_failures, 1);
-    set->conf = kept.conf;
-    /* The watch waits for a change of what the failed load read. */
-    idng_conf_sources_free(&set->conf.sources);
-    set->conf.sources = tried;
-    set->loaded_at = kept.loaded_at;
-    kept.have = 0;
-    if (set->conf.log_file && !(set->logf = open_logfile(set->conf.log_file, err, sizeof err)))
-        log_err("idnguard: %s; query lines go to unbound's log", err);
-    return LOAD_KEPT;
+    (void)arg;
+    return PACKAGE_VERSION;
 }
 
 /* The line that ends init: what was loaded, or that a reload was not. */
-static void log_loaded(const struct idng_settings *set, const char *path, enum load_result r,
+static void log_loaded(const struct idng_settings *set, const char *path, enum idng_host_load r,
                        const char *changes)
 {
     char when[32];
     struct tm tm;
 
     switch (r) {
-    case LOAD_FIRST:
+    case IDNG_HOST_FIRST:
         log_info("idnguard: loaded %s (mode %s, Unicode %s; idnguard %s built against Unbound %s)",
                  path, idng_mode_name(set->conf.policy.mode), IDNG_UNICODE_VERSION, IDNG_VERSION,
                  PACKAGE_VERSION);
         break;
-    case LOAD_RELOADED:
+    case IDNG_HOST_RELOADED:
         log_info("idnguard: reloaded %s: %s", path, changes);
         break;
-    case LOAD_KEPT:
+    case IDNG_HOST_KEPT:
         if (!gmtime_r(&set->loaded_at, &tm)
             || !strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm))
             snprintf(when, sizeof when, "an unknown time");
         log_err("idnguard: reload failed (reload failures: %llu); still running with the settings "
                 "loaded at %s (mode %s)",
-                (unsigned long long)atomic_load(&counters.reload_failures), when,
+                (unsigned long long)atomic_load(&idng_host_counters.reload_failures), when,
                 idng_mode_name(set->conf.policy.mode));
         break;
-    case LOAD_FAILED:
+    case IDNG_HOST_FAILED:
         break;
     }
 }
@@ -1357,12 +1239,13 @@ static int idng_mod_init(struct module_env *env, int id)
 {
     struct dynlibmod_env *de = (struct dynlibmod_env *)env->modinfo[id];
     struct idng_env *ie;
-    struct idng_settings *set;
-    struct idng_watch_ops ops = {0};
+    struct idng_host_ops ops = {0};
+    const struct idng_settings *set;
     const char *path = idng_conf_path();
-    static char changes[4096]; /* init only: one at a time */
+    static char changes[4096], err[8192]; /* init only: one at a time */
     char why[1024];
-    enum load_result loaded;
+    enum idng_host_load loaded;
+    size_t warned;
 
     if (!build_matches(why, sizeof why)) {
         log_err("idnguard: %s", why);
@@ -1370,27 +1253,20 @@ static int idng_mod_init(struct module_env *env, int id)
     }
     pin_module();
     ie = calloc(1, sizeof *ie);
-    set = calloc(1, sizeof *set);
-    if (!ie || !set) {
+    if (!ie) {
         log_err("idnguard: out of memory");
-        free(ie);
-        free(set);
         return 0;
     }
-    if ((loaded = load_settings(set, path, changes, sizeof changes)) == LOAD_FAILED) {
-        free(set);
-        free(ie);
-        return 0;
-    }
-    ops.open_log = open_logfile;
-    ops.say = watch_say;
-    ops.stats = stats_tick;
+    ops.say = host_say;
+    ops.stats_line = host_stats_line;
+    ops.label = host_label;
     ops.applied = settings_applied;
-    ops.failures = &counters.reload_failures;
     ops.arg = ie;
-    if (idng_watch_start(&ie->watch, set, path, &ops) != 0) {
-        log_err("idnguard: out of memory");
-        idng_settings_free(set);
+    loaded =
+        idng_host_open(&ie->host, path, &ops, changes, sizeof changes, err, sizeof err, &warned);
+    log_report(err, warned, 1);
+    log_report(err + warned, strlen(err + warned), 0);
+    if (loaded == IDNG_HOST_FAILED) {
         free(ie);
         return 0;
     }
@@ -1423,11 +1299,12 @@ static int idng_mod_init(struct module_env *env, int id)
     /* Unbound's log as its settings have it (what Unbound gives log_init,
      * and the shape of its lines), for log_final_stats. */
     if (env->cfg)
-        idng_daemon_log_set(&kept.log, env->cfg->logfile, env->cfg->chrootdir,
-                            env->cfg->log_identity, env->cfg->use_syslog, env->cfg->log_time_ascii);
-    kept.stopping = 0; /* a reload, if a deinit came before: no stop */
+        idng_host_daemon_log(env->cfg->logfile, env->cfg->chrootdir, env->cfg->log_identity,
+                             env->cfg->use_syslog, env->cfg->log_time_ascii);
+    /* No worker serves yet: the settings in force are init's to read. */
+    set = idng_live_get(&ie->host.watch.live);
     log_loaded(set, path, loaded, changes);
-    if (idng_watch_follow(&ie->watch) != 0)
+    if (idng_watch_follow(&ie->host.watch) != 0)
         log_err("idnguard: cannot start watching %s: a changed file needs a reload", path);
     return 1;
 }
@@ -1436,7 +1313,7 @@ static void idng_mod_deinit(struct module_env *env, int id)
 {
     struct dynlibmod_env *de = (struct dynlibmod_env *)env->modinfo[id];
     struct idng_env *ie = de ? (struct idng_env *)de->dyn_env : NULL;
-    struct idng_settings *set;
+    char err[4400];
     size_t i;
 
     if (!ie)
@@ -1444,24 +1321,14 @@ static void idng_mod_deinit(struct module_env *env, int id)
     for (i = 0; i < 4; i++)
         de->inplace_cb_delete_wrapped(env, ie->paths[i].type, id);
     de->inplace_cb_delete_wrapped(env, inplace_cb_query_response, id);
-    set = idng_watch_stop(&ie->watch);
     /* The stats file now, with the last counts if the daemon stops (the
      * workers are gone).  The counters line waits for the exit, which
-     * comes only when this is a stop (see kept).  A module that could not
-     * pin itself is unloaded now, its counters with it: their line is the
-     * unload's. */
-    emit_stats(set, kept.pinned ? NULL : "unload");
-    idng_logfile_close(set->logf);
-    drop_kept();
-    if (kept.pinned) {
-        kept.conf = set->conf; /* for a reload: what changed, or what stays */
-        kept.loaded_at = set->loaded_at;
-        kept.have = 1;
-        kept.stopping = 1;
-    } else {
-        idng_conf_free(&set->conf);
-    }
-    free(set);
+     * comes only when this is a stop (see pinned).  A module that could
+     * not pin itself is unloaded now, its counters with it: their line is
+     * the unload's. */
+    idng_host_close(&ie->host, pinned, err, sizeof err);
+    if (err[0])
+        log_err("idnguard: %s", err);
     free(ie);
     de->dyn_env = NULL;
 }
