@@ -187,9 +187,11 @@ EXPORT void *idnguard_open(const char *path, int *state, char *changes, size_t c
 
 /**
  * Starts applying a changed settings file without a reload (with
- * watch-settings: yes; conf/idng_watch.h).  say gets what the watch has to
- * say, from the watch's own thread (a ctypes callback takes the GIL); it
- * must stay valid until idnguard_close.  @return 1, or 0 when the watch
+ * watch-settings: yes; conf/idng_watch.h).  say gets what the lifecycle
+ * has to say (conf/idng_host.h: the watch, a stats file the timer cannot
+ * write, a rotated log file that cannot be opened again), from the
+ * watch's, the timer's or the log file's own thread (a ctypes callback
+ * takes the GIL); it must stay valid until idnguard_close.  @return 1, or 0 when the watch
  * could not start (then a changed file needs a reload).
  */
 EXPORT int idnguard_watch(void *hp, idnguard_say_fn say)
