@@ -20,10 +20,10 @@ struct idng_counters idng_host_counters;
 /* The settings of the last handle closed with keep, and where the host's
  * own log goes.  Only open, close and exit touch them (see idng_host.h). */
 static struct {
-    int have;            /* conf holds the settings of the last close */
+    int have; /* conf holds the settings of the last close */
     struct idng_conf conf;
-    time_t loaded_at;    /* when conf was read from its file */
-    int stopping;        /* a close was the last call: the counters line is owed at exit */
+    time_t loaded_at;           /* when conf was read from its file */
+    int stopping;               /* a close was the last call: the counters line is owed at exit */
     struct idng_daemon_log log; /* the strings malloc'd */
 } kept;
 

@@ -92,10 +92,10 @@ enum qstate_phase {
 
 /** Whose query a module state is. */
 enum qstate_role {
-    ROLE_CLIENT,   /* a client's query (or a prefetch of one) */
-    ROLE_SUB,      /* our normalize sub-query: its super answers the client,
-                      though other clients may join it */
-    ROLE_INTERNAL  /* the validator's own lookup (is_valrec): passed unjudged */
+    ROLE_CLIENT,  /* a client's query (or a prefetch of one) */
+    ROLE_SUB,     /* our normalize sub-query: its super answers the client,
+                     though other clients may join it */
+    ROLE_INTERNAL /* the validator's own lookup (is_valrec): passed unjudged */
 };
 
 /** Per-query state, from qstate->region. */
@@ -103,8 +103,8 @@ struct idng_q {
     enum qstate_phase phase;
     enum qstate_role role;
     struct idng_verdict v;
-    int ede;                    /* EDE code attached, or -1 */
-    const uint8_t *target;      /* super: the A-label name resolved (its region) */
+    int ede;               /* EDE code attached, or -1 */
+    const uint8_t *target; /* super: the A-label name resolved (its region) */
     size_t target_len;
     struct idng_verdict held_v; /* PH_HELD: the verdict of the rejected response */
 };
@@ -133,8 +133,8 @@ static inline void settings_leave(void)
 
 /* idng_policy_judge of a client's name through this thread's remembered
  * verdicts: a name found ok before is not judged again (idng_memo.h). */
-static inline void idng_mod_judge(const struct idng_settings *set, const uint8_t *wire,
-                                  size_t len, struct idng_verdict *v)
+static inline void idng_mod_judge(const struct idng_settings *set, const uint8_t *wire, size_t len,
+                                  struct idng_verdict *v)
 {
     idng_memo_verdict(&idng_mod_ts.memo, set->gen, &set->conf.policy, wire, len, 0, v);
 }

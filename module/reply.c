@@ -70,12 +70,11 @@ static const char *transport_of(const struct comm_reply *rep)
     }
 }
 
-
 /* One client answered (or dropped): counted, and its query-log line, which
  * is written with log-queries: yes, and for the 'log' action always. */
 void idng_mod_log_query(const struct idng_settings *set, struct query_info *qinfo,
-                           struct comm_reply *repinfo, int rcode, const struct idng_verdict *v,
-                           int ede, enum idng_path path, const struct line_extra *x)
+                        struct comm_reply *repinfo, int rcode, const struct idng_verdict *v,
+                        int ede, enum idng_path path, const struct line_extra *x)
 {
     struct idng_logrec r;
     struct timeval tv;
@@ -113,9 +112,9 @@ void idng_mod_log_query(const struct idng_settings *set, struct query_info *qinf
         r.elapsed_us = ((long long)tv.tv_sec - x->start->tv_sec) * 1000000LL
                        + ((long long)tv.tv_usec - x->start->tv_usec);
     }
-    n = idng_log_format(&r, set->conf.log_format == IDNG_LOGFMT_JSON ? IDNG_LOGFMT_JSON
-                                                                      : IDNG_LOGFMT_TEXT,
-                        set->logf != NULL, line, sizeof line);
+    n = idng_log_format(
+        &r, set->conf.log_format == IDNG_LOGFMT_JSON ? IDNG_LOGFMT_JSON : IDNG_LOGFMT_TEXT,
+        set->logf != NULL, line, sizeof line);
     write_line(set, line, n);
 }
 
@@ -183,8 +182,8 @@ static int question_of(struct comm_reply *repinfo, struct query_info *qi)
 static void idng_log_reply(struct query_info *qinfo, struct module_qstate *qstate,
                            struct reply_info *rep, int rcode, struct edns_data *edns,
                            struct edns_option **opt_list_out, struct comm_reply *repinfo, int id,
-                           struct idng_env *ie, enum idng_path path,
-                           const struct timeval *start, struct idng_mod_thread *t)
+                           struct idng_env *ie, enum idng_path path, const struct timeval *start,
+                           struct idng_mod_thread *t)
 {
     struct idng_q *q = qstate ? (struct idng_q *)qstate->minfo[id] : NULL;
     const struct idng_settings *set;
@@ -222,8 +221,8 @@ static void idng_log_reply(struct query_info *qinfo, struct module_qstate *qstat
         if (!set->conf.log_queries) {
             struct idng_brief b;
 
-            idng_memo_judge(&t->memo, set->gen, &set->conf.policy, qinfo->qname,
-                            qinfo->qname_len, &b);
+            idng_memo_judge(&t->memo, set->gen, &set->conf.policy, qinfo->qname, qinfo->qname_len,
+                            &b);
             if (b.action != IDNG_ACT_LOG) {
                 idng_counters_count(&idng_host_counters, b.row, IDNG_ACT_PASS, path);
                 goto out;
@@ -273,8 +272,7 @@ static void guard_response(struct module_qstate *qstate, struct dns_msg *respons
     /* The name the state resolves (an internal lookup's name is judged
      * nowhere else), then the response: the name it is for and its data. */
     if (!response || query_dname_compare(qstate->qinfo.qname, response->qinfo.qname) != 0)
-        idng_policy_judge_data(&set->conf.policy, qstate->qinfo.qname, qstate->qinfo.qname_len,
-                               &v);
+        idng_policy_judge_data(&set->conf.policy, qstate->qinfo.qname, qstate->qinfo.qname_len, &v);
     else
         v.action = IDNG_ACT_PASS; /* the same name: judged with the response */
     if (!idng_action_rejects(v.action)
@@ -299,7 +297,7 @@ static void guard_response(struct module_qstate *qstate, struct dns_msg *respons
 }
 
 int idng_mod_cb_query_response(struct module_qstate *qstate, struct dns_msg *response, int id,
-                             void *arg)
+                               void *arg)
 {
     const struct idng_settings *set = settings_enter(arg);
 

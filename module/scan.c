@@ -50,8 +50,8 @@ static void scan_start(const struct idng_settings *set, struct idng_scan *s)
  * are removed from rep and counted.
  */
 enum idng_scan_result idng_mod_scan_response(const struct idng_settings *set,
-                                           const struct query_info *qi, struct reply_info *rep,
-                                           enum idng_strip strip, struct idng_verdict *out)
+                                             const struct query_info *qi, struct reply_info *rep,
+                                             enum idng_strip strip, struct idng_verdict *out)
 {
     struct idng_scan s;
     size_t i, kept = 0, cut_an = 0, cut_ns = 0, cut_ar = 0;

@@ -157,12 +157,12 @@ static void build_normalized(struct module_qstate *sub, struct module_qstate *su
             ttl = d->ttl;
     }
     cname = make_cname(super->region, &super->qinfo, sub->qinfo.qname, sub->qinfo.qname_len, ttl);
-    rep = cname ? construct_reply_info_base(super->region, src->flags, 1, src->ttl,
-                                            src->prefetch_ttl, src->serve_expired_ttl,
-                                            src->an_numrrsets + 1, src->ns_numrrsets,
-                                            src->ar_numrrsets, src->rrset_count + 1,
-                                            sec_status_insecure)
-                : NULL;
+    rep = cname
+              ? construct_reply_info_base(super->region, src->flags, 1, src->ttl, src->prefetch_ttl,
+                                          src->serve_expired_ttl, src->an_numrrsets + 1,
+                                          src->ns_numrrsets, src->ar_numrrsets,
+                                          src->rrset_count + 1, sec_status_insecure)
+              : NULL;
     if (!rep || !reply_info_alloc_rrset_keys(rep, NULL, super->region)) {
         super->return_rcode = LDNS_RCODE_SERVFAIL;
         return;
@@ -278,7 +278,7 @@ static enum module_ext_state handle_moddone(struct module_qstate *qstate,
 /* The module's entry point, as dns64_operate: one handler per event, each
  * returning the module state. */
 void idng_mod_operate(struct module_qstate *qstate, enum module_ev event, int id,
-                             struct outbound_entry *outbound)
+                      struct outbound_entry *outbound)
 {
     struct idng_env *ie = env_of(qstate->env, id);
     struct idng_q *q = (struct idng_q *)qstate->minfo[id];
@@ -333,8 +333,7 @@ void idng_mod_inform_super(struct module_qstate *qstate, int id, struct module_q
     }
     sq->phase = PH_SUB_DONE;
     /* NXDOMAIN keeps its message: the client gets the CNAME and the SOA. */
-    if ((qstate->return_rcode != LDNS_RCODE_NOERROR
-         && qstate->return_rcode != LDNS_RCODE_NXDOMAIN)
+    if ((qstate->return_rcode != LDNS_RCODE_NOERROR && qstate->return_rcode != LDNS_RCODE_NXDOMAIN)
         || !qstate->return_msg || !qstate->return_msg->rep) {
         super->return_rcode = qstate->return_rcode ? qstate->return_rcode : LDNS_RCODE_SERVFAIL;
         super->return_msg = NULL;

@@ -352,11 +352,13 @@ static int idng_mod_init(struct module_env *env, int id)
             ie->paths[i].ie = ie;
             ie->paths[i].path = paths[i].path;
             ie->paths[i].type = paths[i].type;
-            ok = ok && de->inplace_cb_register_wrapped((void *)idng_mod_cb_reply, paths[i].type,
-                                                       &ie->paths[i], env, id);
+            ok = ok
+                 && de->inplace_cb_register_wrapped((void *)idng_mod_cb_reply, paths[i].type,
+                                                    &ie->paths[i], env, id);
         }
-        ok = ok && de->inplace_cb_register_wrapped((void *)idng_mod_cb_query_response,
-                                                   inplace_cb_query_response, ie, env, id);
+        ok = ok
+             && de->inplace_cb_register_wrapped((void *)idng_mod_cb_query_response,
+                                                inplace_cb_query_response, ie, env, id);
         if (!ok) {
             log_err("idnguard: could not register callbacks");
             idng_mod_deinit(env, id);
@@ -417,4 +419,3 @@ EXPORT void inform_super(struct module_qstate *qstate, int id, struct module_qst
 { idng_mod_inform_super(qstate, id, super); }
 EXPORT void clear(struct module_qstate *qstate, int id) { idng_mod_clear(qstate, id); }
 EXPORT size_t get_mem(struct module_env *env, int id) { return idng_mod_get_mem(env, id); }
-

@@ -129,8 +129,8 @@ START_TEST(test_lifecycle)
     ck_assert_int_eq(mkdir(logpath, 0755), 0);
     said[0] = '\0';
     ck_assert_int_eq(open_with(&h, "idnguard:\n    mode: idna2009\n"), IDNG_HOST_KEPT);
-    ck_assert_msg(warned == 0 && strstr(err, "idnguard.conf:2: ")
-                      && strstr(err, "\n") && strstr(strstr(err, "\n"), "queries.log: log-file: ")
+    ck_assert_msg(warned == 0 && strstr(err, "idnguard.conf:2: ") && strstr(err, "\n")
+                      && strstr(strstr(err, "\n"), "queries.log: log-file: ")
                       && strstr(err, "; query lines go to unbound's log"),
                   "err: %s", err);
     ck_assert_uint_eq(atomic_load(&idng_host_counters.reload_failures), failures + 1);
@@ -141,8 +141,10 @@ START_TEST(test_lifecycle)
 
     /* A reload that loads: what changed from the kept settings; the stats
      * file written at the close, with the host's label. */
-    snprintf(text, sizeof text, "idnguard:\n    mode: idna2008\n    stats-interval: 0\n"
-                                "    stats-file: \"%s\"\n", statspath);
+    snprintf(text, sizeof text,
+             "idnguard:\n    mode: idna2008\n    stats-interval: 0\n"
+             "    stats-file: \"%s\"\n",
+             statspath);
     ck_assert_int_eq(open_with(&h, text), IDNG_HOST_RELOADED);
     ck_assert_msg(strstr(changes, "mode uts46 -> idna2008") && strstr(changes, "log-file"),
                   "changes: %s", changes);

@@ -1427,9 +1427,9 @@ START_TEST(test_stats_file_error)
     ck_assert_int_eq(unlink(path), 0);
     ck_assert_int_eq(mkdir(path, 0755), 0);
     /* No query from here on: the timer alone writes the file. */
-    ck_assert_msg(harness_wait_line(H.ub_log, from, "idnguard: stats-file: ", 4000, line,
-                                    sizeof line),
-                  "no line says that the stats file cannot be written");
+    ck_assert_msg(
+        harness_wait_line(H.ub_log, from, "idnguard: stats-file: ", 4000, line, sizeof line),
+        "no line says that the stats file cannot be written");
     ck_assert_msg(strstr(line, "idnguard.prom"), "line: %s", line);
 }
 END_TEST
