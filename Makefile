@@ -219,8 +219,10 @@ $(UB_PREFIX)/.built: $(SRC)/.unbound-stamp $(UB_OPTIONS)
 # Unbound's headers trip some of our warnings; they are not ours to fix.
 MODULE_CFLAGS = -std=c11 -Wall -Wextra -Werror -Wno-unused-parameter -Wno-sign-compare \
 	-fvisibility=hidden -fPIC -D_GNU_SOURCE -I$(UB_TREE) $(UNBOUND_INC) -Icodec -Icore -Iconf
-$(MODULE): module/unbound.c $(CONF_LIB) $(CORE_LIB) $(LIB) $(UB_STAMP)
-	$(CC) $(MODULE_CFLAGS) $(CFLAGS) $(LDFLAGS) -shared -o $@ module/unbound.c \
+# The module's files (module/*.c, module/idng_mod.h) in one compile line.
+MODULE_SRC := $(wildcard module/*.c)
+$(MODULE): $(MODULE_SRC) $(wildcard module/*.h) $(CONF_LIB) $(CORE_LIB) $(LIB) $(UB_STAMP)
+	$(CC) $(MODULE_CFLAGS) $(CFLAGS) $(LDFLAGS) -shared -o $@ $(MODULE_SRC) \
 	    $(CONF_LIB) $(CORE_LIB) $(LIB) -lpthread
 
 unbound: $(UB_STAMP)

@@ -220,7 +220,7 @@ static void find_answer(const struct idng_conf *c, const struct judged *j, struc
     a->log[0] = '\0';
     if (!idng_conf_logs(c, &a->v))
         return;
-    /* The line as the module writes it (module/unbound.c, idng_log_query),
+    /* The line as the module writes it (module/reply.c, idng_mod_log_query),
      * for a client unknown here, asking for type A. */
     memset(&r, 0, sizeof r);
     r.qname = j->wire;

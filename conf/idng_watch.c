@@ -209,7 +209,7 @@ static int apply(struct idng_watch *w, struct idng_settings *cur)
     if (s->conf.log_file) {
         if (cur->logf && same_path(s->conf.log_file, cur->conf.log_file))
             s->logf = cur->logf; /* the same file: it stays open */
-        else if (!(s->logf = w->ops.open_log(s->conf.log_file, err, WATCH_ERR_MAX))) {
+        else if (!(s->logf = w->ops.open_log(w->ops.arg, s->conf.log_file, err, WATCH_ERR_MAX))) {
             r = not_applied(w, s, err);
             free(err);
             return r;

@@ -1,9 +1,9 @@
 /**
  * \file
  * The settings in force, and a changed settings file applied without a
- * reload.  One home for what the dynlib module (module/unbound.c) and
- * libidnguard (lib/host.c) do with their settings between a start and a
- * stop: publish them to the workers, run the stats timer, watch the file.
+ * reload: publish the settings to the workers, run the stats timer, watch
+ * the file.  Run for the dynlib module (module/) and libidnguard (lib/host.c)
+ * by their common lifecycle, conf/idng_host.h.
  *
  * Why: an Unbound reload (SIGHUP, `unbound-control reload`) empties
  * Unbound's cache.  With `watch-settings: yes` (the default) a thread of the
@@ -85,8 +85,8 @@ uint64_t idng_settings_gen(void);
 /** What the watch needs of the flavour that runs it. */
 struct idng_watch_ops {
     /** Opens a log-file as the flavour does (its warning callback, its
-     *  error counter); err gets "PATH: log-file: reason". */
-    struct idng_logfile *(*open_log)(const char *path, char *err, size_t errlen);
+     *  error counter; arg is ops.arg); err gets "PATH: log-file: reason". */
+    struct idng_logfile *(*open_log)(void *arg, const char *path, char *err, size_t errlen);
     /** A line for the daemon's log (text without the "idnguard: "
      *  prefix), from the watch thread: level IDNG_WATCH_INFO, _WARN or
      *  _ERR.  NULL: nothing is said. */
@@ -104,7 +104,7 @@ struct idng_watch_ops {
     void (*applied)(void *arg);
     /** Counts every file that did not load (reload_failures). */
     atomic_ullong *failures;
-    void *arg; /**< for say, stats and applied */
+    void *arg; /**< for open_log, say, stats and applied */
 };
 
 enum { IDNG_WATCH_INFO, IDNG_WATCH_WARN, IDNG_WATCH_ERR };

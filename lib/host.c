@@ -7,7 +7,9 @@
  * any host's structures: names and messages come in as wire octets and
  * numbers; actions, texts and log lines go out.  Everything that decides
  * (settings, judging, the response scan, EDE texts, log lines, counters)
- * is the same C as the dynlib module's: conf/, core/, codec/.
+ * is the same C as the dynlib module's: conf/, core/, codec/; so is the
+ * lifecycle of the settings, the log file, the stats and the counters
+ * (conf/idng_host.h), which this file gives its hosts' words.
  *
  * Threads: a host calls from any thread (ctypes releases the GIL around
  * each call; an engine runs a Lua state per worker thread), so the
@@ -30,6 +32,7 @@
  * its watch writes.
  */
 #include "idng_conf.h"
+#include "idng_host.h"
 #include "idng_log.h"
 #include "idng_watch.h"
 #include "idng_out.h"
@@ -66,6 +69,9 @@ SAME(IDNGUARD_PATH_POLICY + 1, IDNG_PATH_COUNT);
 SAME(IDNGUARD_SCAN_PASS, IDNG_SCAN_PASS);
 SAME(IDNGUARD_SCAN_LOG, IDNG_SCAN_LOG);
 SAME(IDNGUARD_SCAN_REJECT, IDNG_SCAN_REJECT);
+SAME(IDNGUARD_LOAD_FIRST, IDNG_HOST_FIRST);
+SAME(IDNGUARD_LOAD_RELOADED, IDNG_HOST_RELOADED);
+SAME(IDNGUARD_LOAD_KEPT, IDNG_HOST_KEPT);
 #undef SAME
 /** The unbound label of idnguard_info: the host's name as it gave it
  *  (idnguard_set_host), else "python-module" (Unbound's python API does
@@ -73,49 +79,25 @@ SAME(IDNGUARD_SCAN_REJECT, IDNG_SCAN_REJECT);
 static _Atomic(const char *) host_name;
 
 /**
- * The settings in force (their log file: NULL sends lines back to the
- * host, for its own log), the thread that applies a changed file, and the
- * stats timer, which replaces the stats file every stats-interval seconds
- * whether queries come or not (the summary line is the host's, in its
- * log, which C here cannot reach).
+ * A handle: the settings in force (their log file: NULL sends lines back
+ * to the host, for its own log), the thread that applies a changed file,
+ * and the stats timer, which replaces the stats file every stats-interval
+ * seconds whether queries come or not (the summary line is the host's, in
+ * its log, which C here cannot reach): conf/idng_host.h.
  */
-struct idng_host {
-    struct idng_watch watch;
-    idnguard_say_fn say; /* NULL until idnguard_watch */
+struct lib_handle {
+    struct idng_host host;
+    /* What the lifecycle says, for the host's log: NULL until
+     * idnguard_watch, read from the watch's, the timer's and the log
+     * file's threads. */
+    _Atomic(idnguard_say_fn) say;
 };
-
-static size_t write_stats_file(const struct idng_settings *set, char *err, size_t errlen);
-
-static struct idng_counters counters;
-
-/* The settings of the last handle closed, for a reload: what changed from
- * them, or, when its file does not load, the resolver goes on with them
- * (as the dynlib module does). */
-static struct {
-    int have;
-    struct idng_conf conf;
-    time_t loaded_at;
-    int stopping; /* a handle was closed last: the counters line is owed at exit */
-    /* Unbound's log as its settings had it (idnguard_daemon_log), strings
-     * malloc'd: for the counters line at exit. */
-    struct idng_daemon_log log;
-} kept;
-
-static void stats_tick(void *arg)
-{
-    struct idng_host *h = arg;
-    const struct idng_settings *set = idng_watch_enter(&h->watch);
-    char err[512];
-
-    write_stats_file(set, err, sizeof err);
-    idng_watch_leave();
-}
 
 /* The settings in force for one call: valid until leave(), which every
  * path out of the call takes (conf/idng_watch.h). */
 static const struct idng_settings *enter(void *hp)
 {
-    return idng_watch_enter(&((struct idng_host *)hp)->watch);
+    return idng_watch_enter(&((struct lib_handle *)hp)->host.watch);
 }
 
 static void leave(void)
@@ -123,22 +105,23 @@ static void leave(void)
     idng_watch_leave();
 }
 
-static void watch_say(void *arg, int level, const char *text)
+static void host_say(void *arg, int level, const char *text)
 {
-    struct idng_host *h = arg;
+    idnguard_say_fn say = atomic_load(&((struct lib_handle *)arg)->say);
 
-    if (h->say)
-        h->say(level, text);
+    if (say)
+        say(level, text);
 }
 
-/* The module's own log file (idng_out.h); a line lost counts as a log error. */
-static struct idng_logfile *open_logfile(const char *path, char *err, size_t errlen)
+/* The stats file's info label: the host's name, else "python-module"
+ * (the stock daemon this runs in is Debian's; unboundmodule tells no
+ * version). */
+static const char *host_label(void *arg)
 {
-    struct idng_logfile_opts o = {0};
+    const char *name = atomic_load(&host_name);
 
-    o.flush_ms = IDNG_LOG_FLUSH_MS;
-    o.errors = &counters.log_errors;
-    return idng_logfile_open(path, &o, err, errlen);
+    (void)arg;
+    return name ? name : "python-module";
 }
 
 /** The settings file to read: $IDNGUARD_CONF, else the default path. */
@@ -178,89 +161,45 @@ EXPORT void idnguard_set_host(const char *name)
 EXPORT void *idnguard_open(const char *path, int *state, char *changes, size_t changes_cap,
                           char *err, size_t errlen)
 {
-    struct idng_host *h = calloc(1, sizeof *h);
-    struct idng_settings *set = calloc(1, sizeof *set);
-    struct idng_watch_ops ops = {0};
-    struct idng_conf_sources tried = {0};
-    int loaded;
+    struct lib_handle *h = calloc(1, sizeof *h);
+    struct idng_host_ops ops = {0};
+    enum idng_host_load r;
+    size_t warned;
 
-    *state = kept.have ? IDNGUARD_LOAD_RELOADED : IDNGUARD_LOAD_FIRST;
+    *state = IDNGUARD_LOAD_FIRST;
     if (changes_cap)
         changes[0] = '\0';
-    if (!h || !set) {
-        free(h);
-        free(set);
+    if (!h) {
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    idng_conf_init(&set->conf);
-    loaded = idng_conf_load_sources(&set->conf, path, 0, &tried, err, errlen) == 0;
-    if (loaded && set->conf.log_file) {
-        size_t n = strlen(err);
-        if (!(set->logf = open_logfile(set->conf.log_file, err + n, errlen - n))) {
-            tried = set->conf.sources;
-            memset(&set->conf.sources, 0, sizeof set->conf.sources);
-            idng_conf_free(&set->conf);
-            loaded = 0;
-        }
-    }
-    if (!loaded) {
-        if (!kept.have) {
-            idng_conf_sources_free(&tried);
-            free(set);
-            free(h);
-            return NULL;
-        }
-        set->conf = kept.conf;
-        /* The watch waits for a change of what the failed load read. */
-        idng_conf_sources_free(&set->conf.sources);
-        set->conf.sources = tried;
-        set->loaded_at = kept.loaded_at;
-        kept.have = 0;
-        *state = IDNGUARD_LOAD_KEPT;
-        atomic_fetch_add(&counters.reload_failures, 1);
-        if (set->conf.log_file) {
-            char e2[512];
-            set->logf = open_logfile(set->conf.log_file, e2, sizeof e2);
-        }
-    } else {
-        set->loaded_at = time(NULL);
-        if (kept.have) {
-            idng_conf_diff(&kept.conf, &set->conf, changes, changes_cap);
-            idng_conf_free(&kept.conf);
-            kept.have = 0;
-        }
-    }
-    kept.stopping = 0;
-    set->gen = idng_settings_gen();
-    ops.open_log = open_logfile;
-    ops.say = watch_say;
-    ops.stats = stats_tick;
-    ops.stats_need_file = 1;
-    ops.failures = &counters.reload_failures;
+    ops.say = host_say;
+    ops.label = host_label;
     ops.arg = h;
-    if (idng_watch_start(&h->watch, set, path, &ops) != 0) {
-        snprintf(err, errlen, "out of memory");
-        idng_settings_free(set);
+    r = idng_host_open(&h->host, path, &ops, changes, changes_cap, err, errlen, &warned);
+    if (r == IDNG_HOST_FAILED) {
         free(h);
         return NULL;
     }
+    *state = (int)r;
     return h;
 }
 
 /**
  * Starts applying a changed settings file without a reload (with
- * watch-settings: yes; conf/idng_watch.h).  say gets what the watch has to
- * say, from the watch's own thread (a ctypes callback takes the GIL); it
- * must stay valid until idnguard_close.  @return 1, or 0 when the watch
+ * watch-settings: yes; conf/idng_watch.h).  say gets what the lifecycle
+ * has to say (conf/idng_host.h: the watch, a stats file the timer cannot
+ * write, a rotated log file that cannot be opened again), from the
+ * watch's, the timer's or the log file's own thread (a ctypes callback
+ * takes the GIL); it must stay valid until idnguard_close.  @return 1, or 0 when the watch
  * could not start (then a changed file needs a reload).
  */
 EXPORT int idnguard_watch(void *hp, idnguard_say_fn say)
 {
-    struct idng_host *h = hp;
+    struct lib_handle *h = hp;
 
-    h->say = say;
-    return idng_watch_follow(&h->watch) == 0;
+    atomic_store(&h->say, say);
+    return idng_watch_follow(&h->host.watch) == 0;
 }
 
 /**
@@ -272,29 +211,19 @@ EXPORT int idnguard_watch(void *hp, idnguard_say_fn say)
  */
 EXPORT void idnguard_close(void *hp, char *err, size_t errlen)
 {
-    struct idng_host *h = hp;
-    struct idng_settings *set;
+    struct lib_handle *h = hp;
 
     if (errlen)
         err[0] = '\0';
     if (!h)
         return;
-    set = idng_watch_stop(&h->watch);
-    write_stats_file(set, err, errlen);
-    idng_logfile_close(set->logf);
-    if (kept.have)
-        idng_conf_free(&kept.conf);
-    kept.conf = set->conf;
-    kept.loaded_at = set->loaded_at;
-    kept.have = 1;
-    kept.stopping = 1;
-    free(set);
+    idng_host_close(&h->host, 1, err, errlen);
     free(h);
 }
 
 /* The process's one handle (idnguard_open_shared), NULL until a first
  * load succeeds; set and read under shared_lock. */
-static struct idng_host *shared;
+static struct lib_handle *shared;
 static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* What the shared handle's watch says: on stderr, which the engines send
@@ -314,7 +243,7 @@ static void say_stderr(int level, const char *text)
  */
 EXPORT void *idnguard_open_shared(const char *path, char *err, size_t errlen)
 {
-    struct idng_host *h;
+    struct lib_handle *h;
     char changes[4096];
     int state;
 
@@ -341,7 +270,7 @@ EXPORT void *idnguard_open_shared(const char *path, char *err, size_t errlen)
 EXPORT void idnguard_daemon_log(const char *logfile, int use_syslog, const char *chroot,
                                const char *ident, int time_ascii)
 {
-    idng_daemon_log_set(&kept.log, logfile, chroot, ident, use_syslog, time_ascii);
+    idng_host_daemon_log(logfile, chroot, ident, use_syslog, time_ascii);
 }
 
 /** When the settings in force were read from their file (seconds since the epoch). */
@@ -364,7 +293,7 @@ EXPORT unsigned long long idnguard_settings_gen(void *hp)
 /** Reloads that kept the previous settings, so far. */
 EXPORT unsigned long long idnguard_reload_failures(void)
 {
-    return (unsigned long long)atomic_load(&counters.reload_failures);
+    return (unsigned long long)atomic_load(&idng_host_counters.reload_failures);
 }
 
 /** The mode's name, for the load line ("uts46"). */
@@ -544,16 +473,16 @@ EXPORT void idnguard_count(int which)
 {
     switch (which) {
     case IDNGUARD_COUNT_NORMALIZED:
-        atomic_fetch_add(&counters.normalized, 1);
+        atomic_fetch_add(&idng_host_counters.normalized, 1);
         break;
     case IDNGUARD_COUNT_ANSWERS_REJECTED:
-        atomic_fetch_add(&counters.answers_rejected, 1);
+        atomic_fetch_add(&idng_host_counters.answers_rejected, 1);
         break;
     case IDNGUARD_COUNT_UNCACHED:
-        atomic_fetch_add(&counters.uncached, 1);
+        atomic_fetch_add(&idng_host_counters.uncached, 1);
         break;
     case IDNGUARD_COUNT_INTERNAL:
-        atomic_fetch_add(&counters.internal, 1);
+        atomic_fetch_add(&idng_host_counters.internal, 1);
         break;
     default:
         break;
@@ -608,7 +537,7 @@ static size_t log_answer(const struct idng_settings *set, const void *v, const c
             judged.action = IDNG_ACT_PASS;
         x = &judged;
     }
-    idng_counters_answer(&counters, x, (enum idng_path)path);
+    idng_counters_answer(&idng_host_counters, x, (enum idng_path)path);
     if (!idng_conf_logs(&set->conf, x))
         return 0;
     memset(&r, 0, sizeof r);
@@ -643,8 +572,7 @@ static size_t log_answer(const struct idng_settings *set, const void *v, const c
     n = idng_log_format(
         &r, set->conf.log_format == IDNG_LOGFMT_JSON ? IDNG_LOGFMT_JSON : IDNG_LOGFMT_TEXT, 1, line,
         sizeof line);
-    if (idng_logfile_write(set->logf, line, n) != 0)
-        atomic_fetch_add(&counters.log_errors, 1); /* dropped: the disk is behind */
+    idng_host_log_line(set, line, n);
     return 0;
 }
 
@@ -668,70 +596,28 @@ EXPORT size_t idnguard_log(void *hp, const void *v, const char *client, unsigned
 EXPORT size_t idnguard_stats(void *hp, const char *when, char *out, size_t cap, char *err,
                             size_t errlen)
 {
-    struct idng_stats st;
-
-    err[0] = '\0';
-    idng_counters_snapshot(&counters, &st);
-    write_stats_file(enter(hp), err, errlen);
-    leave();
-    return idng_stats_line(&st, when, out, cap);
-}
-
-/* The Prometheus text file, written beside stats-file and renamed over it,
- * so a reader never sees half a file. */
-static size_t write_stats_file(const struct idng_settings *set, char *err, size_t errlen)
-{
-    static char text[128 * 1024];
-    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-    struct idng_stats st;
-    char why[4300];
-    size_t n;
-
-    err[0] = '\0';
-    if (!set->conf.stats_file)
-        return 0;
-    idng_counters_snapshot(&counters, &st);
-    pthread_mutex_lock(&lock);
-    /* The stock daemon this runs in is Debian's 1.17.1 (unboundmodule
-     * tells no version; the info metric names it). */
-    n = idng_stats_prometheus(&st, atomic_load(&host_name) ? atomic_load(&host_name) : "python-module", set->conf.policy.mode, text, sizeof text);
-    if (n >= sizeof text)
-        snprintf(err, errlen, "stats-file: too much to write");
-    else if (idng_file_replace(set->conf.stats_file, text, n, why, sizeof why) != 0)
-        snprintf(err, errlen, "stats-file: %s", why);
-    pthread_mutex_unlock(&lock);
-    return n;
+    return idng_host_stats(&((struct lib_handle *)hp)->host, when, out, cap, err, errlen);
 }
 
 /* At exit: when a handle was closed last, the daemon stopped, and this is
  * the counters line of the stop, in the host's log (Unbound's: the
- * interpreter and Unbound's own logging are gone by now).  The shared
- * handle, never closed, writes its stats file and its counters line on
- * stderr, where its watch writes, and that is the one counters line (its
- * watch thread may still run: the settings are read in a read section as
- * by any call).  Then the kept
- * settings go, so no leak checker sees them. */
+ * interpreter and Unbound's own logging are gone by now; idng_host_exit).
+ * The shared handle, never closed, writes its stats file and its counters
+ * line on stderr, where its watch writes, and that is the one counters
+ * line (its watch thread may still run: the settings are read in a read
+ * section as by any call).  Then the kept settings go, so no leak checker
+ * sees them. */
 __attribute__((destructor)) static void at_exit(void)
 {
     pthread_mutex_lock(&shared_lock);
     if (shared) {
-        struct idng_stats st;
         char err[512], line[IDNG_LOG_LINE_MAX];
 
-        write_stats_file(enter(shared), err, sizeof err);
-        leave();
+        idng_host_stats(&shared->host, "shutdown", line, sizeof line, err, sizeof err);
         if (err[0])
             say_stderr(IDNG_WATCH_ERR, err);
-        idng_counters_snapshot(&counters, &st);
-        idng_stats_line(&st, "shutdown", line, sizeof line);
         fprintf(stderr, "%s\n", line);
     }
-    if (!shared && kept.stopping)
-        idng_daemon_log_counters(&kept.log, &counters, "shutdown");
+    idng_host_exit(!shared);
     pthread_mutex_unlock(&shared_lock);
-    kept.stopping = 0;
-    if (kept.have)
-        idng_conf_free(&kept.conf);
-    kept.have = 0;
-    idng_daemon_log_free(&kept.log);
 }

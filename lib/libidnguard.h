@@ -107,8 +107,10 @@ void *idnguard_open(const char *path, int *state, char *changes, size_t changes_
 
 /**
  * Starts applying a changed settings file without a reload (with
- * watch-settings: yes).  say gets what the watch has to say, from the
- * watch's own thread; it must stay valid until idnguard_close.
+ * watch-settings: yes).  say gets what the watch has to say, and a stats
+ * file that cannot be written or a rotated log file that cannot be opened
+ * again, from the watch's, the stats timer's or the log file's own thread;
+ * it must stay valid until idnguard_close.
  * @return 1, or 0 when the watch could not start.
  */
 int idnguard_watch(void *h, idnguard_say_fn say);

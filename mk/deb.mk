@@ -49,7 +49,7 @@ IDNG_DEB = $(DEB_OUT)/idnguard_$(IDNG_DEB_VERSION)_$(DEB_ARCH).deb
 IDNG_DEB_FILES := Makefile LICENSE README.md docs codec core conf tap module lib lua cli man packaging/systemd
 IDNG_DEB_INPUTS = Makefile LICENSE README.md $(wildcard docs/*.md) $(CODEC_SRC) $(wildcard codec/*.h) $(CONF_SRC) \
 	$(wildcard conf/*.h conf/*.example) $(CORE_SRC) $(wildcard core/*.h) $(TAP_SRC) \
-	$(wildcard tap/*.h) module/unbound.c $(wildcard lib/*) $(wildcard cli/*.c cli/*.h man/*) \
+	$(wildcard tap/*.h) $(wildcard module/*) $(wildcard lib/*) $(wildcard cli/*.c cli/*.h man/*) \
 	$(shell find packaging/debian packaging/systemd -type f) mk/deb.mk
 # The package builds run as on Debian's build daemons: a clean environment,
 # the system's tools only (see scripts/deb-unbound.sh).

@@ -429,7 +429,7 @@ def _cb_query_response(qstate, response, **kwargs):
     (None when no server answered) before it stores anything of it, for
     client queries and its own lookups alike.  A response that names a
     rejected name, or that is for one, is not stored: the dynlib module's
-    rule (module/unbound.c, cb_query_response)."""
+    rule (module/reply.c, idng_mod_cb_query_response)."""
     try:
         if not _h or qstate is None:
             return True

@@ -13,7 +13,7 @@
 # because valgrind
 #   - sees every allocation of the uninstrumented daemon and unwinds its
 #     stacks from DWARF information, so a leak's allocation stack reliably
-#     says whether the module (module/unbound.c, core/, conf/, codec/) made it;
+#     says whether the module (module/, core/, conf/, codec/) made it;
 #   - keeps the module's symbols after Unbound dlclose()s it at every
 #     reload and at shutdown (--keep-debuginfo), where LeakSanitizer, which
 #     reports at exit, would show the module's frames as "<unknown module>";

@@ -72,8 +72,9 @@ static void stats(void *arg)
     atomic_fetch_add(&ticks, 1);
 }
 
-static struct idng_logfile *open_log(const char *p, char *err, size_t errlen)
+static struct idng_logfile *open_log(void *arg, const char *p, char *err, size_t errlen)
 {
+    (void)arg;
     return idng_logfile_open(p, NULL, err, errlen);
 }
 
@@ -108,7 +109,7 @@ static void start_with(const char *text)
     idng_conf_init(&s->conf);
     ck_assert_msg(idng_conf_load(&s->conf, path, err, sizeof err) == 0, "%s", err);
     if (s->conf.log_file)
-        ck_assert_ptr_nonnull(s->logf = open_log(s->conf.log_file, err, sizeof err));
+        ck_assert_ptr_nonnull(s->logf = open_log(NULL, s->conf.log_file, err, sizeof err));
     s->gen = idng_settings_gen();
     ops.open_log = open_log;
     ops.say = say;

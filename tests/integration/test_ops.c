@@ -1225,6 +1225,52 @@ START_TEST(test_log_file_rotation)
 }
 END_TEST
 
+/* A log file that cannot be opened again is said in the daemon's log, in
+ * every flavour: a rotated file whose path is now a directory (writing goes
+ * on to the old file), and, after a reload whose file does not load, the
+ * kept settings' log file (query lines then go to the daemon's log).  Last
+ * in its tcase: the path stays a directory. */
+START_TEST(test_log_file_reopen_failed)
+{
+    struct harness h = H;
+    char moved[HARNESS_PATH_MAX + 8], line[2048];
+    struct timespec ts = {1, 300000000};
+    struct dnsq_result r;
+    struct qline q;
+    long from = harness_file_size(H.ub_log);
+
+    snprintf(h.qlog, sizeof h.qlog, "%.*s/queries.log", HARNESS_PATH_MAX - 16, H.dir);
+    snprintf(moved, sizeof moved, "%s.1", h.qlog);
+    hx_query(&h, "www.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    ck_assert_int_eq(rename(h.qlog, moved), 0);
+    ck_assert_int_eq(mkdir(h.qlog, 0755), 0);
+    nanosleep(&ts, NULL); /* past the writer's once-a-second look at the path */
+    ck_assert(dnsq_query(H.port, "www2.example", DNSQ_A, 0, 1, HARNESS_QUERY_MS, &r) == 0);
+    ck_assert_msg(harness_wait_line(H.ub_log, from, "idnguard: reopening the rotated log: ",
+                                    HARNESS_LOG_MS, line, sizeof line),
+                  "no line says that the rotated log file cannot be opened again");
+    ck_assert_msg(strstr(line, "queries.log") && strstr(line, "still writing to the old file"),
+                  "line: %s", line);
+    if (harness_engine()) /* Unbound's reload (SIGHUP) */
+        return;
+
+    from = harness_file_size(H.ub_log);
+    ck_assert_int_eq(harness_write_conf(&H, "idnguard:\n    mode: idna2009\n"), 0);
+    ck_assert_int_eq(harness_sighup(&H), 0);
+    ck_assert_msg(harness_wait_line(H.ub_log, from, HARNESS_RELOAD_FAILED, HARNESS_START_MS, line,
+                                    sizeof line),
+                  "no \"reload failed\" line after a bad reload");
+    ck_assert_msg(harness_wait_line(H.ub_log, from, "; query lines go to unbound's log", 0, line,
+                                    sizeof line),
+                  "no line says that the kept settings' log file cannot be opened again");
+    ck_assert_msg(strstr(line, "queries.log: log-file: "), "line: %s", line);
+    /* Which is true: the next query's line is in the daemon's log. */
+    hx_query(&H, "xn--bcher-kva.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_data(&r, &q, "xn--bcher-kva.example.", "xn--bcher-kva.example. A 192.0.2.2", "ok",
+                   "pass", "resolved");
+}
+END_TEST
+
 /* ---- what a line carries besides the verdict ---- */
 
 /* The normalize target, the transport (UDP, TCP) and the elapsed time. */
@@ -1366,6 +1412,25 @@ START_TEST(test_stats_file)
     /* Never half a file: the module writes beside it and renames. */
     snprintf(path, sizeof path, "%s/idnguard.prom.tmp", H.dir);
     ck_assert_msg(harness_file_size(path) == 0, "a temporary file is left over");
+}
+END_TEST
+
+/* A stats file that cannot be written is said in the daemon's log by the
+ * stats timer, whether queries come or not, in every flavour.  Last in its
+ * tcase: the path stays a directory. */
+START_TEST(test_stats_file_error)
+{
+    char path[HARNESS_PATH_MAX + 32], line[2048];
+    long from = harness_file_size(H.ub_log);
+
+    snprintf(path, sizeof path, "%s/idnguard.prom", H.dir);
+    ck_assert_int_eq(unlink(path), 0);
+    ck_assert_int_eq(mkdir(path, 0755), 0);
+    /* No query from here on: the timer alone writes the file. */
+    ck_assert_msg(
+        harness_wait_line(H.ub_log, from, "idnguard: stats-file: ", 4000, line, sizeof line),
+        "no line says that the stats file cannot be written");
+    ck_assert_msg(strstr(line, "idnguard.prom"), "line: %s", line);
 }
 END_TEST
 
@@ -1674,6 +1739,7 @@ static Suite *ops_suite(void)
     tc = harness_tcase("log-file", setup_log_file, teardown);
     tcase_add_test(tc, test_log_file_gets_the_lines);
     tcase_add_test(tc, test_log_file_rotation);
+    tcase_add_test(tc, test_log_file_reopen_failed);
     suite_add_tcase(s, tc);
 
     tc = harness_tcase("line-fields", setup_defaults, teardown);
@@ -1685,6 +1751,7 @@ static Suite *ops_suite(void)
 
     tc = harness_tcase("stats-file", setup_stats_file, teardown);
     tcase_add_test(tc, test_stats_file);
+    tcase_add_test(tc, test_stats_file_error);
     suite_add_tcase(s, tc);
 
     tc = harness_tcase("stop", setup_stop, teardown);
