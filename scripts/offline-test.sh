@@ -43,7 +43,7 @@ rc=0
 # shellcheck disable=SC2016
 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES $cut sh -c '
     ip link set lo up 2>/dev/null || true
-    if [ "$(ls /sys/class/net | grep -vx lo)" != "" ]; then
+    if [ -n "$(sed -n "3,\$s/^ *\([^:]*\):.*/\1/p" /proc/net/dev | grep -vx lo)" ]; then
         echo "offline: the namespace has a network interface besides lo" >&2
         exit 1
     fi
