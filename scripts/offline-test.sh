@@ -5,9 +5,9 @@
 # repository's HEAD (no build/, nothing fetched before) with the network
 # cut.  The clone goes to DIR/idnguard (made again each run); `make test`
 # runs there in a network namespace of its own with only the loopback
-# interface (unshare -rn, or unshare -n as root where user namespaces are
-# off), so a rule that fetches anything fails the run.  Committed work
-# only: uncommitted changes are not in the clone, and it says so.
+# interface (unshare, below), so a rule that fetches anything fails the
+# run.  Committed work only: uncommitted changes are not in the clone, and
+# it says so.
 # The packages of `make deps` must be installed; JOBS (default 2) is make's
 # -j.  Prints the time `make test` took there.
 set -eu
@@ -25,16 +25,19 @@ mkdir -p "$dir"
 git clone -q --no-checkout "$top" "$dir/idnguard"
 git -C "$dir/idnguard" checkout -q --detach "$head"
 
-# A network namespace of our own: an unprivileged user namespace when the
-# kernel allows it, else as root.
-if unshare -rn true 2>/dev/null; then
-    cut='unshare -rn'
-elif [ "$(id -u)" -eq 0 ] && unshare -n true 2>/dev/null; then
+# A network namespace of our own, the user staying who it is: root as
+# root (unshare -n; under unshare -rn, root of a user namespace cannot
+# become nobody, which a suite that drops root does), any other user in a
+# user namespace that maps it to itself (unshare -cn).
+if [ "$(id -u)" -eq 0 ]; then
     cut='unshare -n'
 else
-    echo "offline: cannot make a network namespace (unshare -rn fails, and not root for unshare -n)" >&2
-    exit 1
+    cut='unshare -cn'
 fi
+$cut true 2>/dev/null || {
+    echo "offline: '$cut' cannot make a network namespace here" >&2
+    exit 1
+}
 
 # The loopback interface up (the suites may use 127.0.0.1), no other
 # interface; the parent make's settings left behind.
