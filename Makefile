@@ -7,7 +7,8 @@
 #                   needs; deps-GROUP one group of scripts/deps.sh.  No other rule
 #                   installs anything: the entry points below that need packages
 #                   list a deps target, and rules that build only check for them.
-#   make test       the fast offline inner loop: the unit suites and check-diff
+#   make test       the fast inner loop, offline from a fresh clone (test data in
+#                   tests/codec/data, mk/testdata.mk): the unit suites and check-diff
 #   make check      deps, then everything: all suites, the integration tests against
 #                   real daemons, sanitizers, fuzzing smoke, tables, dist, install
 #   make check-integration  the integration suites only
