@@ -11,8 +11,8 @@
  * must report an error (UTS #46 asks only that an error be recorded, not
  * which one).  Each line is its own loop test, so a failure names its line.
  *
- * The file's path comes from $IDNA_TEST_FILE (`make check` fetches it with
- * Debian's icu source package).
+ * The file's path comes from $IDNA_TEST_FILE: the copy of Debian's icu
+ * 76.1 source package's in tests/codec/data/ (data.manifest pins it).
  */
 #include "common.h"
 #include "idnguard.h"
@@ -280,7 +280,7 @@ int main(void)
     const char *path = getenv("IDNA_TEST_FILE");
     size_t i, nerr_u = 0, nerr_a = 0, nerr_t = 0, ndev = 0;
 
-    load(path ? path : "IdnaTestV2.txt");
+    load(path ? path : "tests/codec/data/IdnaTestV2.txt");
     for (i = 0; i < nvectors; i++) {
         nerr_u += vectors[i].unicode_error;
         nerr_a += vectors[i].ascii_error;

@@ -2,13 +2,14 @@
  * \file
  * The generated Unicode tables and NFC (white-box: uses codec/unicode.h).
  *
- * - NFC against Unicode's own NormalizationTest.txt (15.0, from Debian's
- *   unicode-data; $NORMALIZATION_TEST names the decompressed file): for
+ * - NFC against Unicode's own NormalizationTest.txt (16.0, from Debian's
+ *   icu source package, kept in tests/codec/data/; $NORMALIZATION_TEST): for
  *   every line, NFC(c1) = NFC(c2) = NFC(c3) = c2 and NFC(c4) = NFC(c5) = c4,
  *   by idng_nfc and by idng_nfc_short, and the quick check agrees.
  * - The RFC 5892 derived property against an independent derivation: IANA's
- *   idna-tables-properties.csv as shipped in Debian's libidn2 source
- *   ($IDNA_PROPERTIES_CSV), for an earlier Unicode version.  Every code point
+ *   idna-tables-properties.csv as shipped in Debian's libidn2 source, kept
+ *   in tests/codec/data/ ($IDNA_PROPERTIES_CSV), for an earlier Unicode
+ *   version.  Every code point
  *   it lists as assigned must have the same property here.
  * - Spot values of RFC 5892 section 2.6 exceptions and UTS #46 statuses.
  * - idnguard.h's IDNG_UNICODE_VERSION is the generated tables' version.

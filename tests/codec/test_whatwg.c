@@ -6,10 +6,11 @@
  * of the CLI, IDNG_F_STRICT | IDNG_F_NO_CHECK_HYPHENS | IDNG_F_NO_STD3 |
  * IDNG_F_NO_DNS_LENGTH, nontransitional, CheckBidi and CheckJoiners on.
  *
- * The file comes from Debian's librust-url-dev (the url crate ships it in
- * its tests/), named by $WHATWG_URLTESTDATA.  Its toascii.json is in no
- * Debian package: tests/codec/data/ keeps a copy ($WHATWG_TOASCII), whose
- * cases run through the same host parser.
+ * The file is Debian's librust-url-dev's (the url crate ships it in its
+ * tests/), kept in tests/codec/data/ (data.manifest pins it) and named by
+ * $WHATWG_URLTESTDATA.  Its toascii.json is in no Debian package:
+ * tests/codec/data/ keeps a copy too ($WHATWG_TOASCII), whose cases run
+ * through the same host parser.
  *
  * A host case is an absolute URL of a special scheme other than file
  * (http, https, ws, wss, ftp) with an authority ("scheme:" and at least
@@ -553,8 +554,8 @@ int main(void)
 
     const char *toascii = getenv("WHATWG_TOASCII");
 
-    read_objects(path && path[0] ? path : "urltestdata.json",
-                 "WHATWG_URLTESTDATA; Debian's librust-url-dev ships it: make deps-check",
+    read_objects(path && path[0] ? path : "tests/codec/data/urltestdata.json",
+                 "WHATWG_URLTESTDATA",
                  host_object);
     nurl = nobjects;
     read_objects(toascii && toascii[0] ? toascii : "tests/codec/data/toascii.json",
