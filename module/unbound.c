@@ -49,6 +49,7 @@
 #include "idng_memo.h"
 #include "idng_out.h"
 #include "idng_policy.h"
+#include "idng_scan.h"
 #include "idng_stats.h"
 #include "idng_conf.h"
 #include "idng_watch.h"
