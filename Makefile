@@ -29,7 +29,35 @@
 CC ?= cc
 CFLAGS ?= -O2 -g
 STD_CFLAGS := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -fvisibility=hidden -fPIC
-CPPFLAGS += -Icodec -Icore -Iconf -Itap -D_POSIX_C_SOURCE=200809L -MMD -MP
+CPPFLAGS += -D_POSIX_C_SOURCE=200809L -MMD -MP
+# The layers (docs/development.md, Layout): a directory's sources see its
+# own headers and those of the layers it uses, no other, so an include of a
+# higher layer's header fails to compile (`make check-layers` shows it).
+# codec/ <- core/ <- conf/ <- module/, lib/, cli/; tap/ uses the codec
+# alone, and only cli/ uses it.  Every rule that compiles a source of ours
+# takes its flags from $(call layer_inc,SOURCE), by the source's directory
+# (under tests/ and bench/, by its subdirectory).
+LAYER_INC_codec := -Icodec
+LAYER_INC_core := $(LAYER_INC_codec) -Icore
+LAYER_INC_conf := $(LAYER_INC_core) -Iconf
+LAYER_INC_tap := $(LAYER_INC_codec) -Itap
+LAYER_INC_module := $(LAYER_INC_conf)
+LAYER_INC_lib := $(LAYER_INC_conf) -Ilib
+LAYER_INC_cli := $(LAYER_INC_conf) -Itap -Icli
+LAYER_INC_bench := $(LAYER_INC_conf)
+# The suites above a layer use its headers and those below; the CLI's,
+# libidnguard's and the integration suites talk to the binaries through
+# their public headers (the codec's for tests/common.c).
+LAYER_INC_tests/codec := $(LAYER_INC_codec)
+LAYER_INC_tests/core := $(LAYER_INC_conf)
+LAYER_INC_tests/conf := $(LAYER_INC_conf)
+LAYER_INC_tests/diff := $(LAYER_INC_conf)
+LAYER_INC_tests/tap := $(LAYER_INC_tap)
+LAYER_INC_tests/cli := $(LAYER_INC_core)
+LAYER_INC_tests/lib := $(LAYER_INC_codec) -Ilib
+LAYER_INC_tests/integration := $(LAYER_INC_codec)
+LAYER_INC_tests/fuzz := $(LAYER_INC_cli) -Itests/fuzz
+layer_inc = $(or $(LAYER_INC_$(patsubst %/,%,$(dir $(1)))),$(LAYER_INC_$(firstword $(subst /, ,$(1)))))
 PYTHON ?= python3
 
 BUILD := build
@@ -80,8 +108,9 @@ MODULE := $(BUILD)/idnguard.so
 # module for Debian's stock unbound package (python/idnguard.py, through
 # ctypes) and the Lua engines (lua/idnguard.lua, through LuaJIT's FFI).
 # Only the header's functions are exported (lib/libidnguard.map);
-# build/libidnguard.so names it for a linker.  (build/libidnguard.a is the
-# codec alone, installed as lib/libidnguard.a with include/idnguard.h.)
+# build/libidnguard.so names it for a linker.  (The codec alone is
+# build/libidnguard.a, installed as lib/libidnguard.a with
+# include/idnguard.h.)
 LIBIDNGUARD := $(BUILD)/libidnguard.so.0
 PYSCRIPT := python/idnguard.py
 
@@ -153,7 +182,7 @@ module: $(MODULE)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(STD_CFLAGS) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(call layer_inc,$<) $(STD_CFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(LIB): $(CODEC_OBJ)
 	@rm -f $@
@@ -184,7 +213,7 @@ $(BUILD)/cli/idnguard.o: $(wildcard $(UB_TREE)config.h)
 $(BUILD)/cli/lint.o: cli/lint.c
 	@[ -f /usr/include/ldns/ldns.h ] || sh scripts/deps.sh --check build
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(STD_CFLAGS) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(call layer_inc,$<) $(STD_CFLAGS) $(CFLAGS) -c -o $@ $<
 $(CLI): $(BUILD)/cli/idnguard.o $(BUILD)/cli/tap.o $(BUILD)/cli/lint.o $(BUILD)/cli/top.o $(CONF_LIB) \
     $(CORE_LIB) \
     $(TAP_LIB) $(LIB)
@@ -218,7 +247,7 @@ $(UB_PREFIX)/.built: $(SRC)/.unbound-stamp $(UB_OPTIONS)
 
 # Unbound's headers trip some of our warnings; they are not ours to fix.
 MODULE_CFLAGS = -std=c11 -Wall -Wextra -Werror -Wno-unused-parameter -Wno-sign-compare \
-	-fvisibility=hidden -fPIC -D_GNU_SOURCE -I$(UB_TREE) $(UNBOUND_INC) -Icodec -Icore -Iconf
+	-fvisibility=hidden -fPIC -D_GNU_SOURCE -I$(UB_TREE) $(UNBOUND_INC) $(LAYER_INC_module)
 $(MODULE): module/unbound.c $(CONF_LIB) $(CORE_LIB) $(LIB) $(UB_STAMP)
 	$(CC) $(MODULE_CFLAGS) $(CFLAGS) $(LDFLAGS) -shared -o $@ module/unbound.c \
 	    $(CONF_LIB) $(CORE_LIB) $(LIB) -lpthread
@@ -230,7 +259,7 @@ unbound: $(UB_STAMP)
 # Lua state goes), since the threads of its watch and its log file run in
 # its code until the process exits.
 $(LIBIDNGUARD): lib/host.c lib/libidnguard.h lib/libidnguard.map $(CONF_LIB) $(CORE_LIB) $(LIB)
-	$(CC) $(CPPFLAGS) -Ilib $(STD_CFLAGS) $(CFLAGS) $(LDFLAGS) -shared \
+	$(CC) $(CPPFLAGS) $(LAYER_INC_lib) $(STD_CFLAGS) $(CFLAGS) $(LDFLAGS) -shared \
 	    -Wl,-soname,libidnguard.so.0 -Wl,--version-script=lib/libidnguard.map -Wl,-z,nodelete \
 	    -o $@ lib/host.c $(CONF_LIB) $(CORE_LIB) $(LIB) -lpthread
 $(BUILD)/libidnguard.so: $(LIBIDNGUARD)
@@ -290,7 +319,7 @@ zones:
 # be rebuilt when they are.
 $(BUILD)/tests/integration/%: tests/integration/%.c $(ITEST_COMMON) $(TEST_COMMON) $(TEST_LIBS) | zones
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Itests -Itests/integration $(STD_CFLAGS) $(CFLAGS) $(CHECK_CFLAGS) \
+	$(CC) $(CPPFLAGS) $(call layer_inc,$<) -Itests -Itests/integration $(STD_CFLAGS) $(CFLAGS) $(CHECK_CFLAGS) \
 	    -o $@ $< $(ITEST_COMMON) $(TEST_COMMON) $(TEST_LIBS) -lldns $(CHECK_LIBS)
 
 # libidnguard's suites call the shared library as its hosts do (by its
@@ -298,7 +327,7 @@ $(BUILD)/tests/integration/%: tests/integration/%.c $(ITEST_COMMON) $(TEST_COMMO
 # of tests/common.c only (the library exports none of its own).
 $(BUILD)/tests/lib/%: tests/lib/%.c $(TEST_COMMON) $(LIBIDNGUARD) $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Ilib -Itests $(STD_CFLAGS) $(CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(TEST_COMMON) \
+	$(CC) $(CPPFLAGS) $(call layer_inc,$<) -Itests $(STD_CFLAGS) $(CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(TEST_COMMON) \
 	    $(LIBIDNGUARD) $(LIB) -Wl,-rpath,$(CURDIR)/$(BUILD) $(CHECK_LIBS) -lpthread
 
 # TEST_EXTRA_LIBS: what one suite links besides (the tap's ldns oracle, the
@@ -306,8 +335,8 @@ $(BUILD)/tests/lib/%: tests/lib/%.c $(TEST_COMMON) $(LIBIDNGUARD) $(LIB)
 $(BUILD)/tests/tap/test_dnsmsg_ldns: TEST_EXTRA_LIBS = -lldns
 $(BUILD)/tests/%: tests/%.c $(TEST_COMMON) $(TEST_LIBS)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Itests $(STD_CFLAGS) $(CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(TEST_COMMON) \
-	    $(TEST_LIBS) $(TEST_EXTRA_LIBS) $(CHECK_LIBS)
+	$(CC) $(CPPFLAGS) $(call layer_inc,$<) -Itests $(STD_CFLAGS) $(CFLAGS) $(CHECK_CFLAGS) -o $@ $< \
+	    $(TEST_COMMON) $(TEST_LIBS) $(TEST_EXTRA_LIBS) $(CHECK_LIBS)
 
 $(SRC_STAMP):
 	rm -rf $(SRC)/icu-* $(SRC)/unicode-idna
@@ -412,11 +441,11 @@ check-all: $(MODULE) all zones $(UB_ALT) $(STOCK_UNBOUND) $(DNSDIST) $(SRC_STAMP
 	@$(TEST_ENV) sh tests/run.sh $(TEST_BIN) $(ITEST_BIN)
 
 # The inner loop, offline once the test data is fetched: the unit suites
-# (codec, conf, core, CLI) and the differential test; no daemons, no
-# sanitizers, no fuzzing.  Without Check's fork per test (CK_FORK=no, as in
+# (codec, conf, core, CLI), the differential test and the layers' check
+# (mk/layers.mk); no daemons, no sanitizers, no fuzzing.  Without Check's fork per test (CK_FORK=no, as in
 # asan-check), which takes a third off: a failing check still fails its
 # suite, and a crash ends the binary without its summary, which fails too.
-test: $(CLI) $(SRC_STAMP) $(TEST_BIN) check-diff check-lib
+test: $(CLI) $(SRC_STAMP) $(TEST_BIN) check-diff check-lib check-layers
 	@$(TEST_ENV) CK_FORK=no sh tests/run.sh $(TEST_BIN)
 
 # Only the integration tests (quicker while working on the module).
@@ -467,7 +496,8 @@ uninstall_conf = if [ ! -e '$(DESTDIR)$(2)' ]; then :; \
 	else echo "uninstall: kept $(DESTDIR)$(2): it was changed from the shipped one"; fi
 
 # Everything: the dynlib module, the python module, libidnguard's header,
-# the codec's library and header, and what install-common installs.
+# the codec's library (libidnguard.a) and header, and what install-common
+# installs.
 install: $(MODULE) all install-common install-lib
 	install -d $(DESTDIR)$(PREFIX)/lib/idnguard $(DESTDIR)$(PREFIX)/include
 	install -m 755 $(MODULE) $(DESTDIR)$(PREFIX)/lib/idnguard/idnguard.so
