@@ -4,6 +4,9 @@
  * reload.  One home for what the dynlib module (module/unbound.c) and
  * libidnguard (lib/host.c) do with their settings between a start and a
  * stop: publish them to the workers, run the stats timer, watch the file.
+ * Uses the settings (idng_conf.h), core/'s published object (idng_live.h)
+ * and where lines and counters go (idng_out.h); libc and POSIX threads
+ * besides, no Unbound headers.
  *
  * Why: an Unbound reload (SIGHUP, `unbound-control reload`) empties
  * Unbound's cache.  With `watch-settings: yes` (the default) a thread of the
