@@ -88,7 +88,7 @@ URLTESTDATA ?= $(firstword $(wildcard /usr/share/cargo/registry/url-*/tests/urlt
 
 CODEC_SRC := $(wildcard codec/*.c)
 CODEC_OBJ := $(CODEC_SRC:%.c=$(BUILD)/%.o)
-LIB := $(BUILD)/libidnguard.a
+LIB := $(BUILD)/libidngcodec.a
 # conf/: the configuration parser (libc and the codec).
 CONF_SRC := $(wildcard conf/*.c)
 CONF_LIB := $(BUILD)/libidngconf.a
@@ -109,7 +109,7 @@ MODULE := $(BUILD)/idnguard.so
 # ctypes) and the Lua engines (lua/idnguard.lua, through LuaJIT's FFI).
 # Only the header's functions are exported (lib/libidnguard.map);
 # build/libidnguard.so names it for a linker.  (The codec alone is
-# build/libidnguard.a, installed as lib/libidnguard.a with
+# build/libidngcodec.a, installed as lib/libidngcodec.a with
 # include/idnguard.h.)
 LIBIDNGUARD := $(BUILD)/libidnguard.so.0
 PYSCRIPT := python/idnguard.py
@@ -400,7 +400,7 @@ check-tables: $(SRC_STAMP)
 
 # The codec and CLI must also build warning-free with clang.
 clang-build:
-	@$(MAKE) --no-print-directory BUILD=$(BUILD)/clang CC=clang $(BUILD)/clang/libidnguard.a \
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/clang CC=clang $(BUILD)/clang/libidngcodec.a \
 	    $(BUILD)/clang/libidngconf.a $(BUILD)/clang/libidngcore.a $(BUILD)/clang/libidngtap.a \
 	    $(BUILD)/clang/idnguard >/dev/null
 	@echo "clang: codec and CLI build with -Werror"
@@ -496,14 +496,14 @@ uninstall_conf = if [ ! -e '$(DESTDIR)$(2)' ]; then :; \
 	else echo "uninstall: kept $(DESTDIR)$(2): it was changed from the shipped one"; fi
 
 # Everything: the dynlib module, the python module, libidnguard's header,
-# the codec's library (libidnguard.a) and header, and what install-common
+# the codec's library (libidngcodec.a) and header, and what install-common
 # installs.
 install: $(MODULE) all install-common install-lib
 	install -d $(DESTDIR)$(PREFIX)/lib/idnguard $(DESTDIR)$(PREFIX)/include
 	install -m 755 $(MODULE) $(DESTDIR)$(PREFIX)/lib/idnguard/idnguard.so
 	install -m 644 $(PYSCRIPT) $(DESTDIR)$(PREFIX)/lib/idnguard/idnguard.py
 	install -m 644 lib/libidnguard.h $(DESTDIR)$(PREFIX)/include/libidnguard.h
-	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libidnguard.a
+	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libidngcodec.a
 	install -m 644 codec/idnguard.h $(DESTDIR)$(PREFIX)/include/idnguard.h
 
 # The stock-package path alone (docs/unbound.md, "The stock package"): the
@@ -564,7 +564,7 @@ install-docs: install-gen
 # that are still as shipped.  Logs and the tap's socket directory stay.
 .PHONY: uninstall
 uninstall: install-gen
-	rm -f $(DESTDIR)$(BINDIR)/idnguard $(DESTDIR)$(PREFIX)/lib/libidnguard.a \
+	rm -f $(DESTDIR)$(BINDIR)/idnguard $(DESTDIR)$(PREFIX)/lib/libidngcodec.a \
 	    $(DESTDIR)$(PREFIX)/include/idnguard.h $(DESTDIR)$(PREFIX)/include/libidnguard.h \
 	    $(DESTDIR)$(PREFIX)/share/man/man1/idnguard.1 \
 	    $(DESTDIR)$(PREFIX)/share/man/man5/idnguard.conf.5 \
