@@ -30,7 +30,35 @@
 CC ?= cc
 CFLAGS ?= -O2 -g
 STD_CFLAGS := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -fvisibility=hidden -fPIC
-CPPFLAGS += -Icodec -Icore -Iconf -Itap -D_POSIX_C_SOURCE=200809L -MMD -MP
+CPPFLAGS += -D_POSIX_C_SOURCE=200809L -MMD -MP
+# The layers (docs/development.md, Layout): a directory's sources see its
+# own headers and those of the layers it uses, no other, so an include of a
+# higher layer's header fails to compile (`make check-layers` shows it).
+# codec/ <- core/ <- conf/ <- module/, lib/, cli/; tap/ uses the codec
+# alone, and only cli/ uses it.  Every rule that compiles a source of ours
+# takes its flags from $(call layer_inc,SOURCE), by the source's directory
+# (under tests/ and bench/, by its subdirectory).
+LAYER_INC_codec := -Icodec
+LAYER_INC_core := $(LAYER_INC_codec) -Icore
+LAYER_INC_conf := $(LAYER_INC_core) -Iconf
+LAYER_INC_tap := $(LAYER_INC_codec) -Itap
+LAYER_INC_module := $(LAYER_INC_conf)
+LAYER_INC_lib := $(LAYER_INC_conf) -Ilib
+LAYER_INC_cli := $(LAYER_INC_conf) -Itap -Icli
+LAYER_INC_bench := $(LAYER_INC_conf)
+# The suites above a layer use its headers and those below; the CLI's,
+# libidnguard's and the integration suites talk to the binaries through
+# their public headers (the codec's for tests/common.c).
+LAYER_INC_tests/codec := $(LAYER_INC_codec)
+LAYER_INC_tests/core := $(LAYER_INC_conf)
+LAYER_INC_tests/conf := $(LAYER_INC_conf)
+LAYER_INC_tests/diff := $(LAYER_INC_conf)
+LAYER_INC_tests/tap := $(LAYER_INC_tap)
+LAYER_INC_tests/cli := $(LAYER_INC_core)
+LAYER_INC_tests/lib := $(LAYER_INC_codec) -Ilib
+LAYER_INC_tests/integration := $(LAYER_INC_codec)
+LAYER_INC_tests/fuzz := $(LAYER_INC_cli) -Itests/fuzz
+layer_inc = $(or $(LAYER_INC_$(patsubst %/,%,$(dir $(1)))),$(LAYER_INC_$(firstword $(subst /, ,$(1)))))
 PYTHON ?= python3
 
 BUILD := build
@@ -67,7 +95,7 @@ URLTESTDATA ?= $(CURDIR)/$(TEST_DATA)/urltestdata.json
 
 CODEC_SRC := $(wildcard codec/*.c)
 CODEC_OBJ := $(CODEC_SRC:%.c=$(BUILD)/%.o)
-LIB := $(BUILD)/libidnguard.a
+LIB := $(BUILD)/libidngcodec.a
 # conf/: the configuration parser (libc and the codec).
 CONF_SRC := $(wildcard conf/*.c)
 CONF_LIB := $(BUILD)/libidngconf.a
@@ -87,8 +115,9 @@ MODULE := $(BUILD)/idnguard.so
 # module for Debian's stock unbound package (python/idnguard.py, through
 # ctypes) and the Lua engines (lua/idnguard.lua, through LuaJIT's FFI).
 # Only the header's functions are exported (lib/libidnguard.map);
-# build/libidnguard.so names it for a linker.  (build/libidnguard.a is the
-# codec alone, installed as lib/libidnguard.a with include/idnguard.h.)
+# build/libidnguard.so names it for a linker.  (The codec alone is
+# build/libidngcodec.a, installed as lib/libidngcodec.a with
+# include/idnguard.h.)
 LIBIDNGUARD := $(BUILD)/libidnguard.so.0
 PYSCRIPT := python/idnguard.py
 
@@ -160,7 +189,7 @@ module: $(MODULE)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(STD_CFLAGS) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(call layer_inc,$<) $(STD_CFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(LIB): $(CODEC_OBJ)
 	@rm -f $@
@@ -191,7 +220,7 @@ $(BUILD)/cli/idnguard.o: $(wildcard $(UB_TREE)config.h)
 $(BUILD)/cli/lint.o: cli/lint.c
 	@[ -f /usr/include/ldns/ldns.h ] || sh scripts/deps.sh --check build
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(STD_CFLAGS) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(call layer_inc,$<) $(STD_CFLAGS) $(CFLAGS) -c -o $@ $<
 # Every cli/*.c is a part of the CLI: a new file needs no edit here.
 CLI_SRC := $(wildcard cli/*.c)
 $(CLI): $(CLI_SRC:%.c=$(BUILD)/%.o) $(CONF_LIB) $(CORE_LIB) $(TAP_LIB) $(LIB)
@@ -225,7 +254,7 @@ $(UB_PREFIX)/.built: $(SRC)/.unbound-stamp $(UB_OPTIONS)
 
 # Unbound's headers trip some of our warnings; they are not ours to fix.
 MODULE_CFLAGS = -std=c11 -Wall -Wextra -Werror -Wno-unused-parameter -Wno-sign-compare \
-	-fvisibility=hidden -fPIC -D_GNU_SOURCE -I$(UB_TREE) $(UNBOUND_INC) -Icodec -Icore -Iconf
+	-fvisibility=hidden -fPIC -D_GNU_SOURCE -I$(UB_TREE) $(UNBOUND_INC) $(LAYER_INC_module)
 # The module's files (module/*.c, module/idng_mod.h) in one compile line.
 MODULE_SRC := $(wildcard module/*.c)
 $(MODULE): $(MODULE_SRC) $(wildcard module/*.h) $(CONF_LIB) $(CORE_LIB) $(LIB) $(UB_STAMP)
@@ -239,7 +268,7 @@ unbound: $(UB_STAMP)
 # Lua state goes), since the threads of its watch and its log file run in
 # its code until the process exits.
 $(LIBIDNGUARD): lib/host.c lib/libidnguard.h lib/libidnguard.map $(CONF_LIB) $(CORE_LIB) $(LIB)
-	$(CC) $(CPPFLAGS) -Ilib $(STD_CFLAGS) $(CFLAGS) $(LDFLAGS) -shared \
+	$(CC) $(CPPFLAGS) $(LAYER_INC_lib) $(STD_CFLAGS) $(CFLAGS) $(LDFLAGS) -shared \
 	    -Wl,-soname,libidnguard.so.0 -Wl,--version-script=lib/libidnguard.map -Wl,-z,nodelete \
 	    -o $@ lib/host.c $(CONF_LIB) $(CORE_LIB) $(LIB) -lpthread
 $(BUILD)/libidnguard.so: $(LIBIDNGUARD)
@@ -299,7 +328,7 @@ zones:
 # be rebuilt when they are.
 $(BUILD)/tests/integration/%: tests/integration/%.c $(ITEST_COMMON) $(TEST_COMMON) $(TEST_LIBS) | zones
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Itests -Itests/integration $(STD_CFLAGS) $(CFLAGS) $(CHECK_CFLAGS) \
+	$(CC) $(CPPFLAGS) $(call layer_inc,$<) -Itests -Itests/integration $(STD_CFLAGS) $(CFLAGS) $(CHECK_CFLAGS) \
 	    -o $@ $< $(ITEST_COMMON) $(TEST_COMMON) $(TEST_LIBS) -lldns $(CHECK_LIBS)
 
 # libidnguard's suites call the shared library as its hosts do (by its
@@ -307,7 +336,7 @@ $(BUILD)/tests/integration/%: tests/integration/%.c $(ITEST_COMMON) $(TEST_COMMO
 # of tests/common.c only (the library exports none of its own).
 $(BUILD)/tests/lib/%: tests/lib/%.c $(TEST_COMMON) $(LIBIDNGUARD) $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Ilib -Itests $(STD_CFLAGS) $(CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(TEST_COMMON) \
+	$(CC) $(CPPFLAGS) $(call layer_inc,$<) -Itests $(STD_CFLAGS) $(CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(TEST_COMMON) \
 	    $(LIBIDNGUARD) $(LIB) -Wl,-rpath,$(CURDIR)/$(BUILD) $(CHECK_LIBS) -lpthread
 
 # TEST_EXTRA_LIBS: what one suite links besides (the tap's ldns oracle, the
@@ -315,8 +344,8 @@ $(BUILD)/tests/lib/%: tests/lib/%.c $(TEST_COMMON) $(LIBIDNGUARD) $(LIB)
 $(BUILD)/tests/tap/test_dnsmsg_ldns: TEST_EXTRA_LIBS = -lldns
 $(BUILD)/tests/%: tests/%.c $(TEST_COMMON) $(TEST_LIBS)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Itests $(STD_CFLAGS) $(CFLAGS) $(CHECK_CFLAGS) -o $@ $< $(TEST_COMMON) \
-	    $(TEST_LIBS) $(TEST_EXTRA_LIBS) $(CHECK_LIBS)
+	$(CC) $(CPPFLAGS) $(call layer_inc,$<) -Itests $(STD_CFLAGS) $(CFLAGS) $(CHECK_CFLAGS) -o $@ $< \
+	    $(TEST_COMMON) $(TEST_LIBS) $(TEST_EXTRA_LIBS) $(CHECK_LIBS)
 
 $(SRC_STAMP):
 	rm -rf $(SRC)/icu-* $(SRC)/unicode-idna
@@ -380,7 +409,7 @@ check-tables: $(SRC_STAMP)
 
 # The codec and CLI must also build warning-free with clang.
 clang-build:
-	@$(MAKE) --no-print-directory BUILD=$(BUILD)/clang CC=clang $(BUILD)/clang/libidnguard.a \
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/clang CC=clang $(BUILD)/clang/libidngcodec.a \
 	    $(BUILD)/clang/libidngconf.a $(BUILD)/clang/libidngcore.a $(BUILD)/clang/libidngtap.a \
 	    $(BUILD)/clang/idnguard >/dev/null
 	@echo "clang: codec and CLI build with -Werror"
@@ -428,7 +457,8 @@ check-all: $(MODULE) all zones $(UB_ALT) $(STOCK_UNBOUND) $(DNSDIST) $(TEST_BIN)
 # The inner loop, offline from a fresh clone (no build/, no network; the
 # packages of `make deps` installed; `make check-offline` shows it): the
 # unit suites (codec, conf, core, CLI, tap, lib, Lua), the test data's
-# check, the differential test and check-lib; no Unbound, no daemons, no
+# check, the differential test, check-lib and the layers' check
+# (mk/layers.mk); no Unbound, no daemons, no
 # sanitizers, no fuzzing.  The ICU oracle suites (mk/uts39-icu76.mk) link
 # ICU 76 from the Debian 13 root, whose making takes the network: they run
 # when that root is there, and are named as left out when not.  Without
@@ -437,7 +467,7 @@ check-all: $(MODULE) all zones $(UB_ALT) $(STOCK_UNBOUND) $(DNSDIST) $(TEST_BIN)
 # without its summary, which fails too.
 TEST_ICU_READY := $(wildcard $(TRIXIE_ROOT)/usr/include/unicode/uvernum.h)
 TEST_RUN_BIN := $(if $(TEST_ICU_READY),$(TEST_BIN),$(filter-out $(ICU76_TESTS),$(TEST_BIN)))
-test: $(CLI) $(TEST_RUN_BIN) check-test-data check-diff check-lib
+test: $(CLI) $(TEST_RUN_BIN) check-test-data check-diff check-lib check-layers
 	@$(if $(TEST_ICU_READY),,echo "test: left out $(notdir $(ICU76_TESTS)): no ICU 76 from the Debian 13 root $(TRIXIE_ROOT) (make check makes it)")
 	@$(TEST_ENV) CK_FORK=no sh tests/run.sh $(TEST_RUN_BIN)
 
@@ -489,13 +519,14 @@ uninstall_conf = if [ ! -e '$(DESTDIR)$(2)' ]; then :; \
 	else echo "uninstall: kept $(DESTDIR)$(2): it was changed from the shipped one"; fi
 
 # Everything: the dynlib module, the python module, libidnguard's header,
-# the codec's library and header, and what install-common installs.
+# the codec's library (libidngcodec.a) and header, and what install-common
+# installs.
 install: $(MODULE) all install-common install-lib
 	install -d $(DESTDIR)$(PREFIX)/lib/idnguard $(DESTDIR)$(PREFIX)/include
 	install -m 755 $(MODULE) $(DESTDIR)$(PREFIX)/lib/idnguard/idnguard.so
 	install -m 644 $(PYSCRIPT) $(DESTDIR)$(PREFIX)/lib/idnguard/idnguard.py
 	install -m 644 lib/libidnguard.h $(DESTDIR)$(PREFIX)/include/libidnguard.h
-	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libidnguard.a
+	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libidngcodec.a
 	install -m 644 codec/idnguard.h $(DESTDIR)$(PREFIX)/include/idnguard.h
 
 # The stock-package path alone (docs/unbound.md, "The stock package"): the
@@ -556,7 +587,7 @@ install-docs: install-gen
 # that are still as shipped.  Logs and the tap's socket directory stay.
 .PHONY: uninstall
 uninstall: install-gen
-	rm -f $(DESTDIR)$(BINDIR)/idnguard $(DESTDIR)$(PREFIX)/lib/libidnguard.a \
+	rm -f $(DESTDIR)$(BINDIR)/idnguard $(DESTDIR)$(PREFIX)/lib/libidngcodec.a \
 	    $(DESTDIR)$(PREFIX)/include/idnguard.h $(DESTDIR)$(PREFIX)/include/libidnguard.h \
 	    $(DESTDIR)$(PREFIX)/share/man/man1/idnguard.1 \
 	    $(DESTDIR)$(PREFIX)/share/man/man5/idnguard.conf.5 \

@@ -1,7 +1,9 @@
 /**
  * \file
  * idnguard configuration: the module's settings file, parsed, checked and
- * written back.
+ * written back.  Uses core/ (the policy and its name sets and protected
+ * names, idng_policy.h; the log settings, idng_log.h; the log file it
+ * opens, idng_out.h) and the codec; libc besides, no Unbound headers.
  *
  * The file has the syntax of unbound.conf: one `idnguard:` clause header,
  * then `key: value` lines.  The schema (keys, defaults, allowed values) is

@@ -4,6 +4,9 @@
  * reload: publish the settings to the workers, run the stats timer, watch
  * the file.  Run for the dynlib module (module/) and libidnguard (lib/host.c)
  * by their common lifecycle, conf/idng_host.h.
+ * Uses the settings (idng_conf.h), core/'s published object (idng_live.h)
+ * and where lines and counters go (idng_out.h); libc and POSIX threads
+ * besides, no Unbound headers.
  *
  * Why: an Unbound reload (SIGHUP, `unbound-control reload`) empties
  * Unbound's cache.  With `watch-settings: yes` (the default) a thread of the

@@ -2,8 +2,8 @@
  * \file
  * An object that worker threads read while another thread replaces it: the
  * settings in force, applied without a reload.  One home for the scheme, used
- * by the dynlib module and libidnguard alike.  No Unbound headers; POSIX
- * threads.
+ * by the dynlib module and libidnguard alike.  Libc and POSIX threads only:
+ * nothing of the codec or the rest of core/; no Unbound headers.
  *
  * The scheme is read-copy-update in user space, with no locks and no waits
  * on the reading side:

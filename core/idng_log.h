@@ -2,8 +2,9 @@
  * \file
  * One log line per answered query: the formatter and its escapers.
  *
- * Pure C (libc and the codec, no Unbound headers) so it can be unit tested
- * and fuzzed.  Every function writes only into the caller's buffer, never
+ * Pure C so it can be unit tested and fuzzed: the codec, the policy's names
+ * of verdicts and actions (idng_policy.h) and the lookalike classes' names
+ * (idng_lookalike.h); libc only besides, no Unbound headers.  Every function writes only into the caller's buffer, never
  * allocates and keeps no mutable static state: threads may call them
  * concurrently.
  *

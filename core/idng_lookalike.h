@@ -1,8 +1,9 @@
 /**
  * \file
- * Lookalike names: the facts the policy unit decides on.  Libc and the
- * codec only; no Unbound headers.  One class per rule family, each with its
- * source:
+ * Lookalike names: the facts the policy unit decides on.  Uses the name
+ * sets (idng_nameset.h), the Public Suffix List (idng_psl.h) and the codec;
+ * libc only besides, no Unbound headers.  One class per rule family, each
+ * with its source:
  *
  * - mixed-script: a label whose restriction level (UTS #39 5.2) is less
  *   restrictive than the configured one, with its emoji (idng_is_emoji)

@@ -13,8 +13,11 @@
  * A slot holds the name's exact octets (case included: nothing is assumed
  * about what the policy folds) and the settings generation it was judged
  * under, so no name is ever given another name's verdict, nor one judged
- * under settings since replaced.  Libc, the codec and the policy only; no
- * locks (a table belongs to one thread).
+ * under settings since replaced.  Uses the policy (idng_policy.h), the
+ * counters' rows (idng_stats.h), the name sets' hash (idng_nameset.h) and
+ * the codec; libc only besides; no locks (a table belongs to one thread).
+ * The response scan (idng_scan.h) sits above it; the policy knows nothing
+ * of it.
  */
 #ifndef IDNG_MEMO_H
 #define IDNG_MEMO_H

@@ -2,8 +2,9 @@
  * \file
  * Where log lines and counters go: the query-log file, the stats file, and
  * the timer that writes the stats.  One home for what the dynlib module,
- * libidnguard and `idnguard tap` all do with files.  No Unbound
- * headers; POSIX threads.
+ * libidnguard and `idnguard tap` all do with files.  Uses the log lines
+ * (idng_log.h) and the counters (idng_stats.h); libc and POSIX threads
+ * besides, no Unbound headers.
  *
  * The log file (struct idng_logfile) never makes its caller wait on the
  * disk.  A caller (a resolver worker, the tap's decoder) copies its line

@@ -6,8 +6,10 @@
  * and the name sets (struct idng_policy); the settings file (conf/) only
  * parses text into it.  A name and the policy in, a verdict and an action
  * out; the A-label form of a raw UTF-8 name; the Extended DNS Error text of
- * a refusal; the scan of a response.  Libc and the codec only, no Unbound
- * headers; pure functions of their arguments, safe from any thread.
+ * a refusal (the scan of a response is idng_scan.h's, above this unit).
+ * Uses the lookalike rules (idng_lookalike.h), the name sets
+ * (idng_nameset.h) and the codec; libc only besides, no Unbound headers;
+ * pure functions of their arguments, safe from any thread.
  *
  * The rule for a name (one place, used on every path):
  * 1. The allow and deny lists decide first; the more specific matching
@@ -165,8 +167,6 @@ void idng_policy_resolve(struct idng_policy *p, const unsigned char *explicit_ac
  */
 int idng_policy_default_action(int cls);
 
-struct idng_memo; /* idng_memo.h */
-
 /** Which list, if any, decided the verdict. */
 enum idng_listed { IDNG_LISTED_NONE, IDNG_LISTED_ALLOW, IDNG_LISTED_DENY };
 
@@ -278,98 +278,6 @@ int idng_verdict_interesting(const struct idng_verdict *v);
  */
 idng_status idng_policy_normalize(const struct idng_policy *p, const uint8_t *wire, size_t len,
                                   uint8_t *out, size_t *outlen, idng_error *err);
-
-/**
- * Judging a response (one home for what is judged in it; the module runs
- * it on every response before the cache, and on every answer before the
- * client):
- * - the name the response is for (idng_scan_name);
- * - the answer section: every owner, and every CNAME and DNAME target
- *   (idng_scan_owner, then idng_scan_name for each target when
- *   idng_scan_has_targets says so);
- * - the authority and additional sections: every owner, except NSEC and
- *   NSEC3 records, which prove what does not exist, hand out no data of
- *   their owner and are needed by a client that validates.  When the
- *   caller strips, an RRset there whose owner is rejected is to be removed
- *   from the response and does not count.
- * Every name is judged with idng_policy_judge_data; the scan keeps the
- * most severe verdict (the first among equals).
- */
-enum idng_section { IDNG_SEC_ANSWER, IDNG_SEC_AUTHORITY, IDNG_SEC_ADDITIONAL };
-
-/** What a scan may remove from the response it judges. */
-enum idng_strip {
-    IDNG_STRIP_NONE,  /**< nothing: every rejected name counts (before the cache) */
-    IDNG_STRIP_EXTRA, /**< authority and additional RRsets owned by a rejected name,
-                           which then do not count (before the client) */
-    IDNG_STRIP_ALL    /**< every RRset with a rejected owner or CNAME/DNAME target,
-                           in any section; they still count (a response that Unbound
-                           would store whatever no_cache_store says) */
-};
-
-/** What a scanned response holds, at worst. */
-enum idng_scan_result { IDNG_SCAN_PASS, IDNG_SCAN_LOG, IDNG_SCAN_REJECT };
-
-/** The running state of one response scan. */
-struct idng_scan {
-    struct idng_verdict worst; /**< the most severe verdict so far */
-    int found;                 /**< nonzero once worst holds a verdict */
-    /** Optional (NULL after idng_scan_init): the calling thread's
-     *  remembered verdicts and their settings generation (idng_memo.h), so
-     *  that a name judged ok before, by the query or an earlier scan, is
-     *  not judged again. */
-    struct idng_memo *memo;
-    uint64_t gen;
-};
-
-/** Starts a scan. */
-void idng_scan_init(struct idng_scan *s);
-
-/** Judges one name (the name the response is for, a CNAME/DNAME target). */
-void idng_scan_name(const struct idng_policy *p, struct idng_scan *s, const uint8_t *wire,
-                    size_t len);
-
-/**
- * Judges the owner of one RRset of type (host order) in section sec.
- * @return 1 when this RRset is to be removed (see enum idng_strip), else 0.
- */
-int idng_scan_owner(const struct idng_policy *p, struct idng_scan *s, enum idng_section sec,
-                    uint16_t type, const uint8_t *owner, size_t len, enum idng_strip strip);
-
-/**
- * Judges one CNAME or DNAME target (for RRsets idng_scan_has_targets names).
- * @return 1 when its RRset is to be removed (only with IDNG_STRIP_ALL).
- */
-int idng_scan_target(const struct idng_policy *p, struct idng_scan *s, const uint8_t *wire,
-                     size_t len, enum idng_strip strip);
-
-/** Are the targets of this RRset judged (CNAME and DNAME in the answer section)? */
-int idng_scan_has_targets(enum idng_section sec, uint16_t type);
-
-/**
- * The scan of a whole response in DNS wire format (RFC 1035 4.1), for a
- * host that has only the message (libidnguard's idnguard_scan_message):
- * every question name (idng_scan_name); the owner of every record of the
- * answer, authority and additional sections (idng_scan_owner; OPT records
- * are skipped: they own nothing); the targets of the CNAME and DNAME
- * records idng_scan_has_targets names (idng_scan_target).  Names are read
- * with idng_wire_decompress (every pointer strictly backwards); nothing is
- * stripped (IDNG_STRIP_NONE); octets after the last record are ignored.
- * A message that cannot be read (a header under 12 octets, a name
- * idng_wire_decompress refuses, a question, record or rdata running past
- * the end, the rdata of a CNAME or DNAME judged that is not exactly one
- * name) is rejected, whatever was found in it before: the scan's verdict
- * becomes the one of a malformed name (status IDNG_E_INVAL, class
- * invalid-argument, as idng_policy_judge judges a malformed name), with
- * on-invalid's action when that rejects, else refuse (as for the deny
- * list).
- * @return 0, or -1 when the message cannot be read.
- */
-int idng_scan_message(const struct idng_policy *p, struct idng_scan *s, const uint8_t *msg,
-                      size_t len);
-
-/** The scan's outcome; *v (may be NULL) gets the most severe verdict. */
-enum idng_scan_result idng_scan_result(const struct idng_scan *s, struct idng_verdict *v);
 
 /**
  * EDE text for a rejected name: "idnguard: <verdict>: <label>: <message>",

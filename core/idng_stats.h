@@ -2,7 +2,8 @@
  * \file
  * The module's counters as numbers, and their two outward forms: the
  * summary line of the log, and the Prometheus text file (`stats-file:`)
- * that node_exporter's textfile collector reads.  Pure functions, no
+ * that node_exporter's textfile collector reads.  Pure functions of the
+ * policy's verdicts (idng_policy.h) and the codec; libc only besides, no
  * Unbound headers: unit tested as they are.
  *
  * Metric names (all counters, cumulative since the daemon started; a

@@ -37,6 +37,7 @@
 #include "idng_watch.h"
 #include "idng_out.h"
 #include "idng_policy.h"
+#include "idng_scan.h"
 #include "idng_stats.h"
 #include "idnguard.h"
 #include "libidnguard.h"

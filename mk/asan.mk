@@ -49,7 +49,7 @@ ASAN_TEST_ENV = ASAN_OPTIONS=$(ASAN_COMMON_OPTS):detect_leaks=1:log_path=$(ASAN_
 # the CLI keep the static one.  Object files are shared by both passes.
 asan-build: deps-hardening deps-check deps-integration
 	@$(MAKE) --no-print-directory -s unbound
-	@$(ASAN_SUBMAKE) CFLAGS="$(ASAN_CFLAGS)" $(ASAN_BUILD)/libidnguard.a \
+	@$(ASAN_SUBMAKE) CFLAGS="$(ASAN_CFLAGS)" $(ASAN_BUILD)/libidngcodec.a \
 	    $(ASAN_BUILD)/libidngconf.a $(ASAN_BUILD)/libidngcore.a $(ASAN_BUILD)/idnguard \
 	    $(ASAN_TEST_BIN) $(ASAN_ITEST_BIN) >$(ASAN_BUILD).build.log 2>&1 \
 	    || { tail -30 $(ASAN_BUILD).build.log; exit 1; }

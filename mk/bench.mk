@@ -58,8 +58,8 @@ LOOKALIKE_BIN := $(BUILD)/bench/lookalike_bench
 
 $(LOOKALIKE_BIN): bench/lookalike_bench.c $(LIB) $(CORE_LIB) $(CONF_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -std=c11 -Wall -Wextra -Werror -O2 -g -o $@ bench/lookalike_bench.c \
-	    $(CONF_LIB) $(CORE_LIB) $(LIB)
+	$(CC) $(CPPFLAGS) $(LAYER_INC_bench) -std=c11 -Wall -Wextra -Werror -O2 -g -o $@ \
+	    bench/lookalike_bench.c $(CONF_LIB) $(CORE_LIB) $(LIB)
 
 .PHONY: bench-lookalike
 bench-lookalike: deps-bench

@@ -22,7 +22,7 @@ DIFF_CORPORA = $(sort $(filter-out $(foreach n,$(DIFF_NEWER),tests/fuzz/corpus/$
 
 $(DIFF_BIN): tests/diff/dump.c $(TEST_LIBS)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(STD_CFLAGS) $(CFLAGS) -o $@ $< $(TEST_LIBS)
+	$(CC) $(CPPFLAGS) $(call layer_inc,$<) $(STD_CFLAGS) $(CFLAGS) -o $@ $< $(TEST_LIBS)
 
 .PHONY: check-diff diff-print diff-baseline
 check-diff: $(DIFF_BIN)

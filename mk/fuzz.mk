@@ -38,7 +38,6 @@ FUZZ_LIB_WFLAGS := -Wno-error
 REPLAY_SAN = $(eval REPLAY_SAN := $(shell printf 'int main(void){return 0;}' | \
 	$(REPLAY_CC) $(FUZZ_SAN) -x c - -o /dev/null 2>/dev/null && echo '$(FUZZ_SAN)'))$(REPLAY_SAN)
 REPLAY_CFLAGS = $(STD_CFLAGS) -g -O1 $(REPLAY_SAN)
-FUZZ_INC := -Itests/fuzz -Icli
 
 FUZZ_LIB_SRC := $(CODEC_SRC) $(CONF_SRC) $(CORE_SRC) $(TAP_SRC)
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_BUILD)/obj/%.o)
@@ -51,11 +50,11 @@ CHECK_EXTRA += fuzz-replay fuzz-smoke
 
 $(FUZZ_BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_INC) $(FUZZ_OBJ_CFLAGS) $(if $(filter tests/%,$<),,$(FUZZ_LIB_WFLAGS)) -c -o $@ $<
+	$(FUZZ_CC) $(CPPFLAGS) $(call layer_inc,$<) $(FUZZ_OBJ_CFLAGS) $(if $(filter tests/%,$<),,$(FUZZ_LIB_WFLAGS)) -c -o $@ $<
 
 $(FUZZ_BUILD)/replay-obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(REPLAY_CC) $(CPPFLAGS) $(FUZZ_INC) $(REPLAY_CFLAGS) $(if $(filter tests/%,$<),,$(FUZZ_LIB_WFLAGS)) -c -o $@ $<
+	$(REPLAY_CC) $(CPPFLAGS) $(call layer_inc,$<) $(REPLAY_CFLAGS) $(if $(filter tests/%,$<),,$(FUZZ_LIB_WFLAGS)) -c -o $@ $<
 
 $(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/obj/tests/fuzz/fuzz_%.o $(FUZZ_LIB_OBJ)
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(FUZZ_LDLIBS)

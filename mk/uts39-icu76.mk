@@ -38,7 +38,7 @@ $(ICU76_TESTS): $(BUILD)/tests/codec/%: tests/codec/%.c $(TEST_COMMON) $(TEST_LI
 		$(ICU76_INCLUDE)/unicode
 	@mkdir -p $(@D)
 	@ld=$$(ls $(ICU76_LIBDIR)/ld-linux*.so.* | head -n 1); \
-	$(CC) $(CPPFLAGS) -Itests -I$(ICU76_INCLUDE) $(STD_CFLAGS) $(CFLAGS) $(CHECK_CFLAGS) \
+	$(CC) $(CPPFLAGS) $(call layer_inc,$<) -Itests -I$(ICU76_INCLUDE) $(STD_CFLAGS) $(CFLAGS) $(CHECK_CFLAGS) \
 	    -o $@ $< $(TEST_COMMON) $(TEST_LIBS) $(ICU76_LIBS) \
 	    -Wl,-rpath-link,$(ICU76_LIBDIR) -Wl,--allow-shlib-undefined \
 	    -Wl,--disable-new-dtags -Wl,-rpath,$(ICU76_LIBDIR) -Wl,--dynamic-linker=$$ld \

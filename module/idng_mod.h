@@ -40,6 +40,7 @@
 #include "idng_host.h"
 #include "idng_memo.h"
 #include "idng_policy.h"
+#include "idng_scan.h"
 #include "idng_watch.h"
 
 #include <stdatomic.h>

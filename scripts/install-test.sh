@@ -57,7 +57,7 @@ left() {
 
 conf=etc/unbound/idnguard.conf
 files="usr/bin/idnguard usr/lib/idnguard/idnguard.so usr/lib/idnguard/idnguard.py
-    usr/lib/idnguard/libidnguard.so.0 usr/include/libidnguard.h usr/lib/libidnguard.a
+    usr/lib/idnguard/libidnguard.so.0 usr/include/libidnguard.h usr/lib/libidngcodec.a
     usr/include/idnguard.h
     usr/share/man/man1/idnguard.1 usr/share/man/man5/idnguard.conf.5
     usr/share/doc/idnguard/idnguard.conf.example usr/share/doc/idnguard/unbound.conf.example

@@ -8,6 +8,7 @@
 #include "idng_conf.h"
 #include "idng_log.h"
 #include "idng_policy.h"
+#include "idng_scan.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -9,6 +9,7 @@
 #include "common.h"
 #include "idng_conf.h"
 #include "idng_memo.h"
+#include "idng_scan.h"
 #include "idng_stats.h"
 
 #include <stdio.h>

@@ -6,6 +6,7 @@
  */
 #include "common.h"
 #include "idng_policy.h"
+#include "idng_scan.h"
 #include "idng_conf.h"
 
 #include <string.h>

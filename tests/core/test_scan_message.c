@@ -11,7 +11,7 @@
  * of a good message at a guard page.
  */
 #include "common.h"
-#include "idng_policy.h"
+#include "idng_scan.h"
 #include "tap/tap_build.h"
 
 #include <string.h>

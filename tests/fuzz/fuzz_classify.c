@@ -42,6 +42,7 @@
 #include "fuzz_common.h"
 #include "idng_conf.h"
 #include "idng_policy.h"
+#include "idng_scan.h"
 
 static const char conf_text[] = "idnguard:\n"
                                 "  mode: uts46\n"

@@ -23,7 +23,7 @@
  * - every prefix of the message is scanned within its length.
  */
 #include "fuzz_common.h"
-#include "idng_policy.h"
+#include "idng_scan.h"
 
 /* The name at m[off..len), read here: 0 and out, *outlen, *next set, or -1. */
 static int ref_read(const uint8_t *m, size_t len, size_t off, uint8_t *out, size_t *outlen,
