@@ -404,7 +404,7 @@ EXPORT size_t idnguard_normalize(void *hp, const uint8_t *wire, size_t len, uint
 }
 
 /**
- * The response scan (idng_policy.h) over a response flattened by the
+ * The response scan (idng_scan.h) over a response flattened by the
  * host into records: kind (1 octet: 0 the name the response is for,
  * 1 an answer owner, 2 an authority owner, 3 an additional owner, 4 a
  * CNAME/DNAME target), RR type (2 octets, network order), name length

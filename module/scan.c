@@ -1,7 +1,7 @@
 /**
  * \file
  * The dynlib module's response scan over Unbound's structures (the
- * policy's scan, core/idng_policy.h, RRset by RRset), and the expiry of
+ * core's response scan, core/idng_scan.h, RRset by RRset), and the expiry of
  * what Unbound's caches hold that settings applied without a reload reject
  * (idng_mod.h).
  */
@@ -45,7 +45,7 @@ static void scan_start(const struct idng_settings *set, struct idng_scan *s)
 }
 
 /*
- * Runs the policy's response scan (idng_policy.h) over a response: qi (may
+ * Runs the core's response scan (idng_scan.h) over a response: qi (may
  * be NULL) is the name it is for; RRsets the scan says to remove (strip)
  * are removed from rep and counted.
  */
