@@ -382,16 +382,16 @@ demo: $(CLI)
 # The generator checks every input against tools/tables.manifest first.
 GEN_TABLES = $(PYTHON) tools/gen_tables.py --ucd $(UCD) --idna $(IDNA_DIR) --icu $(ICU_DIR)
 # The Public Suffix List from Debian's publicsuffix package, pinned in
-# tools/psl.manifest, as core/idng_psl.c's tree.
+# tools/psl.manifest, as core/psl.c's tree.
 PSL_DIR ?= /usr/share/publicsuffix
 GEN_PSL = $(PYTHON) tools/gen_psl.py --psl $(PSL_DIR)
-TABLES := codec/unicode_tables.c codec/unicode_tables.h core/idng_psl_table.c core/idng_psl_table.h
+TABLES := codec/unicode_tables.c codec/unicode_tables.h core/psl_table.c core/idng_psl_table.h
 
 # Regenerate the checked-in tables and their headers.
 tables: $(SRC_STAMP)
 	@sh scripts/deps.sh tables
 	$(GEN_TABLES) -o codec/unicode_tables.c --header codec/unicode_tables.h
-	$(GEN_PSL) -o core/idng_psl_table.c --header core/idng_psl_table.h
+	$(GEN_PSL) -o core/psl_table.c --header core/idng_psl_table.h
 
 # Fails when the checked-in tables or header differ from a fresh run of the
 # generator (or when an input is not the one the manifest pins).
@@ -399,7 +399,7 @@ check-tables: $(SRC_STAMP)
 	@sh scripts/deps.sh tables
 	@mkdir -p $(BUILD)/tables
 	@$(GEN_TABLES) -o $(BUILD)/tables/unicode_tables.c --header $(BUILD)/tables/unicode_tables.h
-	@$(GEN_PSL) -o $(BUILD)/tables/idng_psl_table.c --header $(BUILD)/tables/idng_psl_table.h
+	@$(GEN_PSL) -o $(BUILD)/tables/psl_table.c --header $(BUILD)/tables/idng_psl_table.h
 	@for f in $(TABLES); do \
 	    cmp -s $(BUILD)/tables/$${f##*/} $$f && continue; \
 	    echo "tables: $$f differs from a fresh run; run 'make tables'" >&2; \

@@ -295,7 +295,7 @@ END {
     src["mixed-script"] = "UTS #39 5.2: a label less restrictive than restriction-level (default highly-restrictive)"
     src["confusable"] = "UTS #39 section 4 skeleton equal to a protected name's (or a parent's), also with the extra lookalike mappings of tools/lookalike_extra.txt (Chromium's, and rendered glyphs)"
     src["mixed-number"] = "UTS #39 5.3: decimal digits of more than one set of ten in a label"
-    src["whole-script"] = "UTS #39 section 4 whole-script confusables: a label of one script its TLD does not expect, every letter like one of a script it does, or every letter in Chromium's whole-script set of its script (TLD table in core/idng_tld_scripts.c)"
+    src["whole-script"] = "UTS #39 section 4 whole-script confusables: a label of one script its TLD does not expect, every letter like one of a script it does, or every letter in Chromium's whole-script set of its script (TLD table in core/tld_scripts.c)"
     src["near-miss"] = "idnguard: skeleton with marks and letter strokes dropped (IDNG_SK_FOLD) equal to a protected name's"
     src["mark-pattern"] = "UTS #39 5.4 optional checks (repeated / more than four marks) and Chromium's mark rules (dotless i/j, dot above, U+0300-0339 outside Latin/Greek/Cyrillic, overlays)"
     src["cjk-pattern"] = "Chromium: Kana marks and iteration marks out of place, slash-like Kana/Han, Han/Bopomofo like Latin beside non-CJK, non-ASCII Latin with Han/Kana/Hangul"

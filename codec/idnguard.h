@@ -933,13 +933,13 @@ void idng_spoof_label(const uint32_t *s, size_t n, idng_restriction level,
  * Identifier_Status=Allowed); they are no letters, so they cannot pass for
  * a letter of another script, and the policy's mixed-script rule judges a
  * label by its restriction level with them set aside, and matches it with
- * the protected names with them set aside too (core/idng_lookalike.c).  A binary search over a table of the emoji
+ * the protected names with them set aside too (core/lookalike.c).  A binary search over a table of the emoji
  * runs' edges.  Returns 1 or 0; 0 for any value above U+10FFFF.
  */
 int idng_is_emoji(uint32_t cp);
 
 /** Letters at home under one country's top-level domains only (bits of
- *  idng_tld_letters): the caller knows the TLD (core/idng_tld_scripts.c). */
+ *  idng_tld_letters): the caller knows the TLD (core/tld_scripts.c). */
 enum {
     IDNG_TL_ICELANDIC = 1u << 0,   /**< thorn and eth (U+00FE, U+00F0): .is, .fo */
     IDNG_TL_AZERBAIJANI = 1u << 1, /**< schwa (U+0259): .az */

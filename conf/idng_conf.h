@@ -8,7 +8,7 @@
  * The file has the syntax of unbound.conf: one `idnguard:` clause header,
  * then `key: value` lines.  The schema (keys, defaults, allowed values) is
  * documented in conf/idnguard.conf.example and enforced by one table in
- * conf/idng_conf_schema.c.  The parser is strict: every problem is reported, one a
+ * conf/conf_schema.c.  The parser is strict: every problem is reported, one a
  * line, as "file:line: message", and nothing is applied.
  *
  * Syntax details:

@@ -6,13 +6,13 @@
  * the table), and the helpers the files call across.  Not installed.
  *
  * The files:
- *   idng_conf.c         messages, origins, the parse and its last checks
- *   idng_conf_lex.c     lines: octets, quoting, "key: value"
- *   idng_conf_schema.c  the table of keys; the writer and the diff walk it
- *   idng_conf_kinds.c   the kinds of plain values (modes, actions, paths,
+ *   conf.c         messages, origins, the parse and its last checks
+ *   conf_lex.c     lines: octets, quoting, "key: value"
+ *   conf_schema.c  the table of keys; the writer and the diff walk it
+ *   conf_kinds.c   the kinds of plain values (modes, actions, paths,
  *                       scripts, ...)
- *   idng_conf_names.c   domain names: the lists, protect and protect-file
- *   idng_conf_load.c    files: reading, include, the protect-file's names,
+ *   conf_names.c   domain names: the lists, protect and protect-file
+ *   conf_load.c    files: reading, include, the protect-file's names,
  *                       path checks, what a load read (for the watch)
  */
 #ifndef IDNG_CONF_INTERNAL_H
@@ -125,14 +125,14 @@ enum {
 #define CFIELD(c, k, type) ((const type *)(const void *)((const char *)(c) + (k)->off))
 
 /** Rows of the table: mode, on-invalid, an on-<class> per class, and the 20
- *  keys after them (idng_conf_schema.c checks the count). */
+ *  keys after them (conf_schema.c checks the count). */
 #define NKEYS (IDNG_CLASS_COUNT + 22)
 
-/** The table (idng_conf_schema.c).  Order is the order idng_conf_write uses. */
+/** The table (conf_schema.c).  Order is the order idng_conf_write uses. */
 extern const struct key conf_keys[NKEYS];
 
-/** The kinds (idng_conf_kinds.c; names, protect and protect-file in
- *  idng_conf_names.c). */
+/** The kinds (conf_kinds.c; names, protect and protect-file in
+ *  conf_names.c). */
 extern const struct kind conf_kind_mode, conf_kind_action, conf_kind_bool, conf_kind_log_format,
     conf_kind_path, conf_kind_seconds, conf_kind_names, conf_kind_restriction, conf_kind_protect,
     conf_kind_tld_scripts, conf_kind_idn_scripts, conf_kind_suffixes, conf_kind_protect_file;
@@ -143,7 +143,7 @@ const struct key *conf_find_key(const char *s, size_t n);
 const char *conf_list_key_name(int which);
 
 /* ------------------------------------------------------------------------ */
-/* Messages and origins (idng_conf.c)                                        */
+/* Messages and origins (conf.c)                                        */
 
 /** An error: reported, counted; returns -1. */
 int conf_fail(struct pstate *p, const char *fmt, ...) PRINTF_LIKE(2, 3);
@@ -160,19 +160,19 @@ int conf_add_file(struct pstate *p, const char *name, uint32_t *at);
 /** Where an earlier entry was set, for "first at ...", into out. */
 const char *conf_first_at(const struct pstate *p, const struct idng_conf_origin *o, char *out,
                           size_t cap);
-/** One parse of buf (see idng_conf.c). */
+/** One parse of buf (see conf.c). */
 int conf_parse(struct idng_conf *c, const char *buf, size_t len, const char *fname,
                const struct stat *id, unsigned flags, const char *user,
                struct idng_conf_sources *tried, char *err, size_t errlen);
 
 /* ------------------------------------------------------------------------ */
-/* Lines (idng_conf_lex.c)                                                   */
+/* Lines (conf_lex.c)                                                   */
 
 /** The lines of one file, every problem reported. */
 void conf_parse_text(struct pstate *p, const char *buf, size_t len);
 
 /* ------------------------------------------------------------------------ */
-/* Values (idng_conf_kinds.c)                                                */
+/* Values (conf_kinds.c)                                                */
 
 /** Why a path is refused, or NULL. */
 const char *conf_path_problem(const char *v, size_t n);
@@ -185,7 +185,7 @@ int conf_diff_value(const struct idng_conf *a, const struct idng_conf *b, const 
 int conf_put_tally(FILE *f, size_t added, size_t removed, size_t now);
 
 /* ------------------------------------------------------------------------ */
-/* Domain names (idng_conf_names.c)                                          */
+/* Domain names (conf_names.c)                                          */
 
 /** Converts a name as written in the file into lowercase wire format. */
 int conf_name_to_wire(struct pstate *p, const struct key *k, const char *v, size_t n,
@@ -195,7 +195,7 @@ int conf_add_protected(struct pstate *p, const struct key *k, const char *v, siz
                        const char *where, const struct idng_conf_origin *from);
 
 /* ------------------------------------------------------------------------ */
-/* Files (idng_conf_load.c)                                                  */
+/* Files (conf_load.c)                                                  */
 
 /** Notes a file or directory the load reads or looks in.  0, or -1. */
 int conf_note_source(struct pstate *p, const char *path, const struct stat *st);

@@ -59,7 +59,7 @@ struct idng_live {
 };
 
 /** One thread's slot, on a cache line of its own: its thread stores to it
- *  at every section, a writer only reads it (idng_live.c). */
+ *  at every section, a writer only reads it (live.c). */
 struct idng_live_slot {
     _Alignas(64) atomic_ulong seq; /**< odd: its thread is inside a section */
     atomic_int taken;              /**< 1: a live thread holds it */

@@ -122,7 +122,7 @@ int idng_protect_tld(struct idng_protect *s, const char *tld, size_t len, unsign
  * The scripts a top-level domain expects (the label's octets, A-label
  * form, any case): s's own entry, else the built-in table (ASCII ccTLDs of
  * countries that write another script than Latin as well as Latin; see
- * core/idng_tld_scripts.c), else for an xn-- TLD the scripts of its letters,
+ * core/tld_scripts.c), else for an xn-- TLD the scripts of its letters,
  * else Latin.  own_scripts: the IDNG_SCRIPT_* bits of the TLD's own
  * letters when it is judged (idng_whole_script), else 0.
  */

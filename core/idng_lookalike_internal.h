@@ -5,13 +5,13 @@
  * kinds of key, and the steps one file takes of another's.  Not installed.
  *
  * The files:
- *   idng_lookalike.c        a run over one name: each label judged on its
+ *   lookalike.c        a run over one name: each label judged on its
  *                           own (mixed-script, patterns, emoji set aside)
- *   idng_lookalike_match.c  the name's keys looked up among the protected
+ *   lookalike_match.c  the name's keys looked up among the protected
  *                           names' (confusable, near-miss, protect-suffixes,
  *                           protect-embedded), and the run finished
- *   idng_protect.c          the protected names' table, built
- *   idng_tld_scripts.c      the scripts a top-level domain expects, and the
+ *   protect.c          the protected names' table, built
+ *   tld_scripts.c      the scripts a top-level domain expects, and the
  *                           rules that need the TLD (whole-script,
  *                           tld-letter)
  */
@@ -33,7 +33,7 @@
  *
  * The key of a parent name is the tail of its child's key, so one pass
  * from the last label to the first gives every parent's hash, each label
- * folded into the hash of its parent (as core/idng_nameset.c hashes
+ * folded into the hash of its parent (as core/nameset.c hashes
  * names), and a lookup costs one probe per label.
  *
  * Bounds: a wire name has at most 253 label octets, hence at most 253 code
@@ -109,11 +109,11 @@ static inline void note(struct idng_lookalike *o, int cls, size_t off, size_t le
     o->at[cls - IDNG_C_MIXED_SCRIPT].len = len;
 }
 
-/* idng_lookalike.c: every label of a well-formed wire name to
+/* lookalike.c: every label of a well-formed wire name to
  * idng_lookalike_label; 0 when the name is malformed. */
 int lk_walk(struct idng_lookalike_run *r, const uint8_t *wire, size_t len);
 
-/* idng_lookalike_match.c: the probes of the table and the keys of a run's
+/* lookalike_match.c: the probes of the table and the keys of a run's
  * labels, which the table's build makes as a query name's are. */
 struct idng_skel_slot *lk_find_next(const struct idng_protect *s, unsigned accept, uint64_t h,
                                     const uint32_t *key, size_t len, size_t *pos);
@@ -124,7 +124,7 @@ size_t lk_label_at(const struct idng_lookalike_run *r, size_t off);
 uint64_t lk_key_label(struct idng_lookalike_run *r, unsigned kind, uint32_t *key, size_t i,
                       uint64_t parent);
 
-/* idng_tld_scripts.c: the rules that need the top-level domain. */
+/* tld_scripts.c: the rules that need the top-level domain. */
 void lk_by_tld(const struct idng_lookalike_run *r, struct idng_lookalike *out);
 
 #endif

@@ -19,9 +19,9 @@
 extern "C" {
 #endif
 
-/** A slot of a set's hash table (defined in core/idng_nameset.c). */
+/** A slot of a set's hash table (defined in core/nameset.c). */
 struct idng_name_slot;
-/** A block of a set's name storage (defined in core/idng_nameset.c). */
+/** A block of a set's name storage (defined in core/nameset.c). */
 struct idng_name_block;
 
 /**

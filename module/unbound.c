@@ -5,8 +5,8 @@
  * up, init and deinit, and the check that the daemon is the build the
  * module was compiled for.  module/ is the only directory that includes
  * Unbound's headers (idng_mod.h says which file does what); the decisions
- * live in idng_policy.c, the log lines in idng_log.c, and the lifecycle of
- * the settings, the log file and the stats in conf/idng_host.c.
+ * live in policy.c, the log lines in log.c, and the lifecycle of
+ * the settings, the log file and the stats in conf/host.c.
  *
  * What it does on each path:
  * - operate(new): judges the query name.  Pass and log go on to the next

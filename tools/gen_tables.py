@@ -150,7 +150,7 @@ SEC_FIELDS = [("SCX", 9), ("ALLOWED", 1), ("DIGIT", 4), ("DEC", 1), ("NZCCC", 1)
 DIGIT_NONE = 15
 
 # The scripts a whole-script confusable is judged against: those a
-# top-level domain can expect (core/idng_tld_scripts.c), in the order of their
+# top-level domain can expect (core/tld_scripts.c), in the order of their
 # IDNG_SCRIPT_* bits (codec/idnguard.h), each a set of script codes: "cjk"
 # is every script UTS #39 5.1 augments into Hanb, Jpan or Kore (Han, Kana,
 # Hangul, Bopomofo).  At most 32 (the masks are 32 bits).

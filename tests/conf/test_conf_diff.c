@@ -1,6 +1,6 @@
 /**
  * \file
- * Tests of idng_conf_diff (conf/idng_conf_schema.c): the one-line summary of what
+ * Tests of idng_conf_diff (conf/conf_schema.c): the one-line summary of what
  * a settings reload changed.  Every key of the schema changed on its own
  * is named, and nothing else is; identical settings say "no change"; the
  * lists count names added and removed; the line is cut only between whole

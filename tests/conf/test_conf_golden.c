@@ -1,6 +1,6 @@
 /**
  * \file
- * Tests of conf/idng_conf.c, golden files and schema: tests/conf/data/
+ * Tests of conf/conf.c, golden files and schema: tests/conf/data/
  * NN_name.in with the expected error line or idng_conf_write output in
  * NN_name.out, the shipped example as the defaults, and the schema against
  * the codec's class list.

@@ -1,6 +1,6 @@
 /**
  * \file
- * Tests of conf/idng_conf.c, include: a local file overriding the shipped
+ * Tests of conf/conf.c, include: a local file overriding the shipped
  * one key by key, lists gathered, where each setting was made, errors
  * naming the included file and line, patterns, cycles, the depth and size
  * bounds, the last protect-file, and what a load read for the watch.

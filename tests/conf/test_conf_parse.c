@@ -1,6 +1,6 @@
 /**
  * \file
- * Tests of conf/idng_conf.c, the parser and loading: round trips, the
+ * Tests of conf/conf.c, the parser and loading: round trips, the
  * settings left untouched by an error, the error buffer, name lists and
  * their matching, missing, unreadable, oversized and non-regular files,
  * and random input (garbage files, mutations of a valid one).

@@ -1,6 +1,6 @@
 /**
  * \file
- * Tests of conf/idng_conf.c, the keys the policy reads beside the
+ * Tests of conf/conf.c, the keys the policy reads beside the
  * on-<class> actions: protect and protect-file (every bad line with its
  * file and line), protect-suffixes, protect-embedded, tld-scripts, and
  * on-idn with idn-scripts and idn-suffixes; each written back and judged.

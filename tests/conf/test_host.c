@@ -1,6 +1,6 @@
 /**
  * \file
- * The hosts' lifecycle (conf/idng_host.c), one open and close after
+ * The hosts' lifecycle (conf/host.c), one open and close after
  * another as a daemon's start, reloads and stop make them: a first file
  * that does not load fails; one that loads is the first load, its warnings
  * told apart from problems (also when its log file does not open); a

@@ -1,6 +1,6 @@
 /**
  * \file
- * The settings in force and the watch of their file (conf/idng_watch.c),
+ * The settings in force and the watch of their file (conf/watch.c),
  * looked at one change at a time with idng_watch_check: a file changed in
  * place, replaced by a rename, or its protect-file changed is applied (new
  * settings, a new generation); a file that does not load changes nothing

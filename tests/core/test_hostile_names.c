@@ -497,7 +497,7 @@ START_TEST(test_wire_every_short_and_random_name_core_at_guard)
 END_TEST
 
 /*
- * BUG (core/idng_policy.c, idng_policy_normalize): an empty input, which
+ * BUG (core/policy.c, idng_policy_normalize): an empty input, which
  * holds no root label, is converted to the root name "\0" with IDNG_OK,
  * while every other function calls it malformed (idng_wire_check:
  * IDNG_E_INVAL; idng_display_name: "\#malformed"; idng_nameset_listed: not
@@ -520,7 +520,7 @@ START_TEST(test_bug_normalize_takes_empty_input_for_the_root)
 END_TEST
 
 /*
- * BUG (core/idng_policy.c, idng_policy_normalize): a raw wire label
+ * BUG (core/policy.c, idng_policy_normalize): a raw wire label
  * holding U+3002 IDEOGRAPHIC FULL STOP (or U+FF0E, U+FF61) is turned into
  * two labels: "a\343\200\202com.example" (two labels) is normalized to
  * a.com.example (three), so the sub-query asks for a name of another shape,

@@ -1,6 +1,6 @@
 /**
  * \file
- * Read sections and publishing (core/idng_live.c): readers hammer an
+ * Read sections and publishing (core/live.c): readers hammer an
  * object while a writer replaces it thousands of times, and never see one
  * that was retired (each is poisoned when publish hands it back, and kept
  * poisoned to the end, so a reader that still held it would read the

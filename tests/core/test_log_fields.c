@@ -1,6 +1,6 @@
 /**
  * \file
- * Log lines (core/idng_log.c), field by field: names on their own (every
+ * Log lines (core/log.c), field by field: names on their own (every
  * malformation, hostile octets and code points, A-labels per mode), the
  * plain prefix and the JSON escaper, NULL and tiny buffers, the type,
  * class and rcode mnemonics, the time (against gmtime_r over the years

@@ -1,6 +1,6 @@
 /**
  * \file
- * Log lines (core/idng_log.c), golden: the exact text and JSON line per
+ * Log lines (core/log.c), golden: the exact text and JSON line per
  * kind of query (hostile names among them: control octets, bidi controls
  * raw and inside A-labels, joiners, malformed wire names; a lookalike's
  * line), the fields a line carries when the module knows them, and

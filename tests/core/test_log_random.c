@@ -1,6 +1,6 @@
 /**
  * \file
- * Log lines (core/idng_log.c), properties over 100000 random wire names
+ * Log lines (core/log.c), properties over 100000 random wire names
  * and records with hostile strings: no control octet, no DEL, no invisible
  * or bidi code point, valid UTF-8, one valid JSON object with every key,
  * the fields agree with idng_display_name / idng_display_unicode, and

@@ -288,7 +288,7 @@ START_TEST(finding_boxed_letter_set_aside)
 END_TEST
 
 /*
- * Emoji are set aside by the mixed-script rule (core/idng_lookalike.c), so
+ * Emoji are set aside by the mixed-script rule (core/lookalike.c), so
  * with the default settings an emoji name holds no lookalike class, and
  * its log line shows its Unicode form (a lookalike's never does).  The
  * pieces of emoji sequences that could hide text are no valid label's:

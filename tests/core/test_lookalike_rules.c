@@ -341,7 +341,7 @@ START_TEST(test_codec_whole_script)
 END_TEST
 
 /* Every emoji code point makes its label unrestricted (none is in UTS
- * #39's Allowed set): core/idng_lookalike.c sets emoji aside only in labels
+ * #39's Allowed set): core/lookalike.c sets emoji aside only in labels
  * of that level, so that the common label pays nothing. */
 START_TEST(test_codec_emoji_unrestricted)
 {

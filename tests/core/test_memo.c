@@ -1,6 +1,6 @@
 /**
  * \file
- * The remembered verdicts of the cache-hit path (core/idng_memo.c): a
+ * The remembered verdicts of the cache-hit path (core/memo.c): a
  * brief from the table is always the brief idng_policy_judge gives, under
  * collisions, case changes, new settings and names that lie; the table
  * answers what it should (a name judged once is looked up after); and a

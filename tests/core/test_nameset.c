@@ -1,6 +1,6 @@
 /**
  * \file
- * Tests of the name sets behind `allow` and `deny` (conf/idng_conf_names.c):
+ * Tests of the name sets behind `allow` and `deny` (conf/conf_names.c):
  *
  * - idng_nameset_listed against a plain linear scan of the list's names
  *   (ref_listed below: the semantics the hashed set replaced), on random

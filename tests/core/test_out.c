@@ -1,6 +1,6 @@
 /**
  * \file
- * Where lines and counters go (core/idng_out.c): the buffered log file
+ * Where lines and counters go (core/out.c): the buffered log file
  * (whole lines, in order, nothing lost at close, flushed by its timer,
  * bounded when the disk stalls, rotation followed, errors counted), the
  * atomic file replacement and the timer thread.  Waits are polls with a

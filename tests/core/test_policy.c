@@ -1,6 +1,6 @@
 /**
  * \file
- * The module's policy core without Unbound (core/idng_policy.c): a wire
+ * The module's policy core without Unbound (core/policy.c): a wire
  * name and settings in, a verdict and action out; allow/deny precedence;
  * normalization of raw UTF-8 names; fallbacks; EDE texts.
  */

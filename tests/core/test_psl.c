@@ -1,7 +1,7 @@
 /**
  * \file
  * Tests of the Public Suffix List lookup (core/idng_psl.h) and of its
- * generated table (core/idng_psl_table.c, tools/gen_psl.py):
+ * generated table (core/psl_table.c, tools/gen_psl.py):
  *
  * - the list project's own test vectors, as registrable names;
  * - IDN TLDs and the list's Unicode rules in A-label form, ASCII case,

@@ -1,7 +1,7 @@
 /**
  * \file
  * The scan of a whole response in wire format (idng_scan_message,
- * core/idng_policy.c), over crafted messages: a clean answer and CNAME
+ * core/policy.c), over crafted messages: a clean answer and CNAME
  * chain, a CNAME or DNAME target with a fake xn-- label, a fake name in
  * the question, the authority section (NSEC aside) and the additional one,
  * OPT skipped; and messages that cannot be read, each rejected as

@@ -1,6 +1,6 @@
 /**
  * \file
- * The counters' outward forms (core/idng_stats.c): the log's summary line
+ * The counters' outward forms (core/stats.c): the log's summary line
  * and the Prometheus text file, on a known snapshot.
  */
 #include "common.h"

@@ -134,7 +134,7 @@ static void judge(const struct idng_conf *c, const uint8_t *w, size_t len, size_
         idng_status first_st = IDNG_OK;
         struct idng_lookalike f;
         /* Rule 6's findings, in the order they win among equals (as
-         * core/idng_policy.c orders them). */
+         * core/policy.c orders them). */
         static const idng_status lk[] = {
             IDNG_E_CONFUSABLE,   IDNG_E_WHOLE_SCRIPT,    IDNG_E_NEAR_MISS,
             IDNG_E_MIXED_SCRIPT, IDNG_E_MIXED_NUMBER,    IDNG_E_DIGIT_LOOKALIKE,

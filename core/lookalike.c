@@ -3,7 +3,7 @@
  * Lookalike names (see idng_lookalike.h): a run over one name, each label
  * judged on its own as the validation's walk hands it over (mixed-script,
  * mixed-number, the patterns, emoji set aside) and its code points kept for
- * the keys (idng_lookalike_match.c).
+ * the keys (lookalike_match.c).
  */
 #include "idng_lookalike_internal.h"
 
