@@ -10,8 +10,9 @@
 #                       clone that holds FORMAT_BASE (a release tarball)
 
 # The commit the rule began at: the tree as the split of the large files
-# left it (moved code keeps its layout; new lines are held to the style).
-FORMAT_BASE := 2c5c02ffcd5cae89de696c7678ae10fa40493c5e
+# left it, with the core/ and conf/ sources renamed (moved code keeps its
+# layout; new lines are held to the style).
+FORMAT_BASE := b210dc694fde411094e392a68ed189636bba456b
 # Generated files, written by tools/ and never by hand.
 FORMAT_SKIP := codec/unicode_tables.c codec/unicode_tables.h core/psl_table.c \
 	core/idng_psl_table.h
