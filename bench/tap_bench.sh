@@ -117,6 +117,13 @@ reader_stop() {
     lab_kill $reader_pid
     reader_pid=""
 }
+# CPU time (user + system, in clock ticks) a process has used so far, from
+# /proc/PID/stat; fields counted after the command name's closing ")".
+clk_tck=$(getconf CLK_TCK)
+cpu_ticks() { # PID
+    [ -n "$1" ] && [ -r "/proc/$1/stat" ] || { echo 0; return; }
+    sed 's/.*) //' "/proc/$1/stat" | awk '{ print $12 + $13 }'
+}
 # The tap's summary fields (FIELD=N ...) from its stderr.
 tap_field() { # FILE NAME
     sed -n "s/.* $2=\\([0-9]*\\).*/\\1/p" "$1" | tail -n 1
@@ -180,7 +187,7 @@ rotate() { # ROUND WORD...: the words, starting at the ROUND-th
 }
 
 runs="$out/tap.csv"
-echo "part,config,threads,round,seconds,messages,per_second,completed,lost,dnstap_messages,tap_lines,tap_dropped,unbound_dnstap_log" > "$runs"
+echo "part,config,threads,round,seconds,messages,per_second,completed,lost,dnstap_messages,tap_lines,tap_dropped,unbound_dnstap_log,resolver_cpu_s,reader_cpu_s" > "$runs"
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 cat "$dir/capture.fstrm" > /dev/null
 round=1
@@ -190,15 +197,23 @@ while [ "$round" -le "$repeat" ]; do
         decode "$d" || [ "${d%-before}" = idnguard ] || { echo "tap_bench: $d failed" >&2; exit 1; }
         t1=$(date +%s%N)
         awk -v d="$d" -v r="$round" -v ns=$((t1 - t0)) -v m="$messages" 'BEGIN {
-            printf "decode,%s,1,%d,%.4f,%d,%.0f,,,,,,\n", d, r, ns / 1e9, m, m / (ns / 1e9) }' >> "$runs"
+            printf "decode,%s,1,%d,%.4f,%d,%.0f,,,,,,,,\n", d, r, ns / 1e9, m, m / (ns / 1e9) }' >> "$runs"
         tail -n 1 "$runs"
     done
     for c in $(rotate "$round" $configs); do
         th=${c%%-*} kind=${c#*-}
         [ "$kind" = none ] || reader_start "$kind" "$dir/dt.out"
         unbound_start "$th" "$kind"
+        # The CPU time each process uses while dnsperf runs: the reader
+        # shares the two cores with Unbound.
+        ub_t0=$(cpu_ticks "$LAB_UB_PID") rd_t0=$(cpu_ticks "$reader_pid")
         dnsperf -s 127.0.0.1 -p "$port" -d "$dir/queries.txt" -l "$seconds" -c "$clients" \
             -q "$outstanding" -t 5 > "$dir/dnsperf.out" 2>&1 || true
+        ub_cpu=$(awk -v a="$ub_t0" -v b="$(cpu_ticks "$LAB_UB_PID")" -v hz="$clk_tck" \
+            'BEGIN { printf "%.3f", (b - a) / hz }')
+        rd_cpu=""
+        [ "$kind" = none ] || rd_cpu=$(awk -v a="$rd_t0" -v b="$(cpu_ticks "$reader_pid")" \
+            -v hz="$clk_tck" 'BEGIN { printf "%.3f", (b - a) / hz }')
         lab_unbound_stop
         dt_msgs="" tap_lines="" tap_dropped=""
         case $kind in
@@ -216,7 +231,7 @@ while [ "$round" -le "$repeat" ]; do
         # (errors, and "info:" at verbosity 1).
         ub_log=$(grep -i dnstap "$dir/unbound.log" | grep -vc ' notice: ' || true)
         set -- $(bench_dnsperf_fields < "$dir/dnsperf.out")
-        echo "resolver,$kind,$th,$round,$seconds,,$1,$2,$3,$dt_msgs,$tap_lines,$tap_dropped,$ub_log" >> "$runs"
+        echo "resolver,$kind,$th,$round,$seconds,,$1,$2,$3,$dt_msgs,$tap_lines,$tap_dropped,$ub_log,$ub_cpu,$rd_cpu" >> "$runs"
         tail -n 1 "$runs"
         rm -f "$dir/dt.out"
     done
@@ -246,7 +261,29 @@ md="$out/tap.md"
         { k = $1 "," $2 "," $3; n[k]++; v[k, n[k]] = $7; per[k, $4] = $7; rounds[$4] = 1
           if ($1 == "resolver" && $2 != "none") {
               done[k] += $8; got[k] += $10; drop[k] += $12; ublog[k] += $13
+          }
+          if ($1 == "resolver" && $14 != "") {
+              nc[k]++; ucpu[k, nc[k]] = $14 / $5
+              if ($15 != "") {
+                  rcpu[k, nc[k]] = $15 / $5
+                  if ($10 > 0) rpm[k, nc[k]] = 1e6 * $15 / $10
+              }
           } }
+        # "median min max" of column array A over the runs of K
+        function cstats(A, k,    i, a) {
+            for (i = 1; i <= nc[k]; i++) a[i] = A[k, i]
+            return bench_stats(a, nc[k])
+        }
+        function cpurow(label, k,    u, r, p) {
+            if (!nc[k]) return
+            split(cstats(ucpu, k), u, " ")
+            printf "| %s | %.2f (%.2f-%.2f) |", label, u[1], u[2], u[3]
+            if (((k, 1) in rcpu)) {
+                split(cstats(rcpu, k), r, " "); split(cstats(rpm, k), p, " ")
+                printf " %.2f (%.2f-%.2f) | %.2f | %.2f |\n", r[1], r[2], r[3], u[1] + r[1], p[1]
+            } else
+                printf " - | %.2f | - |\n", u[1]
+        }
         # "median min max" of the values of K, times F
         function stats(k, f,    i, a) {
             for (i = 1; i <= n[k]; i++) a[i] = f * v[k, i]
@@ -330,6 +367,19 @@ md="$out/tap.md"
                 printf "| num-threads: %d, fstrm_capture | %.4f | - | %d |\n", t, done[k] ? got[k] / (2 * done[k]) : 0, ublog[k]
                 k = "resolver,tap," t
                 printf "| num-threads: %d, idnguard tap | %.4f | %d | %d |\n", t, done[k] ? got[k] / (2 * done[k]) : 0, drop[k], ublog[k]
+            }
+            print ""
+            print "CPU time while dnsperf runs, in cores (CPU seconds over wall seconds, user and"
+            print "system, from /proc/PID/stat; median, min-max over the rounds), and the reader'"'"'s CPU"
+            print "time per message it received. The machine has 2 cores: what the reader takes, the"
+            print "resolver'"'"'s threads and dnsperf cannot have."
+            print ""
+            print "| configuration | Unbound, cores | reader, cores | both | reader, CPU us per message |"
+            print "|---|---:|---:|---:|---:|"
+            for (t = 1; t <= 2; t++) {
+                cpurow("num-threads: " t ", no dnstap", "resolver,none," t)
+                cpurow("num-threads: " t ", fstrm_capture", "resolver,fstrm," t)
+                cpurow("num-threads: " t ", idnguard tap", "resolver,tap," t)
             }
         }' "$runs"
     echo
