@@ -29,7 +29,8 @@
  * one buffer of one frame's size, connections are capped (TAP_CONNS), the
  * pending table is fixed, and lines the disk cannot take are dropped and
  * counted (idng_out.h).  The tap never slows the resolver: it reads as
- * fast as it can, whatever the output does.
+ * fast as it can, whatever the output does.  A capture read with -r has
+ * no producer to keep up with: there the output is waited for instead.
  *
  * This file holds the command: its options, the settings, the counters
  * and the tap-stats-file; tap_stream.c reads the input, tap_match.c pairs
@@ -315,6 +316,7 @@ static int open_output(struct tap *t)
     char err[8192];
 
     o.buffer = TAP_OUT_BUFFER;
+    o.wait = t->file != NULL; /* a file has no producer to keep up with: lose no line */
     /* At a terminal a line shows at once; elsewhere the short timer. */
     o.flush_ms = !t->out_path && isatty(STDOUT_FILENO) ? 0 : IDNG_LOG_FLUSH_MS;
     t->out = t->out_path ? idng_logfile_open(t->out_path, &o, err, sizeof err)

@@ -62,6 +62,11 @@ struct idng_logfile_opts {
     /** Counts every line lost to a write error (disk full, I/O error);
      *  NULL: idng_logfile_errors only. */
     atomic_ullong *errors;
+    /** Nonzero: when both buffers are busy, idng_logfile_write waits for
+     *  the writer instead of dropping the line.  For a reader of a file
+     *  (`idnguard tap -r`), which has no producer to keep up with; never
+     *  for a resolver's log. */
+    int wait;
 };
 
 /** The query log's flush interval in the module, libidnguard and the
@@ -91,9 +96,9 @@ struct idng_logfile *idng_logfile_fdopen(int fd, const struct idng_logfile_opts 
 
 /**
  * Queues one line (len octets, no newline; one is added).  Thread-safe,
- * never waits for the disk.
- * @return 0 when queued; -1 when dropped (both buffers busy, or a line
- *   longer than a buffer), counted by idng_logfile_dropped.
+ * never waits for the disk unless the options' wait is set.
+ * @return 0 when queued; -1 when dropped (both buffers busy without wait,
+ *   or a line longer than a buffer), counted by idng_logfile_dropped.
  */
 int idng_logfile_write(struct idng_logfile *lf, const char *line, size_t len);
 

@@ -27,7 +27,7 @@
 struct idng_logfile {
     pthread_mutex_t lock;
     pthread_cond_t wake; /* the writer waits here */
-    pthread_cond_t done; /* idng_logfile_flush waits here */
+    pthread_cond_t done; /* idng_logfile_flush waits here, and a waiting write */
     pthread_t thread;
     int fd;
     char *path; /* NULL: a descriptor given, never reopened */
@@ -38,6 +38,7 @@ struct idng_logfile {
     struct timespec fill_since; /* CLOCK_MONOTONIC, when fill got its first line */
     int urgent;                 /* a flush is waited for */
     int stop;
+    int wait; /* a write waits for a free buffer (idng_logfile_opts) */
     /* the writer thread's own */
     time_t checked;
     int reopen_failed;
@@ -222,6 +223,8 @@ static void *writer_main(void *arg)
         lf->idle = lf->out;
         lf->out = NULL;
         lf->out_len = 0;
+        if (lf->wait)
+            pthread_cond_broadcast(&lf->done); /* a buffer is free again */
     }
     pthread_mutex_unlock(&lf->lock);
     return NULL;
@@ -252,6 +255,7 @@ static struct idng_logfile *start(int fd, const char *path, const struct idng_lo
         lf->warn = o->warn;
         lf->warn_arg = o->warn_arg;
         lf->errors_ext = o->errors;
+        lf->wait = o->wait != 0;
     }
     lf->checked = time(NULL);
     pthread_mutex_init(&lf->lock, NULL);
@@ -295,11 +299,15 @@ struct idng_logfile *idng_logfile_fdopen(int fd, const struct idng_logfile_opts 
 int idng_logfile_write(struct idng_logfile *lf, const char *line, size_t len)
 {
     pthread_mutex_lock(&lf->lock);
-    if (lf->fill_len + len + 1 > lf->cap) {
-        if (lf->out || len + 1 > lf->cap) {
+    while (lf->fill_len + len + 1 > lf->cap) {
+        if (len + 1 > lf->cap || (lf->out && !lf->wait)) {
             pthread_mutex_unlock(&lf->lock);
             atomic_fetch_add(&lf->dropped, 1);
             return -1;
+        }
+        if (lf->out) { /* wait set: until the writer frees a buffer */
+            pthread_cond_wait(&lf->done, &lf->lock);
+            continue;
         }
         hand_over(lf);
         pthread_cond_signal(&lf->wake);

@@ -129,6 +129,25 @@ static void *drain(void *arg)
     return NULL;
 }
 
+/* How many "<NNNN....>" lines s holds, asserting that they are whole,
+ * each once, in increasing order. */
+static int numbered_lines(const char *s)
+{
+    const char *p = s;
+    int lines = 0, last = -1, v;
+
+    while (*p) {
+        ck_assert_msg(sscanf(p, "<%4d........................>\n", &v) == 1,
+                      "a split line at offset %zu", (size_t)(p - s));
+        ck_assert_int_gt(v, last);
+        last = v;
+        ck_assert_int_eq(p[30], '\n');
+        p += 31;
+        lines++;
+    }
+    return lines;
+}
+
 /* A descriptor nobody drains: the writer blocks in write(2), both buffers
  * fill, and further lines are dropped and counted; memory stays at two
  * buffers.  Once drained, what comes out is whole lines only. */
@@ -170,21 +189,47 @@ START_TEST(test_stalled_output_drops_and_counts)
     }
     close(fds[0]);
     buf[got] = '\0';
-    /* Whole lines, each once, increasing. */
-    {
-        const char *p = buf;
-        int lines = 0, last = -1, v;
-        while (*p) {
-            ck_assert_msg(sscanf(p, "<%4d........................>\n", &v) == 1,
-                          "a split line at offset %zu", (size_t)(p - buf));
-            ck_assert_int_gt(v, last);
-            last = v;
-            ck_assert_int_eq(p[30], '\n');
-            p += 31;
-            lines++;
-        }
-        ck_assert_int_eq(lines, queued);
+    ck_assert_int_eq(numbered_lines(buf), queued);
+}
+END_TEST
+
+static void *drain_later(void *arg)
+{
+    t_sleep_ms(200); /* the writer blocks on the full pipe meanwhile */
+    return drain(arg);
+}
+
+/* The same stalled descriptor with wait set (idnguard tap -r): each write
+ * waits for a free buffer, nothing is dropped, every line comes out once
+ * and in order.  A line longer than a buffer is still dropped: waiting
+ * would never make room for it. */
+START_TEST(test_waiting_writer_loses_nothing)
+{
+    struct idng_logfile_opts o = {.buffer = 256, .flush_ms = 0, .wait = 1};
+    struct idng_logfile *lf;
+    char err[256], line[64], big[300];
+    int fds[2], i;
+    pthread_t reader;
+
+    ck_assert_int_eq(pipe(fds), 0);
+    lf = idng_logfile_fdopen(fds[1], &o, err, sizeof err);
+    ck_assert_msg(lf != NULL, "%s", err);
+    drained = 0;
+    drain_fd = fds[0];
+    ck_assert_int_eq(pthread_create(&reader, NULL, drain_later, NULL), 0);
+    for (i = 0; i < 5000; i++) {
+        snprintf(line, sizeof line, "<%04d........................>", i);
+        ck_assert_int_eq(put(lf, line), 0);
     }
+    memset(big, 'x', sizeof big);
+    ck_assert_int_eq(idng_logfile_write(lf, big, sizeof big), -1);
+    ck_assert_uint_eq(idng_logfile_dropped(lf), 1);
+    idng_logfile_close(lf);
+    pthread_join(reader, NULL);
+    close(fds[0]);
+    ck_assert_uint_lt(drained, sizeof drain_buf);
+    drain_buf[drained] = '\0';
+    ck_assert_int_eq(numbered_lines(drain_buf), 5000);
 }
 END_TEST
 
@@ -496,6 +541,7 @@ static Suite *out_suite(void)
     tcase_add_test(tc, test_lines_in_order_and_close_loses_nothing);
     tcase_add_test(tc, test_timer_flushes_without_close);
     tcase_add_test(tc, test_stalled_output_drops_and_counts);
+    tcase_add_test(tc, test_waiting_writer_loses_nothing);
     tcase_add_test(tc, test_rotation_is_followed);
     tcase_add_test(tc, test_refused_and_failing_files);
     tcase_add_test(tc, test_file_kind);
