@@ -586,8 +586,11 @@ install-docs: install-gen
 # directory whole (idnguard's own), every other file by name, and the configuration files
 # that are still as shipped.  Logs and the tap's socket directory stay.
 .PHONY: uninstall
+# lib/libidnguard.a: the codec archive's name in installs made before it
+# became libidngcodec.a (libidnguard is the shared library's name now).
 uninstall: install-gen
 	rm -f $(DESTDIR)$(BINDIR)/idnguard $(DESTDIR)$(PREFIX)/lib/libidngcodec.a \
+	    $(DESTDIR)$(PREFIX)/lib/libidnguard.a \
 	    $(DESTDIR)$(PREFIX)/include/idnguard.h $(DESTDIR)$(PREFIX)/include/libidnguard.h \
 	    $(DESTDIR)$(PREFIX)/share/man/man1/idnguard.1 \
 	    $(DESTDIR)$(PREFIX)/share/man/man5/idnguard.conf.5 \

@@ -8,7 +8,8 @@
 #   make fuzz-replay     every harness built WITHOUT libFuzzer (tests/fuzz/replay_main.c,
 #                        $(REPLAY_CC) with ASan+UBSan) replays corpus + regress files.
 #   make fuzz-smoke      a short libFuzzer run of every harness (FUZZ_SMOKE_SECONDS,
-#                        default 10 each); fails on any crash.
+#                        default 10 each, FUZZ_SMOKE_JOBS at a time, default 2: one a
+#                        core of a 2-core machine); fails on any crash.
 #
 # fuzz-replay and fuzz-smoke are part of `make check` (CHECK_EXTRA).  The
 # harnesses are built from the library SOURCES with clang, not from the
@@ -21,6 +22,7 @@ FUZZ_TARGETS ?= $(FUZZ_NAMES)
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 10
 FUZZ_JOBS ?= 1
+FUZZ_SMOKE_JOBS ?= 2
 FUZZ_RSS_MB ?= 2048
 
 FUZZ_BUILD := $(BUILD)/fuzz
@@ -92,7 +94,7 @@ fuzz-replay: fuzz-replay-build
 	done
 
 fuzz-smoke: fuzz-build
-	@FUZZ_BUILD=$(FUZZ_BUILD) FUZZ_JOBS=$(FUZZ_JOBS) FUZZ_RSS_MB=$(FUZZ_RSS_MB) \
+	@FUZZ_BUILD=$(FUZZ_BUILD) FUZZ_JOBS=$(FUZZ_SMOKE_JOBS) FUZZ_RSS_MB=$(FUZZ_RSS_MB) \
 	    sh tests/fuzz/run.sh smoke $(FUZZ_SMOKE_SECONDS) $(FUZZ_NAMES)
 
 fuzz: fuzz-build
