@@ -176,4 +176,44 @@ test("log", function()
     assert(prom:find('unbound="lua-test"', 1, true), "idnguard_info: " .. prom:match("idnguard_info[^\n]*"))
 end)
 
+-- The binding repeats the header (LuaJIT's FFI cannot read C headers):
+-- every declaration of its ffi.cdef must be the header's own, word for
+-- word, and every number of the header's enums that the binding names
+-- must be the header's.  A changed prototype would otherwise corrupt
+-- memory at run time, silently.
+local function slurp(path)
+    local f = assert(io.open(path))
+    local text = f:read("*a")
+    f:close()
+    return text
+end
+-- C text with comments gone and every run of blanks one space.
+local function squeeze(c)
+    c = c:gsub("/%*.-%*/", " ")
+    return (c:gsub("%s+", " "):gsub(" ?([%(%),;%*]) ?", "%1"))
+end
+local header = slurp(here .. "/../../lib/libidnguard.h")
+local binding = slurp(lua_dir .. "/idnguard.lua")
+test("the binding's declarations are the header's", function()
+    local cdef = assert(binding:match("ffi%.cdef %[%[(.-)%]%]"), "no ffi.cdef in the binding")
+    local h = squeeze(header)
+    local n = 0
+    for decl in squeeze(cdef):gmatch("[^;]+;") do
+        decl = decl:gsub("^ ", "")
+        n = n + 1
+        assert(h:find(decl, 1, true), "not in lib/libidnguard.h: " .. decl)
+    end
+    assert(n >= 20, "only " .. n .. " declarations read")
+end)
+test("the binding's numbers are the header's enums'", function()
+    local n = 0
+    for name, value in header:gmatch("IDNGUARD_([%u_]+) = (%d+)") do
+        if not name:find("^LOAD_") then -- the hosts' load states: not the engines' business
+            eq(idnguard[name], tonumber(value), "idnguard." .. name)
+            n = n + 1
+        end
+    end
+    assert(n >= 17, "only " .. n .. " enum values read")
+end)
+
 t:done()
