@@ -257,6 +257,43 @@ void idng_host_close(struct idng_host *h, int keep, char *err, size_t errlen)
     free(set);
 }
 
+size_t idng_host_loaded_line(const struct idng_settings *set, const char *path,
+                             enum idng_host_load r, const char *changes, const char *host,
+                             char *out, size_t cap)
+{
+    const char *mode = idng_mode_name(set->conf.policy.mode);
+    char when[32];
+    struct tm tm;
+    int n = 0;
+
+    switch (r) {
+    case IDNG_HOST_FIRST:
+        n = snprintf(out, cap, "idnguard: loaded %s (mode %s, Unicode %s; idnguard %s%s)", path,
+                     mode, IDNG_UNICODE_VERSION, IDNG_VERSION, host ? host : "");
+        break;
+    case IDNG_HOST_RELOADED:
+        n = snprintf(out, cap, "idnguard: reloaded %s: %s", path, changes ? changes : "");
+        break;
+    case IDNG_HOST_KEPT:
+        if (!gmtime_r(&set->loaded_at, &tm)
+            || !strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm))
+            snprintf(when, sizeof when, "an unknown time");
+        n = snprintf(out, cap,
+                     "idnguard: reload failed (reload failures: %llu); still running with the "
+                     "settings loaded at %s (mode %s)",
+                     (unsigned long long)atomic_load(&idng_host_counters.reload_failures), when,
+                     mode);
+        break;
+    case IDNG_HOST_FAILED:
+        break;
+    }
+    if (cap > 0 && n <= 0)
+        out[0] = '\0';
+    if (n <= 0 || cap == 0)
+        return 0;
+    return (size_t)n < cap ? (size_t)n : cap - 1;
+}
+
 void idng_host_log_line(const struct idng_settings *set, const char *line, size_t len)
 {
     if (idng_logfile_write(set->logf, line, len) != 0)

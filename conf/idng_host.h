@@ -119,6 +119,24 @@ void idng_host_close(struct idng_host *h, int keep, char *err, size_t errlen);
 size_t idng_host_stats(struct idng_host *h, const char *when, char *out, size_t cap, char *err,
                        size_t errlen);
 
+/**
+ * The line that ends a host's load, in every host's words but its own
+ * (host: what follows the version on a first load, e.g. " built against
+ * Unbound 1.17.1" or ", python module"; NULL: nothing):
+ *   IDNG_HOST_FIRST     "idnguard: loaded PATH (mode M, Unicode U; idnguard V<host>)"
+ *   IDNG_HOST_RELOADED  "idnguard: reloaded PATH: CHANGES"
+ *   IDNG_HOST_KEPT      "idnguard: reload failed (reload failures: N); still running
+ *                        with the settings loaded at TIME (mode M)"
+ * IDNG_HOST_FAILED has no line (the error said it).  PATH and host are
+ * the host's own words; CHANGES is the load's (idng_host_open), already
+ * in the display unit's spelling.
+ * @return the line's length (no newline; truncated to cap - 1, NUL
+ *   ended), 0 for none.
+ */
+size_t idng_host_loaded_line(const struct idng_settings *set, const char *path,
+                             enum idng_host_load r, const char *changes, const char *host,
+                             char *out, size_t cap);
+
 /** Queues one query-log line in the settings' log file (set->logf, not
  *  NULL); a line dropped counts in log_errors. */
 void idng_host_log_line(const struct idng_settings *set, const char *line, size_t len);

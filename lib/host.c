@@ -291,6 +291,23 @@ EXPORT unsigned long long idnguard_settings_gen(void *hp)
     return gen;
 }
 
+/** The line that ends a load, in the words of every host (idng_host.h). */
+EXPORT size_t idnguard_loaded_line(void *hp, const char *path, int state, const char *changes,
+                                   const char *host, char *out, size_t cap)
+{
+    size_t n;
+
+    if (state < IDNGUARD_LOAD_FIRST || state > IDNGUARD_LOAD_KEPT) {
+        if (cap > 0)
+            out[0] = '\0';
+        return 0;
+    }
+    n = idng_host_loaded_line(enter(hp), path ? path : "", (enum idng_host_load)state, changes,
+                              host, out, cap);
+    leave();
+    return n;
+}
+
 /** Reloads that kept the previous settings, so far. */
 EXPORT unsigned long long idnguard_reload_failures(void)
 {

@@ -139,6 +139,20 @@ void *idnguard_open_shared(const char *path, char *err, size_t errlen);
 void idnguard_daemon_log(const char *logfile, int use_syslog, const char *chroot,
                          const char *ident, int time_ascii);
 
+/**
+ * The line a host logs when a load ends, the same in every host:
+ *   IDNGUARD_LOAD_FIRST     "idnguard: loaded PATH (mode M, Unicode U; idnguard V<host>)"
+ *   IDNGUARD_LOAD_RELOADED  "idnguard: reloaded PATH: CHANGES"
+ *   IDNGUARD_LOAD_KEPT      "idnguard: reload failed (reload failures: N); still running
+ *                            with the settings loaded at TIME (mode M)"
+ * host: the host's words after the version (", python module", ", dnsdist";
+ * NULL: none); changes: idnguard_open's.  Log the KEPT line as an error.
+ * @return the line's length (no newline; truncated to cap - 1, NUL ended);
+ *   0 for a state that is none of these.
+ */
+size_t idnguard_loaded_line(void *h, const char *path, int state, const char *changes,
+                            const char *host, char *out, size_t cap);
+
 /** When the settings in force were read (seconds since the epoch). */
 long long idnguard_loaded_at(void *h);
 /**

@@ -495,10 +495,8 @@ function M.setup(opts)
     addSelfAnsweredResponseAction(AllRule(), LuaFFIPerThreadResponseAction(code("local")),
         { name = "idnguard" })
     addMaintenanceCallback(stats_ticker(g))
-    local version = idnguard.version() or "? ?"
-    local v, u = version:match("^(%S+) (%S+)$")
-    stderr_line(string.format("idnguard: loaded %s (mode %s, Unicode %s; idnguard %s, dnsdist)",
-        opts.conf or os.getenv("IDNGUARD_CONF") or "the default settings", g:mode(), u or "?", v or "?"))
+    stderr_line(g:loaded_line(opts.conf or os.getenv("IDNGUARD_CONF") or "the default settings",
+        ", dnsdist"))
     return g
 end
 

@@ -31,6 +31,8 @@ const char *idnguard_mode(void *h);
 int idnguard_ede_enabled(void *h);
 unsigned idnguard_stats_interval(void *h);
 unsigned long long idnguard_settings_gen(void *h);
+size_t idnguard_loaded_line(void *h, const char *path, int state, const char *changes,
+                            const char *host, char *out, size_t cap);
 size_t idnguard_verdict_size(void);
 int idnguard_judge(void *h, const uint8_t *wire, size_t len, int data, void *v);
 int idnguard_action(const void *v);
@@ -330,6 +332,13 @@ end
 
 function Guard:mode()
     return ffi.string(lib.idnguard_mode(self.h))
+end
+
+--- The line that ends a first load, as every host writes it:
+-- "idnguard: loaded PATH (mode M, Unicode U; idnguard V<host>)".
+function Guard:loaded_line(path, host)
+    local n = lib.idnguard_loaded_line(self.h, path, 0, nil, host, buf_line, LINE_MAX)
+    return ffi.string(buf_line, n)
 end
 
 return M

@@ -532,10 +532,8 @@ function M.load(opts)
     end
     package.loaded['kres_modules.idnguard'] = module
     modules.load('idnguard < cache')
-    local version, unicode = idnguard.version():match('^(%S+) (%S+)$')
-    io.stderr:write(string.format('idnguard: loaded %s (mode %s, Unicode %s; idnguard %s in Knot '
-        .. 'Resolver %s)\n', opts.conf or os.getenv('IDNGUARD_CONF') or 'the default settings',
-        g:mode(), unicode, version, package_version()))
+    io.stderr:write(g:loaded_line(opts.conf or os.getenv('IDNGUARD_CONF') or 'the default settings',
+        ' in Knot Resolver ' .. package_version()), '\n')
     -- The counters' summary line every stats-interval seconds (the
     -- library writes the stats file on its own timer); the interval of
     -- the settings in force, looked at once a second.

@@ -74,9 +74,9 @@ if not g then
     error(err, 0)
 end
 
-io.stderr:write(string.format("idnguard: loaded %s (mode %s; idnguard %s, PowerDNS Recursor, "
-    .. "thread %d%s)\n", ffi.string(g.lib.idnguard_conf_path()), g:mode(),
-    idnguard.version(), getRecursorThreadId(), log_cache_hits and ", cache hits logged" or ""))
+io.stderr:write(g:loaded_line(ffi.string(g.lib.idnguard_conf_path()),
+    string.format(", PowerDNS Recursor, thread %d%s", getRecursorThreadId(),
+        log_cache_hits and ", cache hits logged" or "")), "\n")
 
 local now_tv = ffi.new("struct idng_pdns_timeval")
 

@@ -150,30 +150,15 @@ static const char *host_label(void *arg)
 static void log_loaded(const struct idng_settings *set, const char *path, enum idng_host_load r,
                        const char *changes)
 {
-    char when[32];
-    struct tm tm;
+    char line[8400]; /* a path and the changes (4096 each), and the words */
 
-    switch (r) {
-    case IDNG_HOST_FIRST:
-        log_info("idnguard: loaded %s (mode %s, Unicode %s; idnguard %s built against Unbound %s)",
-                 path, idng_mode_name(set->conf.policy.mode), IDNG_UNICODE_VERSION, IDNG_VERSION,
-                 PACKAGE_VERSION);
-        break;
-    case IDNG_HOST_RELOADED:
-        log_info("idnguard: reloaded %s: %s", path, changes);
-        break;
-    case IDNG_HOST_KEPT:
-        if (!gmtime_r(&set->loaded_at, &tm)
-            || !strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm))
-            snprintf(when, sizeof when, "an unknown time");
-        log_err("idnguard: reload failed (reload failures: %llu); still running with the settings "
-                "loaded at %s (mode %s)",
-                (unsigned long long)atomic_load(&idng_host_counters.reload_failures), when,
-                idng_mode_name(set->conf.policy.mode));
-        break;
-    case IDNG_HOST_FAILED:
-        break;
-    }
+    if (!idng_host_loaded_line(set, path, r, changes, " built against Unbound " PACKAGE_VERSION,
+                               line, sizeof line))
+        return;
+    if (r == IDNG_HOST_KEPT)
+        log_err("%s", line);
+    else
+        log_info("%s", line);
 }
 
 /*

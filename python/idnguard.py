@@ -73,11 +73,10 @@ def _load_lib():
     vp, sz, cp, u8p = ctypes.c_void_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_char_p
     sigs = {
         "idnguard_conf_path": (cp, []),
-        "idnguard_version": (cp, []),
         "idnguard_open": (vp, [cp, ctypes.POINTER(ctypes.c_int), cp, sz, cp, sz]),
         "idnguard_close": (None, [vp, cp, sz]),
         "idnguard_daemon_log": (None, [cp, ctypes.c_int, cp, cp, ctypes.c_int]),
-        "idnguard_loaded_at": (ctypes.c_longlong, [vp]),
+        "idnguard_loaded_line": (sz, [vp, cp, ctypes.c_int, cp, cp, cp, sz]),
         "idnguard_watch": (ctypes.c_int, [vp, _SAY]),
         "idnguard_mode": (cp, [vp]),
         "idnguard_ede_enabled": (ctypes.c_int, [vp]),
@@ -96,7 +95,6 @@ def _load_lib():
                              ctypes.c_int, ctypes.c_int, ctypes.c_int, u8p, sz, cp,
                              ctypes.c_longlong, cp, sz]),
         "idnguard_stats": (sz, [vp, cp, cp, sz, cp, sz]),
-        "idnguard_reload_failures": (ctypes.c_ulonglong, []),
         "idnguard_interesting": (ctypes.c_int, [vp]),
     }
     for name, (res, args) in sigs.items():
@@ -184,8 +182,7 @@ def init_standard(id, env):
     cache_log = os.environ.get("IDNGUARD_LOG_CACHE_HITS", "").lower() in ("1", "yes", "true")
     if cache_log:
         register_inplace_cb_reply_cache(_cb_cache, env, id)
-    _log_loaded(h, path.decode("utf-8", "replace"), state.value,
-                changes.value.decode("utf-8", "replace"), cache_log)
+    _log_loaded(h, path, state.value, changes.value, cache_log)
     _say_cb = _SAY(_watch_said)
     if not _lib.idnguard_watch(h, _say_cb):
         log_err("idnguard: cannot start watching %s: a changed file needs a reload"
@@ -194,22 +191,20 @@ def init_standard(id, env):
 
 
 def _log_loaded(h, path, state, changes, cache_log):
-    """The line that ends init: what was loaded, or that a reload was not
-    (the dynlib module's words, module/unbound.c log_loaded)."""
-    mode = _lib.idnguard_mode(h).decode()
-    if state == LOAD_RELOADED:
-        log_info("idnguard: reloaded %s: %s" % (path, changes))
-    elif state == LOAD_KEPT:
-        when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(_lib.idnguard_loaded_at(h)))
-        log_err("idnguard: reload failed (reload failures: %d); still running with the settings "
-                "loaded at %s (mode %s)" % (_lib.idnguard_reload_failures(), when, mode))
+    """The line that ends init (path and changes: bytes): what was loaded, or
+    that a reload was not; the library words it, as for every host."""
+    host = ", python module, cache guarded %s%s" % (
+        "before the store" if _HAS_QUERY_RESPONSE else "by the module's store",
+        ", cache hits logged" if cache_log else "")
+    line = ctypes.create_string_buffer(8400)
+    n = _lib.idnguard_loaded_line(h, path, state, changes, host.encode(), line, len(line))
+    if n == 0:
+        return
+    text = line.value.decode("utf-8", "replace")
+    if state == LOAD_KEPT:
+        log_err(text)
     else:
-        version = _lib.idnguard_version().decode().split()
-        log_info("idnguard: loaded %s (mode %s, Unicode %s; idnguard %s, python module, cache "
-                 "guarded %s%s)"
-                 % (path, mode, version[1], version[0],
-                    "before the store" if _HAS_QUERY_RESPONSE else "by the module's store",
-                    ", cache hits logged" if cache_log else ""))
+        log_info(text)
 
 
 def _keep_log_settings(env):

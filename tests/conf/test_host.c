@@ -88,6 +88,18 @@ static int has_logf(struct idng_host *h)
     return on;
 }
 
+/* The line that ends h's load r, as every host writes it. */
+static const char *loaded(struct idng_host *h, enum idng_host_load r)
+{
+    static char line[8400];
+    size_t n = idng_host_loaded_line(idng_watch_enter(&h->watch), path, r, changes, ", test host",
+                                     line, sizeof line);
+
+    idng_watch_leave();
+    ck_assert_uint_eq(n, strlen(line));
+    return line;
+}
+
 START_TEST(test_lifecycle)
 {
     struct idng_host h;
@@ -119,6 +131,20 @@ START_TEST(test_lifecycle)
     ck_assert_msg(warned == strlen(err) && strstr(err, "warning: ") && !strchr(err, '\n'),
                   "err: %s", err);
     ck_assert(has_logf(&h));
+    {
+        char want[8400], cut[10];
+        snprintf(want, sizeof want,
+                 "idnguard: loaded %s (mode uts46, Unicode %s; idnguard %s, test host)", path,
+                 IDNG_UNICODE_VERSION, IDNG_VERSION);
+        ck_assert_str_eq(loaded(&h, IDNG_HOST_FIRST), want);
+        ck_assert_str_eq(loaded(&h, IDNG_HOST_FAILED), "");
+        /* Cut to the buffer, NUL ended. */
+        ck_assert_uint_eq(idng_host_loaded_line(idng_watch_enter(&h.watch), path, IDNG_HOST_FIRST,
+                                                changes, NULL, cut, sizeof cut),
+                          sizeof cut - 1);
+        idng_watch_leave();
+        ck_assert_str_eq(cut, "idnguard:");
+    }
     idng_host_close(&h, 1, err, sizeof err);
     ck_assert_str_eq(err, "");
 
@@ -135,6 +161,16 @@ START_TEST(test_lifecycle)
                   "err: %s", err);
     ck_assert_uint_eq(atomic_load(&idng_host_counters.reload_failures), failures + 1);
     ck_assert_int_eq(mode_of(&h), IDNG_MODE_UTS46);
+    {
+        char want[128];
+        const char *l = loaded(&h, IDNG_HOST_KEPT);
+        snprintf(want, sizeof want,
+                 "idnguard: reload failed (reload failures: %llu); still running with the "
+                 "settings loaded at 2",
+                 failures + 1);
+        ck_assert_msg(strncmp(l, want, strlen(want)) == 0 && strstr(l, "Z (mode uts46)"),
+                      "line: %s", l);
+    }
     ck_assert(!has_logf(&h));
     idng_host_close(&h, 1, err, sizeof err);
     ck_assert_int_eq(rmdir(logpath), 0);
@@ -148,6 +184,11 @@ START_TEST(test_lifecycle)
     ck_assert_int_eq(open_with(&h, text), IDNG_HOST_RELOADED);
     ck_assert_msg(strstr(changes, "mode uts46 -> idna2008") && strstr(changes, "log-file"),
                   "changes: %s", changes);
+    {
+        char want[8400];
+        snprintf(want, sizeof want, "idnguard: reloaded %s: %s", path, changes);
+        ck_assert_str_eq(loaded(&h, IDNG_HOST_RELOADED), want);
+    }
     ck_assert_str_eq(err, "");
     ck_assert_int_eq(mode_of(&h), IDNG_MODE_IDNA2008);
     idng_host_close(&h, 1, err, sizeof err);

@@ -136,6 +136,26 @@ START_TEST(test_open_shared)
     for (i = 0; i < 200 && judge(h, "www.example.net.") == IDNGUARD_PASS; i++)
         t_sleep_ms(50);
     ck_assert_int_eq(judge(h, "www.example.net."), IDNGUARD_REFUSE);
+
+    /* The line a host logs at the load, in the host's words; none for a
+     * state that is no load's. */
+    {
+        char line[1024], want[1024], version[64], *unicode;
+        snprintf(version, sizeof version, "%s", idnguard_version());
+        unicode = strchr(version, ' ');
+        ck_assert_ptr_nonnull(unicode);
+        *unicode++ = '\0';
+        snprintf(want, sizeof want,
+                 "idnguard: loaded %s (mode uts46, Unicode %s; idnguard %s, lib test)", good,
+                 unicode, version);
+        ck_assert_uint_eq(idnguard_loaded_line(h, good, IDNGUARD_LOAD_FIRST, NULL, ", lib test",
+                                               line, sizeof line),
+                          strlen(want));
+        ck_assert_str_eq(line, want);
+        ck_assert_uint_eq(idnguard_loaded_line(h, good, 3, NULL, NULL, line, sizeof line), 0);
+        ck_assert_str_eq(line, "");
+        ck_assert_uint_eq(idnguard_loaded_line(h, good, -1, NULL, NULL, line, sizeof line), 0);
+    }
 }
 END_TEST
 

@@ -194,6 +194,12 @@ local function squeeze(c)
 end
 local header = slurp(here .. "/../../lib/libidnguard.h")
 local binding = slurp(lua_dir .. "/idnguard.lua")
+test("loaded_line", function()
+    local version, unicode = idnguard.version():match("^(%S+) (%S+)$")
+    eq(g:loaded_line("/etc/x.conf", ", lua test"), string.format(
+        "idnguard: loaded /etc/x.conf (mode uts46, Unicode %s; idnguard %s, lua test)", unicode, version),
+        "the load line")
+end)
 test("the binding's declarations are the header's", function()
     local cdef = assert(binding:match("ffi%.cdef %[%[(.-)%]%]"), "no ffi.cdef in the binding")
     local h = squeeze(header)
