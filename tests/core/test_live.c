@@ -87,7 +87,7 @@ static void pause_us(long us)
 #define SWAPS 1000
 
 static struct idng_live hammer;
-static atomic_int hammer_stop;
+static atomic_int hammer_stop, hammer_started;
 static atomic_long hammer_bad, hammer_reads;
 
 static void *hammer_reader(void *arg)
@@ -113,7 +113,8 @@ static void *hammer_reader(void *arg)
         if (!obj_ok(o))
             bad++;
         idng_live_leave();
-        reads++;
+        if (reads++ == 0)
+            atomic_fetch_add(&hammer_started, 1);
     }
     atomic_fetch_add(&hammer_bad, bad);
     atomic_fetch_add(&hammer_reads, reads);
@@ -130,6 +131,12 @@ START_TEST(test_readers_never_see_retired)
     atomic_store(&hammer.obj, obj_new(0));
     for (i = 0; i < READERS; i++)
         ck_assert_int_eq(pthread_create(&t[i], NULL, hammer_reader, (void *)(uintptr_t)(i + 1)), 0);
+    /* Every reader reading before the first swap: on a loaded machine the
+     * swaps could otherwise all be over before a reader ran at all. */
+    for (i = 0; i < 30000 && atomic_load(&hammer_started) < READERS; i++)
+        pause_us(1000);
+    REQUIRE(atomic_load(&hammer_started) == READERS, "only %d of %d readers started in 30 s",
+            atomic_load(&hammer_started), READERS);
     for (i = 0; i < SWAPS; i++) {
         struct obj *old = idng_live_publish(&hammer, obj_new(i + 1));
 
