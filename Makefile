@@ -347,6 +347,9 @@ $(BUILD)/tests/tap/test_dnsmsg_ldns: TEST_EXTRA_LIBS = -lldns
 CLI_RUN_BIN = $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/cli/test_cli_*.c))
 $(CLI_RUN_BIN): TEST_EXTRA_SRC = tests/cli/cli_run.c
 $(CLI_RUN_BIN): tests/cli/cli_run.c tests/cli/cli_run.h
+TAP_RUN_BIN = $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/cli/test_tap_*.c))
+$(TAP_RUN_BIN): TEST_EXTRA_SRC = tests/cli/tap_run.c
+$(TAP_RUN_BIN): tests/cli/tap_run.c tests/cli/tap_run.h
 $(BUILD)/tests/%: tests/%.c $(TEST_COMMON) $(TEST_LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(call layer_inc,$<) -Itests $(STD_CFLAGS) $(CFLAGS) $(CHECK_CFLAGS) -o $@ $< \
