@@ -74,13 +74,13 @@ static void tap_start(struct tap_proc *t, const char *out_path, const char *extr
     ck_abort_msg("idnguard tap did not listen on %s", t->sock);
 }
 
-/* SIGTERM, bounded wait; returns the exit status and its stderr. */
-static int tap_stop(struct tap_proc *t, char **err)
+/* Signal sig, bounded wait; returns the exit status and its stderr. */
+static int tap_stop_by(struct tap_proc *t, int sig, char **err)
 {
     unsigned waited;
     int st;
 
-    kill(t->pid, SIGTERM);
+    kill(t->pid, sig);
     for (waited = 0; waited < POLL_MS; waited += 10) {
         if (waitpid(t->pid, &st, WNOHANG) == t->pid) {
             running_tap = 0;
@@ -89,8 +89,14 @@ static int tap_stop(struct tap_proc *t, char **err)
         }
         t_sleep_ms(10);
     }
-    ck_abort_msg("idnguard tap did not stop on SIGTERM"); /* teardown kills it */
+    ck_abort_msg("idnguard tap did not stop on signal %d", sig); /* teardown kills it */
     return -1;
+}
+
+/* SIGTERM, bounded wait; returns the exit status and its stderr. */
+static int tap_stop(struct tap_proc *t, char **err)
+{
+    return tap_stop_by(t, SIGTERM, err);
 }
 
 static int connect_to(const char *path)
@@ -247,6 +253,30 @@ START_TEST(test_socket_writers_reconnects_and_broken_ones)
 }
 END_TEST
 
+/* SIGINT stops the tap as SIGTERM does: the writer's lines written, the
+ * summary on stderr, exit 0, the socket removed. */
+START_TEST(test_socket_sigint_stops)
+{
+    struct tap_proc t;
+    char out[600], *err, *s;
+    int a;
+
+    path_in(out, sizeof out, "lines.log");
+    tap_start(&t, out, NULL);
+    a = writer_open(t.sock);
+    writer_pairs(a, 1, 10);
+    writer_close(a);
+    ck_assert_msg(wait_lines(out, 10), "the lines did not all come");
+    ck_assert_int_eq(tap_stop_by(&t, SIGINT, &err), 0);
+    ck_assert_msg(strstr(err, "lines=10 unanswered=0 unmatched=0 dropped=0"), "%s", err);
+    s = t_slurp(out, NULL);
+    ck_assert_uint_eq(count_lines(s), 10);
+    free(s);
+    free(err);
+    ck_assert_int_ne(access(t.sock, F_OK), 0);
+}
+END_TEST
+
 /* Every slot held by writers that never speak: a real one still gets in
  * (the silent ones make room), and a second tap on the same path is
  * refused, leaving the first one's socket alone. */
@@ -349,6 +379,7 @@ static Suite *tap_socket_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_socket_writers_reconnects_and_broken_ones);
+    tcase_add_test(tc, test_socket_sigint_stops);
     tcase_add_test(tc, test_socket_slots_and_second_reader);
     tcase_add_test(tc, test_socket_stalled_output_drops);
     suite_add_tcase(s, tc);
