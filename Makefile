@@ -342,10 +342,18 @@ $(BUILD)/tests/lib/%: tests/lib/%.c $(TEST_COMMON) $(LIBIDNGUARD) $(LIB)
 # TEST_EXTRA_LIBS: what one suite links besides (the tap's ldns oracle, the
 # UTS #39 suite's ICU spoof checker).
 $(BUILD)/tests/tap/test_dnsmsg_ldns: TEST_EXTRA_LIBS = -lldns
+# TEST_EXTRA_SRC: helpers a family of suites shares (the CLI suites' runner
+# of the binary, the tap suites' dnstap builders and runner).
+CLI_RUN_BIN = $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/cli/test_cli_*.c))
+$(CLI_RUN_BIN): TEST_EXTRA_SRC = tests/cli/cli_run.c
+$(CLI_RUN_BIN): tests/cli/cli_run.c tests/cli/cli_run.h
+TAP_RUN_BIN = $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/cli/test_tap_*.c))
+$(TAP_RUN_BIN): TEST_EXTRA_SRC = tests/cli/tap_run.c
+$(TAP_RUN_BIN): tests/cli/tap_run.c tests/cli/tap_run.h
 $(BUILD)/tests/%: tests/%.c $(TEST_COMMON) $(TEST_LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(call layer_inc,$<) -Itests $(STD_CFLAGS) $(CFLAGS) $(CHECK_CFLAGS) -o $@ $< \
-	    $(TEST_COMMON) $(TEST_LIBS) $(TEST_EXTRA_LIBS) $(CHECK_LIBS)
+	    $(TEST_EXTRA_SRC) $(TEST_COMMON) $(TEST_LIBS) $(TEST_EXTRA_LIBS) $(CHECK_LIBS)
 
 $(SRC_STAMP):
 	rm -rf $(SRC)/icu-* $(SRC)/unicode-idna

@@ -38,6 +38,7 @@
  */
 #include "tap.h"
 #include "tap_run.h"
+#include "stopsig.h"
 #include "opts.h"
 
 #include "idng_conf.h"
@@ -48,7 +49,6 @@
 #include "idnguard.h"
 
 #include <stdarg.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,13 +59,6 @@
 /* ---- counters ---- */
 
 struct tap_counters tap_count;
-volatile sig_atomic_t tap_stop;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    tap_stop = 1;
-}
 
 __attribute__((format(printf, 2, 3))) void tap_report(struct tap *t, const char *fmt, ...)
 {
@@ -328,21 +321,6 @@ static int open_output(struct tap *t)
     return 0;
 }
 
-/* SIGINT and SIGTERM stop the tap; a reader gone (SIGPIPE) is an error of
- * a write, not the end. */
-static void catch_signals(void)
-{
-    struct sigaction sa;
-
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sa.sa_handler = SIG_IGN;
-    sigaction(SIGPIPE, &sa, NULL);
-}
-
 int idng_tap_main(int argc, char **argv)
 {
     struct tap t;
@@ -365,7 +343,7 @@ int idng_tap_main(int argc, char **argv)
         idng_conf_free(&t.conf);
         return 2;
     }
-    catch_signals();
+    idng_stop_on_signals(1); /* a reader gone is an error of a write */
     tap_match_init();
     t.clock_ns = t.file ? 0 : tap_mono_ns();
     t.next_stats_ns = tap_wall_ns() + (long long)t.stats_interval * NS;

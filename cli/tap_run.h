@@ -15,7 +15,6 @@
 #include "idng_policy.h"
 #include "idng_stats.h"
 
-#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,9 +40,6 @@ struct tap_counters {
     unsigned long long verdicts[IDNG_VERDICT_COUNT][IDNG_ACTION_COUNT];
 };
 extern struct tap_counters tap_count;
-
-/** Set by SIGINT and SIGTERM: the socket server stops. */
-extern volatile sig_atomic_t tap_stop;
 
 /** One run: its settings and its state. */
 struct tap {

@@ -5,6 +5,7 @@
  * frame handed to the matcher.
  */
 #include "tap_run.h"
+#include "stopsig.h"
 
 #include "idng_fstrm.h"
 #include "idnguard.h"
@@ -121,7 +122,7 @@ int tap_read_file(struct tap *t)
     idng_fstrm_conn_init(&c.fs, IDNG_FSTRM_UNIDIRECTIONAL);
     for (;;) {
         ssize_t n = read(fd, c.buf + c.len, CONN_BUF - c.len);
-        if (n < 0 && errno == EINTR && !tap_stop)
+        if (n < 0 && errno == EINTR && !idng_stop)
             continue;
         if (n < 0) {
             fprintf(stderr, "idnguard tap: %s: %s\n", t->file, strerror(errno));
@@ -148,7 +149,7 @@ int tap_read_file(struct tap *t)
             ret = 2;
             break;
         }
-        if (ret != 0 || tap_stop)
+        if (ret != 0 || idng_stop)
             break;
     }
     if (ret == 1)
@@ -282,7 +283,7 @@ int tap_serve_socket(struct tap *t)
     for (i = 0; i < TAP_CONNS; i++)
         conns[i].fd = -1;
     fprintf(stderr, "idnguard tap: listening on %s\n", t->sock);
-    while (!tap_stop) {
+    while (!idng_stop) {
         int n = 0, r;
         long long now;
 

@@ -4,8 +4,9 @@
  * counters files and query logs, text and JSON, with hostile lines; and the
  * live view in a real terminal, under tmux: it refreshes as the counters
  * file is replaced and the log grows and is rotated, shows rates, and quits
- * on q.  tmux runs on a socket of its own in the test's directory and its
- * server is stopped by PID.
+ * on q; without a terminal it stops on SIGINT and SIGTERM.  tmux runs on a
+ * socket of its own in the test's directory and its server is stopped by
+ * PID.
  */
 #include "common.h"
 
@@ -323,6 +324,53 @@ START_TEST(test_live_under_tmux)
 }
 END_TEST
 
+/* Without a terminal and without --once, top draws a frame every interval
+ * until SIGINT or SIGTERM (the loop's _i picks which) stops it: exit 0, the
+ * frames it drew complete. */
+static const int stop_signals[] = {SIGINT, SIGTERM};
+
+START_TEST(test_stops_on_signal)
+{
+    char prom[600], out[600];
+    const char *argv[] = {bin(), "top", "--stats", prom, "--interval", "1", NULL};
+    pid_t pid;
+    int i, st = 0, drawn = 0;
+    char *o;
+
+    path_in(prom, sizeof prom, "idnguard.prom");
+    path_in(out, sizeof out, "top.out");
+    write_file(prom, module_prom, "w");
+    pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (fd < 0 || dup2(fd, 1) < 0)
+            _exit(126);
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    /* The first frame, then the signal. */
+    for (i = 0; i < 200 && !drawn; i++) {
+        o = t_slurp(out, NULL);
+        drawn = o && strstr(o, "(module, mode uts46)");
+        free(o);
+        if (!drawn)
+            t_sleep_ms(50);
+    }
+    kill(pid, stop_signals[_i]);
+    for (i = 0; i < 200 && waitpid(pid, &st, WNOHANG) != pid; i++)
+        t_sleep_ms(50);
+    if (i == 200) {
+        kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+    }
+    ck_assert_msg(drawn, "idnguard top drew no frame");
+    ck_assert_msg(i < 200, "idnguard top did not stop on signal %d", stop_signals[_i]);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "signal %d: wait status 0x%x",
+                  stop_signals[_i], st);
+}
+END_TEST
+
 static void setup(void)
 {
     t_tmpdir_make(dir, sizeof dir, "idng-top");
@@ -355,6 +403,7 @@ static Suite *top_suite(void)
     tcase_add_test(tc, test_conf_and_tap_file);
     tcase_add_test(tc, test_usage_errors);
     tcase_add_test(tc, test_live_under_tmux);
+    tcase_add_loop_test(tc, test_stops_on_signal, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }
