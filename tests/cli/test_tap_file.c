@@ -462,6 +462,43 @@ START_TEST(test_usage_errors)
 }
 END_TEST
 
+/* A capture read into a pipe whose reader waits a second before it reads:
+ * more lines than the tap's two output buffers and the pipe hold.  The tap
+ * waits for its output (a file has no producer to keep up with): every
+ * line comes out, none is counted dropped, exit 0. */
+START_TEST(test_file_slow_reader_loses_nothing)
+{
+    enum { PAIRS = 30000 };
+    char path[600], cmd[2400], rcf[600], errf[600], *err, *rc;
+    uint8_t w[256];
+    size_t wl = wire_of("a-rather-long-label-for-a-longer-line.xn--bcher-kva.example", w);
+    unsigned long got = 0;
+    unsigned i;
+    FILE *f = capture(path, sizeof path, "many.fstrm"), *p;
+
+    for (i = 0; i < PAIRS; i++)
+        pair(f, i & 0xffff, 40000 + i % 20000, w, wl, 0, -1, 1, 1);
+    put_control(f, 3, 0);
+    ck_assert_int_eq(fclose(f), 0);
+    path_in(rcf, sizeof rcf, "tap.rc");
+    path_in(errf, sizeof errf, "tap.err");
+    snprintf(cmd, sizeof cmd, "{ '%s' tap -r '%s' 2>'%s'; echo $? >'%s'; } | { sleep 1; wc -l; }",
+             bin(), path, errf, rcf);
+    p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    ck_assert_int_eq(fscanf(p, "%lu", &got), 1);
+    ck_assert_int_eq(pclose(p), 0);
+    err = t_slurp(errf, NULL);
+    rc = t_slurp(rcf, NULL);
+    ck_assert_msg(err && strstr(err, " lines=30000 ") && strstr(err, " dropped=0 "), "%s",
+                  err ? err : "(no stderr)");
+    ck_assert_msg(rc && strcmp(rc, "0\n") == 0, "exit status %s", rc ? rc : "(none)");
+    ck_assert_uint_eq(got, PAIRS);
+    free(err);
+    free(rc);
+}
+END_TEST
+
 static Suite *tap_file_suite(void)
 {
     Suite *s = suite_create("tap_file");
@@ -475,6 +512,7 @@ static Suite *tap_file_suite(void)
     tcase_add_test(tc, test_file_settings_and_json);
     tcase_add_test(tc, test_file_stats_files_apart);
     tcase_add_test(tc, test_file_malformed_input);
+    tcase_add_test(tc, test_file_slow_reader_loses_nothing);
     tcase_add_test(tc, test_file_messages_without_dns);
     tcase_add_test(tc, test_usage_errors);
     suite_add_tcase(s, tc);
