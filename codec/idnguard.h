@@ -653,6 +653,59 @@ size_t idng_wire_len(const uint8_t *wire, size_t len);
 idng_wire_fault idng_wire_decompress(const uint8_t *msg, size_t len, size_t off, uint8_t *out,
                                      size_t *outlen, size_t *next);
 
+/** What idng_wire_rr_read found. */
+typedef enum idng_wire_rr_status {
+    IDNG_WIRE_RR_OK = 0,
+    /** The owner name cannot be read; the record's fault says why. */
+    IDNG_WIRE_RR_NAME,
+    /** The message ends inside TYPE, CLASS, TTL or RDLENGTH. */
+    IDNG_WIRE_RR_SHORT,
+    /** The RDATA, RDLENGTH octets long, runs past the message's end. */
+    IDNG_WIRE_RR_RDATA
+} idng_wire_rr_status;
+
+/** The header of one resource record (RFC 1035 4.1.3) as
+ *  idng_wire_rr_read reads it.  Offsets are into the message. */
+typedef struct idng_wire_rr {
+    size_t owner;          /**< the owner name's first octet */
+    size_t owner_end;      /**< just after the owner as sent: after its root
+                                label or its first pointer (TYPE begins here) */
+    size_t owner_len;      /**< the decompressed owner's length, root label
+                                included, when it was asked for; else 0 */
+    idng_wire_fault fault; /**< IDNG_WIRE_OK, or why the owner cannot be read */
+    uint16_t type;
+    uint16_t rclass;
+    uint32_t ttl;
+    uint16_t rdlength;
+    size_t rdata; /**< the RDATA's first octet (owner_end + 10) */
+    size_t end;   /**< just after the RDATA: where the next record begins */
+} idng_wire_rr;
+
+/**
+ * Reads the header of the resource record at offset off of the DNS message
+ * msg[0..len): its owner name, TYPE, CLASS, TTL and RDLENGTH, and where
+ * its RDATA lies.  The RDATA itself is not read.  Nothing at or past len is
+ * read, and nothing is allocated.
+ *
+ * The owner is read in one of two ways.  With owner_out, it is
+ * decompressed as idng_wire_decompress does (every pointer strictly
+ * backwards) into owner_out, IDNG_WIRE_MAX octets of room, and its length
+ * set in rr->owner_len.  Without (NULL), it is only walked in place with
+ * idng_wire_next: it ends at its root label or at a compression pointer
+ * (two octets), which is not followed, so where the pointer points is not
+ * looked at; rr->fault is then IDNG_WIRE_POINTER for a name that ends so.
+ *
+ * @param rr: filled in as far as the record could be read: on
+ *   IDNG_WIRE_RR_NAME only owner and fault; on IDNG_WIRE_RR_SHORT the
+ *   owner's fields too; on IDNG_WIRE_RR_RDATA every field.
+ * @return IDNG_WIRE_RR_OK; IDNG_WIRE_RR_NAME for an owner that cannot be
+ *   read (also for off at or past len); IDNG_WIRE_RR_SHORT when fewer than
+ *   10 octets follow the owner; IDNG_WIRE_RR_RDATA when fewer than
+ *   RDLENGTH octets follow those.
+ */
+idng_wire_rr_status idng_wire_rr_read(const uint8_t *msg, size_t len, size_t off,
+                                      uint8_t *owner_out, idng_wire_rr *rr);
+
 /**
  * Compares two labels as DNS does (RFC 4034 6.1): octet by octet with
  * ASCII letters folded to lowercase (no other folding), a label that is a

@@ -98,6 +98,64 @@ idng_wire_fault idng_wire_decompress(const uint8_t *msg, size_t len, size_t off,
     }
 }
 
+static uint16_t be16(const uint8_t *b)
+{
+    return (uint16_t)(b[0] << 8 | b[1]);
+}
+
+/* The owner walked in place: a pointer ends it and is not followed.
+ * Returns 1 when it is usable; rr->fault says IDNG_WIRE_OK, or
+ * IDNG_WIRE_POINTER for one ended by a pointer, or why it is not usable. */
+static int owner_in_place(const uint8_t *msg, size_t len, idng_wire_rr *rr)
+{
+    idng_wire_iter it;
+    const uint8_t *label;
+    size_t n;
+
+    idng_wire_start(&it, msg + rr->owner, len - rr->owner);
+    while (idng_wire_step(&it, &label, &n) == IDNG_WIRE_LABEL)
+        ;
+    rr->fault = it.fault;
+    if (it.fault == IDNG_WIRE_OK)
+        rr->owner_end = rr->owner + it.pos + 1;
+    else if (it.fault == IDNG_WIRE_POINTER && it.len - it.pos >= 2)
+        rr->owner_end = rr->owner + it.pos + 2;
+    else
+        return 0;
+    return 1;
+}
+
+idng_wire_rr_status idng_wire_rr_read(const uint8_t *msg, size_t len, size_t off,
+                                      uint8_t *owner_out, idng_wire_rr *rr)
+{
+    const uint8_t *h;
+
+    memset(rr, 0, sizeof *rr);
+    rr->owner = off;
+    if (off >= len) {
+        rr->fault = IDNG_WIRE_NO_ROOT;
+        return IDNG_WIRE_RR_NAME;
+    }
+    if (owner_out) {
+        rr->fault = idng_wire_decompress(msg, len, off, owner_out, &rr->owner_len, &rr->owner_end);
+        if (rr->fault != IDNG_WIRE_OK)
+            return IDNG_WIRE_RR_NAME;
+    } else if (!owner_in_place(msg, len, rr))
+        return IDNG_WIRE_RR_NAME;
+    if (len - rr->owner_end < 10)
+        return IDNG_WIRE_RR_SHORT;
+    h = msg + rr->owner_end;
+    rr->type = be16(h);
+    rr->rclass = be16(h + 2);
+    rr->ttl = (uint32_t)be16(h + 4) << 16 | be16(h + 6);
+    rr->rdlength = be16(h + 8);
+    rr->rdata = rr->owner_end + 10;
+    rr->end = rr->rdata + rr->rdlength;
+    if (rr->rdlength > len - rr->rdata)
+        return IDNG_WIRE_RR_RDATA;
+    return IDNG_WIRE_RR_OK;
+}
+
 static unsigned char fold(unsigned char c)
 {
     return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;

@@ -93,7 +93,8 @@ int idng_scan_has_targets(enum idng_section sec, uint16_t type);
  * answer, authority and additional sections (idng_scan_owner; OPT records
  * are skipped: they own nothing); the targets of the CNAME and DNAME
  * records idng_scan_has_targets names (idng_scan_target).  Names are read
- * with idng_wire_decompress (every pointer strictly backwards); nothing is
+ * with idng_wire_decompress (every pointer strictly backwards), record
+ * headers with idng_wire_rr_read (owner decompressed); nothing is
  * stripped (IDNG_STRIP_NONE); octets after the last record are ignored.
  * A message that cannot be read (a header under 12 octets, a name
  * idng_wire_decompress refuses, a question, record or rdata running past

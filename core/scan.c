@@ -118,16 +118,12 @@ int idng_scan_message(const struct idng_policy *p, struct idng_scan *s, const ui
     }
     for (sec = IDNG_SEC_ANSWER; sec <= IDNG_SEC_ADDITIONAL; sec++) {
         for (i = 0, count = be16(msg + 6 + 2 * sec); i < count; i++) {
+            idng_wire_rr rr;
             unsigned type;
-            size_t rdlen;
-            if (idng_wire_decompress(msg, len, pos, name, &n, &next) != IDNG_WIRE_OK
-                || len - next < 10)
+            if (idng_wire_rr_read(msg, len, pos, name, &rr) != IDNG_WIRE_RR_OK)
                 goto malformed;
-            type = be16(msg + next);
-            rdlen = be16(msg + next + 8);
-            pos = next + 10;
-            if (rdlen > len - pos)
-                goto malformed;
+            type = rr.type;
+            n = rr.owner_len;
             /* The records of one RRset follow one another: its owner is
              * judged once. */
             if (type != RR_OPT
@@ -141,12 +137,12 @@ int idng_scan_message(const struct idng_policy *p, struct idng_scan *s, const ui
                 last_type = type;
             }
             if (idng_scan_has_targets((enum idng_section)sec, (uint16_t)type)) {
-                if (idng_wire_decompress(msg, pos + rdlen, pos, name, &n, &next) != IDNG_WIRE_OK
-                    || next != pos + rdlen)
+                if (idng_wire_decompress(msg, rr.end, rr.rdata, name, &n, &next) != IDNG_WIRE_OK
+                    || next != rr.end)
                     goto malformed;
                 idng_scan_target(p, s, name, n, IDNG_STRIP_NONE);
             }
-            pos += rdlen;
+            pos = rr.end;
         }
     }
     return 0;

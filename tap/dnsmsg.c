@@ -129,29 +129,28 @@ idng_tap_status idng_dnsmsg_parse(const uint8_t *msg, size_t len, idng_dnsmsg *m
     records = (uint32_t)m->ancount + m->nscount + m->arcount;
     additional_from = (uint32_t)m->ancount + m->nscount;
     for (i = 0; i < records; i++) {
-        uint16_t type, rdlen;
-        size_t owner = pos;
-        if (!walk_name(msg, len, pos, &end, &it))
+        idng_wire_rr rr;
+        switch (idng_wire_rr_read(msg, len, pos, NULL, &rr)) {
+        case IDNG_WIRE_RR_OK:
+            break;
+        case IDNG_WIRE_RR_NAME:
             return IDNG_TAP_E_DNS_RR_NAME;
-        if (len - end < 10)
+        case IDNG_WIRE_RR_SHORT:
             return IDNG_TAP_E_DNS_RR_SHORT;
-        type = be16(msg + end);
-        rdlen = be16(msg + end + 8);
-        pos = end + 10;
-        if (rdlen > len - pos)
+        case IDNG_WIRE_RR_RDATA:
+        default:
             return IDNG_TAP_E_DNS_RDATA_SHORT;
-        if (i >= additional_from && type == IDNG_DNS_TYPE_OPT) {
+        }
+        if (i >= additional_from && rr.type == IDNG_DNS_TYPE_OPT) {
             if (m->has_opt)
                 return IDNG_TAP_E_DNS_OPT_DUP;
-            if (end != owner + 1 || msg[owner] != 0)
+            if (rr.owner_end != rr.owner + 1 || msg[rr.owner] != 0)
                 return IDNG_TAP_E_DNS_OPT_OWNER;
-            st = opt_record(m, be16(msg + end + 2),
-                            (uint32_t)be16(msg + end + 4) << 16 | be16(msg + end + 6),
-                            msg + pos, rdlen);
+            st = opt_record(m, rr.rclass, rr.ttl, msg + rr.rdata, rr.rdlength);
             if (st != IDNG_TAP_OK)
                 return st;
         }
-        pos = m->parsed = pos + rdlen;
+        pos = m->parsed = rr.end;
     }
     return IDNG_TAP_OK;
 }

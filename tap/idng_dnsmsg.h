@@ -9,8 +9,9 @@
  * The question name is returned as the raw octets sent, for display and
  * for idng_wire_check: a compressed question name (legal, if unusual) is
  * not followed; the walk stops at the pointer, qname_fault says
- * IDNG_WIRE_POINTER and the parse goes on.  Names of later records may be
- * compressed: a pointer (two octets) ends them, and is never followed, so
+ * IDNG_WIRE_POINTER and the parse goes on.  Record headers are read with
+ * the codec's idng_wire_rr_read, owners walked in place: they may be
+ * compressed, a pointer (two octets) ends them, and is never followed, so
  * no pointer loop can cost anything.
  *
  * What is read, in one pass with bounded work (every question takes at

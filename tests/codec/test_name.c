@@ -454,6 +454,167 @@ START_TEST(test_decompress_every_prefix)
 }
 END_TEST
 
+/* ---- Resource record headers ---- */
+
+/* Records at `off` of a message (no DNS header: the unit does not read
+ * one): the owner's place, and TYPE 1, CLASS 1, TTL 0x01020304, RDLENGTH
+ * 4 after it, then 4 octets of RDATA. */
+#define RR_FIXED "\000\001\000\001\001\002\003\004\000\004"
+#define RR_RDATA "\300\000\002\001"
+static const struct {
+    const char *what;
+    struct wire msg;
+    size_t off;
+    struct wire owner; /* decompressed */
+    size_t owner_end;
+    idng_wire_fault in_place; /* the fault of a walk in place */
+} records[] = {
+    {"an uncompressed owner", W("\003www\007example\000" RR_FIXED RR_RDATA), 0,
+     W("\003www\007example\000"), 13, IDNG_WIRE_OK},
+    {"the root as owner", W("\001a\000\000" RR_FIXED RR_RDATA), 3, W("\000"), 4, IDNG_WIRE_OK},
+    {"a label, then a pointer back", W("\007example\000\003www\300\000" RR_FIXED RR_RDATA), 9,
+     W("\003www\007example\000"), 15, IDNG_WIRE_POINTER},
+    {"a pointer alone", W("\007example\000\300\000" RR_FIXED RR_RDATA), 9, W("\007example\000"), 11,
+     IDNG_WIRE_POINTER},
+    {"a pointer to a pointer", W("\001a\000\300\000\001b\300\003" RR_FIXED RR_RDATA), 5,
+     W("\001b\001a\000"), 9, IDNG_WIRE_POINTER},
+};
+
+/* Every field, read both ways: decompressed, and walked in place. */
+START_TEST(test_rr_read_good)
+{
+    struct t_guard g;
+    uint8_t out[IDNG_WIRE_MAX];
+    const uint8_t *m;
+    size_t len = records[_i].msg.len, end = records[_i].owner_end;
+    idng_wire_rr rr;
+
+    t_guard_open(&g);
+    m = t_guard_put(&g, records[_i].msg.w, len);
+    ck_assert_int_eq(idng_wire_rr_read(m, len, records[_i].off, out, &rr), IDNG_WIRE_RR_OK);
+    ck_assert_msg(rr.owner_len == records[_i].owner.len
+                      && memcmp(out, records[_i].owner.w, rr.owner_len) == 0,
+                  "%s: owner read as another name (%zu octets)", records[_i].what, rr.owner_len);
+    ck_assert_int_eq(rr.fault, IDNG_WIRE_OK);
+    for (int in_place = 0; in_place < 2; in_place++) {
+        if (in_place) {
+            ck_assert_int_eq(idng_wire_rr_read(m, len, records[_i].off, NULL, &rr),
+                             IDNG_WIRE_RR_OK);
+            ck_assert_uint_eq(rr.owner_len, 0);
+            ck_assert_int_eq(rr.fault, records[_i].in_place);
+        }
+        ck_assert_uint_eq(rr.owner, records[_i].off);
+        ck_assert_msg(rr.owner_end == end, "%s: owner ends at %zu", records[_i].what, rr.owner_end);
+        ck_assert_uint_eq(rr.type, 1);
+        ck_assert_uint_eq(rr.rclass, 1);
+        ck_assert_uint_eq(rr.ttl, 0x01020304u);
+        ck_assert_uint_eq(rr.rdlength, 4);
+        ck_assert_uint_eq(rr.rdata, end + 10);
+        ck_assert_uint_eq(rr.end, len);
+        ck_assert(memcmp(m + rr.rdata, RR_RDATA, 4) == 0);
+    }
+    t_guard_close(&g);
+}
+END_TEST
+
+/* Every cut of every record at the guard page: in the owner, the owner
+ * cannot be read; in the ten fixed octets, the header is short; in the
+ * RDATA, it runs past the end.  What is cut off is never read. */
+START_TEST(test_rr_read_every_cut)
+{
+    struct t_guard g;
+    uint8_t out[IDNG_WIRE_MAX];
+    size_t off = records[_i].off, end = records[_i].owner_end, cut;
+    idng_wire_rr rr;
+
+    t_guard_open(&g);
+    for (cut = 0; cut < records[_i].msg.len; cut++) {
+        const uint8_t *m = t_guard_put(&g, records[_i].msg.w, cut);
+        idng_wire_rr_status want = cut < end        ? IDNG_WIRE_RR_NAME
+                                   : cut < end + 10 ? IDNG_WIRE_RR_SHORT
+                                                    : IDNG_WIRE_RR_RDATA;
+        for (int in_place = 0; in_place < 2; in_place++) {
+            idng_wire_rr_status st = idng_wire_rr_read(m, cut, off, in_place ? NULL : out, &rr);
+            REQUIRE(st == want, "%s, cut at %zu%s: %d, expected %d", records[_i].what, cut,
+                    in_place ? " (in place)" : "", (int)st, (int)want);
+            REQUIRE(rr.owner == off, "%s: owner at %zu", records[_i].what, rr.owner);
+            if (st == IDNG_WIRE_RR_NAME)
+                REQUIRE(rr.fault != IDNG_WIRE_OK && rr.owner_len == 0, "%s, cut at %zu: fault %d",
+                        records[_i].what, cut, (int)rr.fault);
+            else
+                REQUIRE(rr.owner_end == end, "%s, cut at %zu: owner ends at %zu", records[_i].what,
+                        cut, rr.owner_end);
+            if (st == IDNG_WIRE_RR_RDATA)
+                REQUIRE(rr.rdlength == 4 && rr.end == records[_i].msg.len,
+                        "%s, cut at %zu: RDATA to %zu", records[_i].what, cut, rr.end);
+        }
+    }
+    t_guard_close(&g);
+}
+END_TEST
+
+/* Owners that cannot be read, the offset at or past the end, RDLENGTH
+ * past the end however large, and the one difference between the two
+ * ways: a pointer is not followed in place. */
+START_TEST(test_rr_read_refused)
+{
+    static const uint8_t fwd[] = "\300\014" RR_FIXED RR_RDATA;
+    static const uint8_t ext[] = "\101\000" RR_FIXED;
+    static const uint8_t big[] = "\000\000"
+                                 "\000\051"
+                                 "\004\320"
+                                 "\000\000\200\000"
+                                 "\377\377"
+                                 "\000\000";
+    static const uint8_t empty[] = "\000\000\001\000\001\000\000\000\000\000\000";
+    struct t_guard g;
+    uint8_t out[IDNG_WIRE_MAX];
+    const uint8_t *m;
+    idng_wire_rr rr;
+
+    t_guard_open(&g);
+    /* A pointer forwards, to a root label. */
+    m = t_guard_put(&g, fwd, sizeof fwd - 1);
+    ck_assert_int_eq(idng_wire_rr_read(m, sizeof fwd - 1, 0, out, &rr), IDNG_WIRE_RR_NAME);
+    ck_assert_int_eq(rr.fault, IDNG_WIRE_POINTER);
+    ck_assert_int_eq(idng_wire_rr_read(m, sizeof fwd - 1, 0, NULL, &rr), IDNG_WIRE_RR_OK);
+    ck_assert_int_eq(rr.fault, IDNG_WIRE_POINTER);
+    ck_assert_uint_eq(rr.owner_end, 2);
+    ck_assert_uint_eq(rr.end, sizeof fwd - 1);
+    /* An extended label type. */
+    m = t_guard_put(&g, ext, sizeof ext - 1);
+    for (int in_place = 0; in_place < 2; in_place++) {
+        ck_assert_int_eq(idng_wire_rr_read(m, sizeof ext - 1, 0, in_place ? NULL : out, &rr),
+                         IDNG_WIRE_RR_NAME);
+        ck_assert_int_eq(rr.fault, IDNG_WIRE_LABEL_TYPE);
+    }
+    /* The offset at and past the end. */
+    m = t_guard_put(&g, empty, sizeof empty - 1);
+    for (size_t off = sizeof empty - 1; off < sizeof empty + 2; off++)
+        for (int in_place = 0; in_place < 2; in_place++) {
+            ck_assert_int_eq(
+                idng_wire_rr_read(m, sizeof empty - 1, off, in_place ? NULL : out, &rr),
+                IDNG_WIRE_RR_NAME);
+            ck_assert_int_eq(rr.fault, IDNG_WIRE_NO_ROOT);
+        }
+    /* RDLENGTH 0 that ends the message exactly: read; the RDATA is empty. */
+    ck_assert_int_eq(idng_wire_rr_read(m, sizeof empty - 1, 0, out, &rr), IDNG_WIRE_RR_OK);
+    ck_assert_uint_eq(rr.rdata, sizeof empty - 1);
+    ck_assert_uint_eq(rr.end, sizeof empty - 1);
+    /* An OPT record (root owner) whose RDLENGTH 65535 runs past its 2
+     * octets: refused, with every field read. */
+    m = t_guard_put(&g, big, sizeof big - 1);
+    ck_assert_int_eq(idng_wire_rr_read(m, sizeof big - 1, 1, NULL, &rr), IDNG_WIRE_RR_RDATA);
+    ck_assert_uint_eq(rr.type, 41);
+    ck_assert_uint_eq(rr.rclass, 1232);
+    ck_assert_uint_eq(rr.ttl, 0x8000);
+    ck_assert_uint_eq(rr.rdlength, 65535);
+    ck_assert_uint_eq(rr.rdata, 12);
+    ck_assert_uint_eq(rr.end, 12 + 65535);
+    t_guard_close(&g);
+}
+END_TEST
+
 START_TEST(test_label_casecmp)
 {
 #define CMP(a, b) idng_label_casecmp((const uint8_t *)(a), sizeof(a) - 1, (const uint8_t *)(b), \
@@ -733,6 +894,12 @@ static Suite *name_suite(void)
     tcase_add_loop_test(tc, test_decompress, 0, N_ELEMS(packed));
     tcase_add_test(tc, test_decompress_255_octets);
     tcase_add_test(tc, test_decompress_every_prefix);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("record header");
+    tcase_add_loop_test(tc, test_rr_read_good, 0, N_ELEMS(records));
+    tcase_add_loop_test(tc, test_rr_read_every_cut, 0, N_ELEMS(records));
+    tcase_add_test(tc, test_rr_read_refused);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("compare");

@@ -12,6 +12,12 @@
  *   followed only when it points before the run of labels that holds it,
  *   255 octets at most once followed), to the same octets and the same
  *   end in place; what it reads is one wire name;
+ * - at every record on that walk, idng_wire_rr_read reads the header as
+ *   the walk does: the same refusal (owner, header cut, rdata past the
+ *   end), or the same owner, type, class, TTL, rdlength and rdata offset;
+ *   walked in place (pointers not followed), it reads every owner that is
+ *   read decompressed, to the same end, and then refuses or reads the rest
+ *   alike;
  * - the scan reads the message exactly when a walk written here does (the
  *   header, every question, every record and its rdata within the
  *   message, answer CNAME and DNAME rdata exactly one name), and on that
@@ -79,6 +85,49 @@ static void check_name(const uint8_t *m, size_t len, size_t off)
     free(got);
 }
 
+/* The record header at m[off..len): idng_wire_rr_read, both ways, against
+ * the reading here. */
+static void check_rr(const uint8_t *m, size_t len, size_t off)
+{
+    uint8_t *got = fuzz_alloc(IDNG_WIRE_MAX), want[IDNG_WIRE_MAX];
+    size_t wlen = 0, next = 0;
+    idng_wire_rr rr, in;
+    idng_wire_rr_status st = idng_wire_rr_read(m, len, off, got, &rr), want_st;
+    idng_wire_rr_status in_st = idng_wire_rr_read(m, len, off, NULL, &in);
+
+    if (ref_read(m, len, off, want, &wlen, &next) != 0)
+        want_st = IDNG_WIRE_RR_NAME;
+    else if (len - next < 10)
+        want_st = IDNG_WIRE_RR_SHORT;
+    else if ((size_t)(m[next + 8] << 8 | m[next + 9]) > len - next - 10)
+        want_st = IDNG_WIRE_RR_RDATA;
+    else
+        want_st = IDNG_WIRE_RR_OK;
+    FUZZ_CHECK(st == want_st, "record at %zu: status %d, the reference %d", off, (int)st,
+               (int)want_st);
+    FUZZ_CHECK(rr.owner == off && in.owner == off, "record at %zu: owner elsewhere", off);
+    if (st == IDNG_WIRE_RR_NAME) {
+        FUZZ_CHECK(rr.fault != IDNG_WIRE_OK, "record at %zu: refused without a fault", off);
+    } else {
+        FUZZ_CHECK(rr.owner_len == wlen && memcmp(got, want, wlen) == 0 && rr.owner_end == next,
+                   "record at %zu: another owner", off);
+        FUZZ_CHECK(in_st == st && in.owner_end == next && in.owner_len == 0,
+                   "record at %zu: in place %d, decompressed %d", off, (int)in_st, (int)st);
+    }
+    if (st == IDNG_WIRE_RR_OK || st == IDNG_WIRE_RR_RDATA) {
+        const uint8_t *h = m + next;
+        FUZZ_CHECK(rr.type == (h[0] << 8 | h[1]) && rr.rclass == (h[2] << 8 | h[3])
+                       && rr.ttl == ((uint32_t)h[4] << 24 | (uint32_t)h[5] << 16 | h[6] << 8 | h[7])
+                       && rr.rdlength == (h[8] << 8 | h[9]) && rr.rdata == next + 10
+                       && rr.end == rr.rdata + rr.rdlength,
+                   "record at %zu: fields read otherwise", off);
+        FUZZ_CHECK(in.type == rr.type && in.rclass == rr.rclass && in.ttl == rr.ttl
+                       && in.rdlength == rr.rdlength && in.rdata == rr.rdata && in.end == rr.end,
+                   "record at %zu: fields read otherwise in place", off);
+    }
+    free(got);
+}
+
 /* The whole message read here, every name compared on the way
  * (check_name): 0 when it can be read as idng_policy.h says, else -1. */
 static int ref_message(const uint8_t *m, size_t len)
@@ -98,6 +147,7 @@ static int ref_message(const uint8_t *m, size_t len)
         for (i = 0; i < (size_t)(m[6 + 2 * sec] << 8 | m[7 + 2 * sec]); i++) {
             size_t type, rdlen;
             check_name(m, len, pos);
+            check_rr(m, len, pos);
             if (ref_read(m, len, pos, name, &n, &next) != 0 || len - next < 10)
                 return -1;
             type = (size_t)(m[next] << 8 | m[next + 1]);
