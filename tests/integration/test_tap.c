@@ -57,13 +57,6 @@ struct tap {
     pid_t pid, owner;
 };
 
-static int put_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    int ok = f && fputs(text, f) >= 0;
-    return f && fclose(f) == 0 && ok ? 0 : -1;
-}
-
 /* `idnguard tap ARGS...`, its stderr into t->err. */
 static pid_t tap_spawn(struct tap *t, char *const args[])
 {
@@ -158,7 +151,7 @@ static void tap_start(struct tap *t, const char *conf_text)
     snprintf(t->err, sizeof t->err, "%s/tap.err", t->dir);
     snprintf(t->conf, sizeof t->conf, "%s/idnguard.conf", t->dir);
     snprintf(t->stats, sizeof t->stats, "%s/tap.prom", t->dir);
-    ck_assert_msg(put_file(t->conf, conf_text) == 0, "cannot write %s", t->conf);
+    t_spew_str(t->conf, conf_text);
     snprintf(wait_s, sizeof wait_s, "%d", TAP_WAIT_S);
     {
         char *args[] = {"-u",     t->sock, "-w",           t->out,   "--conf",           t->conf,
@@ -596,7 +589,7 @@ START_TEST(test_socket_path)
     }
     /* a regular file */
     unlink(t.sock);
-    ck_assert_int_eq(put_file(t.sock, "not a socket\n"), 0);
+    t_spew_str(t.sock, "not a socket\n");
     {
         char *args[] = {"-u", t.sock, "-w", t.out, "--conf", t.conf, NULL};
         pid = tap_spawn(&t, args);
@@ -661,7 +654,7 @@ static int dnsdist_start(const char *bin)
              "addAction(AllRule(), DnstapLogAction(\"dnsdist\", tap))\n"
              "addResponseAction(AllRule(), DnstapLogResponseAction(\"dnsdist\", tap))\n",
              dnsdist_port, H.port, T.sock);
-    ck_assert_msg(put_file(conf, text) == 0, "cannot write %s", conf);
+    t_spew_str(conf, text);
     {
         char *argv[] = {(char *)bin, "--supervised", "--disable-syslog", "-C", conf, NULL};
         dnsdist_pid = harness_spawn(argv, NULL, err);
