@@ -1,8 +1,8 @@
 /**
  * \file
  * Operating the module, the query log itself: escaping of hostile names,
- * the JSON format, a log file of its own (rotation, a failed reopen), the
- * line's fields, anonymized clients, log-rejected and log-queries: no.
+ * the JSON format, the line's fields, anonymized clients, log-rejected and
+ * log-queries: no.  The log file of the module's own is in test_ops.c.
  *
  * Each tcase has its own daemon pair started in an unchecked fixture
  * (owned by the runner process; see harness.h).
@@ -375,130 +375,6 @@ START_TEST(test_json_lines)
 }
 END_TEST
 
-/* ---- log-file: a file of the module's own ---- */
-
-static void setup_log_file(void)
-{
-    harness_setup(&H, "idnguard:\n    log-file: \"@DIR@/queries.log\"\n", 1);
-}
-
-/* "2026-11-21T05:53:32.123456Z" */
-static int rfc3339_utc(const char *t)
-{
-    static const char shape[] = "dddd-dd-ddTdd:dd:dd.ddddddZ";
-    size_t i;
-    if (strlen(t) != sizeof shape - 1)
-        return 0;
-    for (i = 0; shape[i]; i++)
-        if (shape[i] == 'd' ? !(t[i] >= '0' && t[i] <= '9') : t[i] != shape[i])
-            return 0;
-    return 1;
-}
-
-START_TEST(test_log_file_gets_the_lines)
-{
-    struct harness h = H; /* this test's view: query lines in the module's file */
-    struct dnsq_result r;
-    struct qline q;
-
-    snprintf(h.qlog, sizeof h.qlog, "%.*s/queries.log", HARNESS_PATH_MAX - 16, H.dir);
-    hx_query(&h, "xn--bcher-kva.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
-    hx_expect_data(&r, &q, "xn--bcher-kva.example.", "xn--bcher-kva.example. A 192.0.2.2", "ok",
-                   "pass", "resolved");
-    ck_assert_msg(rfc3339_utc(q.time), "no RFC 3339 time first on the line: %s", q.raw);
-    ck_assert_msg(strstr(q.raw, "idnguard: ") == NULL, "Unbound's prefix in the module's file: %s",
-                  q.raw);
-    hx_query(&h, "xn--ab-m1t.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
-    hx_expect_policy(&r, &q, "xn--ab-m1t.example.", 5, "contextj:xn--ab-m1t", "refuse",
-                     "idnguard: contextj: xn--ab-m1t: ");
-
-    /* Unbound's log has the module's start-up line but none of the queries. */
-    ck_assert_int_eq(harness_count_lines(H.ub_log, 0, HARNESS_LOADED), 1);
-    ck_assert_msg(harness_count_lines(H.ub_log, 0, "127.0.0.1#") == 0,
-                  "query lines in Unbound's log although log-file is set");
-}
-END_TEST
-
-/* Log rotation without a reload: a moved-away file is replaced by a new
- * one within a second or so (logrotate's default), and a truncated file
- * (copytruncate) is written from its start, with no hole before the line. */
-START_TEST(test_log_file_rotation)
-{
-    struct harness h = H;
-    char moved[HARNESS_PATH_MAX + 8], needle[40], *text;
-    struct timespec ts = {1, 300000000};
-    struct dnsq_result r;
-    struct qline q;
-    size_t n;
-
-    snprintf(h.qlog, sizeof h.qlog, "%.*s/queries.log", HARNESS_PATH_MAX - 16, H.dir);
-    snprintf(moved, sizeof moved, "%s.1", h.qlog);
-    hx_query(&h, "www.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
-    ck_assert_int_eq(rename(h.qlog, moved), 0);
-    nanosleep(&ts, NULL); /* past the module's once-a-second look at the path */
-    hx_query(&h, "xn--80aafi6cg.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
-    hx_expect_data(&r, &q, "xn--80aafi6cg.example.", "xn--80aafi6cg.example. A 192.0.2.5", "ok",
-                   "pass", "resolved");
-    snprintf(needle, sizeof needle, "127.0.0.1#%u ", r.local_port);
-    ck_assert_msg(harness_count_lines(moved, 0, needle) == 0, "the line went to the moved file");
-
-    ck_assert_int_eq(truncate(h.qlog, 0), 0);
-    hx_query(&h, "www2.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
-    text = harness_read_file(h.qlog, 0, &n);
-    ck_assert(text != NULL);
-    ck_assert_msg(n > 0 && memchr(text, '\0', n) == NULL && rfc3339_utc(q.time)
-                      && strncmp(text, q.time, strlen(q.time)) == 0,
-                  "after copytruncate the file does not begin with the new line (%zu octets)", n);
-    free(text);
-}
-END_TEST
-
-/* A log file that cannot be opened again is said in the daemon's log, in
- * every flavour: a rotated file whose path is now a directory (writing goes
- * on to the old file), and, after a reload whose file does not load, the
- * kept settings' log file (query lines then go to the daemon's log).  Last
- * in its tcase: the path stays a directory. */
-START_TEST(test_log_file_reopen_failed)
-{
-    struct harness h = H;
-    char moved[HARNESS_PATH_MAX + 8], line[2048];
-    struct timespec ts = {1, 300000000};
-    struct dnsq_result r;
-    struct qline q;
-    long from = harness_file_size(H.ub_log);
-
-    snprintf(h.qlog, sizeof h.qlog, "%.*s/queries.log", HARNESS_PATH_MAX - 16, H.dir);
-    snprintf(moved, sizeof moved, "%s.1", h.qlog);
-    hx_query(&h, "www.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
-    ck_assert_int_eq(rename(h.qlog, moved), 0);
-    ck_assert_int_eq(mkdir(h.qlog, 0755), 0);
-    nanosleep(&ts, NULL); /* past the writer's once-a-second look at the path */
-    ck_assert(dnsq_query(H.port, "www2.example", DNSQ_A, 0, 1, HARNESS_QUERY_MS, &r) == 0);
-    ck_assert_msg(harness_wait_line(H.ub_log, from, "idnguard: reopening the rotated log: ",
-                                    HARNESS_LOG_MS, line, sizeof line),
-                  "no line says that the rotated log file cannot be opened again");
-    ck_assert_msg(strstr(line, "queries.log") && strstr(line, "still writing to the old file"),
-                  "line: %s", line);
-    if (harness_engine()) /* Unbound's reload (SIGHUP) */
-        return;
-
-    from = harness_file_size(H.ub_log);
-    ck_assert_int_eq(harness_write_conf(&H, "idnguard:\n    mode: idna2009\n"), 0);
-    ck_assert_int_eq(harness_sighup(&H), 0);
-    ck_assert_msg(harness_wait_line(H.ub_log, from, HARNESS_RELOAD_FAILED, HARNESS_START_MS, line,
-                                    sizeof line),
-                  "no \"reload failed\" line after a bad reload");
-    ck_assert_msg(harness_wait_line(H.ub_log, from, "; query lines go to unbound's log", 0, line,
-                                    sizeof line),
-                  "no line says that the kept settings' log file cannot be opened again");
-    ck_assert_msg(strstr(line, "queries.log: log-file: "), "line: %s", line);
-    /* Which is true: the next query's line is in the daemon's log. */
-    hx_query(&H, "xn--bcher-kva.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
-    hx_expect_data(&r, &q, "xn--bcher-kva.example.", "xn--bcher-kva.example. A 192.0.2.2", "ok",
-                   "pass", "resolved");
-}
-END_TEST
-
 /* ---- what a line carries besides the verdict ---- */
 
 /* The normalize target, the transport (UDP, TCP) and the elapsed time. */
@@ -718,12 +594,6 @@ static Suite *ops_log_suite(void)
 
     tc = harness_tcase("json", setup_json, teardown);
     tcase_add_loop_test(tc, test_json_lines, 0, (int)(sizeof jrows / sizeof jrows[0]));
-    suite_add_tcase(s, tc);
-
-    tc = harness_tcase("log-file", setup_log_file, teardown);
-    tcase_add_test(tc, test_log_file_gets_the_lines);
-    tcase_add_test(tc, test_log_file_rotation);
-    tcase_add_test(tc, test_log_file_reopen_failed);
     suite_add_tcase(s, tc);
 
     tc = harness_tcase("line-fields", setup_defaults, teardown);
