@@ -25,7 +25,7 @@
  * check-tap-producers) the suite is the producers of Debian 13's instead.
  *
  * Environment: that of every integration suite (harness.h), and
- * IDNGUARD_BIN (the CLI), IDNGUARD_DNSDIST (the unpacked dnsdist).
+ * IDNGUARD_BIN (the CLI).
  */
 #include "common.h"
 #include "harness.h"
