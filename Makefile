@@ -167,7 +167,8 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 # Integration tests: the real daemon with the module, NSD, an ldns client.
 ITEST_SRC := $(wildcard tests/integration/test_*.c)
 ITEST_BIN := $(ITEST_SRC:tests/%.c=$(BUILD)/tests/%)
-ITEST_COMMON := $(wildcard tests/integration/harness.c tests/integration/dnsq.c)
+ITEST_COMMON := $(wildcard tests/integration/harness.c tests/integration/harness_query.c \
+	tests/integration/dnsq.c tests/integration/tap_proc.c)
 TEST_COMMON := tests/common.c
 # The zones NSD serves: tests/integration/zones copied, and sig., deny.sig.
 # and bad.sig. signed with keys made by tests/integration/prepare-zones.sh,
@@ -297,7 +298,7 @@ stock: $(STOCK_UNBOUND)
 
 # Debian's dnsdist, unpacked the same way into build/dnsdist
 # (scripts/dnsdist.sh): the second dnstap producer of the tap's integration
-# test (tests/integration/test_tap.c, mk/tap.mk).
+# test (tests/integration/test_tap_dnsdist.c, mk/tap.mk).
 DNSDIST_DIR := $(BUILD)/dnsdist
 DNSDIST := $(DNSDIST_DIR)/usr/bin/dnsdist
 $(DNSDIST):

@@ -13,7 +13,7 @@
 #                    dpkg-deb -x, never installed, into $(DEB_ROOT);
 #                    libidnguard.so.0 exports its header's functions; the
 #                    packaged daemon with the packaged module and CLI runs
-#                    three integration suites through scripts/lab.sh, the
+#                    five integration suites through scripts/lab.sh, the
 #                    suites' "other build" being the daemon built here; and
 #                    unbound's AppArmor profile with idnguard's rules is
 #                    compiled by apparmor_parser (deb-apparmor)
@@ -118,8 +118,8 @@ $(DEB_OUT)/lintian.txt: $(UB_DEB) $(IDNG_DEB)
 # maintainer scripts, and unbound's starts the system's service.  The
 # module refuses the daemon built here ($(UNBOUND): same version, other
 # configure options), which is test_refuses_other_build's "other build".
-DEB_SUITES := $(BUILD)/tests/integration/test_policy $(BUILD)/tests/integration/test_normalize \
-	$(BUILD)/tests/integration/test_ops
+DEB_SUITES := $(addprefix $(BUILD)/tests/integration/,test_policy test_normalize test_ops \
+	test_ops_settings test_ops_log)
 check-deb: deb $(UB_STAMP) zones $(DEB_SUITES)
 	@$(MAKE) --no-print-directory deb-unpack
 	@test -s $(DEB_ROOT)/usr/share/idnguard/prometheus/idnguard.rules.yml \

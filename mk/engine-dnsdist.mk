@@ -16,8 +16,8 @@
 # Timing on this machine: about 2 minutes (1m56s, the suites built).
 
 ENGINES_ROOT ?= $(BUILD)/roots/engines
-DD_SUITES := $(addprefix $(BUILD)/tests/integration/,test_guard test_paths test_normalize \
-	test_policy test_lookalike test_dnssec)
+DD_SUITES := $(addprefix $(BUILD)/tests/integration/,test_guard test_guard_logs test_paths \
+	test_normalize test_policy test_lookalike test_dnssec)
 
 .PHONY: check-dnsdist
 check-dnsdist: engines-root $(LIBIDNGUARD) $(UB_STAMP) all zones $(DD_SUITES)

@@ -1,7 +1,7 @@
 # `idnguard tap`'s tests beyond its unit suites (tests/tap/test_*.c, in
-# TEST_SRC): the integration suite tests/integration/test_tap.c runs with
-# the others (check-integration, check-python) and needs Debian's stock
-# unbound and dnsdist, both unpacked, never installed; and the golden
+# TEST_SRC): the integration suites tests/integration/test_tap.c and
+# test_tap_dnsdist.c run with the others (check-integration, check-python)
+# and need Debian's stock unbound and dnsdist, both unpacked, never installed; and the golden
 # captures of tests/tap/golden, decoded by the CLI and checked against
 # their expected lines, dnstap-ldns's reading and the module's own lines.
 #

@@ -3,7 +3,7 @@
 #
 # Unpacks Debian's own binary package `dnsdist` into DESTDIR, a second
 # dnstap producer for the tap's integration test (tests/integration/
-# test_tap.c): dnsdist in front of the lab's resolver, logging its client
+# test_tap_dnsdist.c): dnsdist in front of the lab's resolver, logging its client
 # queries and responses with DnstapLogAction and DnstapLogResponseAction.
 # As scripts/stock-unbound.sh does for the stock unbound:
 # scripts/apt-source.sh --binary fetches the .deb through a private copy of

@@ -211,6 +211,28 @@ char *t_slurp(const char *path, size_t *len)
     return buf;
 }
 
+int t_write_file(const char *path, const char *mode, const void *buf, size_t len)
+{
+    FILE *f = fopen(path, mode);
+    int ok;
+
+    if (!f)
+        return -1;
+    ok = fwrite(buf, 1, len, f) == len;
+    return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+void t_spew(const char *path, const void *buf, size_t len)
+{
+    ck_assert_msg(t_write_file(path, "wb", buf, len) == 0, "cannot write %s: %s", path,
+                  strerror(errno));
+}
+
+void t_spew_str(const char *path, const char *s)
+{
+    t_spew(path, s, strlen(s));
+}
+
 void t_sleep_ms(unsigned ms)
 {
     struct timespec ts;

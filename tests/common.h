@@ -56,6 +56,17 @@ void t_tmpdir_remove(const char *dir);
  */
 char *t_slurp(const char *path, size_t *len);
 
+/**
+ * Writes len octets of buf as the whole of path, opened with mode ("wb",
+ * or "ab" to add to its end).  0, or -1 with errno set (the file may be
+ * left cut); for code that reports its own errors (the integration harness).
+ */
+int t_write_file(const char *path, const char *mode, const void *buf, size_t len);
+/** Writes buf (len octets) as the whole of path; an error fails the test, naming path. */
+void t_spew(const char *path, const void *buf, size_t len);
+/** t_spew of the NUL-terminated text s. */
+void t_spew_str(const char *path, const char *s);
+
 /** A text name, \DDD escapes giving raw octets, in wire format at out
  *  (room for 256 octets); returns its length. */
 size_t t_wire(const char *text, uint8_t *out);

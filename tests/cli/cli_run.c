@@ -284,13 +284,8 @@ size_t count_lines(const char *s, size_t len)
 /** Writes text to dir/idnguard.conf; its path into path (cap octets). */
 void write_conf(const char *dir, const char *text, char *path, size_t cap)
 {
-    FILE *f;
-
     snprintf(path, cap, "%s/idnguard.conf", dir);
-    f = fopen(path, "w");
-    ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
-    ck_assert(fputs(text, f) >= 0);
-    ck_assert(fclose(f) == 0);
+    t_spew_str(path, text);
 }
 
 START_TEST(test_bin_missing)

@@ -155,14 +155,10 @@ static void substitute(const char *s, const char *conf, const char *dir, char *o
 static void explain_setup(char *dir, size_t dcap, char *path, size_t pcap)
 {
     char text[1024], names[600];
-    FILE *f;
 
     t_tmpdir_make(dir, dcap, "idng-explain");
     snprintf(names, sizeof names, "%s/names.txt", dir);
-    f = fopen(names, "w");
-    ck_assert(f != NULL);
-    ck_assert(fputs("# ours\nbank.example\n", f) >= 0);
-    ck_assert(fclose(f) == 0);
+    t_spew_str(names, "# ours\nbank.example\n");
     substitute(explain_conf, "", dir, text, sizeof text);
     write_conf(dir, text, path, pcap);
 }

@@ -431,12 +431,9 @@ static const struct lint_case cases[] = {
 static void put_file(const char *dir, const char *name, const char *text)
 {
     char path[512];
-    FILE *f;
 
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    f = fopen(path, "w");
-    ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
-    ck_assert(fputs(text, f) >= 0 && fclose(f) == 0);
+    t_spew_str(path, text);
 }
 
 static void make_fifo(const char *dir)

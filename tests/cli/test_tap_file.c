@@ -181,12 +181,9 @@ START_TEST(test_file_settings_and_json)
     fclose(f);
     /* Only rejected clients get a line; a deny list names one. */
     path_in(conf, sizeof conf, "idnguard.conf");
-    f = fopen(conf, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs("idnguard:\n    log-queries: no\n    log-rejected: yes\n    deny: blocked.example\n"
-          "    anonymize-clients: yes\n",
-          f);
-    fclose(f);
+    t_spew_str(conf,
+               "idnguard:\n    log-queries: no\n    log-rejected: yes\n    deny: blocked.example\n"
+               "    anonymize-clients: yes\n");
     run_tap(args, &r);
     ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
     ck_assert_msg(count_lines(r.out) == 2, "%s", r.out);
@@ -201,9 +198,7 @@ START_TEST(test_file_settings_and_json)
     ck_assert_ptr_null(strstr(r.out, "bcher"));
     run_free(&r);
     /* A settings file with an error: named, exit 2. */
-    f = fopen(conf, "w");
-    fputs("idnguard:\n    log-querys: yes\n", f);
-    fclose(f);
+    t_spew_str(conf, "idnguard:\n    log-querys: yes\n");
     {
         const char *a2[] = {"-r", path, "--conf", conf, NULL};
         run_tap(a2, &r);
@@ -238,10 +233,7 @@ START_TEST(test_file_stats_files_apart)
     unlink(tapf);
     snprintf(text, sizeof text, "idnguard:\n    stats-file: \"%s\"\n    tap-stats-file: \"%s\"\n",
              mod, tapf);
-    f = fopen(conf, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    fclose(f);
+    t_spew_str(conf, text);
     run_tap(args, &r);
     ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
     run_free(&r);
@@ -326,9 +318,7 @@ START_TEST(test_file_malformed_input)
 
     /* Not Frame Streams at all, and a file that is not there. */
     path_in(path, sizeof path, "text.txt");
-    f = fopen(path, "w");
-    fputs("this is not a capture\n", f);
-    fclose(f);
+    t_spew_str(path, "this is not a capture\n");
     run_tap(args, &r);
     ck_assert_int_eq(r.status, 2);
     ck_assert_msg(strstr(r.err, "not a Frame Streams file of dnstap"), "%s", r.err);

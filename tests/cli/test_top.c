@@ -34,12 +34,11 @@ static void path_in(char *out, size_t cap, const char *name)
     snprintf(out, cap, "%s/%s", dir, name);
 }
 
-static void write_file(const char *path, const char *text, const char *mode)
+/* text added at the end of path (a log growing under the pane). */
+static void append(const char *path, const char *text)
 {
-    FILE *f = fopen(path, mode);
-    ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
-    fputs(text, f);
-    ck_assert(fclose(f) == 0);
+    ck_assert_msg(t_write_file(path, "ab", text, strlen(text)) == 0, "cannot write %s: %s", path,
+                  strerror(errno));
 }
 
 /* Runs idnguard with args (NULL-terminated). */
@@ -74,30 +73,30 @@ static void write_log(const char *path)
     memset(lng, 'a', sizeof lng - 2);
     lng[sizeof lng - 2] = '\n';
     lng[sizeof lng - 1] = '\0';
-    write_file(path,
-               "Nov 28 06:04:30 unbound[1:0] info: idnguard: loaded /etc/unbound/idnguard.conf "
-               "(mode uts46, Unicode 16.0.0)\n"
-               "Nov 28 06:04:31 unbound[1:1] info: idnguard: 127.0.0.1#37350 "
-               "xn--bcher-kva.example. (b\xc3\xbc" "cher.example.) A IN NOERROR ok pass resolved "
-               "proto=udp ms=1.3\n"
-               "Nov 28 06:04:31 unbound[1:1] info: idnguard: 192.0.2.7#4001 xn--pypal-4ve.example. "
-               "A IN REFUSED confusable:xn--pypal-4ve refuse policy ede=15 lookalike=confusable "
-               "proto=udp ms=0.2\n"
-               "Nov 28 06:04:32 unbound[1:1] info: idnguard: 192.0.2.7#4002 xn--pypal-4ve.example. "
-               "A IN REFUSED confusable:xn--pypal-4ve refuse policy ede=15 lookalike=confusable "
-               "proto=udp ms=0.2\n"
-               "Nov 28 06:04:33 unbound[1:1] info: idnguard: 198.51.100.9#53 evil\x1b[2J\xe2\x80\xae"
-               "moc.example. A IN REFUSED deny refuse policy ede=15\n"
-               "{\"time\":\"2026-11-28T06:04:34Z\",\"client\":\"2001:db8::1\",\"port\":7,"
-               "\"qname\":\"xn--ab-m1t.example.\",\"qname_unicode\":null,\"lookalike\":null,"
-               "\"qtype\":\"A\",\"qclass\":\"IN\",\"rcode\":\"NXDOMAIN\",\"verdict\":\"contextj\","
-               "\"label\":\"xn--ab-m1t\",\"action\":\"nxdomain\",\"path\":\"policy\"}\n"
-               "Nov 28 06:04:34 unbound[1:1] info: {\"time\":null,\"client\":\"2001:db8::1\","
-               "\"port\":8,\"qname\":\"xn--ab-m1t.example.\",\"qname_unicode\":null,"
-               "\"verdict\":\"contextj\",\"label\":\"xn--ab-m1t\",\"action\":\"nxdomain\"}\n"
-               "Nov 28 06:04:35 unbound[1:0] info: idnguard stats (interval): answers=6\n",
-               "w");
-    write_file(path, lng, "a");
+    t_spew_str(
+        path, "Nov 28 06:04:30 unbound[1:0] info: idnguard: loaded /etc/unbound/idnguard.conf "
+              "(mode uts46, Unicode 16.0.0)\n"
+              "Nov 28 06:04:31 unbound[1:1] info: idnguard: 127.0.0.1#37350 "
+              "xn--bcher-kva.example. (b\xc3\xbc"
+              "cher.example.) A IN NOERROR ok pass resolved "
+              "proto=udp ms=1.3\n"
+              "Nov 28 06:04:31 unbound[1:1] info: idnguard: 192.0.2.7#4001 xn--pypal-4ve.example. "
+              "A IN REFUSED confusable:xn--pypal-4ve refuse policy ede=15 lookalike=confusable "
+              "proto=udp ms=0.2\n"
+              "Nov 28 06:04:32 unbound[1:1] info: idnguard: 192.0.2.7#4002 xn--pypal-4ve.example. "
+              "A IN REFUSED confusable:xn--pypal-4ve refuse policy ede=15 lookalike=confusable "
+              "proto=udp ms=0.2\n"
+              "Nov 28 06:04:33 unbound[1:1] info: idnguard: 198.51.100.9#53 evil\x1b[2J\xe2\x80\xae"
+              "moc.example. A IN REFUSED deny refuse policy ede=15\n"
+              "{\"time\":\"2026-11-28T06:04:34Z\",\"client\":\"2001:db8::1\",\"port\":7,"
+              "\"qname\":\"xn--ab-m1t.example.\",\"qname_unicode\":null,\"lookalike\":null,"
+              "\"qtype\":\"A\",\"qclass\":\"IN\",\"rcode\":\"NXDOMAIN\",\"verdict\":\"contextj\","
+              "\"label\":\"xn--ab-m1t\",\"action\":\"nxdomain\",\"path\":\"policy\"}\n"
+              "Nov 28 06:04:34 unbound[1:1] info: {\"time\":null,\"client\":\"2001:db8::1\","
+              "\"port\":8,\"qname\":\"xn--ab-m1t.example.\",\"qname_unicode\":null,"
+              "\"verdict\":\"contextj\",\"label\":\"xn--ab-m1t\",\"action\":\"nxdomain\"}\n"
+              "Nov 28 06:04:35 unbound[1:0] info: idnguard stats (interval): answers=6\n");
+    append(path, lng);
 }
 
 START_TEST(test_once)
@@ -108,7 +107,7 @@ START_TEST(test_once)
 
     path_in(prom, sizeof prom, "idnguard.prom");
     path_in(log, sizeof log, "query.log");
-    write_file(prom, module_prom, "w");
+    t_spew_str(prom, module_prom);
     write_log(log);
     run(args, &r);
     ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
@@ -153,14 +152,12 @@ START_TEST(test_conf_and_tap_file)
 
     path_in(conf, sizeof conf, "idnguard.conf");
     path_in(tapf, sizeof tapf, "tap.prom");
-    write_file(tapf,
-               "idnguard_tap_lines_total{class=\"ok\",action=\"pass\"} 7\n"
-               "idnguard_tap_lines_total{class=\"bad-punycode\",action=\"refuse\"} 2\n"
-               "idnguard_tap_dropped_total 0\n"
-               "idnguard_tap_info{version=\"0.2.0\",unicode=\"16.0.0\",mode=\"uts46\"} 1\n",
-               "w");
+    t_spew_str(tapf, "idnguard_tap_lines_total{class=\"ok\",action=\"pass\"} 7\n"
+                     "idnguard_tap_lines_total{class=\"bad-punycode\",action=\"refuse\"} 2\n"
+                     "idnguard_tap_dropped_total 0\n"
+                     "idnguard_tap_info{version=\"0.2.0\",unicode=\"16.0.0\",mode=\"uts46\"} 1\n");
     snprintf(text, sizeof text, "idnguard:\n    tap-stats-file: \"%s\"\n", tapf);
-    write_file(conf, text, "w");
+    t_spew_str(conf, text);
     run(args, &r);
     ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
     ck_assert_msg(strstr(r.out, "(idnguard tap, mode uts46)") && strstr(r.out, "all lines"), "%s",
@@ -205,7 +202,7 @@ START_TEST(test_usage_errors)
         char conf[600];
         const char *a[] = {"top", "--conf", conf, NULL};
         path_in(conf, sizeof conf, "empty.conf");
-        write_file(conf, "idnguard:\n", "w");
+        t_spew_str(conf, "idnguard:\n");
         run(a, &r);
         ck_assert_msg(r.status == 2 && strstr(r.err, "nothing to show"), "%s", r.err);
         run_free(&r);
@@ -274,8 +271,8 @@ START_TEST(test_live_under_tmux)
     path_in(sock, sizeof sock, "tmux.sock");
     path_in(prom, sizeof prom, "live.prom");
     path_in(log, sizeof log, "live.log");
-    write_file(prom, module_prom, "w");
-    write_file(log, "", "w");
+    t_spew_str(prom, module_prom);
+    t_spew_str(log, "");
     snprintf(cmd, sizeof cmd,
              "new-session -d -s top -x 120 -y 50 \"exec '%s' top --interval 1 --stats '%s' --log "
              "'%s'\"",
@@ -289,28 +286,24 @@ START_TEST(test_live_under_tmux)
     free(t);
     /* A newer counters file: rates per second, from the two versions' times. */
     t_sleep_ms(1100);
-    write_file(prom,
-               "idnguard_answers_total{class=\"ok\",action=\"pass\",path=\"resolved\"} 196\n"
-               "idnguard_answers_total{class=\"confusable\",action=\"refuse\",path=\"policy\"} 3\n",
-               "w");
+    t_spew_str(
+        prom, "idnguard_answers_total{class=\"ok\",action=\"pass\",path=\"resolved\"} 196\n"
+              "idnguard_answers_total{class=\"confusable\",action=\"refuse\",path=\"policy\"} 3\n");
     t = pane_with("per second");
     ck_assert_msg(t && strstr(t, "per second") && strstr(t, "  ok                     pass                196"),
                   "%s", t ? t : "");
     free(t);
     /* The log grows, then is rotated: both files' lines are counted. */
-    write_file(log,
-               "Nov 28 06:05:00 unbound[1:1] info: idnguard: 192.0.2.7#1 xn--pypal-4ve.example. A "
-               "IN REFUSED confusable:xn--pypal-4ve refuse policy ede=15\n",
-               "a");
+    append(log, "Nov 28 06:05:00 unbound[1:1] info: idnguard: 192.0.2.7#1 xn--pypal-4ve.example. A "
+                "IN REFUSED confusable:xn--pypal-4ve refuse policy ede=15\n");
     t = pane_with(": 1 answers, 1 rejected");
     ck_assert_msg(t && strstr(t, ": 1 answers, 1 rejected"), "%s", t ? t : "");
     free(t);
     path_in(old, sizeof old, "live.log.1");
     ck_assert_int_eq(rename(log, old), 0);
-    write_file(log,
+    t_spew_str(log,
                "Nov 28 06:05:01 unbound[1:1] info: idnguard: 192.0.2.8#2 xn--pypal-4ve.example. A "
-               "IN REFUSED confusable:xn--pypal-4ve refuse policy ede=15\n",
-               "w");
+               "IN REFUSED confusable:xn--pypal-4ve refuse policy ede=15\n");
     t = pane_with(": 2 answers, 2 rejected");
     ck_assert_msg(t && strstr(t, ": 2 answers, 2 rejected")
                       && strstr(t, "xn--pypal-4ve.example.                            2"),
@@ -339,7 +332,7 @@ START_TEST(test_stops_on_signal)
 
     path_in(prom, sizeof prom, "idnguard.prom");
     path_in(out, sizeof out, "top.out");
-    write_file(prom, module_prom, "w");
+    t_spew_str(prom, module_prom);
     pid = fork();
     ck_assert_int_ge(pid, 0);
     if (pid == 0) {

@@ -20,19 +20,6 @@
 #define N_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
 #define ERR_MAX 1024
 
-static inline void spew(const char *path, const void *buf, size_t len)
-{
-    FILE *f = fopen(path, "wb");
-    ck_assert_msg(f != NULL, "cannot create %s: %s", path, strerror(errno));
-    ck_assert(fwrite(buf, 1, len, f) == len);
-    ck_assert(fclose(f) == 0);
-}
-
-static inline void spew_str(const char *path, const char *s)
-{
-    spew(path, s, strlen(s));
-}
-
 /* idng_conf_write into a malloc'd string. */
 static inline char *write_str(const struct idng_conf *c, int *rc)
 {

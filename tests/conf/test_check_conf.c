@@ -121,12 +121,8 @@ static char *slurp(const char *path)
 /* Writes text to dir/name; returns the path in out. */
 static void put_file(const char *dir, const char *name, const char *text, char *out, size_t cap)
 {
-    FILE *f;
     snprintf(out, cap, "%s/%s", dir, name);
-    f = fopen(out, "w");
-    ck_assert(f != NULL);
-    fputs(text, f);
-    fclose(f);
+    t_spew_str(out, text);
 }
 
 /* Takes "  # FILE:LINE" off the end of every line of out that has one for

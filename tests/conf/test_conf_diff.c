@@ -45,15 +45,6 @@ static void diff_text(const char *old_text, const char *new_text, char *out)
 /* A protect-file in a directory made for the suite, holding names. */
 static char pdir[512], pfile[600];
 
-static void make_pfile(const char *names)
-{
-    FILE *f = fopen(pfile, "w");
-
-    ck_assert(f != NULL);
-    fputs(names, f);
-    ck_assert(fclose(f) == 0);
-}
-
 /* ------------------------------------------------------------------------ */
 /* One key at a time                                                         */
 
@@ -149,7 +140,7 @@ START_TEST(test_protect_file)
 {
     char a[1024], b[1024], out[OUT_MAX];
 
-    make_pfile("paypal.example\nbank.example\n");
+    t_spew_str(pfile, "paypal.example\nbank.example\n");
     snprintf(a, sizeof a, "idnguard:\n    protect-file: %s\n", pfile);
     diff_text("idnguard:\n", a, out);
     snprintf(b, sizeof b, "protect-file (none) -> \"%s\", names +2 (now 2)", pfile);
@@ -157,7 +148,7 @@ START_TEST(test_protect_file)
     {
         struct idng_conf old, now;
         parse_or_fail(&old, a);
-        make_pfile("paypal.example\nshop.example\nmail.example\n");
+        t_spew_str(pfile, "paypal.example\nshop.example\nmail.example\n");
         parse_or_fail(&now, a);
         idng_conf_diff(&old, &now, out, sizeof out);
         ck_assert_str_eq(out, "protect-file names +2 -1 (now 3)");

@@ -205,7 +205,7 @@ START_TEST(test_example_is_defaults)
     d = conf_diff(&c, &def);
     ck_assert_msg(d == NULL, "the example's '%s' is not the default", d);
     snprintf(path, sizeof path, "%s/10-local.conf", tmpdir);
-    spew_str(path, "idnguard:\n    on-invalid: log\n    deny: bad.example\n");
+    t_spew_str(path, "idnguard:\n    on-invalid: log\n    deny: bad.example\n");
     ck_assert_msg(idng_conf_parse(&c, buf, len, "idnguard.conf.example", err, sizeof err) == 0,
                   "%s", err);
     ck_assert_int_eq(c.policy.on_invalid, IDNG_ACT_LOG);

@@ -17,7 +17,7 @@
 static const char *put(const char *name, const char *text, char *out)
 {
     snprintf(out, 512, "%s/%s", tmpdir, name);
-    spew_str(out, text);
+    t_spew_str(out, text);
     return out;
 }
 
@@ -442,9 +442,9 @@ START_TEST(test_include_size_protect_file)
     memset(big, '\n', half);
     memcpy(big, "idnguard:", 9);
     snprintf(p, sizeof p, "%s/big-1.conf", tmpdir);
-    spew(p, big, half);
+    t_spew(p, big, half);
     snprintf(p, sizeof p, "%s/big-2.conf", tmpdir);
-    spew(p, big, half);
+    t_spew(p, big, half);
     free(big);
     snprintf(text, sizeof text, "idnguard:\n    include: %s/big-1.conf\n", tmpdir);
     ck_assert_msg(load_origins(&c, put("m.conf", text, m), err) == 0, "%s", err);

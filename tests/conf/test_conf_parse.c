@@ -325,12 +325,12 @@ START_TEST(test_load)
     expect_load_error(tmpdir, want);
 
     snprintf(path, sizeof path, "%s/empty.conf", tmpdir);
-    spew(path, "", 0);
+    t_spew(path, "", 0);
     snprintf(want, sizeof want, "%s:1: no 'idnguard:' clause*", path);
     expect_load_error(path, want);
 
     snprintf(path, sizeof path, "%s/comments.conf", tmpdir);
-    spew_str(path, "# settings\n\n# none yet\n");
+    t_spew_str(path, "# settings\n\n# none yet\n");
     snprintf(want, sizeof want, "%s:3: no 'idnguard:' clause*", path);
     expect_load_error(path, want);
 
@@ -345,18 +345,18 @@ START_TEST(test_load)
     ck_assert(big != NULL);
     memset(big, '\n', IDNG_CONF_FILE_MAX + 1);
     memcpy(big, "idnguard:", 9);
-    spew(path, big, IDNG_CONF_FILE_MAX + 1);
+    t_spew(path, big, IDNG_CONF_FILE_MAX + 1);
     snprintf(want, sizeof want, "%s: too big (%d octets; the limit is %d)", path,
              IDNG_CONF_FILE_MAX + 1, IDNG_CONF_FILE_MAX);
     expect_load_error(path, want);
     /* Exactly at the cap it loads. */
-    spew(path, big, IDNG_CONF_FILE_MAX);
+    t_spew(path, big, IDNG_CONF_FILE_MAX);
     idng_conf_init(&c);
     ck_assert_msg(idng_conf_load(&c, path, err, sizeof err) == 0, "%s", err);
     free(big);
 
     snprintf(path, sizeof path, "%s/good.conf", tmpdir);
-    spew_str(path, rich);
+    t_spew_str(path, rich);
     ck_assert_msg(idng_conf_load(&c, path, err, sizeof err) == 0, "%s", err);
     ck_assert_int_eq(c.policy.mode, IDNG_MODE_PUNYCODE);
     ck_assert_uint_eq(c.policy.allow.count, 2);
@@ -364,14 +364,14 @@ START_TEST(test_load)
 
     /* Errors inside a loaded file name the path as given. */
     snprintf(path, sizeof path, "%s/bad.conf", tmpdir);
-    spew_str(path, "idnguard:\n  ede: maybe\n");
+    t_spew_str(path, "idnguard:\n  ede: maybe\n");
     snprintf(want, sizeof want, "%s:2: bad value 'maybe' for 'ede' (expected yes or no)", path);
     expect_load_error(path, want);
 
     /* Root reads files whatever their mode, so there is nothing to see. */
     if (geteuid() != 0) {
         snprintf(path, sizeof path, "%s/unreadable.conf", tmpdir);
-        spew_str(path, "idnguard:\n");
+        t_spew_str(path, "idnguard:\n");
         ck_assert(chmod(path, 0) == 0);
         snprintf(want, sizeof want, "%s: cannot open: %s", path, strerror(EACCES));
         expect_load_error(path, want);
@@ -393,7 +393,7 @@ START_TEST(test_load_garbage)
     snprintf(path, sizeof path, "%s/garbage.conf", tmpdir);
     for (i = 0; i < sizeof buf; i++)
         buf[i] = (unsigned char)t_xorshift32(&seed);
-    spew(path, buf, sizeof buf);
+    t_spew(path, buf, sizeof buf);
     {
         struct idng_conf c, before;
         idng_conf_init(&c);
@@ -405,7 +405,7 @@ START_TEST(test_load_garbage)
     }
     /* The same garbage after a good clause line: still an error. */
     memcpy(buf, "idnguard:\n", 10);
-    spew(path, buf, sizeof buf);
+    t_spew(path, buf, sizeof buf);
     {
         struct idng_conf c;
         idng_conf_init(&c);
@@ -486,7 +486,7 @@ START_TEST(test_distinct_files)
     ck_assert(mkdtemp(dir) != NULL);
     snprintf(a, sizeof a, "%s/idnguard.prom", dir);
     snprintf(b, sizeof b, "%s/link.prom", dir);
-    spew_str(a, "");
+    t_spew_str(a, "");
     ck_assert_int_eq(symlink(a, b), 0);
     ck_assert(idng_conf_same_file(a, a));
     ck_assert(idng_conf_same_file(a, b));

@@ -18,8 +18,9 @@ START_TEST(test_protect)
 
     make_tmpdir();
     snprintf(path, sizeof path, "%s/protected.txt", tmpdir);
-    spew_str(path, "# our names\npaypal.com\n  example.org  # trailing comment\n\n"
-                   "b\xc3\xbc" "cher.example\r\n");
+    t_spew_str(path, "# our names\npaypal.com\n  example.org  # trailing comment\n\n"
+                     "b\xc3\xbc"
+                     "cher.example\r\n");
     snprintf(conf, sizeof conf, "idnguard:\n    protect: paypal.net\n    protect-file: %s\n",
              path);
     idng_conf_init(&c);
@@ -35,7 +36,7 @@ START_TEST(test_protect)
     idng_conf_free(&c);
 
     /* Bad lines in the file: each reported as file:line, then nothing. */
-    spew_str(path, "paypal.com\nxn--zz.example\nexample\x01.org\npaypal.com\n");
+    t_spew_str(path, "paypal.com\nxn--zz.example\nexample\x01.org\npaypal.com\n");
     snprintf(conf, sizeof conf, "idnguard:\n    protect-file: %s\n", path);
     idng_conf_init(&c);
     ck_assert_int_eq(parse_str(&c, conf, err), -1);

@@ -47,15 +47,6 @@ static const char *label(void *arg)
     return "test-host";
 }
 
-static void put(const char *file, const char *text)
-{
-    FILE *f = fopen(file, "w");
-
-    ck_assert_ptr_nonnull(f);
-    ck_assert_int_eq(fputs(text, f) >= 0, 1);
-    ck_assert_int_eq(fclose(f), 0);
-}
-
 static char changes[4096], err[8192];
 static size_t warned;
 
@@ -67,7 +58,7 @@ static enum idng_host_load open_with(struct idng_host *h, const char *text)
     ops.say = say;
     ops.stats_line = stats_line;
     ops.label = label;
-    put(path, text);
+    t_spew_str(path, text);
     return idng_host_open(h, path, &ops, changes, sizeof changes, err, sizeof err, &warned);
 }
 

@@ -78,22 +78,13 @@ static struct idng_logfile *open_log(void *arg, const char *p, char *err, size_t
     return idng_logfile_open(p, NULL, err, errlen);
 }
 
-static void put(const char *file, const char *text)
-{
-    FILE *f = fopen(file, "w");
-
-    ck_assert_ptr_nonnull(f);
-    ck_assert_int_eq(fputs(text, f) >= 0, 1);
-    ck_assert_int_eq(fclose(f), 0);
-}
-
 /* A new file renamed over the settings file: a new inode. */
 static void put_renamed(const char *text)
 {
     char tmp[700];
 
     snprintf(tmp, sizeof tmp, "%s.new", path);
-    put(tmp, text);
+    t_spew_str(tmp, text);
     ck_assert_int_eq(rename(tmp, path), 0);
 }
 
@@ -105,7 +96,7 @@ static void start_with(const char *text)
     char err[2048];
 
     ck_assert_ptr_nonnull(s);
-    put(path, text);
+    t_spew_str(path, text);
     idng_conf_init(&s->conf);
     ck_assert_msg(idng_conf_load(&s->conf, path, err, sizeof err) == 0, "%s", err);
     if (s->conf.log_file)
@@ -168,7 +159,7 @@ static void put_at(const char *rel, const char *text)
     char file[800];
 
     snprintf(file, sizeof file, "%s/%s", dir, rel);
-    put(file, text);
+    t_spew_str(file, text);
 }
 
 static void mkdir_at(const char *rel)
@@ -232,7 +223,7 @@ static void expect_edit_applied(const char *file)
 
     ck_assert(denied("a.example") && !denied("b.example"));
     next_tick();
-    put(file, "idnguard:\n    deny: b.example\n    mode: idna2008\n");
+    t_spew_str(file, "idnguard:\n    deny: b.example\n    mode: idna2008\n");
     ck_assert_int_eq(idng_watch_check(&w), 1);
     ck_assert(!denied("a.example") && denied("b.example"));
     ck_assert_int_eq(mode_now(), IDNG_MODE_IDNA2008);
@@ -264,7 +255,7 @@ START_TEST(test_renamed_file_applied)
     ck_assert(denied("c.example"));
     /* The new file is the one watched now, in place too. */
     next_tick();
-    put(path, "idnguard:\n    deny: d.example\n");
+    t_spew_str(path, "idnguard:\n    deny: d.example\n");
     ck_assert_int_eq(idng_watch_check(&w), 1);
     ck_assert(denied("d.example") && !denied("c.example"));
 }
@@ -306,11 +297,11 @@ START_TEST(test_half_file_not_applied)
     /* What an editor's write may leave for a moment: no clause yet. */
     start_with("idnguard:\n    deny: a.example\n");
     next_tick();
-    put(path, "");
+    t_spew_str(path, "");
     ck_assert_int_eq(idng_watch_check(&w), -1);
     ck_assert(denied("a.example"));
     next_tick();
-    put(path, "idnguard:\n    deny: e.example\n");
+    t_spew_str(path, "idnguard:\n    deny: e.example\n");
     ck_assert_int_eq(idng_watch_check(&w), 1);
     ck_assert(denied("e.example") && !denied("a.example"));
 }
@@ -320,12 +311,12 @@ START_TEST(test_protect_file_change_applied)
 {
     char text[800];
 
-    put(names, "paypal.example\n");
+    t_spew_str(names, "paypal.example\n");
     snprintf(text, sizeof text, "idnguard:\n    protect-file: \"%s\"\n", names);
     start_with(text);
     ck_assert_int_eq(idng_watch_check(&w), 0);
     next_tick();
-    put(names, "paypal.example\nbank.example\n");
+    t_spew_str(names, "paypal.example\nbank.example\n");
     ck_assert_int_eq(idng_watch_check(&w), 1);
     {
         const struct idng_settings *s = idng_watch_enter(&w);

@@ -693,14 +693,6 @@ static void remove_tmpdir(void)
     t_tmpdir_remove(tmpdir);
 }
 
-static void spew(const char *path, const void *p, size_t n)
-{
-    FILE *f = fopen(path, "wb");
-    ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
-    ck_assert_uint_eq(fwrite(p, 1, n, f), n);
-    ck_assert_int_eq(fclose(f), 0);
-}
-
 /* Loading path fails; the report is one problem a line, each line begins
  * with path and ":" and is printable ASCII; it holds want (when not NULL);
  * the settings are untouched.  Returns the report in err. */
@@ -740,10 +732,10 @@ START_TEST(test_conf_executable_is_not_a_settings_file)
     expect_clear_error("/bin/sh", NULL, err, sizeof err);
     make_tmpdir();
     snprintf(path, sizeof path, "%s/gzip.conf", tmpdir);
-    spew(path, BYTES("\037\213\010\000\000\000\000\000\000\003idnguard"));
+    t_spew(path, BYTES("\037\213\010\000\000\000\000\000\000\003idnguard"));
     expect_clear_error(path, NULL, err, sizeof err);
     snprintf(path, sizeof path, "%s/utf16.conf", tmpdir);
-    spew(path, BYTES("\377\376i\000d\000n\000g\000u\000a\000r\000d\000:\000\n\000"));
+    t_spew(path, BYTES("\377\376i\000d\000n\000g\000u\000a\000r\000d\000:\000\n\000"));
     expect_clear_error(path, NULL, err, sizeof err);
     remove_tmpdir();
 }
@@ -755,7 +747,7 @@ START_TEST(test_conf_garbage_after_clause_names_its_line)
     static const char text[] = "idnguard:\n  mode: uts46\n\033[2J\033[H\n  ede: yes\n";
     make_tmpdir();
     snprintf(path, sizeof path, "%s/escape.conf", tmpdir);
-    spew(path, BYTES(text));
+    t_spew(path, BYTES(text));
     snprintf(want, sizeof want, ":3:");
     expect_clear_error(path, want, err, sizeof err);
     remove_tmpdir();
@@ -772,16 +764,16 @@ START_TEST(test_conf_one_line_of_a_megabyte)
     memset(big, 'a', IDNG_CONF_FILE_MAX);
     memcpy(big, "idnguard:\n  allow: ", 19);
     snprintf(path, sizeof path, "%s/longline.conf", tmpdir);
-    spew(path, big, IDNG_CONF_FILE_MAX);
+    t_spew(path, big, IDNG_CONF_FILE_MAX);
     expect_clear_error(path, ":2:", err, sizeof err);
     ck_assert_msg(strlen(err) < 300, "the message quotes the whole line: %zu octets",
                   strlen(err));
     /* The same in a comment, and inside quotes. */
     memcpy(big, "idnguard:\n# ", 12);
-    spew(path, big, IDNG_CONF_FILE_MAX);
+    t_spew(path, big, IDNG_CONF_FILE_MAX);
     expect_clear_error(path, ":2:", err, sizeof err);
     memcpy(big, "idnguard:\n  log-file: \"/", 24);
-    spew(path, big, IDNG_CONF_FILE_MAX);
+    t_spew(path, big, IDNG_CONF_FILE_MAX);
     expect_clear_error(path, ":2:", err, sizeof err);
     free(big);
     remove_tmpdir();
@@ -793,11 +785,11 @@ START_TEST(test_conf_unterminated_quote_at_end_of_file)
     char err[1024], path[600];
     make_tmpdir();
     snprintf(path, sizeof path, "%s/quote.conf", tmpdir);
-    spew(path, BYTES("idnguard:\n  log-file: \"/var/log/x"));
+    t_spew(path, BYTES("idnguard:\n  log-file: \"/var/log/x"));
     expect_clear_error(path, ":2:", err, sizeof err);
-    spew(path, BYTES("idnguard:\n  deny: \"a.example\n  allow: b.example\"\n"));
+    t_spew(path, BYTES("idnguard:\n  deny: \"a.example\n  allow: b.example\"\n"));
     expect_clear_error(path, ":2:", err, sizeof err);
-    spew(path, BYTES("idnguard:\n  mode: \"uts46\\\"\n"));
+    t_spew(path, BYTES("idnguard:\n  mode: \"uts46\\\"\n"));
     expect_clear_error(path, ":2:", err, sizeof err);
     remove_tmpdir();
 }
@@ -808,9 +800,9 @@ START_TEST(test_conf_duplicate_keys_any_spelling)
     char err[1024], path[600];
     make_tmpdir();
     snprintf(path, sizeof path, "%s/dup.conf", tmpdir);
-    spew(path, BYTES("idnguard:\n  mode: uts46\n  ede: no\n  mode: \"uts46\"\n"));
+    t_spew(path, BYTES("idnguard:\n  mode: uts46\n  ede: no\n  mode: \"uts46\"\n"));
     expect_clear_error(path, ":4:", err, sizeof err);
-    spew(path, BYTES("idnguard:\n  on-bidi: log\n\tmode: punycode\n  on-bidi: log\n"));
+    t_spew(path, BYTES("idnguard:\n  on-bidi: log\n\tmode: punycode\n  on-bidi: log\n"));
     expect_clear_error(path, ":4:", err, sizeof err);
     remove_tmpdir();
 }
@@ -838,7 +830,7 @@ START_TEST(test_conf_directory_symlink_device_loop)
     ck_assert_int_eq(symlink(path, link), 0);
     expect_clear_error(link, strerror(ENOENT), err, sizeof err);
     snprintf(path, sizeof path, "%s/file.conf", tmpdir);
-    spew(path, BYTES("idnguard:\n"));
+    t_spew(path, BYTES("idnguard:\n"));
     snprintf(link, sizeof link, "%s/file.conf/child", tmpdir);
     expect_clear_error(link, strerror(ENOTDIR), err, sizeof err);
     remove_tmpdir();
@@ -879,7 +871,7 @@ START_TEST(test_conf_unreadable_file_even_when_run_as_root)
     make_tmpdir();
     ck_assert_int_eq(chmod(tmpdir, 0755), 0);
     snprintf(path, sizeof path, "%s/secret.conf", tmpdir);
-    spew(path, BYTES("idnguard:\n"));
+    t_spew(path, BYTES("idnguard:\n"));
     ck_assert_int_eq(chmod(path, 0), 0);
     ck_assert_int_eq(pipe(fds), 0);
     pid = fork();

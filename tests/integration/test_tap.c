@@ -19,14 +19,17 @@
  *   socket while the tap runs; the tap takes the new connection, lines go
  *   on, and after SIGTERM it exits 0 with its summary line.
  * - socket: what -u does with what is already at its path.
- * - dnsdist: Debian's dnsdist (scripts/dnsdist.sh) in front of the lab's
- *   resolver, logging with DnstapLogAction and DnstapLogResponseAction.
+ *
+ * Debian's dnsdist as a producer is in test_tap_dnsdist.c; the tap process
+ * itself in tap_proc.c.  With IDNGUARD_TAP_PRODUCER set (make
+ * check-tap-producers) the suite is the producers of Debian 13's instead.
  *
  * Environment: that of every integration suite (harness.h), and
- * IDNGUARD_BIN (the CLI), IDNGUARD_DNSDIST (the unpacked dnsdist).
+ * IDNGUARD_BIN (the CLI).
  */
 #include "common.h"
 #include "harness.h"
+#include "tap_proc.h"
 
 #include <check.h>
 #include <errno.h>
@@ -43,232 +46,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-/** The tap's --wait in these tests: how long a query waits for its response. */
-#define TAP_WAIT_S 1
-#define LINE_CAP 8192
-
-/* ---- the tap process ---- */
-
-struct tap {
-    char dir[HARNESS_PATH_MAX];
-    char sock[HARNESS_PATH_MAX + 16], out[HARNESS_PATH_MAX + 16], err[HARNESS_PATH_MAX + 16],
-        conf[HARNESS_PATH_MAX + 16], stats[HARNESS_PATH_MAX + 16];
-    pid_t pid, owner;
-};
-
-static int put_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    int ok = f && fputs(text, f) >= 0;
-    return f && fclose(f) == 0 && ok ? 0 : -1;
-}
-
-/* `idnguard tap ARGS...`, its stderr into t->err. */
-static pid_t tap_spawn(struct tap *t, char *const args[])
-{
-    char *argv[24];
-    const char *bin = getenv("IDNGUARD_BIN");
-    size_t n = 0;
-    pid_t pid;
-
-    ck_assert_msg(bin && bin[0], "IDNGUARD_BIN is not set (run through make check-integration)");
-    argv[n++] = (char *)bin;
-    argv[n++] = "tap";
-    while (*args && n < sizeof argv / sizeof argv[0] - 1)
-        argv[n++] = *args++;
-    argv[n] = NULL;
-    pid = harness_spawn(argv, NULL, t->err);
-    ck_assert_msg(pid > 0, "cannot start %s: %s", bin, strerror(errno));
-    return pid;
-}
-
-/* Waits for a child to exit, bounded; *status its wait status.  0 when it
- * exited, -1 when it had to be killed. */
-static int reap(pid_t pid, int bound_ms, int *status)
-{
-    long long deadline = harness_now_ms() + bound_ms;
-
-    while (waitpid(pid, status, WNOHANG) == 0) {
-        if (harness_now_ms() >= deadline) {
-            kill(pid, SIGKILL);
-            waitpid(pid, status, 0);
-            return -1;
-        }
-        t_sleep_ms(10);
-    }
-    return 0;
-}
-
-/* A daemon this process started (dnsdist, a producer): SIGTERM, a bounded
- * wait.  Safe when it is not running (0). */
-static void daemon_stop(pid_t *pid)
-{
-    int st;
-
-    if (*pid > 0) {
-        kill(*pid, SIGTERM);
-        reap(*pid, HARNESS_STOP_MS, &st);
-    }
-    *pid = 0;
-}
-
-/* SIGTERM, a bounded wait; the wait status.  Safe when it is not running. */
-static int tap_stop(struct tap *t)
-{
-    int st = -1;
-
-    if (t->pid > 0 && t->owner == getpid()) {
-        kill(t->pid, SIGTERM);
-        reap(t->pid, HARNESS_STOP_MS, &st);
-    }
-    t->pid = 0;
-    return st;
-}
-
-/* Waits (bounded) until the tap says it listens; 0 at once when it exits
- * first. */
-static int tap_wait_listening(struct tap *t, char *line, size_t cap)
-{
-    long long deadline = harness_now_ms() + HARNESS_START_MS;
-    int st;
-
-    do {
-        if (harness_wait_line(t->err, 0, "idnguard tap: listening on ", 100, line, cap))
-            return 1;
-        if (waitpid(t->pid, &st, WNOHANG) == t->pid) {
-            t->pid = 0;
-            return 0;
-        }
-    } while (harness_now_ms() < deadline);
-    return 0;
-}
-
-/* Its own directory, the settings file, and `tap -u SOCK -w OUT --conf
- * CONF --wait 1 --stats-file STATS --stats-interval 1`, waited for
- * (bounded) until it says it listens. */
-static void tap_start(struct tap *t, const char *conf_text)
-{
-    char wait_s[16], line[LINE_CAP];
-
-    memset(t, 0, sizeof *t);
-    t_tmpdir_make(t->dir, sizeof t->dir, "idng-tap");
-    snprintf(t->sock, sizeof t->sock, "%s/tap.sock", t->dir);
-    snprintf(t->out, sizeof t->out, "%s/tap.log", t->dir);
-    snprintf(t->err, sizeof t->err, "%s/tap.err", t->dir);
-    snprintf(t->conf, sizeof t->conf, "%s/idnguard.conf", t->dir);
-    snprintf(t->stats, sizeof t->stats, "%s/tap.prom", t->dir);
-    ck_assert_msg(put_file(t->conf, conf_text) == 0, "cannot write %s", t->conf);
-    snprintf(wait_s, sizeof wait_s, "%d", TAP_WAIT_S);
-    {
-        char *args[] = {"-u",     t->sock, "-w",           t->out,   "--conf",           t->conf,
-                        "--wait", wait_s,  "--stats-file", t->stats, "--stats-interval", "1",
-                        NULL};
-        t->owner = getpid();
-        t->pid = tap_spawn(t, args);
-    }
-    if (!tap_wait_listening(t, line, sizeof line)) {
-        char tail[2000];
-        harness_tail(t->err, tail, sizeof tail);
-        tap_stop(t);
-        ck_abort_msg("idnguard tap -u %s did not say it listens: %s", t->sock, tail);
-    }
-}
-
-static void tap_cleanup(struct tap *t)
-{
-    tap_stop(t);
-    if (t->dir[0] && t->owner == getpid()
-        && !(getenv("IDNGUARD_KEEP") && atoi(getenv("IDNGUARD_KEEP"))))
-        t_tmpdir_remove(t->dir);
-    t->dir[0] = '\0';
-}
-
-/* The tap's line for the client port, written after offset from. */
-static void tap_line(const struct tap *t, long from, unsigned port, int timeout_ms, struct qline *q)
-{
-    char needle[40], line[LINE_CAP];
-
-    snprintf(needle, sizeof needle, " 127.0.0.1#%u ", port);
-    if (!harness_wait_line(t->out, from, needle, timeout_ms, line, sizeof line)) {
-        char tail[2000];
-        harness_tail(t->err, tail, sizeof tail);
-        ck_abort_msg("no tap line with \"%s\" in %s within %d ms; tap's stderr: %s", needle, t->out,
-                     timeout_ms, tail);
-    }
-    ck_assert_msg(qline_parse(line, q) == 0, "tap line does not parse: %s", line);
-    line[sizeof q->raw - 1] = '\0'; /* kept for messages only */
-    memcpy(q->raw, line, strlen(line) + 1);
-    ck_assert_msg(q->time[0] != '\0', "tap line without its time: %s", line);
-    ck_assert_msg(strcmp(q->path, "-") == 0, "tap line's path %s (expected -): %s", q->path, line);
-    ck_assert_msg(q->target[0] == '\0', "tap line with a target: %s", line);
-}
-
-/* The summary line, last on the tap's stderr: its counts. */
-struct tap_summary {
-    long frames, messages, lines, unanswered, unmatched, dropped, mal_frames, mal_messages, mal_dns,
-        connections;
-};
-
-static void tap_summary(const struct tap *t, struct tap_summary *s)
-{
-    size_t n;
-    char *text = harness_read_file(t->err, 0, &n), *last;
-
-    ck_assert_msg(text != NULL, "cannot read %s", t->err);
-    while (n > 0 && text[n - 1] == '\n')
-        text[--n] = '\0';
-    last = strrchr(text, '\n');
-    last = last ? last + 1 : text;
-    memset(s, 0, sizeof *s);
-    ck_assert_msg(sscanf(last,
-                         "idnguard tap: frames=%ld messages=%ld lines=%ld unanswered=%ld "
-                         "unmatched=%ld dropped=%ld malformed_frames=%ld "
-                         "malformed_messages=%ld malformed_dns=%ld connections=%ld",
-                         &s->frames, &s->messages, &s->lines, &s->unanswered, &s->unmatched,
-                         &s->dropped, &s->mal_frames, &s->mal_messages, &s->mal_dns,
-                         &s->connections)
-                      == 10,
-                  "no summary line last on the tap's stderr: %s", last);
-    free(text);
-}
-
-/* The counters of the tap's stats file, one snapshot (it is written
- * whole, once a second); -1 for a counter not there. */
-struct tap_counts {
-    long long frames, messages, other, unanswered, unmatched, mal_frames, mal_messages, mal_dns,
-        connections;
-};
-
-/* 0 with the counts, -1 while there is no stats file yet. */
-static int tap_counts(const struct tap *t, struct tap_counts *c)
-{
-    const struct {
-        const char *name;
-        long long *v;
-    } rows[] = {{"frames", &c->frames},
-                {"messages", &c->messages},
-                {"other_messages", &c->other},
-                {"unanswered", &c->unanswered},
-                {"unmatched", &c->unmatched},
-                {"malformed_frames", &c->mal_frames},
-                {"malformed_messages", &c->mal_messages},
-                {"malformed_dns", &c->mal_dns},
-                {"connections", &c->connections}};
-    char *text = harness_read_file(t->stats, 0, NULL), key[64];
-    size_t i;
-
-    if (!text)
-        return -1;
-    for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-        const char *p;
-        snprintf(key, sizeof key, "\nidnguard_tap_%s_total ", rows[i].name);
-        p = strstr(text, key);
-        *rows[i].v = p ? strtoll(p + strlen(key), NULL, 10) : -1;
-    }
-    free(text);
-    return 0;
-}
 
 /* ---- dynlib: the tap's lines and the module's ---- */
 
@@ -290,8 +67,7 @@ static void setup_dynlib(void)
 
 static void teardown_dynlib(void)
 {
-    harness_stop(&H);
-    tap_cleanup(&T);
+    tap_lab_stop(&H, &T);
 }
 
 static const struct {
@@ -596,165 +372,17 @@ START_TEST(test_socket_path)
     }
     /* a regular file */
     unlink(t.sock);
-    ck_assert_int_eq(put_file(t.sock, "not a socket\n"), 0);
+    t_spew_str(t.sock, "not a socket\n");
     {
         char *args[] = {"-u", t.sock, "-w", t.out, "--conf", t.conf, NULL};
         pid = tap_spawn(&t, args);
-        ck_assert_msg(reap(pid, HARNESS_START_MS, &st) == 0, "the tap started on a regular file");
+        ck_assert_msg(tap_reap(pid, HARNESS_START_MS, &st) == 0,
+                      "the tap started on a regular file");
         ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) != 0, "exit status 0x%x", st);
         ck_assert_msg(stat(t.sock, &sb) == 0 && S_ISREG(sb.st_mode), "the file at %s is gone",
                       t.sock);
     }
     tap_cleanup(&t);
-}
-END_TEST
-
-/* ---- dnsdist: another producer ---- */
-
-static pid_t dnsdist_pid;
-static char dnsdist_dir[HARNESS_PATH_MAX];
-static int dnsdist_port;
-
-/* A loopback port that is free for both UDP and TCP now (dnsdist binds
- * both; one taken meanwhile makes it exit, and setup tries again). */
-static int free_port(void)
-{
-    struct sockaddr_in sa;
-    socklen_t len = sizeof sa;
-    int u = socket(AF_INET, SOCK_DGRAM, 0), t = socket(AF_INET, SOCK_STREAM, 0), port = -1;
-
-    memset(&sa, 0, sizeof sa);
-    sa.sin_family = AF_INET;
-    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (u >= 0 && t >= 0 && bind(u, (struct sockaddr *)&sa, sizeof sa) == 0
-        && getsockname(u, (struct sockaddr *)&sa, &len) == 0
-        && bind(t, (struct sockaddr *)&sa, sizeof sa) == 0)
-        port = ntohs(sa.sin_port);
-    if (u >= 0)
-        close(u);
-    if (t >= 0)
-        close(t);
-    return port;
-}
-
-/* dnsdist on a free port in front of the lab's Unbound, its client
- * queries and responses going to the tap; 0 once it answers (bounded),
- * -1 when it exited first. */
-static int dnsdist_start(const char *bin)
-{
-    char conf[HARNESS_PATH_MAX + 32], err[HARNESS_PATH_MAX + 32], text[2 * HARNESS_PATH_MAX];
-    long long deadline;
-    struct dnsq_result r;
-    int st;
-
-    dnsdist_port = free_port();
-    ck_assert_msg(dnsdist_port > 0, "no free port");
-    snprintf(conf, sizeof conf, "%s/dnsdist.conf", dnsdist_dir);
-    snprintf(err, sizeof err, "%s/dnsdist.out", dnsdist_dir);
-    /* No security polling (it would ask a name server outside); the
-     * health checks ask the lab's local data. */
-    snprintf(text, sizeof text,
-             "setSecurityPollSuffix(\"\")\n"
-             "setLocal(\"127.0.0.1:%d\")\n"
-             "newServer({address=\"127.0.0.1:%d\", checkName=\"ready.local.test.\"})\n"
-             "local tap = newFrameStreamUnixLogger(\"%s\")\n"
-             "addAction(AllRule(), DnstapLogAction(\"dnsdist\", tap))\n"
-             "addResponseAction(AllRule(), DnstapLogResponseAction(\"dnsdist\", tap))\n",
-             dnsdist_port, H.port, T.sock);
-    ck_assert_msg(put_file(conf, text) == 0, "cannot write %s", conf);
-    {
-        char *argv[] = {(char *)bin, "--supervised", "--disable-syslog", "-C", conf, NULL};
-        dnsdist_pid = harness_spawn(argv, NULL, err);
-        ck_assert_msg(dnsdist_pid > 0, "cannot start %s: %s", bin, strerror(errno));
-    }
-    deadline = harness_now_ms() + HARNESS_START_MS;
-    while (harness_now_ms() < deadline) {
-        if (waitpid(dnsdist_pid, &st, WNOHANG) == dnsdist_pid) {
-            dnsdist_pid = 0;
-            return -1;
-        }
-        if (dnsq_query_ex(dnsdist_port, "ready.local.test", DNSQ_A, 0, 200, &r) == 0 && !r.timed_out
-            && r.rcode == 0)
-            return 0;
-        t_sleep_ms(50);
-    }
-    {
-        char tail[2000];
-        harness_tail(err, tail, sizeof tail);
-        ck_abort_msg("dnsdist did not answer on port %d within %d ms: %s", dnsdist_port,
-                     HARNESS_START_MS, tail);
-    }
-    return -1;
-}
-
-static void setup_dnsdist(void)
-{
-    const char *bin = getenv("IDNGUARD_DNSDIST");
-    int tries;
-
-    ck_assert_msg(bin && access(bin, X_OK) == 0,
-                  "IDNGUARD_DNSDIST (Debian's dnsdist, unpacked by scripts/dnsdist.sh) is not set "
-                  "or not there: run through make check-integration");
-    tap_start(&T, "idnguard:\n");
-    harness_setup(&H, "idnguard:\n", 1);
-    t_tmpdir_make(dnsdist_dir, sizeof dnsdist_dir, "idng-dnsdist");
-    for (tries = 0; tries < 3; tries++)
-        if (dnsdist_start(bin) == 0)
-            return;
-    ck_abort_msg("dnsdist exited before it answered, three times (a port taken meanwhile?)");
-}
-
-static void teardown_dnsdist(void)
-{
-    daemon_stop(&dnsdist_pid);
-    if (dnsdist_dir[0] && !(getenv("IDNGUARD_KEEP") && atoi(getenv("IDNGUARD_KEEP"))))
-        t_tmpdir_remove(dnsdist_dir);
-    dnsdist_dir[0] = '\0';
-    teardown_dynlib();
-}
-
-static const struct {
-    const char *qname;
-    unsigned flags;
-    const char *logged, *rcode, *verdict, *action;
-} via_dnsdist[] = {
-    {"xn--bcher-kva.example", 0, "xn--bcher-kva.example.", "NOERROR", "ok", "pass"},
-    {"xn--ab-m1t.example", HQ_TCP, "xn--ab-m1t.example.", "REFUSED", "contextj:xn--ab-m1t",
-     "refuse"},
-    {"b\\195\\188cher.example", 0, "b\\195\\188cher.example.", "NOERROR",
-     "raw-8bit:b\\195\\188cher", "normalize"},
-    {"a\\010b.example", HQ_TCP, "a\\010b.example.", "NXDOMAIN", "ok", "pass"},
-};
-#define NVIA ((int)(sizeof via_dnsdist / sizeof via_dnsdist[0]))
-
-/* dnsdist's dnstap gives the same lines: the client is dnsdist's client,
- * the rcode and EDE what the lab's resolver answered through it.  Its
- * Frame Streams writer sends at least once a second. */
-START_TEST(test_dnsdist_producer)
-{
-    struct dnsq_result r;
-    struct qline tap;
-    long from = harness_file_size(T.out);
-
-    ck_assert_msg(dnsq_query_ex(dnsdist_port, via_dnsdist[_i].qname, DNSQ_A, via_dnsdist[_i].flags,
-                                HARNESS_QUERY_MS, &r)
-                          == 0
-                      && !r.timed_out,
-                  "%s: no answer through dnsdist", via_dnsdist[_i].qname);
-    tap_line(&T, from, r.local_port, HARNESS_LOG_MS + 2000, &tap);
-    ck_assert_msg(strcmp(tap.qname, via_dnsdist[_i].logged) == 0 && strcmp(tap.qtype, "A") == 0
-                      && strcmp(tap.rcode, via_dnsdist[_i].rcode) == 0
-                      && strcmp(tap.rcode, dnsq_rcode_name(r.rcode)) == 0
-                      && strcmp(tap.verdict, via_dnsdist[_i].verdict) == 0
-                      && strcmp(tap.action, via_dnsdist[_i].action) == 0,
-                  "%s: tap line %s; expected %s %s %s %s (answered %s)", via_dnsdist[_i].qname,
-                  tap.raw, via_dnsdist[_i].logged, via_dnsdist[_i].rcode, via_dnsdist[_i].verdict,
-                  via_dnsdist[_i].action, dnsq_rcode_name(r.rcode));
-    ck_assert_msg(tap.ede == r.ede_code, "ede=%d, the answer's EDE %d: %s", tap.ede, r.ede_code,
-                  tap.raw);
-    ck_assert_msg(strcmp(tap.proto, via_dnsdist[_i].flags & HQ_TCP ? "tcp" : "udp") == 0
-                      && tap.ms[0],
-                  "proto=%s ms=%s: %s", tap.proto, tap.ms, tap.raw);
 }
 END_TEST
 
@@ -856,7 +484,7 @@ static int producer_start(const char *script)
     struct dnsq_result r;
     int st;
 
-    producer_port = free_port();
+    producer_port = tap_free_port();
     ck_assert_msg(producer_port > 0, "no free port");
     snprintf(port, sizeof port, "%d", producer_port);
     snprintf(nsd_port, sizeof nsd_port, "%d", H.nsd_port);
@@ -918,7 +546,7 @@ static void setup_producer(const struct producer *p)
 
 static void teardown_producer(void)
 {
-    daemon_stop(&producer_pid);
+    tap_daemon_stop(&producer_pid);
     teardown_dynlib();
 }
 
@@ -1062,10 +690,6 @@ static Suite *tap_suite(void)
 
     tc = harness_tcase("stock", setup_stock, teardown_dynlib);
     tcase_add_loop_test(tc, test_stock_producer, 0, NSTOCK);
-    suite_add_tcase(s, tc);
-
-    tc = harness_tcase("dnsdist", setup_dnsdist, teardown_dnsdist);
-    tcase_add_loop_test(tc, test_dnsdist_producer, 0, NVIA);
     suite_add_tcase(s, tc);
 
     tc = harness_tcase("restart", NULL, NULL);

@@ -57,14 +57,10 @@ static void teardown(void)
 static void put_file(const char *name, const char *text, char *path, size_t cap)
 {
     char tmp[600];
-    FILE *f;
 
     snprintf(path, cap, "%s/%s", dir, name);
     snprintf(tmp, sizeof tmp, "%s.new", path);
-    f = fopen(tmp, "w");
-    ck_assert_ptr_nonnull(f);
-    ck_assert_int_ge(fputs(text, f), 0);
-    ck_assert_int_eq(fclose(f), 0);
+    t_spew_str(tmp, text);
     ck_assert_int_eq(rename(tmp, path), 0);
 }
 
