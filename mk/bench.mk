@@ -187,3 +187,22 @@ bench-engines: deps-bench deps-integration engines-root
 	IDNGUARD_ZONES=$(abspath $(ZONES_DIR)) IDNGUARD_LIB=$(CURDIR)/$(LIBIDNGUARD) \
 	    IDNGUARD_LUA=$(CURDIR)/lua IDNGUARD_ENGINES_ROOT=$(CURDIR)/$(ENGINES_ROOT) \
 	    IDNGUARD_UNBOUND=$(UNBOUND) sh bench/engines_bench.sh $(BENCH_OUT)
+
+# Lists at blocklist scale: a million names in a deny-file, an allow-file and
+# a protect-file, their load time against `sort -u` of the same file, memory
+# per name, and what they add to a judgment (bench/lists_bench.c); the
+# resolver's cache-hit QPS with them is configuration 9 of bench-resolver.
+LISTS_BIN := $(BUILD)/bench/lists_bench
+BENCH_LISTS_NAMES ?= 1000000
+
+$(LISTS_BIN): bench/lists_bench.c $(LIB) $(CORE_LIB) $(CONF_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(LAYER_INC_bench) -std=c11 -Wall -Wextra -Werror -O2 -g -o $@ \
+	    bench/lists_bench.c $(CONF_LIB) $(CORE_LIB) $(LIB)
+
+.PHONY: bench-lists
+bench-lists:
+	@$(MAKE) --no-print-directory $(LISTS_BIN)
+	@mkdir -p $(BENCH_OUT)
+	$(LISTS_BIN) $(BENCH_LISTS_NAMES) $(BENCH_OUT)/lists.md
+	@cat $(BENCH_OUT)/lists.md
