@@ -190,12 +190,26 @@ static void time_sort(const char *file, double *t)
 }
 
 static const char *const hits[] = {
-    "www.example",       "example",           "ns.example",        "example",
-    "_dmarc.example",    "r3---sn-abc.example", "a--b.example",    "-x.example",
-    "www2.example",      "sub.www.example",   "ok.www.example",    "www.example",
-    "good-alias.example", "xn--bcher-kva.example", "xn--bcher-kva.example",
-    "xn--80aafi6cg.example", "xn--mgba3gch31f060k.example", "xn--pypal-4ve.example",
-    "xn--fa-hia.example", "xn--ab-m1t.example",
+    "www.example",
+    "example",
+    "ns.example",
+    "example",
+    "_dmarc.example",
+    "r3---sn-abc.example",
+    "a--b.example",
+    "-x.example",
+    "www2.example",
+    "sub.www.example",
+    "ok.www.example",
+    "www.example",
+    "good-alias.example",
+    "xn--bcher-kva.example",
+    "xn--bcher-kva.example",
+    "xn--80aafi6cg.example",
+    "xn--mgba3gch31f060k.example",
+    "xn--pypal-4ve.example",
+    "xn--fa-hia.example",
+    "xn--ab-m1t.example",
 };
 #define NHITS (sizeof hits / sizeof hits[0])
 
@@ -314,12 +328,14 @@ int main(int argc, char **argv)
     if (argc > 2 && (out = fopen(argv[2], "w")) == NULL)
         die(argv[2]);
     fprintf(out, "# Lists at blocklist scale: %lu names a file\n\n", n);
-    fprintf(out, "`make bench-lists` (bench/lists_bench.c). Load average at start: %s; at end: "
-                 "%s.\n\n",
+    fprintf(out,
+            "`make bench-lists` (bench/lists_bench.c). Load average at start: %s; at end: "
+            "%s.\n\n",
             load_start, load_end);
-    fprintf(out, "## Load\n\nidng_conf_load of settings naming the files, seconds, median "
-                 "(min-max) of %d; the peer is `LC_ALL=C sort -u` of the same file, in the "
-                 "same run.\n\n",
+    fprintf(out,
+            "## Load\n\nidng_conf_load of settings naming the files, seconds, median "
+            "(min-max) of %d; the peer is `LC_ALL=C sort -u` of the same file, in the "
+            "same run.\n\n",
             LOADS);
     fprintf(out, "| settings | load, s | sort -u, s | load/sort |\n|---|---:|---:|---:|\n");
     for (k = 0; k < 5; k++) {
@@ -338,8 +354,9 @@ int main(int argc, char **argv)
     for (k = 0; k < 3; k++)
         fprintf(out, "| %s | %.1f | %.1f |\n", cases[k + 1].label, (double)mem[k] / (double)n,
                 grown[k] * 1024.0 / (double)n);
-    fprintf(out, "\n## Judgment\n\nidng_policy_judge of the resolver bench's 20 hits names "
-                 "(none listed), ns per name, median (min-max) of %d interleaved rounds.\n\n",
+    fprintf(out,
+            "\n## Judgment\n\nidng_policy_judge of the resolver bench's 20 hits names "
+            "(none listed), ns per name, median (min-max) of %d interleaved rounds.\n\n",
             ROUNDS);
     fprintf(out, "| default settings | all three files | ratio |\n|---:|---:|---:|\n");
     fprintf(out, "| %.1f (%.1f-%.1f) | %.1f (%.1f-%.1f) | %.3f |\n", r[0][ROUNDS / 2], r[0][0],

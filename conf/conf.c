@@ -26,8 +26,13 @@ static void report(struct pstate *p, int warning, const char *fmt, va_list ap)
     if (k == IDNG_CONF_REPORT_MAX) {
         w = snprintf(line, sizeof line, "%s: more problems not shown", p->f.fname);
     } else {
-        w = snprintf(line, sizeof line, "%s:%zu: %s%s", p->f.fname, p->f.line > 0 ? p->f.line : 1,
-                     p->where != NULL ? p->where : "", warning ? "warning: " : "");
+        char e[ECHO_CAP];
+        w = snprintf(line, sizeof line, "%s:%zu: ", p->f.fname, p->f.line > 0 ? p->f.line : 1);
+        if (p->where != NULL && w >= 0 && (size_t)w < sizeof line)
+            w += snprintf(line + w, sizeof line - (size_t)w,
+                          "%s:%zu: ", conf_echo(e, p->where, strlen(p->where)), p->where_line);
+        if (warning && w >= 0 && (size_t)w < sizeof line)
+            w += snprintf(line + w, sizeof line - (size_t)w, "warning: ");
         if (w >= 0 && (size_t)w < sizeof line)
             w += vsnprintf(line + w, sizeof line - (size_t)w, fmt, ap);
     }

@@ -349,7 +349,7 @@ int conf_load_names(struct pstate *p, const struct key *k, const char *path,
                     int (*add)(struct pstate *, const struct key *, const char *, size_t,
                                const struct idng_conf_origin *))
 {
-    char e[ECHO_CAP], where[ECHO_CAP + 32];
+    char e[ECHO_CAP];
     char *buf;
     size_t len = 0, pos = 0, i, n = strlen(path);
     unsigned before = p->nerr;
@@ -373,6 +373,20 @@ int conf_load_names(struct pstate *p, const struct key *k, const char *path,
         free(buf);
         return -1;
     }
+    /* A list's room for every line at once: a file of a million names
+     * grows no table a name at a time. */
+    if (add == conf_add_listed) {
+        size_t lines = 1;
+        const char *s = buf, *end = buf + len;
+        while ((s = memchr(s, '\n', (size_t)(end - s))) != NULL) {
+            lines++;
+            s++;
+        }
+        if (conf_reserve_listed(p, k, lines) != 0) {
+            free(buf);
+            return -1;
+        }
+    }
     /* One name a line; blanks around it, empty lines and '#' comments are
      * ignored.  Every bad line is reported (up to the report's limit), and
      * then nothing is applied. */
@@ -391,8 +405,8 @@ int conf_load_names(struct pstate *p, const struct key *k, const char *path,
         }
         if (m == 0)
             continue;
-        snprintf(where, sizeof where, "%s:%lu: ", conf_echo(e, path, n), (unsigned long)from.line);
-        p->where = where;
+        p->where = path;
+        p->where_line = from.line;
         for (i = 0; i < m && (unsigned char)s[i] >= 0x20 && s[i] != 0x7F; i++)
             ;
         if (i < m)

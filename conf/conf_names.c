@@ -437,7 +437,7 @@ static int add_name(struct pstate *p, const struct key *k, const char *ln, const
     struct key named = *k;
     uint8_t wire[WIRE_MAX];
     size_t wlen = 0, i;
-    int which;
+    int r;
     char text[WIRE_MAX + 1], at[IDNG_CONF_LINE_MAX + 32];
 
     named.name = ln;
@@ -446,34 +446,34 @@ static int add_name(struct pstate *p, const struct key *k, const char *ln, const
         return -1;
     /* An exact repeat is a slip; the same name in allow and deny
      * contradicts itself.  (A name below another listed one is fine: it is
-     * how an exception is written.)  One probe of each list's table.
-     * idn-suffixes only exempts from one class, which allow and deny do
-     * not contradict. */
-    for (which = 0; which < 3; which++) {
-        const struct idng_conf_origin *first;
-        if ((which == 2) != (k->arg == 2))
-            continue;
-        i = idng_nameset_find(which == 0   ? &p->c.policy.allow
-                              : which == 1 ? &p->c.policy.deny
-                                           : &p->c.policy.idn_suffixes,
-                              wire, wlen);
-        if (i == IDNG_NAMESET_NONE)
-            continue;
-        wire_to_text(wire, text);
-        first = &(*conf_list_at(&p->c, name_list(which)))[i];
-        if (which == k->arg)
-            return conf_fail(p, "duplicate %s name '%s' (first at %s)", k->name, text,
-                        conf_first_at(p, first, at, sizeof at));
-        return conf_fail(p, "'%s' is in both '%s' (%s) and '%s'; a name can be in one list only",
-                         text, conf_list_key_name(which), conf_first_at(p, first, at, sizeof at),
-                         k->name);
+     * how an exception is written.)  One probe of the other list's table
+     * (idn-suffixes only exempts from one class, which allow and deny do
+     * not contradict), and the add finds a repeat in its own. */
+    if (k->arg != 2) {
+        int other = k->arg == 0 ? 1 : 0;
+        i = idng_nameset_find(other == 0 ? &p->c.policy.allow : &p->c.policy.deny, wire, wlen);
+        if (i != IDNG_NAMESET_NONE) {
+            wire_to_text(wire, text);
+            return conf_fail(
+                p, "'%s' is in both '%s' (%s) and '%s'; a name can be in one list only", text,
+                conf_list_key_name(other),
+                conf_first_at(p, &(*conf_list_at(&p->c, name_list(other)))[i], at, sizeof at),
+                k->name);
+        }
     }
-    /* Always noted: the messages above need them while the file is read. */
+    /* Always noted: the messages need them while the file is read. */
     if (conf_note_entry(p, name_list(k->arg), l->count) != 0)
         return -1;
     if (from != NULL)
         (*conf_list_at(&p->c, name_list(k->arg)))[l->count] = *from;
-    if (idng_nameset_add(l, wire, wlen, NULL) != 0)
+    r = idng_nameset_add(l, wire, wlen, &i);
+    if (r == 1) {
+        wire_to_text(wire, text);
+        return conf_fail(
+            p, "duplicate %s name '%s' (first at %s)", k->name, text,
+            conf_first_at(p, &(*conf_list_at(&p->c, name_list(k->arg)))[i], at, sizeof at));
+    }
+    if (r != 0)
         return conf_fail(p, "out of memory");
     /* The root exempts every name from on-idn: the switch is off, whatever
      * it says.  Allowed (a lab may want it), but said. */
@@ -510,6 +510,16 @@ int conf_add_listed(struct pstate *p, const struct key *k, const char *v, size_t
                     const struct idng_conf_origin *from)
 {
     return add_name(p, list_row(k), k->name, v, n, from);
+}
+
+int conf_reserve_listed(struct pstate *p, const struct key *k, size_t more)
+{
+    struct idng_nameset *l = FIELD(&p->c, list_row(k), struct idng_nameset);
+
+    /* The origins too: every name notes one. */
+    if (more > 0 && conf_note_entry(p, name_list(k->arg), l->count + more - 1) != 0)
+        return -1;
+    return idng_nameset_reserve(l, more) == 0 ? 0 : conf_fail(p, "out of memory");
 }
 
 /* The path only, kept with its line; the files are read once every

@@ -88,8 +88,10 @@ struct pstate {
     const char *user; /**< IDNG_CONF_F_CHECK_PATHS as this user; NULL: the caller */
     int sources_full; /**< IDNG_CONF_SOURCES_MAX reached (said once) */
     char vbuf[IDNG_CONF_LINE_MAX];            /**< a quoted value, unescaped */
-    const char *where;                        /**< "FILE:LINE: " of a file of names being read, put
-                            after the line's place in messages; NULL */
+    /** A file of names being read, else NULL: its name and the line
+     *  (where_line) come after the line's place in messages. */
+    const char *where;
+    size_t where_line;
 };
 
 /* ------------------------------------------------------------------------ */
@@ -202,6 +204,9 @@ int conf_add_protected(struct pstate *p, const struct key *k, const char *v, siz
  *  as the `allow` or `deny` line would; from: where in the file it is. */
 int conf_add_listed(struct pstate *p, const struct key *k, const char *v, size_t n,
                     const struct idng_conf_origin *from);
+/** Makes room in the list of an allow-file or deny-file row (k) for more
+ *  names.  0, or -1 (reported). */
+int conf_reserve_listed(struct pstate *p, const struct key *k, size_t more);
 
 /* ------------------------------------------------------------------------ */
 /* Files (conf_load.c)                                                  */

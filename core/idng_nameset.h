@@ -57,6 +57,14 @@ void idng_nameset_free(struct idng_nameset *s);
  */
 int idng_nameset_add(struct idng_nameset *s, const uint8_t *wire, size_t len, size_t *at);
 
+/**
+ * Makes room for more names to be added without growing the set's arrays
+ * again (a list read from a file of a million names: one allocation of
+ * each, no rehash on the way).  Adds nothing.
+ * @return 0, or -1 out of memory (the set is unchanged, and still valid).
+ */
+int idng_nameset_reserve(struct idng_nameset *s, size_t more);
+
 /** Index of exactly this name (any case), or IDNG_NAMESET_NONE. */
 size_t idng_nameset_find(const struct idng_nameset *s, const uint8_t *wire, size_t len);
 
