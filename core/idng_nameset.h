@@ -85,6 +85,14 @@ size_t idng_nameset_find(const struct idng_nameset *s, const uint8_t *wire, size
 int idng_nameset_listed(const struct idng_nameset *s, const uint8_t *wire, size_t len);
 
 /**
+ * idng_nameset_listed of one name in two sets (either may be empty or
+ * NULL), the name split and hashed once: *in_a and *in_b as it would
+ * return for a and b.  The policy's allow and deny lists.
+ */
+void idng_nameset_listed2(const struct idng_nameset *a, const struct idng_nameset *b,
+                          const uint8_t *wire, size_t len, int *in_a, int *in_b);
+
+/**
  * The 64-bit mix both name-keyed tables finish their FNV-1a hashes with
  * (the splitmix64 finalizer), so that every bit of the result depends on
  * every octet, as a table indexed by the low bits needs.

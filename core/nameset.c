@@ -324,18 +324,13 @@ size_t idng_nameset_mem(const struct idng_nameset *l)
     return n;
 }
 
-int idng_nameset_listed(const struct idng_nameset *l, const uint8_t *wire, size_t len)
+/* The longest name of l (non-empty) that the name with those labels and
+ * suffix hashes equals or lies below: its length, or 0. */
+static int longest_listed(const struct idng_nameset *l, const uint8_t *wire, const uint8_t *offs,
+                          size_t nlab, size_t total, const uint32_t *h)
 {
-    uint8_t offs[LABELS_MAX];
-    uint32_t h[LABELS_MAX];
-    size_t nlab, total = 0, i;
+    size_t i;
 
-    if (l == NULL || wire == NULL || l->count == 0 || l->slots == NULL)
-        return 0;
-    nlab = split_name(wire, len, offs, &total);
-    if (nlab == 0)
-        return 0;
-    suffix_hashes(wire, offs, nlab, h);
     /* The name itself first, then each parent: the first hit is the
      * longest listed name that matches. */
     for (i = 0; i < nlab; i++) {
@@ -344,4 +339,41 @@ int idng_nameset_listed(const struct idng_nameset *l, const uint8_t *wire, size_
             return (int)slen;
     }
     return 0;
+}
+
+void idng_nameset_listed2(const struct idng_nameset *a, const struct idng_nameset *b,
+                          const uint8_t *wire, size_t len, int *in_a, int *in_b)
+{
+    uint8_t offs[LABELS_MAX];
+    uint32_t h[LABELS_MAX];
+    size_t nlab, total = 0;
+    int use_a = a != NULL && a->count > 0 && a->slots != NULL;
+    int use_b = b != NULL && b->count > 0 && b->slots != NULL;
+
+    *in_a = *in_b = 0;
+    if (wire == NULL || (!use_a && !use_b))
+        return;
+    nlab = split_name(wire, len, offs, &total);
+    if (nlab == 0)
+        return;
+    suffix_hashes(wire, offs, nlab, h);
+    if (use_a)
+        *in_a = longest_listed(a, wire, offs, nlab, total, h);
+    if (use_b)
+        *in_b = longest_listed(b, wire, offs, nlab, total, h);
+}
+
+int idng_nameset_listed(const struct idng_nameset *l, const uint8_t *wire, size_t len)
+{
+    uint8_t offs[LABELS_MAX];
+    uint32_t h[LABELS_MAX];
+    size_t nlab, total = 0;
+
+    if (l == NULL || wire == NULL || l->count == 0 || l->slots == NULL)
+        return 0;
+    nlab = split_name(wire, len, offs, &total);
+    if (nlab == 0)
+        return 0;
+    suffix_hashes(wire, offs, nlab, h);
+    return longest_listed(l, wire, offs, nlab, total, h);
 }

@@ -749,6 +749,24 @@ START_TEST(test_set_api)
     ck_assert_int_eq(idng_nameset_listed(&s, pointer, sizeof pointer - 1), 0);
     ck_assert_int_eq(idng_nameset_listed(&s, www, 5), 0); /* cut short */
     ck_assert_uint_gt(idng_nameset_mem(&s), 0);
+    /* Two sets at once: each as on its own, either one empty or NULL. */
+    {
+        struct idng_nameset t;
+        int a = -1, b = -1;
+        idng_nameset_init(&t);
+        ck_assert_int_eq(idng_nameset_add(&t, www, sizeof www - 1, NULL), 0);
+        idng_nameset_listed2(&s, &t, www, sizeof www - 1, &a, &b);
+        ck_assert_int_eq(a, (int)(sizeof ex - 1));
+        ck_assert_int_eq(b, (int)(sizeof www - 1));
+        idng_nameset_listed2(&t, &s, ex, sizeof ex - 1, &a, &b);
+        ck_assert_int_eq(a, 0);
+        ck_assert_int_eq(b, (int)(sizeof ex - 1));
+        idng_nameset_listed2(NULL, &t, other, sizeof other - 1, &a, &b);
+        ck_assert(a == 0 && b == 0);
+        idng_nameset_listed2(&s, NULL, pointer, sizeof pointer - 1, &a, &b);
+        ck_assert(a == 0 && b == 0);
+        idng_nameset_free(&t);
+    }
     idng_nameset_free(&s);
     ck_assert_uint_eq(s.count, 0);
     ck_assert_uint_eq(idng_nameset_mem(&s), 0);
