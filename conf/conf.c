@@ -26,8 +26,13 @@ static void report(struct pstate *p, int warning, const char *fmt, va_list ap)
     if (k == IDNG_CONF_REPORT_MAX) {
         w = snprintf(line, sizeof line, "%s: more problems not shown", p->f.fname);
     } else {
-        w = snprintf(line, sizeof line, "%s:%zu: %s", p->f.fname, p->f.line > 0 ? p->f.line : 1,
-                     warning ? "warning: " : "");
+        char e[ECHO_CAP];
+        w = snprintf(line, sizeof line, "%s:%zu: ", p->f.fname, p->f.line > 0 ? p->f.line : 1);
+        if (p->where != NULL && w >= 0 && (size_t)w < sizeof line)
+            w += snprintf(line + w, sizeof line - (size_t)w,
+                          "%s:%zu: ", conf_echo(e, p->where, strlen(p->where)), p->where_line);
+        if (warning && w >= 0 && (size_t)w < sizeof line)
+            w += snprintf(line + w, sizeof line - (size_t)w, "warning: ");
         if (w >= 0 && (size_t)w < sizeof line)
             w += vsnprintf(line + w, sizeof line - (size_t)w, fmt, ap);
     }
@@ -153,11 +158,12 @@ int conf_add_file(struct pstate *p, const char *name, uint32_t *at)
 }
 
 /* Where an earlier entry was set, for "first at ...": "line N" in the file
- * being read, else "FILE:N". */
+ * being read (unless a file of names is: its lines are no settings lines),
+ * else "FILE:N". */
 const char *conf_first_at(const struct pstate *p, const struct idng_conf_origin *o, char *out,
                             size_t cap)
 {
-    if (o->file == p->f.file)
+    if (o->file == p->f.file && p->where == NULL)
         snprintf(out, cap, "line %lu", (unsigned long)o->line);
     else
         idng_conf_origin_text(&p->c, o, out, cap);
@@ -184,6 +190,16 @@ void idng_conf_init(struct idng_conf *c)
     c->watch_settings = 1;
 }
 
+static void files_free(struct idng_conf_files *l)
+{
+    size_t i;
+
+    for (i = 0; i < l->n; i++)
+        free(l->v[i]);
+    free(l->v);
+    free(l->from);
+}
+
 void idng_conf_free(struct idng_conf *c)
 {
     size_t i;
@@ -192,6 +208,8 @@ void idng_conf_free(struct idng_conf *c)
         return;
     idng_policy_free(&c->policy);
     idng_nameset_free(&c->protect_lines);
+    files_free(&c->allow_files);
+    files_free(&c->deny_files);
     free(c->log_file);
     free(c->stats_file);
     free(c->tap_stats_file);
@@ -247,15 +265,36 @@ static void check_distinct_files(struct pstate *p)
             }
 }
 
+/* Reads the files of an allow-file or deny-file row, each reported at
+ * the line that named it. */
+static void load_list_files(struct pstate *p, const struct key *k)
+{
+    const struct idng_conf_files *l = CFIELD(&p->c, k, struct idng_conf_files);
+    size_t i;
+
+    for (i = 0; i < l->n; i++) {
+        p->f.fname = p->c.origin.files[l->from[i].file];
+        p->f.file = l->from[i].file;
+        p->f.line = l->from[i].line;
+        (void)conf_load_names(p, k, l->v[i], conf_add_listed);
+    }
+}
+
 /* What waits until every file is read: the path checks of the files the
- * daemon writes, and the protect-file, each reported at the line that set
- * it (the last one, when files set it again). */
+ * daemon writes, the protect-file, and the allow-files and deny-files,
+ * each reported at the line that set it (the last one, when files set it
+ * again). */
 static void finish(struct pstate *p)
 {
-    size_t i;
+    size_t i, allow_lines = p->c.policy.allow.count, deny_lines = p->c.policy.deny.count;
 
     if (p->nerr == 0)
         check_distinct_files(p);
+    for (i = 0; i < NKEYS; i++)
+        if (conf_keys[i].kind == &conf_kind_names_file)
+            load_list_files(p, &conf_keys[i]);
+    p->c.allow_from_files = p->c.policy.allow.count - allow_lines;
+    p->c.deny_from_files = p->c.policy.deny.count - deny_lines;
     for (i = 0; i < NKEYS; i++) {
         const struct idng_conf_origin *o = &p->c.origin.key[i];
         int is_path = conf_keys[i].kind == &conf_kind_path;
@@ -269,7 +308,7 @@ static void finish(struct pstate *p)
         if (is_path)
             (void)conf_check_path(p, &conf_keys[i], *CFIELD(&p->c, &conf_keys[i], char *));
         else
-            (void)conf_load_protect_file(p, &conf_keys[i]);
+            (void)conf_load_names(p, &conf_keys[i], p->c.protect_file, conf_add_protected);
     }
 }
 

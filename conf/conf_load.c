@@ -1,6 +1,6 @@
 /**
  * \file
- * The settings files: reading them, include, the protect-file's names, the
+ * The settings files: reading them, include, the files of names, the
  * checks of the files the daemon opens, and what a load read (for the
  * watch).
  */
@@ -317,7 +317,7 @@ int conf_check_path(struct pstate *p, const struct key *k, const char *path)
     return 0;
 }
 
-/* The octets of a protect-file, malloc'd (NULL after a reported failure). */
+/* The octets of a file of names, malloc'd (NULL after a reported failure). */
 static char *read_names_file(struct pstate *p, const struct key *k, const char *path, size_t *len)
 {
     char e[ECHO_CAP], whybuf[96];
@@ -343,12 +343,13 @@ static char *read_names_file(struct pstate *p, const struct key *k, const char *
     return NULL;
 }
 
-/* Reads the protect-file that k (its row) names, reporting at the line that
- * named it. */
-int conf_load_protect_file(struct pstate *p, const struct key *k)
+/* Reads the file of names at path that k (its row) names, reporting at the
+ * line that named it: protect-file, allow-file, deny-file. */
+int conf_load_names(struct pstate *p, const struct key *k, const char *path,
+                    int (*add)(struct pstate *, const struct key *, const char *, size_t,
+                               const struct idng_conf_origin *))
 {
-    const char *path = p->c.protect_file;
-    char e[ECHO_CAP], where[ECHO_CAP + 32];
+    char e[ECHO_CAP];
     char *buf;
     size_t len = 0, pos = 0, i, n = strlen(path);
     unsigned before = p->nerr;
@@ -365,9 +366,26 @@ int conf_load_protect_file(struct pstate *p, const struct key *k)
                         p->user ? "by user " : "by this user", p->user ? p->user : "");
         }
     }
-    if ((p->flags & IDNG_CONF_F_ORIGINS) && conf_add_file(p, path, &from.file) != 0) {
+    /* The lists' messages say where an earlier name is ("first at
+     * FILE:LINE"), so their files are always among the files read. */
+    if (((p->flags & IDNG_CONF_F_ORIGINS) || add != conf_add_protected)
+        && conf_add_file(p, path, &from.file) != 0) {
         free(buf);
         return -1;
+    }
+    /* A list's room for every line at once: a file of a million names
+     * grows no table a name at a time. */
+    if (add == conf_add_listed) {
+        size_t lines = 1;
+        const char *s = buf, *end = buf + len;
+        while ((s = memchr(s, '\n', (size_t)(end - s))) != NULL) {
+            lines++;
+            s++;
+        }
+        if (conf_reserve_listed(p, k, lines) != 0) {
+            free(buf);
+            return -1;
+        }
     }
     /* One name a line; blanks around it, empty lines and '#' comments are
      * ignored.  Every bad line is reported (up to the report's limit), and
@@ -387,14 +405,15 @@ int conf_load_protect_file(struct pstate *p, const struct key *k)
         }
         if (m == 0)
             continue;
-        snprintf(where, sizeof where, "%s:%lu: ", conf_echo(e, path, n), (unsigned long)from.line);
+        p->where = path;
+        p->where_line = from.line;
         for (i = 0; i < m && (unsigned char)s[i] >= 0x20 && s[i] != 0x7F; i++)
             ;
-        if (i < m) {
-            conf_fail(p, "%scontrol octet 0x%02X in a name", where, (unsigned char)s[i]);
-            continue;
-        }
-        (void)conf_add_protected(p, k, s, m, where, &from);
+        if (i < m)
+            conf_fail(p, "control octet 0x%02X in a name", (unsigned char)s[i]);
+        else
+            (void)add(p, k, s, m, &from);
+        p->where = NULL;
     }
     free(buf);
     return p->nerr == before ? 0 : -1;

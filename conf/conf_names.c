@@ -1,7 +1,8 @@
 /**
  * \file
  * Domain names in the settings: a name as written to wire form, the
- * lists (allow, deny, idn-suffixes), protect and protect-file.
+ * lists (allow, deny, idn-suffixes) and the files of the first two
+ * (allow-file, deny-file), protect and protect-file.
  */
 #include "idng_conf_internal.h"
 
@@ -238,10 +239,17 @@ static int put_names(const struct idng_conf *c, const struct key *k, FILE *f)
     char text[WIRE_MAX + 1];
     size_t i;
 
+    /* The names of allow-files and deny-files (the last ones) are not
+     * lines: the writer shows those files' lines instead. */
+    size_t lines = l->count
+                   - (k->arg == 0   ? c->allow_from_files
+                      : k->arg == 1 ? c->deny_from_files
+                                    : 0);
+
     /* A comment keeps "every key is shown" true for an empty list. */
-    if (l->count == 0)
+    if (lines == 0)
         return fprintf(f, "    # %s: (none)\n", k->name) < 0 ? -1 : 0;
-    for (i = 0; i < l->count; i++) {
+    for (i = 0; i < lines; i++) {
         if (l->names[i] == NULL || wire_to_text(l->names[i], text) != 0)
             return -1;
         if (fprintf(f, "    %s: %s\n", k->name, text) < 0)
@@ -266,10 +274,10 @@ const struct kind conf_kind_names = {set_name, put_names, expect_name, diff_name
 
 /* -- protected names: protect (one name) and protect-file (a file of them) -- */
 
-/* Adds one protected name, as written (where: "" for a protect line, else
- * "FILE:LINE: " of the name in a protect-file, whose line is from). */
+/* Adds one protected name, as written (from: NULL for a protect line, else
+ * where in the protect-file it is; p->where then says so in messages). */
 int conf_add_protected(struct pstate *p, const struct key *k, const char *v, size_t n,
-                         const char *where, const struct idng_conf_origin *from)
+                       const struct idng_conf_origin *from)
 {
     uint8_t wire[WIRE_MAX];
     size_t wlen = 0;
@@ -284,22 +292,21 @@ int conf_add_protected(struct pstate *p, const struct key *k, const char *v, siz
      * a name a lookalike can imitate: valid, with an xn-- label or not. */
     st = idng_wire_check(wire, wlen, IDNG_MODE_UTS46, &ie);
     if (st != IDNG_OK)
-        return conf_fail(p, "%sbad name '%s' for '%s': label '%s': %s [%s]", where,
-                         conf_echo(e, v, n), k->name,
-                         conf_echo(lab, (const char *)wire + ie.label_off, ie.label_len),
+        return conf_fail(p, "bad name '%s' for '%s': label '%s': %s [%s]", conf_echo(e, v, n),
+                         k->name, conf_echo(lab, (const char *)wire + ie.label_off, ie.label_len),
                          idng_status_message(st), idng_status_class_name(st));
     if (wlen == 1)
-        return conf_fail(p, "%sbad name '.' for '%s': the root protects nothing (give a domain)",
-                    where, k->name);
+        return conf_fail(p, "bad name '.' for '%s': the root protects nothing (give a domain)",
+                         k->name);
     r = idng_protect_add(&p->c.policy.protect, wire, wlen);
     if (r == 1) {
         wire_to_text(wire, text);
-        return conf_fail(p, "%sduplicate protected name '%s'", where, text);
+        return conf_fail(p, "duplicate protected name '%s'", text);
     }
     if (r == -1)
         return conf_fail(p, "out of memory");
     if (r != 0)
-        return conf_fail(p, "%sbad name '%s' for '%s'", where, conf_echo(e, v, n), k->name);
+        return conf_fail(p, "bad name '%s' for '%s'", conf_echo(e, v, n), k->name);
     if (p->flags & IDNG_CONF_F_ORIGINS) {
         size_t i = p->c.policy.protect.names.count - 1;
         if (conf_note_entry(p, L_PROTECT, i) != 0)
@@ -307,14 +314,14 @@ int conf_add_protected(struct pstate *p, const struct key *k, const char *v, siz
         if (from != NULL)
             p->c.origin.protect[i] = *from;
     }
-    if (*where == '\0' && idng_nameset_add(&p->c.protect_lines, wire, wlen, NULL) != 0)
+    if (from == NULL && idng_nameset_add(&p->c.protect_lines, wire, wlen, NULL) != 0)
         return conf_fail(p, "out of memory");
     return 0;
 }
 
 static int set_protect(struct pstate *p, const struct key *k, const char *v, size_t n)
 {
-    return conf_add_protected(p, k, v, n, "", NULL);
+    return conf_add_protected(p, k, v, n, NULL);
 }
 
 static int put_protect(const struct idng_conf *c, const struct key *k, FILE *f)
@@ -420,44 +427,53 @@ static int looks_like_address(const uint8_t *w, size_t len)
     return it.fault == IDNG_WIRE_OK && it.labels == 4;
 }
 
-static int set_name(struct pstate *p, const struct key *k, const char *v, size_t n)
+/* Adds the name v[0..n) to the list of k's row (ln: the key named in
+ * messages, k's own or its file key's); from: NULL for a line, else where
+ * in an allow-file or deny-file the name is. */
+static int add_name(struct pstate *p, const struct key *k, const char *ln, const char *v, size_t n,
+                    const struct idng_conf_origin *from)
 {
     struct idng_nameset *l = FIELD(&p->c, k, struct idng_nameset);
+    struct key named = *k;
     uint8_t wire[WIRE_MAX];
     size_t wlen = 0, i;
-    int which;
+    int r;
     char text[WIRE_MAX + 1], at[IDNG_CONF_LINE_MAX + 32];
 
+    named.name = ln;
+    k = &named;
     if (conf_name_to_wire(p, k, v, n, wire, &wlen) != 0)
         return -1;
     /* An exact repeat is a slip; the same name in allow and deny
      * contradicts itself.  (A name below another listed one is fine: it is
-     * how an exception is written.)  One probe of each list's table.
-     * idn-suffixes only exempts from one class, which allow and deny do
-     * not contradict. */
-    for (which = 0; which < 3; which++) {
-        const struct idng_conf_origin *first;
-        if ((which == 2) != (k->arg == 2))
-            continue;
-        i = idng_nameset_find(which == 0   ? &p->c.policy.allow
-                              : which == 1 ? &p->c.policy.deny
-                                           : &p->c.policy.idn_suffixes,
-                              wire, wlen);
-        if (i == IDNG_NAMESET_NONE)
-            continue;
-        wire_to_text(wire, text);
-        first = &(*conf_list_at(&p->c, name_list(which)))[i];
-        if (which == k->arg)
-            return conf_fail(p, "duplicate %s name '%s' (first at %s)", k->name, text,
-                        conf_first_at(p, first, at, sizeof at));
-        return conf_fail(p, "'%s' is in both '%s' (%s) and '%s'; a name can be in one list only",
-                         text, conf_list_key_name(which), conf_first_at(p, first, at, sizeof at),
-                         k->name);
+     * how an exception is written.)  One probe of the other list's table
+     * (idn-suffixes only exempts from one class, which allow and deny do
+     * not contradict), and the add finds a repeat in its own. */
+    if (k->arg != 2) {
+        int other = k->arg == 0 ? 1 : 0;
+        i = idng_nameset_find(other == 0 ? &p->c.policy.allow : &p->c.policy.deny, wire, wlen);
+        if (i != IDNG_NAMESET_NONE) {
+            wire_to_text(wire, text);
+            return conf_fail(
+                p, "'%s' is in both '%s' (%s) and '%s'; a name can be in one list only", text,
+                conf_list_key_name(other),
+                conf_first_at(p, &(*conf_list_at(&p->c, name_list(other)))[i], at, sizeof at),
+                k->name);
+        }
     }
-    /* Always noted: the messages above need them while the file is read. */
+    /* Always noted: the messages need them while the file is read. */
     if (conf_note_entry(p, name_list(k->arg), l->count) != 0)
         return -1;
-    if (idng_nameset_add(l, wire, wlen, NULL) != 0)
+    if (from != NULL)
+        (*conf_list_at(&p->c, name_list(k->arg)))[l->count] = *from;
+    r = idng_nameset_add(l, wire, wlen, &i);
+    if (r == 1) {
+        wire_to_text(wire, text);
+        return conf_fail(
+            p, "duplicate %s name '%s' (first at %s)", k->name, text,
+            conf_first_at(p, &(*conf_list_at(&p->c, name_list(k->arg)))[i], at, sizeof at));
+    }
+    if (r != 0)
         return conf_fail(p, "out of memory");
     /* The root exempts every name from on-idn: the switch is off, whatever
      * it says.  Allowed (a lab may want it), but said. */
@@ -471,3 +487,136 @@ static int set_name(struct pstate *p, const struct key *k, const char *v, size_t
     }
     return 0;
 }
+
+static int set_name(struct pstate *p, const struct key *k, const char *v, size_t n)
+{
+    return add_name(p, k, k->name, v, n, NULL);
+}
+
+/* -- allow-file and deny-file: files of names for the lists -- */
+
+/* The row of the list a file key's names go to (its arg: 0 allow, 1 deny). */
+static const struct key *list_row(const struct key *k)
+{
+    size_t i;
+
+    for (i = 0; i < NKEYS; i++)
+        if (conf_keys[i].kind == &conf_kind_names && conf_keys[i].arg == k->arg)
+            return &conf_keys[i];
+    return NULL;
+}
+
+int conf_add_listed(struct pstate *p, const struct key *k, const char *v, size_t n,
+                    const struct idng_conf_origin *from)
+{
+    return add_name(p, list_row(k), k->name, v, n, from);
+}
+
+int conf_reserve_listed(struct pstate *p, const struct key *k, size_t more)
+{
+    struct idng_nameset *l = FIELD(&p->c, list_row(k), struct idng_nameset);
+
+    /* The origins too: every name notes one. */
+    if (more > 0 && conf_note_entry(p, name_list(k->arg), l->count + more - 1) != 0)
+        return -1;
+    return idng_nameset_reserve(l, more) == 0 ? 0 : conf_fail(p, "out of memory");
+}
+
+/* The path only, kept with its line; the files are read once every
+ * settings file is (conf.c), their names added after the lines' names. */
+static int set_names_file(struct pstate *p, const struct key *k, const char *v, size_t n)
+{
+    struct idng_conf_files *l = FIELD(&p->c, k, struct idng_conf_files);
+    char e[ECHO_CAP], x[160], at[IDNG_CONF_LINE_MAX + 32];
+    const char *why = conf_path_problem(v, n);
+    char **grown_v, *copy;
+    struct idng_conf_origin *grown_from;
+    size_t i;
+
+    if (why != NULL) {
+        k->kind->expect(k, x, sizeof x);
+        return conf_fail(p, "%s '%s' %s (expected %s)", k->name, conf_echo(e, v, n), why, x);
+    }
+    for (i = 0; i < l->n; i++)
+        if (strlen(l->v[i]) == n && memcmp(l->v[i], v, n) == 0)
+            return conf_fail(p, "duplicate %s '%s' (first at %s); a file is read once", k->name,
+                             conf_echo(e, v, n), conf_first_at(p, &l->from[i], at, sizeof at));
+    if ((copy = malloc(n + 1)) == NULL)
+        return conf_fail(p, "out of memory");
+    memcpy(copy, v, n);
+    copy[n] = '\0';
+    grown_v = realloc(l->v, (l->n + 1) * sizeof *grown_v);
+    if (grown_v != NULL)
+        l->v = grown_v;
+    grown_from = grown_v != NULL ? realloc(l->from, (l->n + 1) * sizeof *grown_from) : NULL;
+    if (grown_from == NULL) {
+        free(copy);
+        return conf_fail(p, "out of memory");
+    }
+    l->from = grown_from;
+    l->v[l->n] = copy;
+    l->from[l->n].file = p->f.file;
+    l->from[l->n].line = (uint32_t)p->f.line;
+    l->n++;
+    return 0;
+}
+
+/* One line a file, in the order read; none at all when there is none: the
+ * names of the list key's lines stand for the list (an empty list shows
+ * its comment there). */
+static int put_names_file(const struct idng_conf *c, const struct key *k, FILE *f)
+{
+    const struct idng_conf_files *l = CFIELD(c, k, struct idng_conf_files);
+    const char *s;
+    size_t i;
+
+    for (i = 0; i < l->n; i++) {
+        if (conf_path_problem(l->v[i], strlen(l->v[i])) != NULL
+            || fprintf(f, "    %s: \"", k->name) < 0)
+            return -1;
+        for (s = l->v[i]; *s != '\0'; s++)
+            if (((*s == '"' || *s == '\\') && putc('\\', f) == EOF) || putc(*s, f) == EOF)
+                return -1;
+        if (fputs("\"\n", f) == EOF)
+            return -1;
+    }
+    return 0;
+}
+
+static void expect_names_file(const struct key *k, char *out, size_t cap)
+{
+    (void)k;
+    snprintf(out, cap, "an absolute path of a file of names, one a line");
+}
+
+/* Is path among l's? */
+static int has_path(const struct idng_conf_files *l, const char *path)
+{
+    size_t i;
+
+    for (i = 0; i < l->n; i++)
+        if (strcmp(l->v[i], path) == 0)
+            return 1;
+    return 0;
+}
+
+/* The files named: "KEY +ADDED -REMOVED (now COUNT)" (a file's names that
+ * changed show in the list key's own item, which counts every name). */
+static int diff_names_file(const struct idng_conf *a, const struct idng_conf *b,
+                           const struct key *k, FILE *f)
+{
+    const struct idng_conf_files *x = CFIELD(a, k, struct idng_conf_files);
+    const struct idng_conf_files *y = CFIELD(b, k, struct idng_conf_files);
+    size_t i, added = 0, removed = 0;
+
+    for (i = 0; i < y->n; i++)
+        added += !has_path(x, y->v[i]);
+    for (i = 0; i < x->n; i++)
+        removed += !has_path(y, x->v[i]);
+    if (added == 0 && removed == 0)
+        return 0;
+    return fputs(k->name, f) == EOF ? -1 : conf_put_tally(f, added, removed, y->n);
+}
+
+const struct kind conf_kind_names_file = {set_names_file, put_names_file, expect_names_file,
+                                          diff_names_file};

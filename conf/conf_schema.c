@@ -28,6 +28,8 @@ const struct key conf_keys[] = {
     {"ede", &conf_kind_bool, offsetof(struct idng_conf, ede), 0, 0},
     {"allow", &conf_kind_names, offsetof(struct idng_conf, policy.allow), 0, K_REPEAT},
     {"deny", &conf_kind_names, offsetof(struct idng_conf, policy.deny), 1, K_REPEAT},
+    {"allow-file", &conf_kind_names_file, offsetof(struct idng_conf, allow_files), 0, K_REPEAT},
+    {"deny-file", &conf_kind_names_file, offsetof(struct idng_conf, deny_files), 1, K_REPEAT},
     {"stats-interval", &conf_kind_seconds, offsetof(struct idng_conf, stats_interval), 0, 0},
     {"stats-file", &conf_kind_path, offsetof(struct idng_conf, stats_file), 0, K_EMPTY_OK},
     {"tap-stats-file", &conf_kind_path, offsetof(struct idng_conf, tap_stats_file), 0, K_EMPTY_OK},
@@ -124,6 +126,8 @@ static int put_row_origins(const struct idng_conf *c, size_t row, FILE *f)
         entries = c->origin.protect; /* the protect lines come first */
     else if (k->kind == &conf_kind_tld_scripts)
         entries = c->origin.tld;
+    else if (k->kind == &conf_kind_names_file)
+        entries = CFIELD(c, k, struct idng_conf_files)->from;
     for (s = text; *s != '\0';) {
         char *nl = strchr(s, '\n');
         size_t n = nl ? (size_t)(nl - s) : strlen(s);

@@ -44,7 +44,10 @@
  *   includes itself, directly or not, or is included twice, is an error.
  *   The settings files together hold at most IDNG_CONF_FILE_MAX octets.
  * - The protect-file is read once every file is, so that the last
- *   `protect-file` line is the one read.
+ *   `protect-file` line is the one read.  So are the files of every
+ *   `allow-file` and `deny-file` line (those keys repeat: each file adds
+ *   its names after the `allow` and `deny` lines' names, in the order the
+ *   lines were read).
  * - A load notes every file and directory it read or looked at, as it was
  *   then (struct idng_conf_sources), so that the watch (idng_watch.h)
  *   sees a change of any: each settings file, the directories a pattern
@@ -85,7 +88,8 @@ extern "C" {
 #define IDNG_CONF_INCLUDE_DEPTH 8
 /** Rows the schema may have (the keys, on-<class> ones included). */
 #define IDNG_CONF_KEYS_MAX 64
-/** Largest protect-file, in octets (a million names fit). */
+/** Largest protect-file, allow-file or deny-file, in octets (a million
+ *  names fit). */
 #define IDNG_CONF_NAMES_FILE_MAX (64 * 1024 * 1024)
 /** Files and directories one load notes for the watch, at most (struct
  *  idng_conf_sources); past it a warning says that changes of the others
@@ -184,6 +188,13 @@ void idng_filesig_read(const char *path, struct idng_filesig *sig);
 /** 1 when two looks saw the same file, unchanged. */
 int idng_filesig_same(const struct idng_filesig *a, const struct idng_filesig *b);
 
+/** The paths a repeatable file key names, in the order read. */
+struct idng_conf_files {
+    char **v;                      /**< absolute paths, malloc'd; NULL when n is 0 */
+    struct idng_conf_origin *from; /**< the line that named each */
+    size_t n;
+};
+
 /** Effective settings.  Fill with idng_conf_init or idng_conf_parse. */
 struct idng_conf {
     /** What decides a name's fate: `mode`, `on-invalid`, the `on-<class>`
@@ -206,6 +217,13 @@ struct idng_conf {
      *  names hold them and the protect-file's together). */
     struct idng_nameset protect_lines;
     char *protect_file;               /**< absolute path, malloc'd, of `protect-file`; NULL */
+    /** The `allow-file` and `deny-file` lines: files of names, read once
+     *  every settings file is, their names added to policy.allow and
+     *  policy.deny after the `allow` and `deny` lines' own. */
+    struct idng_conf_files allow_files, deny_files;
+    /** How many of policy.allow's and policy.deny's names (the last ones)
+     *  came from those files; the writer shows the other ones as lines. */
+    size_t allow_from_files, deny_from_files;
     int watch_settings;               /**< 1 or 0 (`watch-settings`): the module applies a
                                            changed file (and protect-file) within a second,
                                            without a reload (conf/idng_watch.h) */

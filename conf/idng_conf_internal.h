@@ -11,8 +11,9 @@
  *   conf_schema.c  the table of keys; the writer and the diff walk it
  *   conf_kinds.c   the kinds of plain values (modes, actions, paths,
  *                       scripts, ...)
- *   conf_names.c   domain names: the lists, protect and protect-file
- *   conf_load.c    files: reading, include, the protect-file's names,
+ *   conf_names.c   domain names: the lists and their files, protect and
+ *                       protect-file
+ *   conf_load.c    files: reading, include, files of names,
  *                       path checks, what a load read (for the watch)
  */
 #ifndef IDNG_CONF_INTERNAL_H
@@ -87,6 +88,10 @@ struct pstate {
     const char *user; /**< IDNG_CONF_F_CHECK_PATHS as this user; NULL: the caller */
     int sources_full; /**< IDNG_CONF_SOURCES_MAX reached (said once) */
     char vbuf[IDNG_CONF_LINE_MAX];            /**< a quoted value, unescaped */
+    /** A file of names being read, else NULL: its name and the line
+     *  (where_line) come after the line's place in messages. */
+    const char *where;
+    size_t where_line;
 };
 
 /* ------------------------------------------------------------------------ */
@@ -124,9 +129,9 @@ enum {
 #define FIELD(c, k, type) ((type *)(void *)((char *)(c) + (k)->off))
 #define CFIELD(c, k, type) ((const type *)(const void *)((const char *)(c) + (k)->off))
 
-/** Rows of the table: mode, on-invalid, an on-<class> per class, and the 20
+/** Rows of the table: mode, on-invalid, an on-<class> per class, and the 22
  *  keys after them (conf_schema.c checks the count). */
-#define NKEYS (IDNG_CLASS_COUNT + 22)
+#define NKEYS (IDNG_CLASS_COUNT + 24)
 
 /** The table (conf_schema.c).  Order is the order idng_conf_write uses. */
 extern const struct key conf_keys[NKEYS];
@@ -135,7 +140,8 @@ extern const struct key conf_keys[NKEYS];
  *  conf_names.c). */
 extern const struct kind conf_kind_mode, conf_kind_action, conf_kind_bool, conf_kind_log_format,
     conf_kind_path, conf_kind_seconds, conf_kind_names, conf_kind_restriction, conf_kind_protect,
-    conf_kind_tld_scripts, conf_kind_idn_scripts, conf_kind_suffixes, conf_kind_protect_file;
+    conf_kind_tld_scripts, conf_kind_idn_scripts, conf_kind_suffixes, conf_kind_protect_file,
+    conf_kind_names_file;
 
 /** The active row named s[0..n), or NULL. */
 const struct key *conf_find_key(const char *s, size_t n);
@@ -190,9 +196,17 @@ int conf_put_tally(FILE *f, size_t added, size_t removed, size_t now);
 /** Converts a name as written in the file into lowercase wire format. */
 int conf_name_to_wire(struct pstate *p, const struct key *k, const char *v, size_t n,
                       uint8_t *wire, size_t *wlen);
-/** Adds one protected name (where: "" for a protect line, else "FILE:LINE: "). */
+/** Adds one protected name (from: NULL for a protect line, else where in
+ *  the protect-file it is). */
 int conf_add_protected(struct pstate *p, const struct key *k, const char *v, size_t n,
-                       const char *where, const struct idng_conf_origin *from);
+                       const struct idng_conf_origin *from);
+/** Adds one name of an allow-file or deny-file (k: its row) to the list,
+ *  as the `allow` or `deny` line would; from: where in the file it is. */
+int conf_add_listed(struct pstate *p, const struct key *k, const char *v, size_t n,
+                    const struct idng_conf_origin *from);
+/** Makes room in the list of an allow-file or deny-file row (k) for more
+ *  names.  0, or -1 (reported). */
+int conf_reserve_listed(struct pstate *p, const struct key *k, size_t more);
 
 /* ------------------------------------------------------------------------ */
 /* Files (conf_load.c)                                                  */
@@ -205,7 +219,10 @@ long conf_note_id(struct pstate *p, const struct stat *st);
 int conf_include(struct pstate *p, const char *v, size_t n);
 /** The path checks of a file the daemon writes (IDNG_CONF_F_CHECK_PATHS). */
 int conf_check_path(struct pstate *p, const struct key *k, const char *path);
-/** Reads the protect-file that k names. */
-int conf_load_protect_file(struct pstate *p, const struct key *k);
+/** Reads a file of names, one a line, adding each with add (k: the row
+ *  of the key that named it, reported at the line p->f says). */
+int conf_load_names(struct pstate *p, const struct key *k, const char *path,
+                    int (*add)(struct pstate *, const struct key *, const char *, size_t,
+                               const struct idng_conf_origin *));
 
 #endif

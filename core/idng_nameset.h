@@ -57,6 +57,14 @@ void idng_nameset_free(struct idng_nameset *s);
  */
 int idng_nameset_add(struct idng_nameset *s, const uint8_t *wire, size_t len, size_t *at);
 
+/**
+ * Makes room for more names to be added without growing the set's arrays
+ * again (a list read from a file of a million names: one allocation of
+ * each, no rehash on the way).  Adds nothing.
+ * @return 0, or -1 out of memory (the set is unchanged, and still valid).
+ */
+int idng_nameset_reserve(struct idng_nameset *s, size_t more);
+
 /** Index of exactly this name (any case), or IDNG_NAMESET_NONE. */
 size_t idng_nameset_find(const struct idng_nameset *s, const uint8_t *wire, size_t len);
 
@@ -75,6 +83,14 @@ size_t idng_nameset_find(const struct idng_nameset *s, const uint8_t *wire, size
  *   the more specific of two sets can win.
  */
 int idng_nameset_listed(const struct idng_nameset *s, const uint8_t *wire, size_t len);
+
+/**
+ * idng_nameset_listed of one name in two sets (either may be empty or
+ * NULL), the name split and hashed once: *in_a and *in_b as it would
+ * return for a and b.  The policy's allow and deny lists.
+ */
+void idng_nameset_listed2(const struct idng_nameset *a, const struct idng_nameset *b,
+                          const uint8_t *wire, size_t len, int *in_a, int *in_b);
 
 /**
  * The 64-bit mix both name-keyed tables finish their FNV-1a hashes with

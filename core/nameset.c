@@ -157,6 +157,34 @@ static void slot_put(struct idng_name_slot *slots, size_t nslots, uint32_t h, si
     slots[i].index = (uint32_t)(index + 1);
 }
 
+/* Makes the table hold names of l (count of them at most, at most half
+ * full, so probe runs stay short and misses end soon), doubling it as often
+ * as needed in one go.  0, or -1 when out of memory (l unchanged). */
+static int grow_slots(struct idng_nameset *l, size_t count)
+{
+    size_t n = l->nslots ? l->nslots : 16, i;
+    struct idng_name_slot *slots;
+
+    if (count > SIZE_MAX / 4)
+        return -1;
+    while (count * 2 > n)
+        n *= 2;
+    if (n == l->nslots)
+        return 0;
+    if (n > (size_t)UINT32_MAX || n > SIZE_MAX / sizeof *slots)
+        return -1;
+    slots = calloc(n, sizeof *slots);
+    if (slots == NULL)
+        return -1;
+    for (i = 0; i < l->nslots; i++)
+        if (l->slots[i].index != 0)
+            slot_put(slots, n, l->slots[i].hash, l->slots[i].index - 1);
+    free(l->slots);
+    l->slots = slots;
+    l->nslots = n;
+    return 0;
+}
+
 /* Adds a name (wire form, wlen octets, lowercase, well formed, not yet in
  * l) whose hash is h.  names[] must have room for it (count < cap).
  * Returns 0, or -1 when out of memory; l then still holds what it held. */
@@ -165,23 +193,8 @@ static int set_add(struct idng_nameset *l, const uint8_t *w, size_t wlen, uint32
     struct idng_name_block *b = l->blocks;
     uint8_t *copy;
 
-    /* At most half full, so probe runs stay short and misses end soon. */
-    if ((l->count + 1) * 2 > l->nslots) {
-        size_t n = l->nslots ? 2 * l->nslots : 16, i;
-        struct idng_name_slot *slots;
-
-        if (n > (size_t)UINT32_MAX || n > SIZE_MAX / sizeof *slots)
-            return -1;
-        slots = calloc(n, sizeof *slots);
-        if (slots == NULL)
-            return -1;
-        for (i = 0; i < l->nslots; i++)
-            if (l->slots[i].index != 0)
-                slot_put(slots, n, l->slots[i].hash, l->slots[i].index - 1);
-        free(l->slots);
-        l->slots = slots;
-        l->nslots = n;
-    }
+    if (grow_slots(l, l->count + 1) != 0)
+        return -1;
     if (b == NULL || b->cap - b->used < wlen) {
         size_t cap = b == NULL ? BLOCK_MIN : b->cap < BLOCK_MAX ? 2 * b->cap : BLOCK_MAX;
         b = malloc(sizeof *b + cap);
@@ -275,6 +288,23 @@ int idng_nameset_add(struct idng_nameset *s, const uint8_t *wire, size_t len, si
     return 0;
 }
 
+int idng_nameset_reserve(struct idng_nameset *s, size_t more)
+{
+    size_t want;
+
+    if (more > SIZE_MAX / 4 - s->count)
+        return -1;
+    want = s->count + more;
+    if (want > s->cap) {
+        uint8_t **names = realloc(s->names, want * sizeof *names);
+        if (names == NULL)
+            return -1;
+        s->names = names;
+        s->cap = want;
+    }
+    return grow_slots(s, want);
+}
+
 void idng_nameset_free(struct idng_nameset *s)
 {
     if (s != NULL)
@@ -294,18 +324,13 @@ size_t idng_nameset_mem(const struct idng_nameset *l)
     return n;
 }
 
-int idng_nameset_listed(const struct idng_nameset *l, const uint8_t *wire, size_t len)
+/* The longest name of l (non-empty) that the name with those labels and
+ * suffix hashes equals or lies below: its length, or 0. */
+static int longest_listed(const struct idng_nameset *l, const uint8_t *wire, const uint8_t *offs,
+                          size_t nlab, size_t total, const uint32_t *h)
 {
-    uint8_t offs[LABELS_MAX];
-    uint32_t h[LABELS_MAX];
-    size_t nlab, total = 0, i;
+    size_t i;
 
-    if (l == NULL || wire == NULL || l->count == 0 || l->slots == NULL)
-        return 0;
-    nlab = split_name(wire, len, offs, &total);
-    if (nlab == 0)
-        return 0;
-    suffix_hashes(wire, offs, nlab, h);
     /* The name itself first, then each parent: the first hit is the
      * longest listed name that matches. */
     for (i = 0; i < nlab; i++) {
@@ -314,4 +339,41 @@ int idng_nameset_listed(const struct idng_nameset *l, const uint8_t *wire, size_
             return (int)slen;
     }
     return 0;
+}
+
+void idng_nameset_listed2(const struct idng_nameset *a, const struct idng_nameset *b,
+                          const uint8_t *wire, size_t len, int *in_a, int *in_b)
+{
+    uint8_t offs[LABELS_MAX];
+    uint32_t h[LABELS_MAX];
+    size_t nlab, total = 0;
+    int use_a = a != NULL && a->count > 0 && a->slots != NULL;
+    int use_b = b != NULL && b->count > 0 && b->slots != NULL;
+
+    *in_a = *in_b = 0;
+    if (wire == NULL || (!use_a && !use_b))
+        return;
+    nlab = split_name(wire, len, offs, &total);
+    if (nlab == 0)
+        return;
+    suffix_hashes(wire, offs, nlab, h);
+    if (use_a)
+        *in_a = longest_listed(a, wire, offs, nlab, total, h);
+    if (use_b)
+        *in_b = longest_listed(b, wire, offs, nlab, total, h);
+}
+
+int idng_nameset_listed(const struct idng_nameset *l, const uint8_t *wire, size_t len)
+{
+    uint8_t offs[LABELS_MAX];
+    uint32_t h[LABELS_MAX];
+    size_t nlab, total = 0;
+
+    if (l == NULL || wire == NULL || l->count == 0 || l->slots == NULL)
+        return 0;
+    nlab = split_name(wire, len, offs, &total);
+    if (nlab == 0)
+        return 0;
+    suffix_hashes(wire, offs, nlab, h);
+    return longest_listed(l, wire, offs, nlab, total, h);
 }

@@ -192,8 +192,7 @@ static int listed(const struct idng_policy *p, const uint8_t *wire, size_t len,
 
     if (p->allow.count == 0 && p->deny.count == 0) /* most resolvers: no lists */
         return 0;
-    allow = idng_nameset_listed(&p->allow, wire, len);
-    deny = idng_nameset_listed(&p->deny, wire, len);
+    idng_nameset_listed2(&p->allow, &p->deny, wire, len, &allow, &deny);
 
     /* The more specific entry wins (a name cannot be in both lists). */
     if (allow > deny) {

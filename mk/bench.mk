@@ -187,3 +187,27 @@ bench-engines: deps-bench deps-integration engines-root
 	IDNGUARD_ZONES=$(abspath $(ZONES_DIR)) IDNGUARD_LIB=$(CURDIR)/$(LIBIDNGUARD) \
 	    IDNGUARD_LUA=$(CURDIR)/lua IDNGUARD_ENGINES_ROOT=$(CURDIR)/$(ENGINES_ROOT) \
 	    IDNGUARD_UNBOUND=$(UNBOUND) sh bench/engines_bench.sh $(BENCH_OUT)
+
+# Lists at blocklist scale: a million names in a deny-file, an allow-file and
+# a protect-file, their load time against `sort -u` of the same file, memory
+# per name, and what they add to a judgment (bench/lists_bench.c,
+# bench/results/lists.md); then the resolver's cache-hit QPS with the three
+# files over its QPS without them, same run (bench/lists_qps.sh,
+# bench/results/lists-qps.md; BENCH_SECONDS=10, BENCH_REPEAT=5).  Not in
+# make bench.
+LISTS_BIN := $(BUILD)/bench/lists_bench
+BENCH_LISTS_NAMES ?= 1000000
+
+$(LISTS_BIN): bench/lists_bench.c $(LIB) $(CORE_LIB) $(CONF_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(LAYER_INC_bench) -std=c11 -Wall -Wextra -Werror -O2 -g -o $@ \
+	    bench/lists_bench.c $(CONF_LIB) $(CORE_LIB) $(LIB)
+
+.PHONY: bench-lists
+bench-lists: deps-bench deps-module deps-integration
+	@$(MAKE) --no-print-directory $(LISTS_BIN) $(MODULE) zones
+	@mkdir -p $(BENCH_OUT)
+	$(LISTS_BIN) $(BENCH_LISTS_NAMES) $(BENCH_OUT)/lists.md
+	@cat $(BENCH_OUT)/lists.md
+	IDNGUARD_ZONES=$(abspath $(ZONES_DIR)) BENCH_LISTS_NAMES=$(BENCH_LISTS_NAMES) \
+	    sh bench/lists_qps.sh $(UNBOUND) $(CURDIR)/$(MODULE) $(BENCH_OUT)/lists-qps.md

@@ -38,6 +38,7 @@ Measure (not part of make check; figures go to bench/results/):
   make bench               the codec, CLI, lookalike and resolver benchmarks
   make bench-engines       Knot Resolver, PowerDNS Recursor and dnsdist with and without idnguard
   make bench-tap           idnguard tap against dnstap-ldns and fstrm_capture
+  make bench-lists         a million names in deny-, allow- and protect-files: load, memory, QPS
 
 Install (PREFIX=/usr/local, SYSCONFDIR=/etc, DESTDIR=):
   make install             the module, the python module, libidnguard, the CLI, docs

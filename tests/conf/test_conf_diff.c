@@ -73,6 +73,8 @@ static const struct {
      "restriction-level highly-restrictive -> moderately-restrictive"},
     {"protect", "protect: paypal.example", "protect +1 (now 1)"},
     {"protect-file", NULL, NULL}, /* a file of its own: test_protect_file */
+    {"allow-file", NULL, NULL},   /* files of their own: test_list_file */
+    {"deny-file", NULL, NULL},
     {"protect-suffixes", "protect-suffixes: any", "protect-suffixes listed -> any"},
     {"protect-embedded", "protect-embedded: yes", "protect-embedded no -> yes"},
     {"tld-scripts", "tld-scripts: com latin,cyrillic", "tld-scripts +1 (now 1)"},
@@ -165,6 +167,33 @@ START_TEST(test_protect_file)
     ck_assert_msg(strstr(out, "protect -1 (now 0); protect-file \"") == out
                       && strstr(out, "\" -> (none), names -3 (now 0)") != NULL,
                   "%s", out);
+}
+END_TEST
+
+/* A deny-file: its line, and the names it adds, which count in deny's
+ * own item; a changed file changes only that. */
+START_TEST(test_list_file)
+{
+    char a[1024], b[1024], out[OUT_MAX];
+    struct idng_conf old, now;
+
+    t_spew_str(pfile, "bad.example\nworse.example\n");
+    snprintf(a, sizeof a, "idnguard:\n    deny-file: %s\n", pfile);
+    diff_text("idnguard:\n", a, out);
+    ck_assert_str_eq(out, "deny +2 (now 2); deny-file +1 (now 1)");
+    parse_or_fail(&old, a);
+    t_spew_str(pfile, "bad.example\nnew.example\nother.example\n");
+    parse_or_fail(&now, a);
+    idng_conf_diff(&old, &now, out, sizeof out);
+    ck_assert_str_eq(out, "deny +2 -1 (now 3)");
+    idng_conf_free(&old);
+    idng_conf_free(&now);
+    /* The same names from a line and from the file: the list is the
+     * same, the file line is new. */
+    snprintf(b, sizeof b, "idnguard:\n    allow-file: %s\n", pfile);
+    diff_text(a, b, out);
+    ck_assert_str_eq(out, "allow +3 (now 3); deny -3 (now 0); allow-file +1 (now 1); deny-file -1 "
+                          "(now 0)");
 }
 END_TEST
 
@@ -329,6 +358,7 @@ static Suite *diff_suite(void)
     tcase_add_loop_test(tc, test_one_class, 0, IDNG_CLASS_COUNT);
     tcase_add_test(tc, test_on_invalid);
     tcase_add_test(tc, test_protect_file);
+    tcase_add_test(tc, test_list_file);
     tcase_add_test(tc, test_every_key_covered);
     tcase_add_test(tc, test_no_change);
     tcase_add_test(tc, test_list_counts);

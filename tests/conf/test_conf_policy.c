@@ -2,10 +2,32 @@
  * \file
  * Tests of conf/conf.c, the keys the policy reads beside the
  * on-<class> actions: protect and protect-file (every bad line with its
- * file and line), protect-suffixes, protect-embedded, tld-scripts, and
+ * file and line), allow-file and deny-file (their names the same as the
+ * lines' names), protect-suffixes, protect-embedded, tld-scripts, and
  * on-idn with idn-scripts and idn-suffixes; each written back and judged.
  */
 #include "conf_check.h"
+
+/* A file of names under key (protect-file, allow-file, deny-file) that is
+ * missing, or a directory: the settings line, the key, the path and why. */
+static void expect_unreadable_names(const char *key)
+{
+    char conf[1024], err[ERR_MAX], want[1024];
+    struct idng_conf c;
+
+    idng_conf_init(&c);
+    snprintf(conf, sizeof conf, "idnguard:\n    %s: %s/missing\n", key, tmpdir);
+    ck_assert_int_eq(parse_str(&c, conf, err), -1);
+    snprintf(want, sizeof want, "t.conf:2: %s '%s/missing': cannot open: %s", key, tmpdir,
+             strerror(ENOENT));
+    ck_assert_str_eq(err, want);
+    snprintf(conf, sizeof conf, "idnguard:\n    %s: %s\n", key, tmpdir);
+    ck_assert_int_eq(parse_str(&c, conf, err), -1);
+    snprintf(want, sizeof want, "t.conf:2: %s '%s': is a directory, not a file of names", key,
+             tmpdir);
+    ck_assert_str_eq(err, want);
+    idng_conf_free(&c);
+}
 
 /* protect and protect-file: every name valid, every problem reported with
  * where it is, nothing applied after one; and the names protect. */
@@ -49,16 +71,7 @@ START_TEST(test_protect)
     ck_assert_str_eq(err, want);
     ck_assert_uint_eq(c.policy.protect.names.count, 0);
 
-    snprintf(conf, sizeof conf, "idnguard:\n    protect-file: %s/missing\n", tmpdir);
-    ck_assert_int_eq(parse_str(&c, conf, err), -1);
-    snprintf(want, sizeof want, "t.conf:2: protect-file '%s/missing': cannot open: %s", tmpdir,
-             strerror(ENOENT));
-    ck_assert_str_eq(err, want);
-    snprintf(conf, sizeof conf, "idnguard:\n    protect-file: %s\n", tmpdir);
-    ck_assert_int_eq(parse_str(&c, conf, err), -1);
-    snprintf(want, sizeof want, "t.conf:2: protect-file '%s': is a directory, not a file of names",
-             tmpdir);
-    ck_assert_str_eq(err, want);
+    expect_unreadable_names("protect-file");
     ck_assert_int_eq(parse_str(&c, "idnguard:\n    protect: .\n", err), -1);
     ck_assert_str_eq(err, "t.conf:2: bad name '.' for 'protect': the root protects nothing "
                           "(give a domain)");
@@ -356,6 +369,169 @@ START_TEST(test_idn_settings)
 }
 END_TEST
 
+/* ------------------------------------------------------------------------ */
+/* allow-file and deny-file                                                  */
+
+/* "verdict/action" of name under c. */
+static const char *judged_by(const struct idng_conf *c, const char *name)
+{
+    static char out[96];
+    struct idng_verdict v;
+    uint8_t wire[256];
+    size_t n = to_wire(name, wire);
+
+    idng_policy_judge(&c->policy, wire, n, &v);
+    snprintf(out, sizeof out, "%s/%s", idng_verdict_name(&v), idng_action_name(v.action));
+    return out;
+}
+
+/* Makes the scratch directory with deny.txt and allow.txt in it holding
+ * deny_text and allow_text; their paths into deny and allow (300 octets). */
+static void make_list_files(char *deny, char *allow, const char *deny_text, const char *allow_text)
+{
+    make_tmpdir();
+    snprintf(deny, 300, "%s/deny.txt", tmpdir);
+    snprintf(allow, 300, "%s/allow.txt", tmpdir);
+    t_spew_str(deny, deny_text);
+    t_spew_str(allow, allow_text);
+}
+
+/* Names from files are the names of the same lines: the same lists, in the
+ * same order, and every query judged alike (exact names, names below,
+ * whole labels only, an allow exception below a denied name). */
+START_TEST(test_list_files_match_lines)
+{
+    static const char *const queries[] = {
+        "bad.example.",     "www.bad.example.",   "BAD.Example",       "xbad.example.",
+        "good.bad.example", "a.good.bad.example", "example.",          "evil.test.",
+        "x.evil.test",      "fine.example.",      "xn--bcher-kva.de.", "sub.xn--bcher-kva.de",
+    };
+    char deny[300], allow[300], conf[2048], err[ERR_MAX];
+    struct idng_conf lines, files;
+    char *out;
+    int i, rc;
+
+    make_list_files(deny, allow,
+                    "# blocklist\nbad.example\n\n  Evil.Test.  # trailing\nb\xc3\xbc"
+                    "cher.de\r\n",
+                    "good.bad.example\n");
+    idng_conf_init(&lines);
+    ck_assert_msg(parse_str(&lines,
+                            "idnguard:\n    allow: good.bad.example\n"
+                            "    deny: bad.example\n    deny: evil.test\n"
+                            "    deny: bücher.de\n",
+                            err)
+                      == 0,
+                  "%s", err);
+    snprintf(conf, sizeof conf, "idnguard:\n    deny-file: %s\n    allow-file: %s\n", deny, allow);
+    idng_conf_init(&files);
+    ck_assert_msg(parse_str(&files, conf, err) == 0, "%s", err);
+    ck_assert(list_equal(&lines.policy.deny, &files.policy.deny));
+    ck_assert(list_equal(&lines.policy.allow, &files.policy.allow));
+    ck_assert_uint_eq(files.deny_from_files, 3);
+    ck_assert_uint_eq(files.allow_from_files, 1);
+    for (i = 0; i < N_OF(queries); i++) {
+        char want[96];
+        snprintf(want, sizeof want, "%s", judged_by(&lines, queries[i]));
+        ck_assert_msg(strcmp(judged_by(&files, queries[i]), want) == 0, "%s: %s, lines: %s",
+                      queries[i], judged_by(&files, queries[i]), want);
+    }
+    ck_assert_str_eq(judged_by(&files, "www.bad.example"), "deny/refuse");
+    ck_assert_str_eq(judged_by(&files, "a.good.bad.example"), "allow/pass");
+    ck_assert_str_eq(judged_by(&files, "xbad.example"), "ok/pass");
+    /* Written back as the file lines, not as a line per name. */
+    out = write_str(&files, &rc);
+    ck_assert_int_eq(rc, 0);
+    ck_assert_msg(strstr(out, "\n    # allow: (none)\n    # deny: (none)\n") != NULL, "%s", out);
+    snprintf(conf, sizeof conf, "\n    allow-file: \"%s\"\n    deny-file: \"%s\"\n", allow, deny);
+    ck_assert_msg(strstr(out, conf) != NULL, "%s", out);
+    free(out);
+    check_round_trip(&files, "deny-file");
+    idng_conf_free(&lines);
+    idng_conf_free(&files);
+    remove_tmpdir();
+}
+END_TEST
+
+/* Several files and lines combine, in the order read; the lines' own names
+ * are written as lines and the files as files. */
+START_TEST(test_list_files_combine)
+{
+    char d1[512], d2[512], conf[2048], err[ERR_MAX], *out;
+    struct idng_conf c;
+    int rc;
+
+    make_tmpdir();
+    snprintf(d1, sizeof d1, "%s/one.txt", tmpdir);
+    snprintf(d2, sizeof d2, "%s/two.txt", tmpdir);
+    t_spew_str(d1, "one.example\n");
+    t_spew_str(d2, "two.example\nthree.example");
+    snprintf(conf, sizeof conf,
+             "idnguard:\n    deny-file: %s\n    deny: inline.example\n    deny-file: %s\n", d1, d2);
+    idng_conf_init(&c);
+    ck_assert_msg(parse_str(&c, conf, err) == 0, "%s", err);
+    ck_assert_uint_eq(c.policy.deny.count, 4);
+    ck_assert_uint_eq(c.deny_from_files, 3);
+    ck_assert_mem_eq(c.policy.deny.names[0], "\006inline\007example", 16);
+    ck_assert_mem_eq(c.policy.deny.names[1], "\003one\007example", 13);
+    ck_assert_mem_eq(c.policy.deny.names[3], "\005three\007example", 15);
+    ck_assert_str_eq(judged_by(&c, "x.three.example"), "deny/refuse");
+    out = write_str(&c, &rc);
+    ck_assert_int_eq(rc, 0);
+    snprintf(conf, sizeof conf,
+             "\n    deny: inline.example.\n    deny-file: \"%s\"\n    deny-file: \"%s\"\n", d1, d2);
+    ck_assert_msg(strstr(out, conf) != NULL, "%s", out);
+    free(out);
+    check_round_trip(&c, "two deny-files");
+    idng_conf_free(&c);
+    remove_tmpdir();
+}
+END_TEST
+
+/* Every bad line of a file reported as FILE:LINE after the settings line
+ * that named it; nothing applied; a file that cannot be read, said so. */
+START_TEST(test_list_files_errors)
+{
+    char deny[300], allow[300], conf[2048], err[ERR_MAX], want[8192];
+    struct idng_conf c;
+
+    make_list_files(deny, allow,
+                    "ok.example\na b.example\n*.wild.example\nbad\x01.example\nok.example\n"
+                    "inline.example\nboth.example\n",
+                    "both.example\n");
+    snprintf(conf, sizeof conf,
+             "idnguard:\n    deny: inline.example\n    allow-file: %s\n    deny-file: %s\n", allow,
+             deny);
+    idng_conf_init(&c);
+    ck_assert_int_eq(parse_str(&c, conf, err), -1);
+    snprintf(want, sizeof want,
+             "t.conf:4: %s:2: bad name 'a b.example' for 'deny-file': it contains a blank (one "
+             "name per line)\n"
+             "t.conf:4: %s:3: bad name '*.wild.example' for 'deny-file': no wildcards; a name "
+             "already covers every name below it\n"
+             "t.conf:4: %s:4: control octet 0x01 in a name\n"
+             "t.conf:4: %s:5: duplicate deny-file name 'ok.example.' (first at %s:1)\n"
+             "t.conf:4: %s:6: duplicate deny-file name 'inline.example.' (first at t.conf:2)\n"
+             "t.conf:4: %s:7: 'both.example.' is in both 'allow' (%s:1) and 'deny-file'; a name "
+             "can be in one list only",
+             deny, deny, deny, deny, deny, deny, deny, allow);
+    ck_assert_str_eq(err, want);
+    ck_assert_uint_eq(c.policy.deny.count, 0);
+
+    expect_unreadable_names("allow-file");
+    expect_unreadable_names("deny-file");
+    snprintf(conf, sizeof conf, "idnguard:\n    deny-file: %s\n    deny-file: %s\n", allow, allow);
+    ck_assert_int_eq(parse_str(&c, conf, err), -1);
+    snprintf(want, sizeof want,
+             "t.conf:3: duplicate deny-file '%s' (first at line 2); a file is read once", allow);
+    ck_assert_str_eq(err, want);
+    ck_assert_int_eq(parse_str(&c, "idnguard:\n    deny-file: names.txt\n", err), -1);
+    ck_assert_str_eq(err, "t.conf:2: deny-file 'names.txt' is not an absolute path (expected an "
+                          "absolute path of a file of names, one a line)");
+    idng_conf_free(&c);
+    remove_tmpdir();
+}
+END_TEST
 
 static Suite *conf_policy_suite(void)
 {
@@ -370,6 +546,12 @@ static Suite *conf_policy_suite(void)
 
     tc = tcase_create("idn");
     tcase_add_test(tc, test_idn_settings);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("list-files");
+    tcase_add_test(tc, test_list_files_match_lines);
+    tcase_add_test(tc, test_list_files_combine);
+    tcase_add_test(tc, test_list_files_errors);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -749,10 +749,71 @@ START_TEST(test_set_api)
     ck_assert_int_eq(idng_nameset_listed(&s, pointer, sizeof pointer - 1), 0);
     ck_assert_int_eq(idng_nameset_listed(&s, www, 5), 0); /* cut short */
     ck_assert_uint_gt(idng_nameset_mem(&s), 0);
+    /* Two sets at once: each as on its own, either one empty or NULL. */
+    {
+        struct idng_nameset t;
+        int a = -1, b = -1;
+        idng_nameset_init(&t);
+        ck_assert_int_eq(idng_nameset_add(&t, www, sizeof www - 1, NULL), 0);
+        idng_nameset_listed2(&s, &t, www, sizeof www - 1, &a, &b);
+        ck_assert_int_eq(a, (int)(sizeof ex - 1));
+        ck_assert_int_eq(b, (int)(sizeof www - 1));
+        idng_nameset_listed2(&t, &s, ex, sizeof ex - 1, &a, &b);
+        ck_assert_int_eq(a, 0);
+        ck_assert_int_eq(b, (int)(sizeof ex - 1));
+        idng_nameset_listed2(NULL, &t, other, sizeof other - 1, &a, &b);
+        ck_assert(a == 0 && b == 0);
+        idng_nameset_listed2(&s, NULL, pointer, sizeof pointer - 1, &a, &b);
+        ck_assert(a == 0 && b == 0);
+        idng_nameset_free(&t);
+    }
     idng_nameset_free(&s);
     ck_assert_uint_eq(s.count, 0);
     ck_assert_uint_eq(idng_nameset_mem(&s), 0);
     idng_nameset_free(&s);
+}
+END_TEST
+
+/* Room made ahead: the adds that follow move neither array (the names'
+ * pointers and the table stay where they are), and the set answers as one
+ * grown a name at a time. */
+START_TEST(test_reserve)
+{
+    struct idng_nameset s, grown;
+    uint8_t w[64];
+    uint8_t **names;
+    struct idng_name_slot *slots;
+    size_t i;
+
+    idng_nameset_init(&s);
+    idng_nameset_init(&grown);
+    ck_assert_int_eq(idng_nameset_reserve(&s, 1000), 0);
+    ck_assert_uint_eq(s.count, 0);
+    ck_assert_uint_ge(s.cap, 1000);
+    ck_assert_uint_ge(s.nslots, 2000);
+    names = s.names;
+    slots = s.slots;
+    for (i = 0; i < 1000; i++) {
+        int n = snprintf((char *)w + 1, sizeof w - 1, "n%zu", i);
+        w[0] = (uint8_t)n;
+        memcpy(w + 1 + n, "\007example\000", 9);
+        ck_assert_int_eq(idng_nameset_add(&s, w, (size_t)n + 10, NULL), 0);
+        ck_assert_int_eq(idng_nameset_add(&grown, w, (size_t)n + 10, NULL), 0);
+    }
+    ck_assert_ptr_eq(s.names, names);
+    ck_assert_ptr_eq(s.slots, slots);
+    for (i = 0; i < 1000; i++) {
+        ck_assert_uint_eq(idng_nameset_find(&s, grown.names[i], wire_len(grown.names[i])), i);
+        ck_assert_int_eq(idng_nameset_listed(&s, grown.names[i], wire_len(grown.names[i])),
+                         (int)wire_len(grown.names[i]));
+    }
+    /* One more past the room grows as before. */
+    ck_assert_int_eq(idng_nameset_add(&s, (const uint8_t *)"\004more\000", 6, NULL), 0);
+    ck_assert_uint_eq(idng_nameset_find(&s, (const uint8_t *)"\004MORE\000", 6), 1000);
+    ck_assert_int_eq(idng_nameset_reserve(&s, SIZE_MAX), -1);
+    ck_assert_uint_eq(s.count, 1001);
+    idng_nameset_free(&s);
+    idng_nameset_free(&grown);
 }
 END_TEST
 
@@ -766,6 +827,7 @@ static Suite *nameset_suite(void)
     tcase_add_loop_test(tc, test_round_trip_order, 0, 4);
     tcase_add_test(tc, test_mem);
     tcase_add_test(tc, test_set_api);
+    tcase_add_test(tc, test_reserve);
     tcase_set_timeout(tc, 120); /* sanitizer builds are several times slower */
     suite_add_tcase(s, tc);
 

@@ -502,6 +502,109 @@ START_TEST(test_watch_under_load)
 }
 END_TEST
 
+/* A deny-file of a million names in the test's directory (a new file
+ * renamed over the old, as a list update does), holding also the name
+ * extra; the names' labels tell the lists apart. */
+#define BIG_LIST 1000000
+/* Bound of the wait for a million names to be read and applied, sanitizer
+ * builds on a loaded machine included (a look a second, then the load). */
+#define BIG_LIST_MS 120000
+
+static void write_big_list(const char *tag, const char *extra)
+{
+    char path[HARNESS_PATH_MAX + 32], tmp[HARNESS_PATH_MAX + 48];
+    FILE *f;
+    long i;
+
+    snprintf(path, sizeof path, "%s/big.txt", H.dir);
+    snprintf(tmp, sizeof tmp, "%s.new", path);
+    f = fopen(tmp, "w");
+    ck_assert(f != NULL);
+    ck_assert(fprintf(f, "# %s\n%s\n", tag, extra) > 0);
+    for (i = 1; i < BIG_LIST; i++)
+        fprintf(f, "d%ld.%s%ld.example\n", i, tag, i % 97);
+    ck_assert(fclose(f) == 0);
+    ck_assert(rename(tmp, path) == 0);
+}
+
+/* A million-name deny-file applied, then replaced by another million,
+ * while dnsperf asks: every query is answered throughout (the new settings
+ * are read and built beside the ones in force, then swapped in), each list
+ * takes effect, and the daemon lives. */
+START_TEST(test_watch_million_names_under_load)
+{
+    struct dnsq_result r;
+    struct qline q;
+    char extra[HARNESS_PATH_MAX + 64], text[2 * HARNESS_PATH_MAX + 1024];
+    char perf_out[HARNESS_PATH_MAX + 16], line[2048];
+    long sent, completed, from;
+    int st, before, n;
+    pid_t perf;
+
+    write_big_list("one", "www.example");
+    /* Runs until stopped below (SIGINT: dnsperf stops sending and
+     * reports, what was in flight counted apart). */
+    perf = start_dnsperf(600, perf_out, sizeof perf_out);
+    before = harness_count_lines(H.ub_log, 0, "without a reload");
+    snprintf(extra, sizeof extra, "    deny-file: %s/big.txt\n", H.dir);
+    watch_conf(extra, text, sizeof text);
+    ck_assert_int_eq(harness_write_conf(&H, text), 0);
+    n = harness_wait_count(H.ub_log, 0, "without a reload", before + 1, BIG_LIST_MS);
+    ck_assert_msg(n > before, "the million-name deny-file was not applied");
+    /* www.example is in Unbound's cache (dnsperf asks it): expired when a
+     * query next passes the module, as one for a name below it that no
+     * test asked does (the cache hits alone do not). */
+    hx_query(&H, "million.www.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_policy(&r, &q, "million.www.example.", 5, "deny", "refuse", "idnguard: deny");
+    if (harness_flavour() == HX_DYNLIB) {
+        ck_assert_int_eq(wait_rcode("www.example", 5), 5);
+        hx_query(&H, "www.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+        hx_expect_policy(&r, &q, "www.example.", 5, "deny", "refuse", "idnguard: deny");
+    } else {
+        py_does("a cached answer is not expired when the settings change");
+        engine_does("a cached answer is not expired when the settings change");
+    }
+
+    /* Another million: www.example leaves the list, www2.example joins. */
+    from = harness_file_size(H.ub_log);
+    write_big_list("two", "www2.example");
+    ck_assert_msg(harness_wait_line(H.ub_log, from, "without a reload: deny +", BIG_LIST_MS, line,
+                                    sizeof line),
+                  "the replaced deny-file was not applied");
+    ck_assert_msg(strstr(line, "deny +1000000 -1000000 (now 1000000)") != NULL, "%s", line);
+    hx_query(&H, "million.www2.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_policy(&r, &q, "million.www2.example.", 5, "deny", "refuse", "idnguard: deny");
+    if (harness_flavour() == HX_DYNLIB) {
+        ck_assert_int_eq(wait_rcode("www2.example", 5), 5);
+        hx_query(&H, "www2.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+        hx_expect_policy(&r, &q, "www2.example.", 5, "deny", "refuse", "idnguard: deny");
+    }
+    hx_query(&H, "www.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    ck_assert_msg(r.rcode == 0, "www.example after it left the list: %s", dnsq_rcode_name(r.rcode));
+
+    ck_assert_msg(harness_alive(perf, getpid()) && kill(perf, SIGINT) == 0,
+                  "dnsperf ended before both lists were applied: %s", perf_out);
+    ck_assert_int_eq(waitpid(perf, &st, 0), perf);
+    dnsperf_counts(perf_out, &sent, &completed);
+    {
+        /* Stopped, dnsperf counts what was in flight as interrupted, not
+         * lost: every other query has its answer. */
+        char *t = harness_read_file(perf_out, 0, NULL), *p;
+        long lost = -1, interrupted = -1;
+        if (t && (p = strstr(t, "Queries lost:")) != NULL)
+            lost = strtol(p + 13, NULL, 10);
+        if (t && (p = strstr(t, "Queries interrupted:")) != NULL)
+            interrupted = strtol(p + 20, NULL, 10);
+        ck_assert_msg(sent > 0 && lost == 0 && interrupted >= 0 && completed + interrupted == sent,
+                      "%ld of %ld queries answered (%ld lost, %ld in flight when stopped): %s",
+                      completed, sent, lost, interrupted, t ? t : "");
+        free(t);
+    }
+    ck_assert_msg(harness_alive(H.ub_pid, H.owner), "unbound died");
+    ck_assert_int_eq(harness_count_lines(H.ub_log, 0, "idnguard: loaded"), 1);
+}
+END_TEST
+
 static Suite *ops_settings_suite(void)
 {
     Suite *s = suite_create("integration-ops-settings");
@@ -523,6 +626,10 @@ static Suite *ops_settings_suite(void)
     tcase_add_test(tc, test_watch_log_file);
     tcase_add_test(tc, test_watch_included_dir);
     tcase_add_test(tc, test_watch_under_load);
+    tcase_add_test(tc, test_watch_million_names_under_load);
+    /* Two million names written and read in one test: room for a
+     * sanitizer build on a loaded machine. */
+    tcase_set_timeout(tc, 300);
     suite_add_tcase(s, tc);
     return s;
 }

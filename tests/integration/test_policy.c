@@ -2,7 +2,8 @@
  * \file
  * The module's policy end to end: every error class a query can reach
  * under every action (idn, on-idn's, too), the defaults, the two profiles that differ on emoji,
- * names that must never be judged, allow and deny lists, and EDE only
+ * names that must never be judged, allow and deny lists (lines and
+ * files, a changed file applied), and EDE only
  * for clients that sent EDNS.
  *
  * Each tcase shares one NSD + Unbound pair started in an unchecked fixture
@@ -611,6 +612,99 @@ START_TEST(test_lookalike_reload)
 }
 END_TEST
 
+/* ---- allow-file and deny-file ---- */
+
+/* Bound of the wait for a changed file to be applied: one look a second. */
+#define LISTS_WATCH_MS 5000
+
+static void setup_list_files(void)
+{
+    harness_setup(&H, "idnguard:\n", 1);
+}
+
+/* Writes text to the file name in the test's directory: a new file renamed
+ * over the old, as an operator's list update does, so that the watch never
+ * reads half of it. */
+static void write_names(const char *name, const char *text)
+{
+    char path[HARNESS_PATH_MAX + 64], tmp[HARNESS_PATH_MAX + 80];
+    FILE *f;
+
+    snprintf(path, sizeof path, "%s/%s", H.dir, name);
+    snprintf(tmp, sizeof tmp, "%s.new", path);
+    f = fopen(tmp, "w");
+    ck_assert_msg(f != NULL, "cannot write %s", tmp);
+    ck_assert(fputs(text, f) >= 0 && fclose(f) == 0);
+    ck_assert(rename(tmp, path) == 0);
+}
+
+/* Waits for one more "applied ... without a reload" line than before. */
+static void wait_applied(int before)
+{
+    ck_assert_msg(harness_wait_count(H.ub_log, 0, "without a reload", before + 1, LISTS_WATCH_MS)
+                      > before,
+                  "the changed settings were not applied within %d ms", LISTS_WATCH_MS);
+}
+
+/* A name from a deny-file is refused (and the names below it), one from an
+ * allow-file passes though its label is invalid; a changed deny-file is
+ * applied (the old name answered again, the new one refused); a deny-file
+ * with a bad line changes nothing, and says which line of which file. */
+START_TEST(test_list_files)
+{
+    struct dnsq_result r;
+    struct qline q;
+    char text[3 * HARNESS_PATH_MAX], line[2048];
+    int before = harness_count_lines(H.ub_log, 0, "without a reload");
+    long from;
+
+    write_names("deny.txt", "# blocklist\nwww.example\n");
+    write_names("allow.txt", "xn--ab-m1t.example\n");
+    snprintf(text, sizeof text,
+             "idnguard:\n    deny-file: %s/deny.txt\n"
+             "    allow-file: %s/allow.txt\n",
+             H.dir, H.dir);
+    ck_assert_int_eq(harness_write_conf(&H, text), 0);
+    wait_applied(before);
+    hx_query(&H, "www.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_policy(&r, &q, "www.example.", 5, "deny", "refuse", "idnguard: deny");
+    hx_query(&H, "sub.www.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_policy(&r, &q, "sub.www.example.", 5, "deny", "refuse", "idnguard: deny");
+    hx_query(&H, "xn--ab-m1t.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_data(&r, &q, "xn--ab-m1t.example.", "xn--ab-m1t.example. A 192.0.2.67", "allow",
+                   "pass", "resolved");
+    /* (www2.example is not asked before it is denied: an answer in
+     * Unbound's cache is expired only once a query next passes the module,
+     * and this one would be served from the cache once more.) */
+
+    /* The deny-file changes: www2 is denied now, www no longer. */
+    before = harness_count_lines(H.ub_log, 0, "without a reload");
+    write_names("deny.txt", "www2.example\n");
+    wait_applied(before);
+    hx_query(&H, "www2.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_policy(&r, &q, "www2.example.", 5, "deny", "refuse", "idnguard: deny");
+    hx_query(&H, "www.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    ck_assert_msg(r.rcode == 0 && strcmp(q.verdict, "ok") == 0,
+                  "www.example after it left the deny-file: %s, line %s", dnsq_rcode_name(r.rcode),
+                  q.raw);
+
+    /* A bad line: not applied, reported with the file's line; the settings
+     * in force still deny www2. */
+    from = harness_file_size(H.ub_log);
+    write_names("deny.txt", "www2.example\nbad name.example\n");
+    ck_assert_msg(harness_wait_line(H.ub_log, from, "keeping the settings in force", LISTS_WATCH_MS,
+                                    line, sizeof line),
+                  "no \"keeping the settings in force\" line for a bad deny-file");
+    ck_assert_msg(harness_wait_line(H.ub_log, from,
+                                    "/deny.txt:2: bad name 'bad name.example' for 'deny-file'", 0,
+                                    line, sizeof line),
+                  "the error does not name the deny-file's line");
+    hx_query(&H, "www2.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
+    hx_expect_policy(&r, &q, "www2.example.", 5, "deny", "refuse", "idnguard: deny");
+    ck_assert_msg(harness_alive(H.ub_pid, H.owner), "the resolver died");
+}
+END_TEST
+
 static Suite *policy_suite(void)
 {
     Suite *s = suite_create("integration-policy");
@@ -659,6 +753,10 @@ static Suite *policy_suite(void)
     tcase_add_test(tc, test_deny_raw_spelling);
     tcase_add_loop_test(tc, test_lists_more_specific_wins, 0, 2);
     tcase_add_test(tc, test_deny_is_by_label);
+    suite_add_tcase(s, tc);
+
+    tc = harness_tcase("list-files", setup_list_files, teardown);
+    tcase_add_test(tc, test_list_files);
     suite_add_tcase(s, tc);
 
     tc = harness_tcase("lookalike", setup_lookalike, teardown);
