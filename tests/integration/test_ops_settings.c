@@ -556,13 +556,12 @@ START_TEST(test_watch_million_names_under_load)
      * test asked does (the cache hits alone do not). */
     hx_query(&H, "million.www.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
     hx_expect_policy(&r, &q, "million.www.example.", 5, "deny", "refuse", "idnguard: deny");
-    if (harness_flavour() == HX_DYNLIB) {
+    if (!harness_python()) { /* an engine judges each query before its cache */
         ck_assert_int_eq(wait_rcode("www.example", 5), 5);
         hx_query(&H, "www.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
         hx_expect_policy(&r, &q, "www.example.", 5, "deny", "refuse", "idnguard: deny");
     } else {
         py_does("a cached answer is not expired when the settings change");
-        engine_does("a cached answer is not expired when the settings change");
     }
 
     /* Another million: www.example leaves the list, www2.example joins. */
@@ -574,7 +573,7 @@ START_TEST(test_watch_million_names_under_load)
     ck_assert_msg(strstr(line, "deny +1000000 -1000000 (now 1000000)") != NULL, "%s", line);
     hx_query(&H, "million.www2.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
     hx_expect_policy(&r, &q, "million.www2.example.", 5, "deny", "refuse", "idnguard: deny");
-    if (harness_flavour() == HX_DYNLIB) {
+    if (!harness_python()) {
         ck_assert_int_eq(wait_rcode("www2.example", 5), 5);
         hx_query(&H, "www2.example", DNSQ_A, 0, HARNESS_QUERY_MS, &r, &q);
         hx_expect_policy(&r, &q, "www2.example.", 5, "deny", "refuse", "idnguard: deny");
