@@ -12,6 +12,9 @@
 /** A string literal and its length, embedded NULs included. */
 #define BYTES(s) (s), (sizeof(s) - 1)
 
+/* A helper a header gives to several suites, not all of which call it. */
+#define IDNG_TEST_UNUSED __attribute__((unused))
+
 /*
  * Check's ck_assert_msg reports every passing assertion to the parent
  * process (a system call each); loops that make millions of assertions call
