@@ -11,9 +11,9 @@
 #include "idng_policy.h"
 #include "idng_scan.h"
 #include "idng_conf.h"
+#include "policy_check.h"
 
 #include <string.h>
-#include "policy_check.h"
 
 struct norm {
     const char *in, *out;
