@@ -11,65 +11,17 @@
  *   against a guard page, so that reading past len faults;
  * - names kept in file order, duplicates found at any size with the same
  *   messages as ever, settings untouched when a big list fails;
- * - idng_nameset_mem;
- * - 100,000 names parsed and every one found.  The parse time and lookup
- *   rate are printed, not asserted: the test machines are shared and noisy.
+ * - idng_nameset_mem.
+ * Lists of 100,000 names are test_nameset_big.c's.
  */
 #include "common.h"
 #include "idng_conf.h"
+#include "nameset_check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#define ERR_MAX 1024
-#define WIRE_MAX 255
-
-/* ------------------------------------------------------------------------ */
-/* Helpers                                                                   */
-
-/* Deterministic pseudo-random numbers (xorshift32), so failures reproduce;
- * each test sets the seed from its loop index. */
-static uint32_t seed;
-
-static uint32_t rnd(void)
-{
-    seed ^= seed << 13;
-    seed ^= seed >> 17;
-    seed ^= seed << 5;
-    return seed;
-}
-
-static unsigned char fold(unsigned char ch)
-{
-    return ch >= 'A' && ch <= 'Z' ? (unsigned char)(ch + 32) : ch;
-}
-
-static unsigned char flip(unsigned char ch)
-{
-    if (ch >= 'a' && ch <= 'z')
-        return (unsigned char)(ch - 32);
-    if (ch >= 'A' && ch <= 'Z')
-        return (unsigned char)(ch + 32);
-    return ch;
-}
-
-/* Wire length of a well-formed name. */
-static size_t wire_len(const uint8_t *w)
-{
-    size_t pos = 0;
-    while (w[pos] != 0)
-        pos += 1u + w[pos];
-    return pos + 1;
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* The reference: what idng_nameset_listed answered when it scanned the
  * whole list, written from its documentation.  The query must end (root
@@ -122,29 +74,6 @@ static const char *show(const uint8_t *w, size_t len, char *out, size_t cap)
     }
     out[o] = '\0';
     return out;
-}
-
-/* A growing text buffer for settings built in memory. */
-struct text {
-    char *s;
-    size_t len, cap;
-};
-
-static void text_add(struct text *t, const char *s, size_t n)
-{
-    if (t->len + n + 1 > t->cap) {
-        t->cap = (t->len + n + 1) * 2;
-        t->s = realloc(t->s, t->cap);
-        ck_assert(t->s != NULL);
-    }
-    memcpy(t->s + t->len, s, n);
-    t->len += n;
-    t->s[t->len] = '\0';
-}
-
-static void text_str(struct text *t, const char *s)
-{
-    text_add(t, s, strlen(s));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -206,18 +135,6 @@ static size_t chain_name(uint8_t *wire, size_t n, char ch)
     }
     wire[o++] = 0;
     return o;
-}
-
-/* Changes the case of some letters of a name (label octets only). */
-static void mix_case(uint8_t *w, size_t len)
-{
-    size_t pos = 0, i;
-    while (pos < len && w[pos] != 0 && w[pos] <= 63) {
-        for (i = 1; i <= w[pos] && pos + i < len; i++)
-            if (rnd() % 2)
-                w[pos + i] = flip(w[pos + i]);
-        pos += 1u + w[pos];
-    }
 }
 
 /* Text form of a well-formed wire name as a settings line would write it:
@@ -488,165 +405,6 @@ START_TEST(test_deep_names)
 }
 END_TEST
 
-/* Settings text with n names "nameI.example." (I from 0), in deny. */
-static void big_list(struct text *t, size_t n)
-{
-    char line[64];
-    size_t i;
-
-    text_str(t, "idnguard:\n");
-    for (i = 0; i < n; i++) {
-        int w = snprintf(line, sizeof line, "deny: name%zu.example.\n", i);
-        text_add(t, line, (size_t)w);
-    }
-}
-
-static size_t big_wire(uint8_t *w, size_t i, const char *prefix, const char *tld)
-{
-    char lab[32];
-    size_t o = 0, l;
-
-    if (prefix != NULL) {
-        l = strlen(prefix);
-        w[o++] = (uint8_t)l;
-        memcpy(w + o, prefix, l);
-        o += l;
-    }
-    l = (size_t)snprintf(lab, sizeof lab, "name%zu", i);
-    w[o++] = (uint8_t)l;
-    memcpy(w + o, lab, l);
-    o += l;
-    w[o++] = 7;
-    memcpy(w + o, tld, 7);
-    o += 7;
-    w[o++] = 0;
-    return o;
-}
-
-#define BIG 100000
-/** Room per prebuilt query; its last octet holds the query's length. */
-#define QSTRIDE 32
-
-/* 100,000 names load and are found; times printed for the report. */
-START_TEST(test_hundred_thousand)
-{
-    struct text t = {NULL, 0, 0};
-    struct idng_conf c;
-    char err[ERR_MAX];
-    uint8_t w[WIRE_MAX], *qs;
-    size_t i, k, len;
-    double t0, t1, parse_s, rate[2];
-
-    big_list(&t, BIG);
-    idng_conf_init(&c);
-    t0 = now();
-    ck_assert_msg(idng_conf_parse(&c, t.s, t.len, "big.conf", err, sizeof err) == 0, "%s", err);
-    parse_s = now() - t0;
-    ck_assert_uint_eq(c.policy.deny.count, BIG);
-    ck_assert_uint_eq(c.policy.allow.count, 0);
-
-    /* Every name, in file order, in the case written and in capitals. */
-    for (i = 0; i < BIG; i++) {
-        len = big_wire(w, i, NULL, "example");
-        REQUIRE(memcmp(c.policy.deny.names[i], w, len) == 0, "name %zu out of place", i);
-        REQUIRE(idng_nameset_listed(&c.policy.deny, w, len) == (int)len, "name%zu.example.", i);
-        mix_case(w, len);
-        REQUIRE(idng_nameset_listed(&c.policy.deny, w, len) == (int)len, "name%zu.example. mixed", i);
-        REQUIRE(idng_nameset_listed(&c.policy.allow, w, len) == 0, "name%zu in allow", i);
-    }
-    /* Below a listed name: the listed name's length.  Not listed: 0. */
-    len = big_wire(w, 4242, "www", "example");
-    ck_assert_int_eq(idng_nameset_listed(&c.policy.deny, w, len), (int)len - 4);
-    len = big_wire(w, BIG, NULL, "example");
-    ck_assert_int_eq(idng_nameset_listed(&c.policy.deny, w, len), 0);
-    len = big_wire(w, 7, NULL, "exampl2");
-    ck_assert_int_eq(idng_nameset_listed(&c.policy.deny, w, len), 0);
-
-    /* Rates, with the queries built beforehand: www.nameI.example. (found
-     * at its parent) and www.nameI.exampge. (found nowhere; suffixes of
-     * lengths no listed name has cost no probe). */
-    qs = malloc((size_t)BIG * 2 * QSTRIDE);
-    ck_assert(qs != NULL);
-    for (i = 0; i < BIG; i++) {
-        len = big_wire(qs + 2 * i * QSTRIDE, i, "www", "example");
-        ck_assert(len < QSTRIDE);
-        qs[2 * i * QSTRIDE + QSTRIDE - 1] = (uint8_t)len;
-        memcpy(qs + (2 * i + 1) * QSTRIDE, qs + 2 * i * QSTRIDE, QSTRIDE);
-        qs[(2 * i + 1) * QSTRIDE + len - 3] = 'g';
-    }
-    for (k = 0; k < 2; k++) {
-        size_t rounds = 0, found = 0;
-        t0 = now();
-        do {
-            for (i = 0; i < BIG; i++) {
-                const uint8_t *q = qs + (2 * i + k) * QSTRIDE;
-                found += idng_nameset_listed(&c.policy.deny, q, q[QSTRIDE - 1]) != 0;
-            }
-            rounds++;
-            t1 = now();
-        } while (t1 - t0 < 0.25);
-        rate[k] = (double)(rounds * BIG) / (t1 - t0);
-        ck_assert_uint_eq(found, k == 0 ? rounds * BIG : 0);
-    }
-    free(qs);
-    printf("name set: %d names (%zu octets of settings) parsed in %.3f s; "
-           "%.2f M lookups/s listed, %.2f M lookups/s not listed; %zu octets held\n",
-           BIG, t.len, parse_s, rate[0] / 1e6, rate[1] / 1e6, idng_nameset_mem(&c.policy.deny));
-    fflush(stdout);
-
-    idng_conf_free(&c);
-    ck_assert_uint_eq(c.policy.deny.count, 0);
-    ck_assert_uint_eq(idng_nameset_mem(&c.policy.deny), 0);
-    free(t.s);
-}
-END_TEST
-
-/* Repeats are caught at any size, with the messages they always had, and
- * a failed parse leaves the previous settings as they were. */
-START_TEST(test_duplicates_in_a_big_list)
-{
-    static const struct {
-        const char *line, *want;
-    } cases[] = {
-        {"deny: name17.example.\n", "big.conf:20002: duplicate deny name 'name17.example.' "
-                                    "(first at line 19)"},
-        {"deny: NAME19999.Example\n", "big.conf:20002: duplicate deny name 'name19999.example.' "
-                                      "(first at line 20001)"},
-        {"allow: name0.example\n", "big.conf:20002: 'name0.example.' is in both 'deny' (line 2) "
-                                   "and 'allow'; a name can be in one list only"},
-    };
-    static const uint8_t q1[] = "\001x\004KEEP\007example\000";
-    static const uint8_t q2[] = "\001x\001B\004keep\007example\000";
-    struct idng_conf c;
-    char err[ERR_MAX];
-    uint8_t w[WIRE_MAX];
-    size_t k, len;
-
-    /* The settings to keep: two names of their own. */
-    idng_conf_init(&c);
-    ck_assert(idng_conf_parse(&c, BYTES("idnguard:\nallow: keep.example\ndeny: b.keep.example\n"),
-                              "keep.conf", err, sizeof err)
-              == 0);
-    for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        struct text t = {NULL, 0, 0};
-        big_list(&t, 20000); /* lines 2 to 20001 */
-        text_str(&t, cases[k].line);
-        err[0] = '\0';
-        ck_assert_int_eq(idng_conf_parse(&c, t.s, t.len, "big.conf", err, sizeof err), -1);
-        ck_assert_str_eq(err, cases[k].want);
-        free(t.s);
-    }
-    ck_assert_uint_eq(c.policy.allow.count, 1);
-    ck_assert_uint_eq(c.policy.deny.count, 1);
-    ck_assert_mem_eq(c.policy.allow.names[0], "\004keep\007example", 14);
-    len = big_wire(w, 17, NULL, "example");
-    ck_assert_int_eq(idng_nameset_listed(&c.policy.deny, w, len), 0);
-    ck_assert_int_eq(idng_nameset_listed(&c.policy.allow, q1, sizeof q1 - 1), 14);
-    ck_assert_int_eq(idng_nameset_listed(&c.policy.deny, q2, sizeof q2 - 1), 16);
-    idng_conf_free(&c);
-}
-END_TEST
-
 /* Written out and parsed again, a random set keeps its order and answers. */
 START_TEST(test_round_trip_order)
 {
@@ -831,11 +589,6 @@ static Suite *nameset_suite(void)
     tcase_set_timeout(tc, 120); /* sanitizer builds are several times slower */
     suite_add_tcase(s, tc);
 
-    tc = tcase_create("big");
-    tcase_add_test(tc, test_hundred_thousand);
-    tcase_add_test(tc, test_duplicates_in_a_big_list);
-    tcase_set_timeout(tc, 300);
-    suite_add_tcase(s, tc);
     return s;
 }
 
