@@ -60,5 +60,4 @@ static IDNG_TEST_UNUSED int utf8_ok(const char *s, size_t n)
     return 1;
 }
 
-
 #endif

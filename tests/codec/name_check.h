@@ -12,13 +12,15 @@
 #include <stdint.h>
 #include <string.h>
 
-
 /* A wire name as a string literal: its octets and length (NULs included). */
 struct wire {
     const char *w;
     size_t len;
 };
-#define W(s) {(s), sizeof(s) - 1}
+#define W(s)                                                                                       \
+    {                                                                                              \
+        (s), sizeof(s) - 1                                                                         \
+    }
 
 #define N_ELEMS(a) ((int)(sizeof(a) / sizeof((a)[0])))
 

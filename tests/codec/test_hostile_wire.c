@@ -108,8 +108,7 @@ START_TEST(test_wire_255_octets_limit_at_guard_page)
         for (cut = 0; cut <= sizeof wire; cut += (cut < 60 ? 1 : 64)) {
             const uint8_t *at = t_guard_put(&g, wire, sizeof wire - cut);
             idng_status st = idng_wire_check(at, sizeof wire - cut, U, NULL);
-            ck_assert_msg(cut == 0 ? st == idng_worst_labels[total].status[2]
-                                   : st == IDNG_E_INVAL,
+            ck_assert_msg(cut == 0 ? st == idng_worst_labels[total].status[2] : st == IDNG_E_INVAL,
                           "%s cut by %zu: %s", idng_worst_labels[total].name, cut,
                           idng_status_symbol(st));
         }
@@ -159,7 +158,8 @@ static void wire_at_guard(struct t_guard *g, const uint8_t *w, size_t len, const
             REQUIRE(st == ref, "%s (%zu octets, first 0x%02x): %s, expected %s", what, len,
                     len ? at[0] : 0, idng_status_symbol(st), idng_status_symbol(ref));
         else
-            REQUIRE(idng_status_class(st) != IDNG_C_INVAL && idng_status_class(st) != IDNG_C_TOO_LONG,
+            REQUIRE(idng_status_class(st) != IDNG_C_INVAL
+                        && idng_status_class(st) != IDNG_C_TOO_LONG,
                     "%s: well-formed name gets %s", what, idng_status_symbol(st));
     }
 }
@@ -215,8 +215,16 @@ END_TEST
 START_TEST(test_text_names_at_guard_page)
 {
     static const char *const names[] = {
-        "xn--bcher-kva.example", "xn--ab-m1t", "b\303\274cher.example.", "xn--", "xn--a",
-        "a.", ".", "\343\200\202", "\357\274\216a", "xn--bcher-kva\303",
+        "xn--bcher-kva.example",
+        "xn--ab-m1t",
+        "b\303\274cher.example.",
+        "xn--",
+        "xn--a",
+        "a.",
+        ".",
+        "\343\200\202",
+        "\357\274\216a",
+        "xn--bcher-kva\303",
     };
     struct t_guard g;
     struct outbuf o;
@@ -233,8 +241,8 @@ START_TEST(test_text_names_at_guard_page)
                 (void)idng_to_ascii(at, n, out_prep(&o, len), &len, modes[m], 0, NULL);
                 REQUIRE(out_intact(&o, 256), "wrote past capacity");
                 len = 256;
-                (void)idng_to_unicode(at, n, out_prep(&o, len), &len, modes[m],
-                                      IDNG_F_KEEP_GOING, NULL);
+                (void)idng_to_unicode(at, n, out_prep(&o, len), &len, modes[m], IDNG_F_KEEP_GOING,
+                                      NULL);
                 REQUIRE(out_intact(&o, 256), "wrote past capacity");
                 len = 64;
                 (void)idng_punycode_decode(at, n, (uint32_t *)(void *)o.b, &len, NULL);

@@ -314,7 +314,6 @@ START_TEST(test_rr_read_refused)
 }
 END_TEST
 
-
 static Suite *name_message_suite(void)
 {
     Suite *s = suite_create("DNS names in messages");

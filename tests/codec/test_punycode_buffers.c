@@ -38,8 +38,8 @@ static void decode_all_caps(const char *puny, const uint32_t *cps, const unsigne
             continue;
         }
         ck_assert_msg(st == IDNG_OK, "%s: gave %s", ctx, idng_status_symbol(st));
-        ck_assert_msg(len == n && memcmp(b.cp + GUARD, cps, n * sizeof *cps) == 0,
-                      "%s: gave %s", ctx, show_cps(b.cp + GUARD, len));
+        ck_assert_msg(len == n && memcmp(b.cp + GUARD, cps, n * sizeof *cps) == 0, "%s: gave %s",
+                      ctx, show_cps(b.cp + GUARD, len));
         if (flags != NULL)
             ck_assert_msg(memcmp(b.fl + GUARD, flags, n) == 0, "%s: wrong case flags", ctx);
     }
@@ -105,8 +105,8 @@ END_TEST
  * reading after the output is full. */
 START_TEST(test_error_before_nospace)
 {
-    static const uint32_t late_surrogate[] = { 'a', 'b', 'c', 0xFC, 0xD800 };
-    static const uint32_t late_too_big[] = { 'a', 'b', 'c', 0xFC, 0x110000 };
+    static const uint32_t late_surrogate[] = {'a', 'b', 'c', 0xFC, 0xD800};
+    static const uint32_t late_too_big[] = {'a', 'b', 'c', 0xFC, 0x110000};
     size_t len;
     cp_buf d;
     ascii_buf e;
@@ -168,8 +168,8 @@ static uint32_t random_cp(uint32_t *state)
     case 4:
         return 0x10000 + v % 0x100000; /* supplementary planes */
     default: {
-        static const uint32_t edges[] = { 0x00, 0x7F, 0x80, 0xFF, 0xD7FF, 0xE000, 0xFFFF,
-                                          0x10000, 0x10FFFF };
+        static const uint32_t edges[] = {0x00,   0x7F,   0x80,    0xFF,    0xD7FF,
+                                         0xE000, 0xFFFF, 0x10000, 0x10FFFF};
         return edges[v % N_ELEMS(edges)];
     }
     }
@@ -242,8 +242,8 @@ START_TEST(test_roundtrip)
         /* Encoding what was decoded, flags included, gives the same text. */
         st = guarded_encode(&r, d.cp + GUARD, dlen, d.fl + GUARD, MAX_OCTETS, &rlen, ctx);
         ck_assert_msg(st == IDNG_OK && rlen == elen && memcmp(r.s + GUARD, e.s + GUARD, elen) == 0,
-                      "%s: \"%s\" re-encodes to \"%.*s\"", ctx, show(e.s + GUARD, elen),
-                      (int)rlen, r.s + GUARD);
+                      "%s: \"%s\" re-encodes to \"%.*s\"", ctx, show(e.s + GUARD, elen), (int)rlen,
+                      r.s + GUARD);
     }
 }
 END_TEST
@@ -295,7 +295,6 @@ START_TEST(test_canonical)
     ck_assert_msg(len == 0 || tried > 0, "no input of %zu digits decodes", len);
 }
 END_TEST
-
 
 static Suite *punycode_buffers_suite(void)
 {

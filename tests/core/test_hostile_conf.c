@@ -68,8 +68,7 @@ static void expect_clear_error(const char *path, const char *want, char *err, si
         }
     }
     if (want)
-        ck_assert_msg(strstr(err, want) != NULL, "%s: \"%s\" does not say \"%s\"", path, err,
-                      want);
+        ck_assert_msg(strstr(err, want) != NULL, "%s: \"%s\" does not say \"%s\"", path, err, want);
     ck_assert(memcmp(&c, &before, sizeof c) == 0);
 }
 
@@ -114,8 +113,7 @@ START_TEST(test_conf_one_line_of_a_megabyte)
     snprintf(path, sizeof path, "%s/longline.conf", tmpdir);
     t_spew(path, big, IDNG_CONF_FILE_MAX);
     expect_clear_error(path, ":2:", err, sizeof err);
-    ck_assert_msg(strlen(err) < 300, "the message quotes the whole line: %zu octets",
-                  strlen(err));
+    ck_assert_msg(strlen(err) < 300, "the message quotes the whole line: %zu octets", strlen(err));
     /* The same in a comment, and inside quotes. */
     memcpy(big, "idnguard:\n# ", 12);
     t_spew(path, big, IDNG_CONF_FILE_MAX);
@@ -243,8 +241,8 @@ START_TEST(test_conf_unreadable_file_even_when_run_as_root)
     err[got > 0 ? got : 0] = '\0';
     ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child status %d, message \"%s\"", st,
                   err);
-    ck_assert_msg(strncmp(err, path, strlen(path)) == 0 && strstr(err, strerror(EACCES)),
-                  "\"%s\"", err);
+    ck_assert_msg(strncmp(err, path, strlen(path)) == 0 && strstr(err, strerror(EACCES)), "\"%s\"",
+                  err);
     remove_tmpdir();
 }
 END_TEST

@@ -65,7 +65,8 @@ START_TEST(test_hundred_thousand)
         REQUIRE(memcmp(c.policy.deny.names[i], w, len) == 0, "name %zu out of place", i);
         REQUIRE(idng_nameset_listed(&c.policy.deny, w, len) == (int)len, "name%zu.example.", i);
         mix_case(w, len);
-        REQUIRE(idng_nameset_listed(&c.policy.deny, w, len) == (int)len, "name%zu.example. mixed", i);
+        REQUIRE(idng_nameset_listed(&c.policy.deny, w, len) == (int)len, "name%zu.example. mixed",
+                i);
         REQUIRE(idng_nameset_listed(&c.policy.allow, w, len) == 0, "name%zu in allow", i);
     }
     /* Below a listed name: the listed name's length.  Not listed: 0. */

@@ -71,10 +71,26 @@ static const struct {
     size_t len;
     uint32_t cp;
 } stops[] = {
-    {"\x05" "a.b\xc3\xbc" "\x07" "example", 14, '.'},
-    {"\x0a" "b\xc3\xbc" "\xe3\x80\x82" "cher" "\x07" "example", 19, 0x3002},
-    {"\x07" "a\xef\xbc\x8e" "b\xc3\xbc", 8, 0xFF0E},
-    {"\x07" "a\xef\xbd\xa1" "b\xc3\xbc", 8, 0xFF61},
+    {"\x05"
+     "a.b\xc3\xbc"
+     "\x07"
+     "example",
+     14, '.'},
+    {"\x0a"
+     "b\xc3\xbc"
+     "\xe3\x80\x82"
+     "cher"
+     "\x07"
+     "example",
+     19, 0x3002},
+    {"\x07"
+     "a\xef\xbc\x8e"
+     "b\xc3\xbc",
+     8, 0xFF0E},
+    {"\x07"
+     "a\xef\xbd\xa1"
+     "b\xc3\xbc",
+     8, 0xFF61},
 };
 
 START_TEST(test_normalize_full_stop_in_label)
@@ -120,7 +136,6 @@ START_TEST(test_fallback)
 }
 END_TEST
 
-
 /*
  * The most-severe-action rule as a property.  Names are built from labels
  * of every kind (plain, valid and fake A-labels of several classes, raw
@@ -131,21 +146,27 @@ END_TEST
  * rule that looks across labels) cannot change a label's own verdict.
  */
 static const char *const pool[] = {
-    "www", "_dmarc", "r3---sn-abc", "xn--bcher-kva", "xn--ls8h", /* emoji: mode-dependent */
-    "xn--ab-m1t",                                           /* contextj */
-    "xn--0000h",                                            /* bad-codepoint */
-    "xn--bc-kw3n",                                          /* not-canonical (fullwidth) */
-    "xn--ab--c-kra",                                        /* hyphen */
-    "xn--ssa",                                              /* leading-mark */
-    "xn--example-",                                         /* ascii-only */
-    "xn--ab-0ea",                                           /* contexto */
-    "\xc3\xbc",                                             /* raw, converts */
-    "\x80",                                                 /* raw, bad UTF-8 */
-    "a\xe2\x80\xae" "b",                                    /* raw U+202E: disallowed */
-    "a\xe2\x80\x8d" "b",                                    /* raw stray ZWJ: contextj */
-    "a.b\xc3\xbc",                                          /* raw full stop: disallowed */
-    "xn--pypal-4ve",                                        /* mixed-script (Cyrillic a) */
-    "p\xd0\xb0ypal",                                        /* raw, mixed-script */
+    "www",
+    "_dmarc",
+    "r3---sn-abc",
+    "xn--bcher-kva",
+    "xn--ls8h",      /* emoji: mode-dependent */
+    "xn--ab-m1t",    /* contextj */
+    "xn--0000h",     /* bad-codepoint */
+    "xn--bc-kw3n",   /* not-canonical (fullwidth) */
+    "xn--ab--c-kra", /* hyphen */
+    "xn--ssa",       /* leading-mark */
+    "xn--example-",  /* ascii-only */
+    "xn--ab-0ea",    /* contexto */
+    "\xc3\xbc",      /* raw, converts */
+    "\x80",          /* raw, bad UTF-8 */
+    "a\xe2\x80\xae"
+    "b", /* raw U+202E: disallowed */
+    "a\xe2\x80\x8d"
+    "b",             /* raw stray ZWJ: contextj */
+    "a.b\xc3\xbc",   /* raw full stop: disallowed */
+    "xn--pypal-4ve", /* mixed-script (Cyrillic a) */
+    "p\xd0\xb0ypal", /* raw, mixed-script */
 };
 #define POOL_N (sizeof pool / sizeof pool[0])
 static const char *const acts[] = {"pass", "log", "refuse", "nxdomain", "drop"};
@@ -174,11 +195,10 @@ static size_t prop_name(const size_t *idx, size_t n, uint8_t *w)
 
 START_TEST(test_most_severe_property)
 {
-    static const char *const classes[] = {"bad-punycode", "bad-codepoint", "ascii-only",
-                                          "not-canonical", "disallowed", "contextj",
-                                          "contexto", "hyphen", "leading-mark", "bad-utf8",
-                                          "empty-label", "too-long", "bidi", "mixed-script",
-                                          "mixed-number", "confusable", "idn"};
+    static const char *const classes[] = {
+        "bad-punycode", "bad-codepoint", "ascii-only",   "not-canonical", "disallowed",  "contextj",
+        "contexto",     "hyphen",        "leading-mark", "bad-utf8",      "empty-label", "too-long",
+        "bidi",         "mixed-script",  "mixed-number", "confusable",    "idn"};
     static const char *const modes[] = {"punycode", "idna2008", "uts46"};
     unsigned x = 0x9e3779b9u ^ (unsigned)_i;
     int round;
@@ -210,7 +230,8 @@ START_TEST(test_most_severe_property)
             int sev;
             prop_name(&idx[i], 1, lw);
             idng_policy_judge(&c.policy, lw, 1 + strlen(pool[idx[i]]) + 9, &one);
-            sev = idng_status_class(one.err.status) == IDNG_C_OK ? -1 : idng_action_severity(one.action);
+            sev = idng_status_class(one.err.status) == IDNG_C_OK ? -1
+                                                                 : idng_action_severity(one.action);
             if (sev > worst) {
                 worst = sev;
                 first = (int)i;
@@ -225,9 +246,10 @@ START_TEST(test_most_severe_property)
             ck_assert_msg(idng_action_severity(v.action) == worst,
                           "round %d: name action %s, most severe label action has severity %d\n%s",
                           round, idng_action_name(v.action), worst, text);
-            ck_assert_msg(v.err.label_len == strlen(want) && memcmp(v.label, want, v.err.label_len) == 0,
-                          "round %d: verdict names label %.*s, want %s (the first most severe) %s %s",
-                          round, (int)v.err.label_len, (const char *)v.label, want, idng_verdict_name(&v), text);
+            ck_assert_msg(
+                v.err.label_len == strlen(want) && memcmp(v.label, want, v.err.label_len) == 0,
+                "round %d: verdict names label %.*s, want %s (the first most severe) %s %s", round,
+                (int)v.err.label_len, (const char *)v.label, want, idng_verdict_name(&v), text);
         }
         /* The answer path never normalizes, and rejects whatever the query
          * path rejects. */
@@ -242,7 +264,9 @@ START_TEST(test_most_severe_property)
             struct idng_verdict av;
             ck_assert_int_eq(idng_policy_normalize(&c.policy, w, len, a, &alen, NULL), IDNG_OK);
             idng_policy_judge(&c.policy, a, alen, &av);
-            ck_assert_msg(av.action == one.action && idng_status_class(av.err.status) == idng_status_class(one.err.status),
+            ck_assert_msg(av.action == one.action
+                              && idng_status_class(av.err.status)
+                                     == idng_status_class(one.err.status),
                           "round %d: judge_data is not the A-label form's verdict", round);
         }
         idng_conf_free(&c);
@@ -264,10 +288,11 @@ static const struct judge_data_row {
     {"", "xn--ab-m1t.evil.", "contextj", IDNG_ACT_REFUSE},
     {"", "www.evil.", "ok", IDNG_ACT_PASS},
     /* on-idn: the A-label form is judged, its suffix included. */
-    {"on-idn: refuse\n", "\\208\\191\\209\\128\\208\\176\\208\\178\\208\\180\\208\\176.evil.", "idn", IDNG_ACT_REFUSE},
+    {"on-idn: refuse\n", "\\208\\191\\209\\128\\208\\176\\208\\178\\208\\180\\208\\176.evil.",
+     "idn", IDNG_ACT_REFUSE},
     {"on-idn: refuse\nidn-scripts: latin\n", "\\195\\188.evil.", "ok", IDNG_ACT_PASS},
-    {"on-idn: refuse\nidn-suffixes: evil\n", "\\208\\191\\209\\128\\208\\176\\208\\178\\208\\180\\208\\176.evil.", "ok",
-     IDNG_ACT_PASS},
+    {"on-idn: refuse\nidn-suffixes: evil\n",
+     "\\208\\191\\209\\128\\208\\176\\208\\178\\208\\180\\208\\176.evil.", "ok", IDNG_ACT_PASS},
     {"on-idn: refuse\nidn-scripts: latin\n", "\\195\\188.xn--p1ai.", "idn", IDNG_ACT_REFUSE},
 };
 #define JUDGE_DATA_ROWS ((int)(sizeof judge_data_rows / sizeof judge_data_rows[0]))
@@ -292,7 +317,6 @@ START_TEST(test_judge_data)
 }
 END_TEST
 
-
 /* The documented defaults (docs, conf/idnguard.conf.example), written out
  * here rather than read from the code under test: the classes that keep a
  * default of their own whatever on-invalid says, raw-8bit and every
@@ -303,12 +327,18 @@ static const struct {
     const char *cls;
     enum idng_action action;
 } documented[] = {
-    {"raw-8bit", IDNG_ACT_NORMALIZE},  {"mixed-script", IDNG_ACT_LOG},
-    {"confusable", IDNG_ACT_REFUSE},   {"mixed-number", IDNG_ACT_LOG},
-    {"whole-script", IDNG_ACT_REFUSE}, {"near-miss", IDNG_ACT_LOG},
-    {"mark-pattern", IDNG_ACT_LOG},    {"cjk-pattern", IDNG_ACT_LOG},
-    {"digit-lookalike", IDNG_ACT_LOG}, {"punctuation-like", IDNG_ACT_LOG},
-    {"tld-letter", IDNG_ACT_LOG},      {"embeds-protected", IDNG_ACT_LOG},
+    {"raw-8bit", IDNG_ACT_NORMALIZE},
+    {"mixed-script", IDNG_ACT_LOG},
+    {"confusable", IDNG_ACT_REFUSE},
+    {"mixed-number", IDNG_ACT_LOG},
+    {"whole-script", IDNG_ACT_REFUSE},
+    {"near-miss", IDNG_ACT_LOG},
+    {"mark-pattern", IDNG_ACT_LOG},
+    {"cjk-pattern", IDNG_ACT_LOG},
+    {"digit-lookalike", IDNG_ACT_LOG},
+    {"punctuation-like", IDNG_ACT_LOG},
+    {"tld-letter", IDNG_ACT_LOG},
+    {"embeds-protected", IDNG_ACT_LOG},
     {"idn", IDNG_ACT_PASS},
 };
 
