@@ -41,10 +41,10 @@ BENCH_CFLAGS = -std=c11 -Wall -Wextra -Werror -O2 -g -D_GNU_SOURCE -Icodec \
 BENCH_PSL := /usr/share/publicsuffix/public_suffix_list.dat
 ICU_STREAM := $(BUILD)/bench/icu_stream
 
-$(BENCH_BIN): bench/codec_bench.c $(LIB) codec/idnguard.h $(wildcard tests/codec/worst_case.h)
+$(BENCH_BIN): bench/codec_bench.c bench/codec_sets.c bench/codec_sets.h $(LIB) codec/idnguard.h $(wildcard tests/codec/worst_case.h)
 	@sh scripts/deps.sh --check bench build
 	@mkdir -p $(@D)
-	$(CC) $(BENCH_CFLAGS) -rdynamic -o $@ bench/codec_bench.c $(LIB) \
+	$(CC) $(BENCH_CFLAGS) -rdynamic -o $@ bench/codec_bench.c bench/codec_sets.c $(LIB) \
 	    $(shell pkg-config --libs icu-uc libidn2)
 
 bench-codec: deps-bench
