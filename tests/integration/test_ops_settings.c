@@ -589,9 +589,10 @@ START_TEST(test_watch_million_names_under_load)
         /* Stopped, dnsperf counts what was in flight as interrupted, not
          * lost: every other query has its answer. */
         char *t = harness_read_file(perf_out, 0, NULL), *p;
-        long lost = -1, interrupted = -1;
+        long lost = -1, interrupted = 0;
         if (t && (p = strstr(t, "Queries lost:")) != NULL)
             lost = strtol(p + 13, NULL, 10);
+        /* dnsperf prints this line only when queries were in flight. */
         if (t && (p = strstr(t, "Queries interrupted:")) != NULL)
             interrupted = strtol(p + 20, NULL, 10);
         ck_assert_msg(sent > 0 && lost == 0 && interrupted >= 0 && completed + interrupted == sent,
