@@ -118,7 +118,7 @@ $(DEB_OUT)/lintian.txt: $(UB_DEB) $(IDNG_DEB)
 # maintainer scripts, and unbound's starts the system's service.  The
 # module refuses the daemon built here ($(UNBOUND): same version, other
 # configure options), which is test_refuses_other_build's "other build".
-DEB_SUITES := $(addprefix $(BUILD)/tests/integration/,test_policy test_normalize test_ops \
+DEB_SUITES := $(addprefix $(BUILD)/tests/integration/,test_policy test_policy_lists test_normalize test_ops \
 	test_ops_settings test_ops_log)
 check-deb: deb $(UB_STAMP) zones $(DEB_SUITES)
 	@$(MAKE) --no-print-directory deb-unpack

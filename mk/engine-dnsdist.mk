@@ -17,7 +17,7 @@
 
 ENGINES_ROOT ?= $(BUILD)/roots/engines
 DD_SUITES := $(addprefix $(BUILD)/tests/integration/,test_guard test_guard_logs test_paths \
-	test_normalize test_policy test_lookalike test_dnssec)
+	test_normalize test_policy test_policy_lists test_lookalike test_dnssec)
 
 .PHONY: check-dnsdist
 check-dnsdist: engines-root $(LIBIDNGUARD) $(UB_STAMP) all zones $(DD_SUITES)

@@ -12,7 +12,7 @@
 # Timing on this machine: 85 to 120 s (eleven suites, 262 checks), with other work beside.
 
 KRESD_ITEST := $(addprefix $(BUILD)/tests/integration/,test_guard test_guard_logs test_paths \
-	test_normalize test_policy test_lookalike test_dnssec test_ops test_ops_settings test_ops_log \
+	test_normalize test_policy test_policy_lists test_lookalike test_dnssec test_ops test_ops_settings test_ops_log \
 	test_swap)
 
 .PHONY: check-kresd

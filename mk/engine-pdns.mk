@@ -13,7 +13,7 @@
 #
 # Timing on this machine: 1.4-2 minutes (7 suites, 227 checks).
 
-PDNS_SUITES := test_guard test_guard_logs test_paths test_normalize test_policy test_lookalike \
+PDNS_SUITES := test_guard test_guard_logs test_paths test_normalize test_policy test_policy_lists test_lookalike \
 	test_dnssec
 PDNS_BIN := $(PDNS_SUITES:%=$(BUILD)/tests/integration/%)
 
