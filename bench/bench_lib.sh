@@ -1,5 +1,41 @@
-# bench_lib.sh -- what the resolver benchmarks share (sourced; names begin
-# with bench_).
+# bench_lib.sh -- what the benchmarks share (sourced; names begin with
+# bench_).
+
+# bench_begin NAME: the run's temporary directory, $dir
+# (idnguard-NAME.XXXXXX under $TMPDIR), and its cleanup at exit: the
+# process in $bench_pid if one is running, the lab (scripts/lab.sh) if the
+# script sourced it, and $dir.  NAME also starts the messages of
+# bench_need and bench_built.
+bench_pid=""
+bench_begin() { # NAME
+    bench_name=$1
+    dir=$(mktemp -d "${TMPDIR:-/tmp}/idnguard-$1.XXXXXX")
+    trap bench_cleanup EXIT
+    trap 'exit 130' INT TERM
+}
+bench_cleanup() {
+    # shellcheck disable=SC2086
+    [ -z "$bench_pid" ] || lab_kill $bench_pid
+    ! command -v lab_stop >/dev/null 2>&1 || lab_stop
+    rm -rf "$dir"
+}
+
+# bench_need TOOL...: each tool is in PATH, or the run stops saying which
+# is not; BENCH_NEED_HINT (if set) follows the message.
+bench_need() {
+    for bench_t; do
+        command -v "$bench_t" >/dev/null 2>&1 \
+            || { echo "$bench_name: $bench_t not found${BENCH_NEED_HINT:+ ($BENCH_NEED_HINT)}" >&2; exit 1; }
+    done
+}
+
+# bench_built FILE...: each file exists, or the run stops saying which is
+# not built.
+bench_built() {
+    for bench_f; do
+        [ -e "$bench_f" ] || { echo "$bench_name: $bench_f not built" >&2; exit 1; }
+    done
+}
 
 # The cached names of bench/resolver_bench.sh (its hits workload), one
 # "NAME TYPE" a line, taken from that script so that there is one list.

@@ -32,14 +32,9 @@ out=$4
 lines=${BENCH_CLI_LINES:-600000}
 repeat=${BENCH_REPEAT:-5}
 top=$(cd "$(dirname "$0")/.." && pwd)
-dir=$(mktemp -d "${TMPDIR:-/tmp}/idnguard-clibench.XXXXXX")
 . "$top/bench/bench_lib.sh"
-trap 'rm -rf "$dir"' EXIT
-trap 'exit 130' INT TERM
-
-for p in "$idng" "$icu"; do
-    [ -x "$p" ] || { echo "cli_bench: $p not built" >&2; exit 1; }
-done
+bench_begin cli_bench
+bench_built "$idng" "$icu"
 [ -r "$psl" ] || { echo "cli_bench: cannot read $psl" >&2; exit 1; }
 mkdir -p "$out"
 

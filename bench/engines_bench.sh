@@ -58,23 +58,10 @@ clients=${BENCH_CLIENTS:-8}
 outstanding=${BENCH_OUTSTANDING:-100}
 goal=0.95
 top=$(cd "$(dirname "$0")/.." && pwd)
-dir=$(mktemp -d "${TMPDIR:-/tmp}/idnguard-enginebench.XXXXXX")
 . "$top/scripts/lab.sh"
 . "$top/bench/bench_lib.sh"
-
-perf_pid=""
-cleanup() {
-    # shellcheck disable=SC2086
-    [ -z "$perf_pid" ] || lab_kill $perf_pid
-    lab_stop
-    rm -rf "$dir"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-for t in nsd drill dnsperf ss; do
-    command -v "$t" >/dev/null 2>&1 || { echo "engines_bench: $t not found" >&2; exit 1; }
-done
+bench_begin engines_bench
+bench_need nsd drill dnsperf ss
 for e in $engines; do
     case $e in kresd | pdns | dnsdist) ;; *) echo "engines_bench: no engine $e" >&2; exit 2 ;; esac
 done
@@ -224,10 +211,10 @@ profile() { # ENGINE GUARD
     start_engine "$1" "$2" hits
     perf record -g -o "$dir/perf-$1-$2.data" -p "$engine_pid" -- sleep "$seconds" \
         > "$dir/perf-$1-$2.out" 2>&1 &
-    perf_pid=$!
+    bench_pid=$!
     set -- $(measure hits)
-    wait "$perf_pid" || true
-    perf_pid=""
+    wait "$bench_pid" || true
+    bench_pid=""
     lab_unbound_stop
     echo "$1 $4"
 }

@@ -25,22 +25,11 @@ names=${BENCH_LISTS_NAMES:-1000000}
 clients=${BENCH_CLIENTS:-8}
 outstanding=${BENCH_OUTSTANDING:-100}
 top=$(cd "$(dirname "$0")/.." && pwd)
-dir=$(mktemp -d "${TMPDIR:-/tmp}/idnguard-lists.XXXXXX")
 . "$top/scripts/lab.sh"
 . "$top/bench/bench_lib.sh"
-
-cleanup() {
-    lab_stop
-    rm -rf "$dir"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-for t in nsd dnsperf ss; do
-    command -v "$t" >/dev/null 2>&1 || { echo "lists_qps: $t not found" >&2; exit 1; }
-done
-[ -x "$unbound" ] || { echo "lists_qps: $unbound not built" >&2; exit 1; }
-[ -f "$module" ] || { echo "lists_qps: $module not built" >&2; exit 1; }
+bench_begin lists_qps
+bench_need nsd dnsperf ss
+bench_built "$unbound" "$module"
 
 LAB_UNBOUND=$unbound LAB_MODULE=$module LAB_THREADS=1 LAB_START_SECONDS=60 LAB_ONLY=nsd
 lab_start "$dir" || exit 1

@@ -30,26 +30,11 @@ repeat=${BENCH_REPEAT:-3}
 clients=${BENCH_CLIENTS:-8}
 outstanding=${BENCH_OUTSTANDING:-100}
 top=$(cd "$(dirname "$0")/.." && pwd)
-dir=$(mktemp -d "${TMPDIR:-/tmp}/idnguard-pybench.XXXXXX")
 . "$top/scripts/lab.sh"
 . "$top/bench/bench_lib.sh"
-
-cleanup() {
-    lab_stop
-    rm -rf "$dir"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-for t in nsd drill dnsperf ss; do
-    command -v "$t" >/dev/null 2>&1 || { echo "python_bench: $t not found" >&2; exit 1; }
-done
-for f in "$stock" "$unbound"; do
-    [ -x "$f" ] || { echo "python_bench: $f not built" >&2; exit 1; }
-done
-for f in "$pyscript" "$module"; do
-    [ -f "$f" ] || { echo "python_bench: $f not built" >&2; exit 1; }
-done
+bench_begin python_bench
+bench_need nsd drill dnsperf ss
+bench_built "$stock" "$unbound" "$pyscript" "$module"
 mkdir -p "$out"
 
 printf 'server:\n    rrl-ratelimit: 0\n    rrl-whitelist-ratelimit: 0\n' > "$dir/nsd-extra"

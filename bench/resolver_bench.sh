@@ -70,24 +70,12 @@ queries=${BENCH_QUERIES:-4000}
 clients=${BENCH_CLIENTS:-8}
 outstanding=${BENCH_OUTSTANDING:-100}
 top=$(cd "$(dirname "$0")/.." && pwd)
-dir=$(mktemp -d "${TMPDIR:-/tmp}/idnguard-bench.XXXXXX")
 . "$top/scripts/lab.sh"
 . "$top/bench/bench_lib.sh"
-
-cleanup() {
-    lab_stop
-    rm -rf "$dir"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-tools="nsd drill dnsperf ss"
-[ "$mode" != instructions ] || tools="$tools valgrind callgrind_annotate callgrind_control"
-for t in $tools; do
-    command -v "$t" >/dev/null 2>&1 || { echo "resolver_bench: $t not found" >&2; exit 1; }
-done
-[ -x "$unbound" ] || { echo "resolver_bench: $unbound not built" >&2; exit 1; }
-[ -f "$module" ] || { echo "resolver_bench: $module not built" >&2; exit 1; }
+bench_begin resolver_bench
+bench_need nsd drill dnsperf ss
+[ "$mode" != instructions ] || bench_need valgrind callgrind_annotate callgrind_control
+bench_built "$unbound" "$module"
 mkdir -p "$out"
 
 # ---- NSD: the integration zones plus the wildcard zone ----

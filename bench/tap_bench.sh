@@ -46,25 +46,12 @@ queries=${BENCH_TAP_QUERIES:-150000}
 clients=${BENCH_CLIENTS:-8}
 outstanding=${BENCH_OUTSTANDING:-100}
 top=$(cd "$(dirname "$0")/.." && pwd)
-dir=$(mktemp -d "${TMPDIR:-/tmp}/idnguard-tapbench.XXXXXX")
 . "$top/scripts/lab.sh"
 . "$top/bench/bench_lib.sh"
-
-reader_pid=""
-cleanup() {
-    lab_stop
-    # shellcheck disable=SC2086
-    [ -z "$reader_pid" ] || lab_kill $reader_pid
-    rm -rf "$dir"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-for t in nsd drill dnsperf ss fstrm_capture dnstap dnstap-ldns; do
-    command -v "$t" >/dev/null 2>&1 || { echo "tap_bench: $t not found (make deps-tapbench)" >&2; exit 1; }
-done
+bench_begin tap_bench
+BENCH_NEED_HINT="make deps-tapbench" bench_need nsd drill dnsperf ss fstrm_capture dnstap dnstap-ldns
 [ -x "$stock" ] || { echo "tap_bench: $stock not unpacked (make stock)" >&2; exit 1; }
-[ -x "$idng" ] || { echo "tap_bench: $idng not built (make)" >&2; exit 1; }
+bench_built "$idng"
 baseline=${BENCH_TAP_BASELINE:-}
 [ -z "$baseline" ] || [ -x "$baseline" ] || { echo "tap_bench: $baseline not built" >&2; exit 1; }
 mkdir -p "$out"
@@ -100,10 +87,10 @@ reader_start() { # fstrm|tap OUTFILE
         > "$dir/reader.err" 2>&1 & ;;
     tap) "$idng" tap -u "$dir/dt.sock" -w "$2" > "$dir/reader.err" 2>&1 & ;;
     esac
-    reader_pid=$!
+    bench_pid=$!
     n=$((LAB_START_SECONDS * 20))
     while [ ! -S "$dir/dt.sock" ]; do
-        lab_alive "$reader_pid" && [ "$n" -gt 0 ] || {
+        lab_alive "$bench_pid" && [ "$n" -gt 0 ] || {
             echo "tap_bench: $1 did not listen on $dir/dt.sock" >&2
             cat "$dir/reader.err" >&2
             exit 1
@@ -114,8 +101,8 @@ reader_start() { # fstrm|tap OUTFILE
 }
 reader_stop() {
     # shellcheck disable=SC2086
-    lab_kill $reader_pid
-    reader_pid=""
+    lab_kill $bench_pid
+    bench_pid=""
 }
 # CPU time (user + system, in clock ticks) a process has used so far, from
 # /proc/PID/stat; fields counted after the command name's closing ")".
@@ -206,13 +193,13 @@ while [ "$round" -le "$repeat" ]; do
         unbound_start "$th" "$kind"
         # The CPU time each process uses while dnsperf runs: the reader
         # shares the two cores with Unbound.
-        ub_t0=$(cpu_ticks "$LAB_UB_PID") rd_t0=$(cpu_ticks "$reader_pid")
+        ub_t0=$(cpu_ticks "$LAB_UB_PID") rd_t0=$(cpu_ticks "$bench_pid")
         dnsperf -s 127.0.0.1 -p "$port" -d "$dir/queries.txt" -l "$seconds" -c "$clients" \
             -q "$outstanding" -t 5 > "$dir/dnsperf.out" 2>&1 || true
         ub_cpu=$(awk -v a="$ub_t0" -v b="$(cpu_ticks "$LAB_UB_PID")" -v hz="$clk_tck" \
             'BEGIN { printf "%.3f", (b - a) / hz }')
         rd_cpu=""
-        [ "$kind" = none ] || rd_cpu=$(awk -v a="$rd_t0" -v b="$(cpu_ticks "$reader_pid")" \
+        [ "$kind" = none ] || rd_cpu=$(awk -v a="$rd_t0" -v b="$(cpu_ticks "$bench_pid")" \
             -v hz="$clk_tck" 'BEGIN { printf "%.3f", (b - a) / hz }')
         lab_unbound_stop
         dt_msgs="" tap_lines="" tap_dropped=""
