@@ -1,5 +1,5 @@
 #!/bin/sh
-# cli_bench.sh IDNGUARD ICU_STREAM PSL OUTDIR
+# cli_bench.sh IDNGUARD ICU_STREAM PSL OUTDIR CODEC_BENCH
 #
 # The CLI streaming names, end to end as processes (the CLI's speed goal): `idnguard
 # JOB` against bench/icu_stream.c, the minimal C loop over ICU's UTS #46
@@ -11,6 +11,9 @@
 #         (about 95% ASCII): text for to-ascii, its A-label form for
 #         to-unicode and check
 #   idn   only the PSL's internationalized names, likewise
+#   worst the codec benchmark's worst-case set (CODEC_BENCH -s writes it):
+#         labels of 63 octets built to make the codecs work hardest, as
+#         bench/codec_sets.c makes them
 # The A-label forms are ICU's to-ASCII output of the text forms.
 #
 # Two ways of feeding it:
@@ -29,12 +32,13 @@ idng=$1
 icu=$2
 psl=$3
 out=$4
+codec_bench=$5
 lines=${BENCH_CLI_LINES:-600000}
 repeat=${BENCH_REPEAT:-5}
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/bench/bench_lib.sh"
 bench_begin cli_bench
-bench_built "$idng" "$icu"
+bench_built "$idng" "$icu" "$codec_bench"
 [ -r "$psl" ] || { echo "cli_bench: cannot read $psl" >&2; exit 1; }
 mkdir -p "$out"
 
@@ -49,7 +53,10 @@ LC_ALL=C grep '[^ -~]' "$dir/psl.base" > "$dir/idn.base" || true
 repeat_to() { # BASE OUT
     awk -v n="$lines" '{ a[NR] = $0 } END { for (i = 0; i < n; i++) print a[i % NR + 1] }' "$1" > "$2"
 }
-for s in psl idn; do
+mkdir "$dir/sets"
+"$codec_bench" -s "$dir/sets"
+cp "$dir/sets/worst-case-unicode.txt" "$dir/worst.base"
+for s in psl idn worst; do
     repeat_to "$dir/$s.base" "$dir/$s.text"
     "$icu" to-ascii < "$dir/$s.base" | grep -v '^ERROR' > "$dir/$s.ace.base"
     repeat_to "$dir/$s.ace.base" "$dir/$s.ace"
@@ -78,7 +85,7 @@ load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "cli_bench: $lines lines per run, $repeat rounds"
 round=1
 while [ "$round" -le "$repeat" ]; do
-    for s in psl idn; do
+    for s in psl idn worst; do
         for job in to-ascii to-unicode check; do
             in=$dir/$s.ace
             [ "$job" != to-ascii ] || in=$dir/$s.text
@@ -128,7 +135,8 @@ awk -F, "$bench_stats_awk"'
     echo "through bench/icu_stream.c (getline, uidna_nameTo*_UTF8, stdio); $("$idng" --version | head -n 1)."
     echo "psl: the Public Suffix List's $(wc -l < "$dir/psl.base") names, about"
     echo "$(awk -v a="$(wc -l < "$dir/idn.base")" -v b="$(wc -l < "$dir/psl.base")" 'BEGIN { printf "%.0f", 100 * a / b }')% of them internationalized; idn: its $(wc -l < "$dir/idn.base") internationalized names"
-    echo "only. to-ascii reads the text form, to-unicode and check the A-label form."
+    echo "only; worst: the $(wc -l < "$dir/worst.base") worst-case labels of \`make bench-codec\` (63 octets each, bench/codec_sets.c)."
+    echo "to-ascii reads the text form, to-unicode and check the A-label form."
     echo
     cat "$dir/table"
     echo

@@ -113,9 +113,9 @@ $(ICU_STREAM): bench/icu_stream.c
 	$(CC) $(BENCH_CFLAGS) -o $@ bench/icu_stream.c $(shell pkg-config --libs icu-uc)
 
 bench-cli: deps-bench
-	@$(MAKE) --no-print-directory $(CLI) $(ICU_STREAM)
+	@$(MAKE) --no-print-directory $(CLI) $(ICU_STREAM) $(BENCH_BIN)
 	@mkdir -p $(BENCH_OUT)
-	sh bench/cli_bench.sh $(CLI) $(ICU_STREAM) $(BENCH_PSL) $(BENCH_OUT)
+	sh bench/cli_bench.sh $(CLI) $(ICU_STREAM) $(BENCH_PSL) $(BENCH_OUT) $(BENCH_BIN)
 
 bench-report: deps-bench
 	@sh bench/report.sh $(BENCH_OUT) $(UNBOUND)
