@@ -256,7 +256,7 @@ static int settle(struct tap *t, const struct tap_args *a)
     const struct {
         const char *opt, **path;
     } mine[] = {{"--stats-file", &t->stats_file}, {"-w", &t->out_path}};
-    size_t m, k;
+    size_t m;
 
     idng_conf_init(&t->conf);
     if (a->conf_path && idng_conf_load(&t->conf, a->conf_path, err, sizeof err) != 0) {
@@ -282,20 +282,15 @@ static int settle(struct tap *t, const struct tap_args *a)
     if (!t->stats_file)
         t->stats_file = t->conf.tap_stats_file;
     for (m = 0; m < 2; m++) {
-        const struct {
-            const char *key, *path;
-        } theirs[] = {{"stats-file", t->conf.stats_file},
-                      {"log-file", t->conf.log_file},
-                      {"protect-file", t->conf.protect_file}};
-        for (k = 0; k < 3; k++)
-            if (idng_conf_same_file(*mine[m].path, theirs[k].path)) {
-                fprintf(stderr,
-                        "idnguard tap: %s '%s' is the %s of %s: the tap needs files of "
-                        "its own (tap-stats-file: for its counters)\n",
-                        mine[m].opt, *mine[m].path, theirs[k].key, a->conf_path);
-                idng_conf_free(&t->conf);
-                return 2;
-            }
+        const char *key = *mine[m].path ? idng_conf_file_key(&t->conf, *mine[m].path) : NULL;
+        if (key != NULL) {
+            fprintf(stderr,
+                    "idnguard tap: %s '%s' is the %s of %s: the tap needs files of "
+                    "its own (tap-stats-file: for its counters)\n",
+                    mine[m].opt, *mine[m].path, key, a->conf_path);
+            idng_conf_free(&t->conf);
+            return 2;
+        }
     }
     if (!a->have_interval)
         t->stats_interval = t->conf.stats_interval;

@@ -226,43 +226,73 @@ void idng_conf_free(struct idng_conf *c)
     idng_conf_init(c);
 }
 
+/* Reports that the file of the writer key (log-file, stats-file or
+ * tap-stats-file) is a file the settings read: at the writer's line, since
+ * the file read is never the one in the wrong. */
+static void fail_written_over(struct pstate *p, const char *writer, const char *path,
+                              const struct idng_conf_origin *wo, const char *reader,
+                              const struct idng_conf_origin *ro, const char *names)
+{
+    char at[IDNG_CONF_LINE_MAX + 32];
+
+    p->f.fname = p->c.origin.files[wo->file];
+    p->f.file = wo->file;
+    p->f.line = wo->line;
+    conf_fail(p, "%s '%s' is the file of %s (%s): the %s would be written over the %s names",
+              writer, path, reader, conf_first_at(p, ro, at, sizeof at),
+              strcmp(writer, "log-file") == 0 ? "query log" : "counters", names);
+}
+
 /*
  * The files the settings name are distinct: a file one of them writes
  * (log-file, stats-file, tap-stats-file) is none of the others, so that the
- * module and the tap never replace each other's counters and no stats file
- * lands on the query log or on the names of protect-file.  Reported at the
- * line of the key read later (in whichever file), once every file is read.
+ * module and the tap never replace each other's counters, and none of the
+ * files of names the settings read (protect-file, every allow-file and
+ * deny-file), so that no log or counters land on a list.  Two writers are
+ * reported at the line of the key read later (in whichever file); a writer
+ * and a list at the writer's line.  Done once every file is read.
  */
 static void check_distinct_files(struct pstate *p)
 {
-    static const char *const names[] = {"log-file", "stats-file", "tap-stats-file",
-                                        "protect-file"};
-    const char *paths[4];
-    size_t i, j, row[4];
+    static const char *const names[] = {"log-file", "stats-file", "tap-stats-file"};
+    const struct idng_conf_files *lists[] = {&p->c.allow_files, &p->c.deny_files};
+    static const char *const list_key[] = {"allow-file", "deny-file"};
+    static const char *const list_names[] = {"allowed", "denied"};
+    const char *paths[3];
+    size_t i, j, n, row[3], prow;
     char at[IDNG_CONF_LINE_MAX + 32];
 
     paths[0] = p->c.log_file;
     paths[1] = p->c.stats_file;
     paths[2] = p->c.tap_stats_file;
-    paths[3] = p->c.protect_file;
-    for (i = 0; i < 4; i++)
+    for (i = 0; i < 3; i++)
         row[i] = (size_t)(conf_find_key(names[i], strlen(names[i])) - conf_keys);
-    for (i = 0; i < 3; i++) /* protect-file is only read: it is never the later one */
-        for (j = i + 1; j < 4; j++)
+    prow = (size_t)(conf_find_key("protect-file", strlen("protect-file")) - conf_keys);
+    for (i = 0; i < 3; i++) {
+        const struct idng_conf_origin *wo = &p->c.origin.key[row[i]];
+        for (j = i + 1; j < 3; j++)
             if (idng_conf_same_file(paths[i], paths[j])) {
-                size_t later = j < 3 && p->key_seq[row[j]] > p->key_seq[row[i]] ? j : i;
+                size_t later = p->key_seq[row[j]] > p->key_seq[row[i]] ? j : i;
                 size_t other = later == i ? j : i;
                 const struct idng_conf_origin *o = &p->c.origin.key[row[later]];
                 p->f.fname = p->c.origin.files[o->file];
                 p->f.file = o->file;
                 p->f.line = o->line;
-                conf_fail(p, "%s '%s' is the file of %s (%s): %s", names[later], paths[later],
-                     names[other], conf_first_at(p, &p->c.origin.key[row[other]], at, sizeof at),
-                     other != 3   ? "each needs a file of its own, or one would replace the "
-                                    "other's lines or counters"
-                     : later == 0 ? "the query log would be written over the protected names"
-                                  : "the counters would be written over the protected names");
+                conf_fail(p,
+                          "%s '%s' is the file of %s (%s): each needs a file of its own, or one "
+                          "would replace the other's lines or counters",
+                          names[later], paths[later], names[other],
+                          conf_first_at(p, &p->c.origin.key[row[other]], at, sizeof at));
             }
+        if (idng_conf_same_file(paths[i], p->c.protect_file))
+            fail_written_over(p, names[i], paths[i], wo, "protect-file", &p->c.origin.key[prow],
+                              "protected");
+        for (j = 0; j < 2; j++)
+            for (n = 0; n < lists[j]->n; n++)
+                if (idng_conf_same_file(paths[i], lists[j]->v[n]))
+                    fail_written_over(p, names[i], paths[i], wo, list_key[j], &lists[j]->from[n],
+                                      list_names[j]);
+    }
 }
 
 /* Reads the files of an allow-file or deny-file row, each reported at
@@ -357,9 +387,29 @@ int idng_conf_same_file(const char *a, const char *b)
            && sa.st_ino == sb.st_ino;
 }
 
+const char *idng_conf_file_key(const struct idng_conf *c, const char *path)
+{
+    const struct {
+        const char *key, *path;
+    } one[] = {{"stats-file", c->stats_file},
+               {"log-file", c->log_file},
+               {"protect-file", c->protect_file}};
+    const struct idng_conf_files *lists[] = {&c->allow_files, &c->deny_files};
+    static const char *const list_key[] = {"allow-file", "deny-file"};
+    size_t i, n;
+
+    for (i = 0; i < sizeof one / sizeof one[0]; i++)
+        if (idng_conf_same_file(path, one[i].path))
+            return one[i].key;
+    for (i = 0; i < 2; i++)
+        for (n = 0; n < lists[i]->n; n++)
+            if (idng_conf_same_file(path, lists[i]->v[n]))
+                return list_key[i];
+    return NULL;
+}
+
 /* id: the file's device and inode when it was read from one, so that an
  * include of it is refused; NULL for text from memory.  tried: NULL, or
-
  * what a failed parse read, for the watch. */
 int conf_parse(struct idng_conf *c, const char *buf, size_t len, const char *fname,
                  const struct stat *id, unsigned flags, const char *user,

@@ -281,6 +281,15 @@ int idng_conf_parse_flags(struct idng_conf *c, const char *buf, size_t len, cons
 int idng_conf_same_file(const char *a, const char *b);
 
 /**
+ * The key of the file of settings c that path is (idng_conf_same_file):
+ * "stats-file" or "log-file", which the module writes, or "protect-file",
+ * "allow-file" or "deny-file", which the settings read; NULL for none of
+ * them (tap-stats-file is not looked at: it is the tap's own).  `idnguard
+ * tap` writes its lines and counters over none of them.
+ */
+const char *idng_conf_file_key(const struct idng_conf *c, const char *path);
+
+/**
  * Reads and parses a settings file (at most IDNG_CONF_FILE_MAX octets, a
  * regular file).  A file that cannot be read gives "path: message"
  * (missing, unreadable, a directory, not a regular file, too big); a file

@@ -258,6 +258,35 @@ START_TEST(test_file_stats_files_apart)
         run_free(&r);
     }
     ck_assert_msg(access(mod, F_OK) != 0, "the refused run still wrote %s", mod);
+    /* -w or --stats-file on a deny-file or an allow-file: exit 2, the list
+     * named and left as it was. */
+    {
+        char lists[600], deny[600], allow[600];
+        const char *a4[] = {"-r", path, "--conf", lists, "-w", deny, NULL};
+        const char *a5[] = {"-r", path, "--conf", lists, "--stats-file", allow, NULL};
+        path_in(lists, sizeof lists, "lists.conf");
+        path_in(deny, sizeof deny, "deny.txt");
+        path_in(allow, sizeof allow, "allow.txt");
+        t_spew_str(deny, "denied.example\n");
+        t_spew_str(allow, "allowed.example\n");
+        snprintf(text, sizeof text, "idnguard:\n    allow-file: \"%s\"\n    deny-file: \"%s\"\n",
+                 allow, deny);
+        t_spew_str(lists, text);
+        run_tap(a4, &r);
+        ck_assert_int_eq(r.status, 2);
+        ck_assert_msg(strstr(r.err, "-w") && strstr(r.err, "deny-file of"), "%s", r.err);
+        run_free(&r);
+        run_tap(a5, &r);
+        ck_assert_int_eq(r.status, 2);
+        ck_assert_msg(strstr(r.err, "--stats-file") && strstr(r.err, "allow-file of"), "%s", r.err);
+        run_free(&r);
+        got = t_slurp(deny, NULL);
+        ck_assert_msg(got && strcmp(got, "denied.example\n") == 0, "the deny-file was changed");
+        free(got);
+        got = t_slurp(allow, NULL);
+        ck_assert_msg(got && strcmp(got, "allowed.example\n") == 0, "the allow-file was changed");
+        free(got);
+    }
 }
 END_TEST
 

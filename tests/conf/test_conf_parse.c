@@ -506,6 +506,27 @@ START_TEST(test_distinct_files)
     ck_assert_int_eq(idng_conf_parse(&c, buf, strlen(buf), "t.conf", err, sizeof err), -1);
     ck_assert_msg(strstr(err, "t.conf:3: log-file") && strstr(err, "over the protected names"),
                   "%s", err);
+    /* A deny-file or an allow-file that a file the daemon writes would
+     * replace, whichever line comes first, the second of two list files
+     * too. */
+    snprintf(buf, sizeof buf, "idnguard:\n    deny-file: \"%s\"\n    log-file: \"%s\"\n", a, b);
+    ck_assert_int_eq(idng_conf_parse(&c, buf, strlen(buf), "t.conf", err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "t.conf:3: log-file") && strstr(err, "deny-file (line 2)")
+                      && strstr(err, "over the denied names"),
+                  "%s", err);
+    snprintf(buf, sizeof buf,
+             "idnguard:\n    stats-file: \"%s\"\n    allow-file: \"%s/other\"\n"
+             "    allow-file: \"%s\"\n",
+             b, dir, a);
+    ck_assert_int_eq(idng_conf_parse(&c, buf, strlen(buf), "t.conf", err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "t.conf:2: stats-file") && strstr(err, "allow-file (line 4)")
+                      && strstr(err, "counters would be written over the allowed names"),
+                  "%s", err);
+    snprintf(buf, sizeof buf, "idnguard:\n    tap-stats-file: \"%s\"\n    deny-file: \"%s\"\n", a,
+             b);
+    ck_assert_int_eq(idng_conf_parse(&c, buf, strlen(buf), "t.conf", err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "t.conf:2: tap-stats-file") && strstr(err, "deny-file (line 3)"),
+                  "%s", err);
     /* Distinct files: loaded, and the tap's file written back. */
     snprintf(buf, sizeof buf, "idnguard:\n    stats-file: \"%s\"\n    tap-stats-file: \"%s/t\"\n",
              a, dir);
