@@ -102,6 +102,17 @@ int t_run_to_files(const char *const *argv, const char *out, const char *err, un
     return st;
 }
 
+const char *t_idnguard_bin(void)
+{
+    const char *b = getenv("IDNGUARD_BIN");
+
+    ck_assert_msg(b != NULL && b[0] != '\0',
+                  "IDNGUARD_BIN is not set: run through make, or as IDNGUARD_BIN=build/idnguard");
+    ck_assert_msg(access(b, X_OK) == 0, "IDNGUARD_BIN=%s is not an executable file: %s", b,
+                  strerror(errno));
+    return b;
+}
+
 void t_run_cli(const char *bin, const char *cmd, const char *const *args, const char *dir,
                unsigned timeout_s, struct t_out *r)
 {

@@ -88,6 +88,12 @@ struct t_out {
     char *out, *err; /**< its standard output and error, malloc'd */
 };
 /**
+ * The idnguard binary under test, named by the environment variable
+ * IDNGUARD_BIN (make sets it); fails the test when it is not set or not an
+ * executable file.
+ */
+const char *t_idnguard_bin(void);
+/**
  * Runs `bin cmd args...` (args NULL-terminated; cmd NULL for none) by
  * t_run_to_files, its output in dir/stdout and dir/stderr, into r.
  */

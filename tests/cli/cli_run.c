@@ -47,19 +47,6 @@ void buf_printf(buf *b, const char *fmt, ...)
     buf_append(b, tmp, (size_t)n);
 }
 
-/** Path of the binary under test; fails the test when it is not set. */
-const char *cli_path(void)
-{
-    const char *bin = getenv("IDNGUARD_BIN");
-
-    ck_assert_msg(bin != NULL && bin[0] != '\0',
-                  "IDNGUARD_BIN is not set: run as IDNGUARD_BIN=build/idnguard %s",
-                  "build/tests/cli/test_cli");
-    ck_assert_msg(access(bin, X_OK) == 0, "IDNGUARD_BIN=%s is not an executable file: %s", bin,
-                  strerror(errno));
-    return bin;
-}
-
 static void set_nonblock(int fd)
 {
     int fl = fcntl(fd, F_GETFL);
@@ -107,7 +94,7 @@ static void drain(int *fd, buf *b)
  */
 void run_cli(const char *const *args, const char *in, size_t in_len, run_result *r)
 {
-    const char *bin = cli_path();
+    const char *bin = t_idnguard_bin();
     char *argv[MAX_ARGS + 2];
     int in_pipe[2], out_pipe[2], err_pipe[2];
     int to_child, from_out, from_err, wstatus;
@@ -290,7 +277,7 @@ void write_conf(const char *dir, const char *text, char *path, size_t cap)
 
 START_TEST(test_bin_missing)
 {
-    (void)cli_path();
+    (void)t_idnguard_bin();
 }
 END_TEST
 

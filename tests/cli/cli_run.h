@@ -45,8 +45,6 @@ typedef struct buf {
 void buf_append(buf *b, const char *s, size_t n);
 /** Appends printf output to b. */
 void buf_printf(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/** Path of the binary under test; fails the test when it is not set. */
-const char *cli_path(void);
 /**
  * Runs the CLI with the NULL-terminated argument list args (argv[1]...),
  * writes in_len octets of in to its standard input and closes it, and

@@ -40,13 +40,6 @@ void teardown(void)
     t_tmpdir_remove(dir);
 }
 
-const char *bin(void)
-{
-    const char *b = getenv("IDNGUARD_BIN");
-    ck_assert_msg(b && access(b, X_OK) == 0, "IDNGUARD_BIN is not set to the idnguard binary");
-    return b;
-}
-
 void path_in(char *out, size_t cap, const char *name)
 {
     snprintf(out, cap, "%s/%s", dir, name);
@@ -207,7 +200,7 @@ void put_control(FILE *f, unsigned type, int with_ctype)
 /* Runs idnguard tap with args (NULL-terminated). */
 void run_tap(const char *const *args, struct t_out *r)
 {
-    t_run_cli(bin(), "tap", args, dir, 60, r);
+    t_run_cli(t_idnguard_bin(), "tap", args, dir, 60, r);
 }
 
 void run_free(struct t_out *r)

@@ -25,8 +25,6 @@ extern pid_t running_tap;
 
 void setup(void);
 void teardown(void);
-/** The binary under test; fails the test when IDNGUARD_BIN is not one. */
-const char *bin(void);
 /** dir/name into out (cap octets). */
 void path_in(char *out, size_t cap, const char *name);
 /** Lines in the NUL-terminated s (NULL: none). */

@@ -370,7 +370,7 @@ START_TEST(test_coprocess)
 {
     static const char *const in[] = {"xn--bcher-kva.de\n", "xn--a.de\n", "example.com\n"};
     static const char *const want[] = {"bücher.de\n", "ERROR ", "example.com\n"};
-    const char *bin = cli_path();
+    const char *bin = t_idnguard_bin();
     int to[2], from[2], k;
     pid_t pid;
 

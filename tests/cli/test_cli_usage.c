@@ -217,7 +217,7 @@ END_TEST
 START_TEST(test_bin_set)
 {
     /* Fails with a clear message when IDNGUARD_BIN is missing. */
-    (void)cli_path();
+    (void)t_idnguard_bin();
 }
 END_TEST
 

@@ -84,12 +84,11 @@ static const char *expand(const char *s, char *buf, size_t cap)
 static int run_lint(const struct lint_case *c, char **out, char **err)
 {
     static char exp[MAX_ARGS][1024];
-    const char *bin = getenv("IDNGUARD_BIN");
+    const char *bin = t_idnguard_bin();
     char *argv[MAX_ARGS + 3], dir[256], opath[300], epath[300];
     int in[2], st, i, n = 0;
     pid_t pid;
 
-    ck_assert_msg(bin && bin[0], "IDNGUARD_BIN is not set");
     argv[n++] = (char *)bin;
     argv[n++] = "lint-zone";
     for (i = 0; c->args[i]; i++)

@@ -502,7 +502,7 @@ START_TEST(test_file_slow_reader_loses_nothing)
     path_in(rcf, sizeof rcf, "tap.rc");
     path_in(errf, sizeof errf, "tap.err");
     snprintf(cmd, sizeof cmd, "{ '%s' tap -r '%s' 2>'%s'; echo $? >'%s'; } | { sleep 1; wc -l; }",
-             bin(), path, errf, rcf);
+             t_idnguard_bin(), path, errf, rcf);
     p = popen(cmd, "r");
     ck_assert_ptr_nonnull(p);
     ck_assert_int_eq(fscanf(p, "%lu", &got), 1);

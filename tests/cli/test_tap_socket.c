@@ -46,7 +46,7 @@ static void tap_start(struct tap_proc *t, const char *out_path, const char *extr
         int n = 0, e = open(t->err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
         if (e < 0 || dup2(e, 2) < 0)
             _exit(126);
-        argv[n++] = bin();
+        argv[n++] = t_idnguard_bin();
         argv[n++] = "tap";
         argv[n++] = "-u";
         argv[n++] = t->sock;

@@ -22,13 +22,6 @@
 
 static char dir[256];
 
-static const char *bin(void)
-{
-    const char *b = getenv("IDNGUARD_BIN");
-    ck_assert_msg(b && access(b, X_OK) == 0, "IDNGUARD_BIN is not set to the idnguard binary");
-    return b;
-}
-
 static void path_in(char *out, size_t cap, const char *name)
 {
     snprintf(out, cap, "%s/%s", dir, name);
@@ -44,7 +37,7 @@ static void append(const char *path, const char *text)
 /* Runs idnguard with args (NULL-terminated). */
 static void run(const char *const *args, struct t_out *r)
 {
-    t_run_cli(bin(), NULL, args, dir, 20, r);
+    t_run_cli(t_idnguard_bin(), NULL, args, dir, 20, r);
 }
 
 static void run_free(struct t_out *r)
@@ -276,7 +269,7 @@ START_TEST(test_live_under_tmux)
     snprintf(cmd, sizeof cmd,
              "new-session -d -s top -x 120 -y 50 \"exec '%s' top --interval 1 --stats '%s' --log "
              "'%s'\"",
-             bin(), prom, log);
+             t_idnguard_bin(), prom, log);
     ck_assert_int_eq(tmux("%s", cmd), 0);
     server = tmux_server = server_pid();
     ck_assert_msg(server > 0, "no tmux server");
@@ -325,7 +318,7 @@ static const int stop_signals[] = {SIGINT, SIGTERM};
 START_TEST(test_stops_on_signal)
 {
     char prom[600], out[600];
-    const char *argv[] = {bin(), "top", "--stats", prom, "--interval", "1", NULL};
+    const char *argv[] = {t_idnguard_bin(), "top", "--stats", prom, "--interval", "1", NULL};
     pid_t pid;
     int i, st = 0, drawn = 0;
     char *o;

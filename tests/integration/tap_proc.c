@@ -27,11 +27,10 @@
 pid_t tap_spawn(struct tap *t, char *const args[])
 {
     char *argv[24];
-    const char *bin = getenv("IDNGUARD_BIN");
+    const char *bin = t_idnguard_bin();
     size_t n = 0;
     pid_t pid;
 
-    ck_assert_msg(bin && bin[0], "IDNGUARD_BIN is not set (run through make check-integration)");
     argv[n++] = (char *)bin;
     argv[n++] = "tap";
     while (*args && n < sizeof argv / sizeof argv[0] - 1)
