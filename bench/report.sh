@@ -70,11 +70,14 @@ ccv=$(${CC:-cc} --version 2>/dev/null | head -n 1)
         cat "$out/resolver-instructions.md"
         echo
     fi
-    if [ -f "$out/cli.md" ]; then
-        sed '1s/^# /## /' "$out/cli.md"
-        echo
-    fi
-    echo "Plot: qps.png. Raw data: codec.csv, resolver-runs.csv, resolver.csv, resolver-instructions.csv, memory.csv, cli.csv, disagreements.tsv."
+    # The other benchmarks' reports, each under its own heading.
+    for f in cli lookalike tap lists lists-qps; do
+        if [ -f "$out/$f.md" ]; then
+            sed '1s/^# /## /; 2,$s/^## /### /' "$out/$f.md"
+            echo
+        fi
+    done
+    echo "Plot: qps.png. Raw data: codec.csv, resolver-runs.csv, resolver.csv, resolver-instructions.csv, memory.csv, cli.csv, tap.csv, disagreements.tsv."
 } > "$md"
 
 if [ -f "$out/resolver.csv" ] && command -v gnuplot >/dev/null 2>&1; then

@@ -9,8 +9,9 @@
 #                         machine's load does not move
 #   make bench-cli        the CLI streaming names against a minimal ICU loop
 #                         (BENCH_CLI_LINES=600000 per run, BENCH_REPEAT=5)
-#   make bench            those three and bench-lookalike, then bench/results/results.md
-#                         and qps.png
+#   make bench            those three, bench-lookalike, bench-tap and bench-lists,
+#                         then bench/results/results.md (every report above, and
+#                         the machine) and qps.png
 #   make bench-lookalike  the UTS #39 judgment per name against the validation,
 #                         and 100,000 protected names loaded (bench/lookalike_bench.c)
 #   make bench-lookalike-fp  each lookalike class's false positives on real IDNs
@@ -126,6 +127,8 @@ bench:
 	@$(MAKE) --no-print-directory bench-resolver-instructions
 	@$(MAKE) --no-print-directory bench-cli
 	@$(MAKE) --no-print-directory bench-lookalike
+	@$(MAKE) --no-print-directory bench-tap
+	@$(MAKE) --no-print-directory bench-lists
 	@$(MAKE) --no-print-directory bench-report
 
 # The python module on Debian's stock unbound against the stock daemon alone
