@@ -57,7 +57,7 @@ LAYER_INC_tests/tap := $(LAYER_INC_tap)
 LAYER_INC_tests/cli := $(LAYER_INC_core)
 LAYER_INC_tests/lib := $(LAYER_INC_codec) -Ilib
 LAYER_INC_tests/integration := $(LAYER_INC_codec)
-LAYER_INC_tests/fuzz := $(LAYER_INC_cli) -Itests/fuzz
+LAYER_INC_tests/fuzz := $(LAYER_INC_cli) -Itests/fuzz -Itests
 layer_inc = $(or $(LAYER_INC_$(patsubst %/,%,$(dir $(1)))),$(LAYER_INC_$(firstword $(subst /, ,$(1)))))
 PYTHON ?= python3
 

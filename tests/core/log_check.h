@@ -11,6 +11,7 @@
 #define IDNG_TESTS_LOG_CHECK_H
 
 #include "common.h"
+#include "json_flat.h"
 #include "idng_log.h"
 #include "idng_lookalike.h"
 #include "idnguard.h"
@@ -189,213 +190,38 @@ static inline size_t fmt_unicode(const void *ctx, char *out, size_t cap)
     return idng_display_unicode(c->wire, c->len, c->mode, out, cap);
 }
 
-/* ---- a small strict JSON reader for our one flat object ---- */
+/* ---- a JSON line: tests/json_flat.h, as strict as the writer promises ---- */
 
-enum jtype { J_NULL, J_STRING, J_NUMBER };
-
-static const char *const json_keys[] = {
-    "time",    "client",  "port",  "qname", "qname_unicode", "lookalike", "qtype", "qclass",
-    "rcode",   "verdict", "label", "action", "path",         "ede",
-    "target",  "transport", "elapsed_ms",
-};
-#define NKEYS (sizeof json_keys / sizeof json_keys[0])
-
-struct jval {
-    enum jtype type;
-    char *str; /* decoded, NUL-terminated, for J_STRING */
-    size_t len;
-    long long num;
-};
-
-struct jreader {
-    const char *s;
-    size_t n, i;
-    char *buf; /* decoded strings go here */
-    size_t cap, used;
-    char err[128];
-};
-
-static inline int jfail(struct jreader *j, const char *msg)
+/* Reads line as exactly one compact object with tj_log_keys in order;
+ * numbers are non-negative integers, or three decimals (elapsed_ms). */
+static inline int json_parse(const char *line, size_t len, struct tj_field *v, char *buf,
+                             size_t cap, char *err, size_t errcap)
 {
-    if (!j->err[0])
-        snprintf(j->err, sizeof j->err, "%s at offset %zu", msg, j->i);
-    return 0;
-}
-
-static inline int jput(struct jreader *j, const unsigned char *p, size_t n)
-{
-    if (j->used + n >= j->cap)
-        return jfail(j, "decode buffer full");
-    memcpy(j->buf + j->used, p, n);
-    j->used += n;
-    return 1;
-}
-
-static inline int jhex4(struct jreader *j, uint32_t *v)
-{
+    int n = tj_flat(line, len, TJ_COMPACT | TJ_U_ONLY, v, TJ_LOG_NKEYS, buf, cap, err, errcap);
     size_t k;
 
-    *v = 0;
-    if (j->i + 4 > j->n)
-        return jfail(j, "short \\u escape");
-    for (k = 0; k < 4; k++) {
-        char c = j->s[j->i + k];
-        if (!is_hex(c))
-            return jfail(j, "bad hex in \\u escape");
-        *v = *v << 4 | (uint32_t)(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+    if (n < 0)
+        return 0;
+    if (n != TJ_LOG_NKEYS) {
+        snprintf(err, errcap, "%d keys, not %d", n, TJ_LOG_NKEYS);
+        return 0;
     }
-    j->i += 4;
-    return 1;
-}
-
-/* RFC 8259 section 7 string; decodes into j->buf. */
-static inline int jstring(struct jreader *j, char **str, size_t *len)
-{
-    size_t start = j->used;
-
-    if (j->i >= j->n || j->s[j->i] != '"')
-        return jfail(j, "expected a string");
-    j->i++;
-    for (;;) {
-        unsigned char c;
-        if (j->i >= j->n)
-            return jfail(j, "unterminated string");
-        c = (unsigned char)j->s[j->i];
-        if (c == '"') {
-            j->i++;
-            break;
+    for (k = 0; k < TJ_LOG_NKEYS; k++) {
+        const char *dot;
+        if (strcmp(v[k].key, tj_log_keys[k]) != 0) {
+            snprintf(err, errcap, "key %zu is \"%s\", not \"%s\"", k, v[k].key, tj_log_keys[k]);
+            return 0;
         }
-        if (c < 0x20)
-            return jfail(j, "raw control in string");
-        if (c == '\\') {
-            char e;
-            unsigned char u8[4];
-            uint32_t cp, lo;
-            if (j->i + 1 >= j->n)
-                return jfail(j, "escape at end");
-            e = j->s[j->i + 1];
-            j->i += 2;
-            switch (e) {
-            case '"': case '\\': case '/':
-                u8[0] = (unsigned char)e;
-                if (!jput(j, u8, 1))
-                    return 0;
-                continue;
-            case 'b': case 'f': case 'n': case 'r': case 't':
-                return jfail(j, "short control escape (we promise \\u00XX)");
-            case 'u':
-                if (!jhex4(j, &cp))
-                    return 0;
-                if (cp >= 0xDC00 && cp <= 0xDFFF)
-                    return jfail(j, "lone low surrogate");
-                if (cp >= 0xD800 && cp <= 0xDBFF) {
-                    if (j->i + 2 > j->n || j->s[j->i] != '\\' || j->s[j->i + 1] != 'u')
-                        return jfail(j, "lone high surrogate");
-                    j->i += 2;
-                    if (!jhex4(j, &lo))
-                        return 0;
-                    if (lo < 0xDC00 || lo > 0xDFFF)
-                        return jfail(j, "bad low surrogate");
-                    cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-                }
-                if (!jput(j, u8, idng_utf8_encode(cp, u8)))
-                    return 0;
-                continue;
-            default:
-                return jfail(j, "unknown escape");
-            }
-        } else {
-            uint32_t cp;
-            size_t m = idng_utf8_decode((const unsigned char *)j->s + j->i, j->n - j->i, &cp);
-            if (m == 0)
-                return jfail(j, "invalid UTF-8 in string");
-            if (!jput(j, (const unsigned char *)j->s + j->i, m))
-                return 0;
-            j->i += m;
+        if (v[k].type != TJ_NUMBER)
+            continue;
+        dot = strchr(v[k].val, '.');
+        if (strspn(v[k].val, "0123456789.") != v[k].len || (dot != NULL && strlen(dot + 1) != 3)) {
+            snprintf(err, errcap, "\"%s\": %s is not an integer or three decimals", v[k].key,
+                     v[k].val);
+            return 0;
         }
-    }
-    *str = j->buf + start;
-    *len = j->used - start;
-    j->buf[j->used++] = '\0';
-    return 1;
-}
-
-static inline int jvalue(struct jreader *j, struct jval *v)
-{
-    if (j->i + 4 <= j->n && memcmp(j->s + j->i, "null", 4) == 0) {
-        v->type = J_NULL;
-        j->i += 4;
-        return 1;
-    }
-    if (j->i < j->n && j->s[j->i] == '"') {
-        v->type = J_STRING;
-        return jstring(j, &v->str, &v->len);
-    }
-    if (j->i < j->n && is_digit(j->s[j->i])) {
-        /* Only non-negative integers without leading zeros are ever written. */
-        if (j->s[j->i] == '0' && j->i + 1 < j->n && is_digit(j->s[j->i + 1]))
-            return jfail(j, "leading zero");
-        v->type = J_NUMBER;
-        v->num = 0;
-        while (j->i < j->n && is_digit(j->s[j->i]) && v->num < 1000000000000LL)
-            v->num = v->num * 10 + (j->s[j->i++] - '0');
-        if (j->i < j->n && j->s[j->i] == '.') { /* elapsed_ms: three decimals */
-            size_t d = 0;
-            for (j->i++; j->i < j->n && is_digit(j->s[j->i]); j->i++)
-                d++;
-            if (d != 3)
-                return jfail(j, "expected three decimals");
-        }
-        return 1;
-    }
-    return jfail(j, "expected a value");
-}
-
-/* Parses line as exactly one object with json_keys in order, no whitespace. */
-static inline int json_parse(const char *line, size_t len, struct jval *vals, char *buf, size_t cap,
-                             char *err, size_t errcap)
-{
-    struct jreader j;
-    size_t k;
-
-    memset(&j, 0, sizeof j);
-    j.s = line;
-    j.n = len;
-    j.buf = buf;
-    j.cap = cap;
-    if (len == 0 || line[0] != '{') {
-        jfail(&j, "expected '{'");
-        goto out;
-    }
-    j.i = 1;
-    for (k = 0; k < NKEYS; k++) {
-        char *key;
-        size_t klen;
-        if (k > 0 && (j.i >= j.n || j.s[j.i++] != ','))
-            goto fail_sep;
-        if (!jstring(&j, &key, &klen))
-            goto out;
-        if (strcmp(key, json_keys[k]) != 0) {
-            snprintf(j.err, sizeof j.err, "key %zu is \"%s\", not \"%s\"", k, key, json_keys[k]);
-            goto out;
-        }
-        if (j.i >= j.n || j.s[j.i++] != ':') {
-            jfail(&j, "expected ':'");
-            goto out;
-        }
-        if (!jvalue(&j, &vals[k]))
-            goto out;
-    }
-    if (j.i + 1 != j.n || j.s[j.i] != '}') {
-        jfail(&j, "expected '}' and the end");
-        goto out;
     }
     return 1;
-fail_sep:
-    jfail(&j, "expected ','");
-out:
-    snprintf(err, errcap, "%s", j.err);
-    return 0;
 }
 
 /* ---- the record's expected pieces ---- */
@@ -413,16 +239,16 @@ static inline int valid_utf8(const char *s)
 
 /* A JSON value from one of the module's strings: null when unknown, else
  * the string itself after JSON decoding (when it is valid UTF-8). */
-static inline void check_json_text(const char *what, const char *line, const struct jval *v,
+static inline void check_json_text(const char *what, const char *line, const struct tj_field *v,
                                    const char *want)
 {
     if (want == NULL || want[0] == '\0') {
-        REQUIRE(v->type == J_NULL, "%s: want null: %s", what, line);
+        REQUIRE(v->type == TJ_NULL, "%s: want null: %s", what, line);
         return;
     }
-    REQUIRE(v->type == J_STRING, "%s: want a string: %s", what, line);
+    REQUIRE(v->type == TJ_STRING, "%s: want a string: %s", what, line);
     if (valid_utf8(want))
-        REQUIRE(strcmp(v->str, want) == 0, "%s: string does not decode to the input: %s", what,
+        REQUIRE(strcmp(v->val, want) == 0, "%s: string does not decode to the input: %s", what,
                 line);
 }
 
@@ -462,30 +288,29 @@ static inline void check_line(const char *what, const struct idng_logrec *r, enu
         llen = label_escaped(r->label, r->label_len, lab, sizeof lab);
 
     if (fmt == IDNG_LOGFMT_JSON) {
-        struct jval v[NKEYS];
+        struct tj_field v[TJ_LOG_NKEYS];
         char err[160];
         REQUIRE(json_parse(line, len, v, dec, sizeof dec, err, sizeof err),
                 "%s: bad JSON: %s: %s", what, err, line);
-        REQUIRE(v[3].type == J_STRING && v[3].len == nlen && memcmp(v[3].str, name, nlen) == 0,
+        REQUIRE(v[3].type == TJ_STRING && v[3].len == nlen && memcmp(v[3].val, name, nlen) == 0,
                 "%s: qname is not idng_display_name's \"%s\": %s", what, name, line);
         if (ulen == 0 || r->lookalike != 0)
-            REQUIRE(v[4].type == J_NULL, "%s: qname_unicode not null: %s", what, line);
+            REQUIRE(v[4].type == TJ_NULL, "%s: qname_unicode not null: %s", what, line);
         else
-            REQUIRE(v[4].type == J_STRING && v[4].len == ulen
-                        && memcmp(v[4].str, uni, ulen) == 0,
+            REQUIRE(v[4].type == TJ_STRING && v[4].len == ulen && memcmp(v[4].val, uni, ulen) == 0,
                     "%s: qname_unicode is not \"%s\": %s", what, uni, line);
         check_json_text(what, line, &v[5], idng_lookalike_name(r->lookalike));
-        REQUIRE(v[0].type == (with_time ? J_STRING : J_NULL), "%s: time: %s", what, line);
-        REQUIRE(v[2].type == (v[1].type == J_STRING ? J_NUMBER : J_NULL), "%s: port: %s",
-                what, line);
+        REQUIRE(v[0].type == (with_time ? TJ_STRING : TJ_NULL), "%s: time: %s", what, line);
+        REQUIRE(v[2].type == (v[1].type == TJ_STRING ? TJ_NUMBER : TJ_NULL), "%s: port: %s", what,
+                line);
         {
             char tb[IDNG_LOG_MNEMONIC_MAX], cb[IDNG_LOG_MNEMONIC_MAX];
             const char *ty = idng_log_type_name(r->qtype, tb, sizeof tb);
             const char *cl = idng_log_class_name(r->qclass, cb, sizeof cb);
-            REQUIRE(v[6].type == J_STRING && strcmp(v[6].str, ty) == 0 && v[7].type == J_STRING
-                        && strcmp(v[7].str, cl) == 0,
+            REQUIRE(v[6].type == TJ_STRING && strcmp(v[6].val, ty) == 0 && v[7].type == TJ_STRING
+                        && strcmp(v[7].val, cl) == 0,
                     "%s: type/class: %s", what, line);
-            REQUIRE(v[8].type == (r->rcode >= -1 ? J_STRING : J_NULL), "%s: rcode: %s", what,
+            REQUIRE(v[8].type == (r->rcode >= -1 ? TJ_STRING : TJ_NULL), "%s: rcode: %s", what,
                     line);
         }
         /* The module's strings come back exactly when they are valid UTF-8. */
@@ -493,14 +318,14 @@ static inline void check_line(const char *what, const struct idng_logrec *r, enu
         check_json_text(what, line, &v[9], r->verdict);
         check_json_text(what, line, &v[11], r->action);
         check_json_text(what, line, &v[12], r->path);
-        REQUIRE(v[13].type == (r->ede >= 0 ? J_NUMBER : J_NULL), "%s: ede: %s", what, line);
-        REQUIRE(v[14].type == (r->target ? J_STRING : J_NULL), "%s: target: %s", what, line);
+        REQUIRE(v[13].type == (r->ede >= 0 ? TJ_NUMBER : TJ_NULL), "%s: ede: %s", what, line);
+        REQUIRE(v[14].type == (r->target ? TJ_STRING : TJ_NULL), "%s: target: %s", what, line);
         check_json_text(what, line, &v[15], r->transport);
-        REQUIRE(v[16].type == (r->has_elapsed ? J_NUMBER : J_NULL), "%s: elapsed_ms: %s", what,
+        REQUIRE(v[16].type == (r->has_elapsed ? TJ_NUMBER : TJ_NULL), "%s: elapsed_ms: %s", what,
                 line);
-        REQUIRE(v[10].type == (r->label ? J_STRING : J_NULL), "%s: label: %s", what, line);
+        REQUIRE(v[10].type == (r->label ? TJ_STRING : TJ_NULL), "%s: label: %s", what, line);
         if (llen)
-            REQUIRE(v[10].len == llen && memcmp(v[10].str, lab, llen) == 0,
+            REQUIRE(v[10].len == llen && memcmp(v[10].val, lab, llen) == 0,
                     "%s: label is not \"%s\": %s", what, lab, line);
     } else {
         const char *f[16];

@@ -431,6 +431,58 @@ START_TEST(test_json_escape)
 }
 END_TEST
 
+/* The suites' JSON reader (tests/json_flat.h) itself: what it must refuse,
+ * so that the checks made with it can fail. */
+static const struct {
+    const char *text;
+    unsigned flags;
+    int members;        /* -1: refused */
+    const char *second; /* the second member's value, decoded (NULL: no check) */
+} jcases[] = {
+    {"{\"a\":null,\"b\":\"x\\u00e9\\ud83d\\ude00\\/\"}", TJ_COMPACT | TJ_U_ONLY, 2,
+     "x\xc3\xa9\xf0\x9f\x98\x80/"},
+    {"{\"a\":0,\"b\":12.345}", TJ_COMPACT, 2, "12.345"},
+    {"{}", TJ_COMPACT, 0, NULL},
+    {" { \"a\" : 1 , \"b\" : \"\\n\" } ", 0, 2, "\n"},
+    {"{\"a\": 1}", TJ_COMPACT, -1, NULL},      /* whitespace */
+    {"{\"a\":\"\\n\"}", TJ_U_ONLY, -1, NULL},  /* a short escape */
+    {"{\"a\":\"\\ud83d\"}", 0, -1, NULL},      /* lone high surrogate */
+    {"{\"a\":\"\\ude00\"}", 0, -1, NULL},      /* lone low surrogate */
+    {"{\"a\":\"\\ud83dx\"}", 0, -1, NULL},     /* high surrogate, no pair */
+    {"{\"a\":\"\\x\"}", 0, -1, NULL},          /* unknown escape */
+    {"{\"a\":\"\\u12g4\"}", 0, -1, NULL},      /* bad hex */
+    {"{\"a\":\"\x01\"}", 0, -1, NULL},         /* raw control */
+    {"{\"a\":\"\xc3\"}", 0, -1, NULL},         /* cut UTF-8 */
+    {"{\"a\":\"\xed\xa0\x80\"}", 0, -1, NULL}, /* a surrogate in UTF-8 */
+    {"{\"a\":01}", 0, -1, NULL},               /* leading zero */
+    {"{\"a\":1.}", 0, -1, NULL},               /* no decimals */
+    {"{\"a\":-}", 0, -1, NULL},
+    {"{\"a\":true}", 0, -1, NULL}, /* never written */
+    {"{\"a\":1}x", 0, -1, NULL},   /* text after */
+    {"{\"a\":1,}", 0, -1, NULL},   /* trailing comma */
+    {"{\"a\":\"x}", 0, -1, NULL},  /* unterminated */
+    {"{\"a\" 1}", 0, -1, NULL},
+    {"[1]", 0, -1, NULL},
+    {"", 0, -1, NULL},
+};
+#define NJCASES ((int)(sizeof jcases / sizeof jcases[0]))
+
+START_TEST(test_json_reader)
+{
+    struct tj_field f[4];
+    char buf[256], err[128];
+    const char *t = jcases[_i].text;
+    int n = tj_flat(t, strlen(t), jcases[_i].flags, f, 4, buf, sizeof buf, err, sizeof err);
+
+    ck_assert_msg(n == jcases[_i].members, "%s: %d members, want %d (%s)", t, n, jcases[_i].members,
+                  n < 0 ? err : "");
+    ck_assert_msg(n >= 0 || err[0] != '\0', "%s: refused without a reason", t);
+    if (jcases[_i].second)
+        ck_assert_msg(strcmp(f[1].val, jcases[_i].second) == 0 && strlen(f[1].val) == f[1].len,
+                      "%s: second value \"%s\"", t, f[1].val);
+}
+END_TEST
+
 static Suite *log_fields_suite(void)
 {
     Suite *s = suite_create("log-fields");
@@ -445,6 +497,7 @@ static Suite *log_fields_suite(void)
     tcase_add_test(tc, test_worst_cases);
     tcase_add_loop_test(tc, test_client, 0, NADDRS);
     tcase_add_test(tc, test_json_escape);
+    tcase_add_loop_test(tc, test_json_reader, 0, NJCASES);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("properties");

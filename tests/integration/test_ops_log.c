@@ -13,6 +13,7 @@
 #include "harness.h"
 #include "ops.h"
 #include "idnguard.h"
+#include "json_flat.h"
 
 #include <check.h>
 #include <fcntl.h>
@@ -114,188 +115,13 @@ static void setup_json(void)
     harness_setup(&H, "idnguard:\n    log-format: json\n", 1);
 }
 
-enum jtype { J_STR, J_NUM, J_NULL };
-struct jfield {
-    char key[32];
-    enum jtype type;
-    char val[2048]; /* decoded string, or the number's text */
-};
-
-static int hexval(char c)
-{
-    return c >= '0' && c <= '9'   ? c - '0'
-           : c >= 'a' && c <= 'f' ? c - 'a' + 10
-           : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                  : -1;
-}
-
-/* An RFC 8259 string at *p (after the quote) decoded into out. */
-static int json_string(const char **p, char *out, size_t cap)
-{
-    const unsigned char *s = (const unsigned char *)*p;
-    size_t n = 0;
-
-    for (;;) {
-        uint32_t cp;
-        unsigned char u8[4];
-        size_t m;
-
-        if (*s == '"')
-            break;
-        if (*s == '\0' || *s < 0x20)
-            return -1; /* unterminated, or a raw control character */
-        if (*s == '\\') {
-            s++;
-            switch (*s) {
-            case '"':
-            case '\\':
-            case '/':
-                cp = *s;
-                s++;
-                break;
-            case 'b':
-                cp = 8;
-                s++;
-                break;
-            case 'f':
-                cp = 12;
-                s++;
-                break;
-            case 'n':
-                cp = 10;
-                s++;
-                break;
-            case 'r':
-                cp = 13;
-                s++;
-                break;
-            case 't':
-                cp = 9;
-                s++;
-                break;
-            case 'u': {
-                int i, v = 0;
-                for (i = 1; i <= 4; i++) {
-                    if (hexval((char)s[i]) < 0)
-                        return -1;
-                    v = v * 16 + hexval((char)s[i]);
-                }
-                s += 5;
-                cp = (uint32_t)v;
-                if (cp >= 0xD800 && cp < 0xDC00) {
-                    int w = 0;
-                    if (s[0] != '\\' || s[1] != 'u')
-                        return -1;
-                    for (i = 2; i <= 5; i++) {
-                        if (hexval((char)s[i]) < 0)
-                            return -1;
-                        w = w * 16 + hexval((char)s[i]);
-                    }
-                    if (w < 0xDC00 || w > 0xDFFF)
-                        return -1;
-                    cp = 0x10000 + ((cp - 0xD800) << 10) + (uint32_t)(w - 0xDC00);
-                    s += 6;
-                } else if (cp >= 0xDC00 && cp < 0xE000) {
-                    return -1;
-                }
-                break;
-            }
-            default:
-                return -1;
-            }
-            m = idng_utf8_encode(cp, u8);
-            if (n + m >= cap)
-                return -1;
-            memcpy(out + n, u8, m);
-            n += m;
-            continue;
-        }
-        m = idng_utf8_decode(s, strlen((const char *)s), &cp);
-        if (m == 0 || n + m >= cap)
-            return -1; /* invalid UTF-8 */
-        memcpy(out + n, s, m);
-        n += m;
-        s += m;
-    }
-    out[n] = '\0';
-    *p = (const char *)s + 1;
-    return 0;
-}
-
-/* One flat JSON object (strings, integers, null) and nothing after it. */
-static int json_flat(const char *s, struct jfield *f, int max)
-{
-    int n = 0;
-
-#define WS()                                                                                       \
-    while (*s == ' ' || *s == '\t')                                                                \
-    s++
-    WS();
-    if (*s++ != '{')
-        return -1;
-    WS();
-    if (*s == '}')
-        return 0;
-    for (;;) {
-        if (n >= max)
-            return -1;
-        WS();
-        if (*s++ != '"' || json_string(&s, f[n].key, sizeof f[n].key) != 0)
-            return -1;
-        WS();
-        if (*s++ != ':')
-            return -1;
-        WS();
-        if (*s == '"') {
-            s++;
-            f[n].type = J_STR;
-            if (json_string(&s, f[n].val, sizeof f[n].val) != 0)
-                return -1;
-        } else if (strncmp(s, "null", 4) == 0) {
-            f[n].type = J_NULL;
-            f[n].val[0] = '\0';
-            s += 4;
-        } else if (*s == '-' || (*s >= '0' && *s <= '9')) {
-            size_t k = 0;
-            f[n].type = J_NUM;
-            if (*s == '-')
-                f[n].val[k++] = *s++;
-            if (!(*s >= '0' && *s <= '9'))
-                return -1;
-            while (((*s >= '0' && *s <= '9') || *s == '.') && k + 1 < sizeof f[n].val)
-                f[n].val[k++] = *s++;
-            f[n].val[k] = '\0';
-        } else {
-            return -1;
-        }
-        n++;
-        WS();
-        if (*s == ',') {
-            s++;
-            continue;
-        }
-        if (*s++ != '}')
-            return -1;
-        break;
-    }
-    WS();
-    return *s == '\0' ? n : -1;
-#undef WS
-}
-
-/* The line for one query in Unbound's log, as JSON fields in order. */
-static const char *const jkeys[] = {"time",      "client",    "port",   "qname", "qname_unicode",
-                                    "lookalike", "qtype",     "qclass", "rcode", "verdict",
-                                    "label",     "action",    "path",   "ede",   "target",
-                                    "transport", "elapsed_ms"};
-#define NJKEYS 17
 /* Values that differ run to run: checked for their type only. */
 #define ANY_NUM "(number)"
 
 /* Expected values: NULL for null; numbers as text. */
 static const struct {
     const char *qname;
-    const char *v[NJKEYS]; /* "port" is filled in from the query */
+    const char *v[TJ_LOG_NKEYS]; /* "port" is filled in from the query */
 } jrows[] = {
     {"xn--bcher-kva.example",
      {NULL, "127.0.0.1", "", "xn--bcher-kva.example.",
@@ -325,8 +151,8 @@ static const struct {
 START_TEST(test_json_lines)
 {
     struct dnsq_result r;
-    struct jfield f[20];
-    char line[16384], port[16], needle[40];
+    struct tj_field f[20];
+    char line[16384], port[16], needle[40], dec[16384], err[128];
     const char *obj;
     long from = harness_file_size(H.qlog);
     int n, k;
@@ -341,36 +167,37 @@ START_TEST(test_json_lines)
     ck_assert_msg(obj != NULL, "no Unbound prefix: %s", line);
     if (obj != line)
         obj += strlen(" info: ");
-    n = json_flat(obj, f, 20);
-    ck_assert_msg(n == NJKEYS, "not one flat JSON object with %d keys (%d): %s", NJKEYS, n, obj);
+    n = tj_flat(obj, strlen(obj), 0, f, 20, dec, sizeof dec, err, sizeof err);
+    ck_assert_msg(n == TJ_LOG_NKEYS, "not one flat JSON object with %d keys (%d: %s): %s",
+                  TJ_LOG_NKEYS, n, n < 0 ? err : "", obj);
     snprintf(port, sizeof port, "%u", r.local_port);
-    for (k = 0; k < NJKEYS; k++) {
+    for (k = 0; k < TJ_LOG_NKEYS; k++) {
         const char *want = k == 2 ? port : jrows[_i].v[k];
         /* PY: the transport is unknown (Unbound's python API does not give
          * the comm point); normalize's answer is the module's own. */
-        if (harness_python() && strcmp(jkeys[k], "transport") == 0)
+        if (harness_python() && strcmp(tj_log_keys[k], "transport") == 0)
             want = NULL;
-        if (harness_python() && strcmp(jkeys[k], "path") == 0 && jrows[_i].v[11]
+        if (harness_python() && strcmp(tj_log_keys[k], "path") == 0 && jrows[_i].v[11]
             && strcmp(jrows[_i].v[11], "normalize") == 0)
             want = "policy";
         /* kresd: no sub-query; the A-label name's answer is its cache's
          * (asked in row 0). */
-        if (harness_flavour() == HX_KRESD && strcmp(jkeys[k], "path") == 0 && jrows[_i].v[11]
+        if (harness_flavour() == HX_KRESD && strcmp(tj_log_keys[k], "path") == 0 && jrows[_i].v[11]
             && strcmp(jrows[_i].v[11], "normalize") == 0)
             want = "cache";
-        ck_assert_msg(strcmp(f[k].key, jkeys[k]) == 0, "key %d is \"%s\", expected \"%s\": %s", k,
-                      f[k].key, jkeys[k], obj);
+        ck_assert_msg(strcmp(f[k].key, tj_log_keys[k]) == 0,
+                      "key %d is \"%s\", expected \"%s\": %s", k, f[k].key, tj_log_keys[k], obj);
         if (!want) {
-            ck_assert_msg(f[k].type == J_NULL, "\"%s\" is \"%s\", expected null: %s", jkeys[k],
-                          f[k].val, obj);
+            ck_assert_msg(f[k].type == TJ_NULL, "\"%s\" is \"%s\", expected null: %s",
+                          tj_log_keys[k], f[k].val, obj);
             continue;
         }
-        ck_assert_msg(f[k].type == ((k == 2 || k == 13 || k == 16) ? J_NUM : J_STR),
-                      "\"%s\" has the wrong JSON type: %s", jkeys[k], obj);
+        ck_assert_msg(f[k].type == ((k == 2 || k == 13 || k == 16) ? TJ_NUMBER : TJ_STRING),
+                      "\"%s\" has the wrong JSON type: %s", tj_log_keys[k], obj);
         if (strcmp(want, ANY_NUM) == 0)
             continue;
         ck_assert_msg(strcmp(f[k].val, want) == 0, "\"%s\" is \"%s\", expected \"%s\": %s",
-                      jkeys[k], f[k].val, want, obj);
+                      tj_log_keys[k], f[k].val, want, obj);
     }
 }
 END_TEST
