@@ -20,9 +20,10 @@ DIFF_CORPORA = $(sort $(filter-out $(foreach n,$(DIFF_NEWER),tests/fuzz/corpus/$
 	tests/fuzz/regress/$(n)),$(wildcard tests/fuzz/corpus/* tests/fuzz/regress/*))) \
 	idnatest:$(IDNA_TEST) random:40000
 
-$(DIFF_BIN): tests/diff/dump.c $(TEST_LIBS)
+$(DIFF_BIN): tests/diff/dump.c tests/diff/dump_lines.c tests/diff/dump.h $(TEST_LIBS)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(call layer_inc,$<) $(STD_CFLAGS) $(CFLAGS) -o $@ $< $(TEST_LIBS)
+	$(CC) $(CPPFLAGS) $(call layer_inc,$<) $(STD_CFLAGS) $(CFLAGS) -o $@ tests/diff/dump.c \
+	    tests/diff/dump_lines.c $(TEST_LIBS)
 
 .PHONY: check-diff diff-print diff-baseline
 check-diff: $(DIFF_BIN)
