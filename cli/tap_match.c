@@ -78,8 +78,10 @@ static uint64_t siphash13(const uint8_t *in, size_t len)
     int k;
 
     for (i = 0; i < end; i += 8) {
-        for (m = 0, k = 7; k >= 0; k--)
-            m = m << 8 | in[i + (size_t)k];
+        const uint8_t *q = in + i; /* little-endian: one load where the target allows */
+        m = (uint64_t)q[0] | (uint64_t)q[1] << 8 | (uint64_t)q[2] << 16 | (uint64_t)q[3] << 24
+            | (uint64_t)q[4] << 32 | (uint64_t)q[5] << 40 | (uint64_t)q[6] << 48
+            | (uint64_t)q[7] << 56;
         v3 ^= m;
         SIPROUND;
         v0 ^= m;
