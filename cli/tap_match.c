@@ -212,12 +212,13 @@ struct seen {
 static void write_line(struct tap *t, const struct seen *s)
 {
     struct idng_verdict v;
+    struct idng_decoded dec; /* the labels the judgment decoded, for the Unicode form */
     struct idng_logrec r;
     char line[IDNG_LOG_LINE_MAX], client[IDNG_LOG_CLIENT_MAX];
     size_t n;
 
-    idng_policy_judge(&t->conf.policy, s->qname ? s->qname : (const uint8_t *)"", s->qname_len,
-                      &v);
+    idng_policy_judge_decoded(&t->conf.policy, s->qname ? s->qname : (const uint8_t *)"",
+                              s->qname_len, &v, &dec);
     {
         unsigned row = idng_verdict_row(&v);
         if (row < IDNG_VERDICT_COUNT && (unsigned)v.action < IDNG_ACTION_COUNT)
@@ -234,6 +235,7 @@ static void write_line(struct tap *t, const struct seen *s)
     r.port = s->k->port;
     r.qname = s->qname;
     r.qname_len = s->qname_len;
+    r.decoded = &dec;
     r.qtype = s->k->qtype;
     r.qclass = s->k->qclass;
     r.rcode = s->rcode;

@@ -242,6 +242,76 @@ void idng_display_unicode_known_to(const uint8_t *wire, size_t len, idng_display
     }
 }
 
+void idng_decoded_init(struct idng_decoded *d)
+{
+    d->complete = 0;
+    d->ace = 0;
+    d->nlab = 0;
+    d->used = 0;
+    d->status = IDNG_E_INVAL;
+    d->mode = IDNG_MODE_IDNA2008;
+}
+
+void idng_decoded_add(struct idng_decoded *d, const uint32_t *cps, size_t n)
+{
+    if (cps == NULL)
+        n = 0;
+    if (d->nlab >= IDNG_LABELS_MAX || n > sizeof d->cp / sizeof d->cp[0] - d->used
+        || n > UINT8_MAX) {
+        d->nlab = IDNG_LABELS_MAX + 1; /* never complete */
+        return;
+    }
+    d->start[d->nlab] = (uint16_t)d->used;
+    d->n[d->nlab] = (uint8_t)n;
+    memcpy(d->cp + d->used, cps, n * sizeof *cps);
+    d->used += n;
+    d->nlab++;
+    d->ace |= n > 0;
+}
+
+void idng_decoded_done(struct idng_decoded *d, idng_mode mode, idng_status status)
+{
+    d->complete = d->nlab <= IDNG_LABELS_MAX;
+    d->mode = mode;
+    d->status = status;
+}
+
+int idng_display_has_unicode_decoded(const uint8_t *wire, size_t len, idng_mode mode,
+                                     const struct idng_decoded *d)
+{
+    /* A check that passed decoded every xn-- label; one that failed means
+     * no Unicode form, as idng_display_has_unicode's own check would. */
+    if (d != NULL && d->complete && d->mode == mode)
+        return wire != NULL && d->status == IDNG_OK && d->ace;
+    return idng_display_has_unicode(wire, len, mode);
+}
+
+void idng_display_unicode_decoded_to(const uint8_t *wire, size_t len,
+                                     const struct idng_decoded *d, idng_display_sink *sink,
+                                     void *ctx)
+{
+    idng_wire_iter it;
+    const uint8_t *lab;
+    size_t n, i, k;
+
+    if (d == NULL || !d->complete || d->status != IDNG_OK) {
+        idng_display_unicode_known_to(wire, len, sink, ctx);
+        return;
+    }
+    idng_wire_start(&it, wire, len);
+    for (i = 0; idng_wire_step(&it, &lab, &n) == IDNG_WIRE_LABEL; i++) {
+        if (i < d->nlab && d->n[i] > 0 && idng_is_ace((const char *)lab, n)) {
+            for (k = 0; k < d->n[i]; k++)
+                put_codepoint(sink, ctx, d->cp[d->start[i] + k]);
+        } else if (idng_is_ace((const char *)lab, n)) {
+            put_ace(sink, ctx, lab, n); /* not handed over: decoded here */
+        } else {
+            idng_display_label_to(lab, n, sink, ctx);
+        }
+        sink(ctx, ".", 1);
+    }
+}
+
 int idng_display_unicode_to(const uint8_t *wire, size_t len, idng_mode mode,
                             idng_display_sink *sink, void *ctx)
 {

@@ -422,7 +422,7 @@ static void format_text(struct wr *w, const struct idng_logrec *r, const char *t
     WR_LIT(w, " ");
     if (unicode) {
         WR_LIT(w, "(");
-        idng_display_unicode_known_to(r->qname, r->qname_len, idng_display_put, &w->b);
+        idng_display_unicode_decoded_to(r->qname, r->qname_len, r->decoded, idng_display_put, &w->b);
         WR_LIT(w, ") ");
     }
     wr_lit(w, type);
@@ -488,7 +488,7 @@ static void format_json(struct wr *w, const struct idng_logrec *r, const char *t
     WR_LIT(w, "\",\"qname_unicode\":");
     if (unicode) {
         WR_LIT(w, "\"");
-        idng_display_unicode_known_to(r->qname, r->qname_len, wr_sink, w);
+        idng_display_unicode_decoded_to(r->qname, r->qname_len, r->decoded, wr_sink, w);
         WR_LIT(w, "\"");
     } else {
         WR_LIT(w, "null");
@@ -552,7 +552,8 @@ size_t idng_log_format(const struct idng_logrec *r, enum idng_logfmt fmt, int wi
     type = idng_log_type_name(r->qtype, ty, sizeof ty);
     cls = idng_log_class_name(r->qclass, cl, sizeof cl);
     rcode = idng_log_rcode_name(r->rcode, rc, sizeof rc);
-    unicode = r->lookalike == 0 && idng_display_has_unicode(r->qname, r->qname_len, r->mode);
+    unicode = r->lookalike == 0
+              && idng_display_has_unicode_decoded(r->qname, r->qname_len, r->mode, r->decoded);
     if (json)
         format_json(&w, r, time_s, unicode, type, cls, rcode);
     else
