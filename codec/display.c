@@ -286,9 +286,8 @@ int idng_display_has_unicode_decoded(const uint8_t *wire, size_t len, idng_mode 
     return idng_display_has_unicode(wire, len, mode);
 }
 
-void idng_display_unicode_decoded_to(const uint8_t *wire, size_t len,
-                                     const struct idng_decoded *d, idng_display_sink *sink,
-                                     void *ctx)
+void idng_display_unicode_decoded_to(const uint8_t *wire, size_t len, const struct idng_decoded *d,
+                                     idng_display_sink *sink, void *ctx)
 {
     idng_wire_iter it;
     const uint8_t *lab;

@@ -566,11 +566,11 @@ int idng_is_ace(const char *label, size_t len);
  * octet of the name.
  */
 struct idng_decoded {
-    int complete;      /**< every label was added, and status is the check's */
-    idng_mode mode;    /**< the mode of that check */
-    idng_status status; /**< its result: the name's idng_wire_check() */
-    int ace;           /**< some label is an xn-- label that decoded */
-    size_t nlab, used; /**< labels added; code points in cp */
+    int complete;                    /**< every label was added, and status is the check's */
+    idng_mode mode;                  /**< the mode of that check */
+    idng_status status;              /**< its result: the name's idng_wire_check() */
+    int ace;                         /**< some label is an xn-- label that decoded */
+    size_t nlab, used;               /**< labels added; code points in cp */
     uint16_t start[IDNG_LABELS_MAX]; /**< label i's first code point in cp */
     uint8_t n[IDNG_LABELS_MAX];      /**< and how many (0: not a decoded xn-- label) */
     uint32_t cp[IDNG_WIRE_MAX];
@@ -590,9 +590,8 @@ int idng_display_has_unicode_decoded(const uint8_t *wire, size_t len, idng_mode 
                                      const struct idng_decoded *d);
 /** idng_display_unicode_known_to, written from d's code points when d is
  *  complete and holds the name's labels, else by decoding them. */
-void idng_display_unicode_decoded_to(const uint8_t *wire, size_t len,
-                                     const struct idng_decoded *d, idng_display_sink *sink,
-                                     void *ctx);
+void idng_display_unicode_decoded_to(const uint8_t *wire, size_t len, const struct idng_decoded *d,
+                                     idng_display_sink *sink, void *ctx);
 
 /** Why a wire name is malformed; IDNG_WIRE_OK while it is not. */
 typedef enum idng_wire_fault {

@@ -422,7 +422,8 @@ static void format_text(struct wr *w, const struct idng_logrec *r, const char *t
     WR_LIT(w, " ");
     if (unicode) {
         WR_LIT(w, "(");
-        idng_display_unicode_decoded_to(r->qname, r->qname_len, r->decoded, idng_display_put, &w->b);
+        idng_display_unicode_decoded_to(r->qname, r->qname_len, r->decoded, idng_display_put,
+                                        &w->b);
         WR_LIT(w, ") ");
     }
     wr_lit(w, type);

@@ -337,9 +337,8 @@ static void keep_label(void *ctx, size_t off, size_t len, const uint32_t *cps, s
     idng_lookalike_label(k->run, off, len, cps, n);
 }
 
-static __attribute__((noinline)) void judge_labels(const struct idng_policy *p,
-                                                   const uint8_t *wire, size_t len,
-                                                   struct idng_verdict *v, int a_form,
+static __attribute__((noinline)) void judge_labels(const struct idng_policy *p, const uint8_t *wire,
+                                                   size_t len, struct idng_verdict *v, int a_form,
                                                    struct idng_decoded *d)
 {
     idng_error each[IDNG_LABELS_MAX];
@@ -355,12 +354,12 @@ static __attribute__((noinline)) void judge_labels(const struct idng_policy *p,
         idng_lookalike_idn(&run, p->idn_scripts);
     if (d != NULL) {
         struct keep k = {&run, d};
-        idng_decoded_done(d, p->mode,
-                          idng_wire_check_labels(wire, len, p->mode, each, IDNG_LABELS_MAX, &n,
-                                                 keep_label, &k));
+        idng_decoded_done(
+            d, p->mode,
+            idng_wire_check_labels(wire, len, p->mode, each, IDNG_LABELS_MAX, &n, keep_label, &k));
     } else {
-        idng_wire_check_labels(wire, len, p->mode, each, IDNG_LABELS_MAX, &n,
-                               idng_lookalike_label, &run);
+        idng_wire_check_labels(wire, len, p->mode, each, IDNG_LABELS_MAX, &n, idng_lookalike_label,
+                               &run);
     }
     for (i = 0; i < n && i < IDNG_LABELS_MAX; i++) {
         enum idng_action a;
