@@ -100,7 +100,8 @@ static uint64_t le(const uint8_t *p, unsigned n)
 
 /* The field at b[*pos..len): its key, then its value by wire type.
  * Inline in both loops, so that the field stays in registers. */
-static inline __attribute__((always_inline)) idng_tap_status pb_next(const uint8_t *b, size_t len, size_t *pos, struct pb_field *f)
+static inline __attribute__((always_inline)) idng_tap_status
+pb_next(const uint8_t *b, size_t len, size_t *pos, struct pb_field *f)
 {
     uint64_t key;
     idng_tap_status st;
