@@ -149,13 +149,25 @@ static void wr_field(struct wr *w, const char *s)
 {
     while (*s) {
         unsigned char c = (unsigned char)*s;
-        size_t n = 0;
 
-        while (field_plain((unsigned char)s[n]))
-            n++;
-        if (n > 0 && !w->json) { /* n one-octet atoms that wr_str writes as they are */
-            idng_display_put_run(&w->b, s, n);
-            s += n;
+        if (!w->json && field_plain(c)) {
+            /* One-octet atoms that wr_str writes as they are, copied as
+             * they are found: idng_display_put_run without the scan. */
+            struct idng_display_buf *b = &w->b;
+            char *d, *end;
+
+            if (b->full)
+                return;
+            d = b->out + b->len;
+            end = b->out + b->cap - 1;
+            while (field_plain((unsigned char)*s) && d < end)
+                *d++ = *s++;
+            b->len = (size_t)(d - b->out);
+            *d = '\0';
+            if (field_plain((unsigned char)*s)) { /* no room for the next */
+                b->full = 1;
+                return;
+            }
             continue;
         }
         if (field_plain(c))
@@ -290,6 +302,24 @@ static size_t put_dec(char *d, unsigned long long v)
     for (i = 0; i < n; i++)
         d[i] = t[n - 1 - i];
     return n;
+}
+
+/* An octet's value in decimal at d (as put_dec), no terminator; 1-3 digits. */
+static size_t put_octet(char *d, unsigned v)
+{
+    if (v >= 100) {
+        d[0] = (char)('0' + v / 100);
+        d[1] = (char)('0' + v / 10 % 10);
+        d[2] = (char)('0' + v % 10);
+        return 3;
+    }
+    if (v >= 10) {
+        d[0] = (char)('0' + v / 10);
+        d[1] = (char)('0' + v % 10);
+        return 2;
+    }
+    d[0] = (char)('0' + v);
+    return 1;
 }
 
 /* v in exactly w decimal digits, zero-padded (v < 10^w). */
@@ -590,7 +620,7 @@ const char *idng_log_client(const void *addr, size_t len, int anonymize, char *b
         size_t n = 0, i;
 
         for (i = 0; i < 4; i++) {
-            n += put_dec(t + n, a[i]);
+            n += put_octet(t + n, a[i]);
             t[n++] = i < 3 ? '.' : '\0';
         }
         if (n > cap)
