@@ -322,13 +322,21 @@ static size_t put_octet(char *d, unsigned v)
     return 1;
 }
 
+/* "00" to "99": two digits per division in put_fixed. */
+static const char digit_pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                  "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                  "8081828384858687888990919293949596979899";
+
 /* v in exactly w decimal digits, zero-padded (v < 10^w). */
 static void put_fixed(char *d, unsigned long v, int w)
 {
-    while (w-- > 0) {
-        d[w] = (char)('0' + v % 10);
-        v /= 10;
+    while (w >= 2) {
+        w -= 2;
+        memcpy(d + w, digit_pairs + 2 * (v % 100), 2);
+        v /= 100;
     }
+    if (w == 1)
+        d[0] = (char)('0' + v % 10);
 }
 
 /* prefix, then v in decimal, NUL-terminated into out (32 octets: a prefix
