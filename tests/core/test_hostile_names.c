@@ -176,8 +176,8 @@ static void check_lines(const struct idng_logrec *r, const struct idng_verdict *
  * (idng_policy_judge_decoded) is, byte for byte, the line written by
  * checking and decoding the name again: Unicode form or not, at full size
  * and (with cuts) cut short and with the record's lookalike classes. */
-static void check_decoded_line(const struct idng_policy *p, const struct idng_logrec *r0,
-                               int cuts, const char *what)
+static void check_decoded_line(const struct idng_policy *p, const struct idng_logrec *r0, int cuts,
+                               const char *what)
 {
     struct idng_verdict v;
     struct idng_decoded d;
@@ -196,8 +196,9 @@ static void check_decoded_line(const struct idng_policy *p, const struct idng_lo
             na = idng_log_format(&r, fmt, 1, a, sizeof a);
             r.decoded = &d;
             nb = idng_log_format(&r, fmt, 1, b, sizeof b);
-            REQUIRE(na == nb && memcmp(a, b, na + 1) == 0, "%s: %s line from decoded labels:\n%s\nnot\n%s",
-                    what, f ? "JSON" : "text", b, a);
+            REQUIRE(na == nb && memcmp(a, b, na + 1) == 0,
+                    "%s: %s line from decoded labels:\n%s\nnot\n%s", what, f ? "JSON" : "text", b,
+                    a);
             for (cap = 1; cuts && cap < na; cap += 1 + cap / 3) {
                 r.decoded = NULL;
                 na = idng_log_format(&r, fmt, 1, a, cap);
