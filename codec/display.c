@@ -14,6 +14,7 @@
  * an escape.
  */
 #include "idna_internal.h"
+#include "idng_display_put.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -30,17 +31,7 @@ void idng_display_buf_init(struct idng_display_buf *b, char *out, size_t cap)
 
 void idng_display_put(void *ctx, const char *atom, size_t n)
 {
-    struct idng_display_buf *b = ctx;
-
-    if (b->full)
-        return;
-    if (n > b->cap - 1 - b->len) {
-        b->full = 1;
-        return;
-    }
-    memcpy(b->out + b->len, atom, n);
-    b->len += n;
-    b->out[b->len] = '\0';
+    idng_display_put_atom(ctx, atom, n);
 }
 
 /* Octets a label shows as themselves; the same set as Unbound's dname_str:

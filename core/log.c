@@ -8,6 +8,7 @@
  * level.
  */
 #include "idng_log.h"
+#include "idng_display_put.h"
 #include "idng_lookalike.h"
 #include "idng_policy.h"
 
@@ -34,21 +35,10 @@ static void wr_init(struct wr *w, char *out, size_t cap, int json)
     w->json = json;
 }
 
-/* Writes n octets that need no escaping, all or nothing: idng_display_put,
- * inline for the line's many short tokens. */
+/* Writes n octets that need no escaping, all or nothing. */
 static inline void wr_raw(struct wr *w, const char *s, size_t n)
 {
-    struct idng_display_buf *b = &w->b;
-
-    if (b->full)
-        return;
-    if (n > b->cap - 1 - b->len) {
-        b->full = 1;
-        return;
-    }
-    memcpy(b->out + b->len, s, n);
-    b->len += n;
-    b->out[b->len] = '\0';
+    idng_display_put_atom(&w->b, s, n);
 }
 
 static void wr_lit(struct wr *w, const char *s)
