@@ -139,25 +139,13 @@ static void wr_field(struct wr *w, const char *s)
 {
     while (*s) {
         unsigned char c = (unsigned char)*s;
+        size_t n = 0;
 
-        if (!w->json && field_plain(c)) {
-            /* One-octet atoms that wr_str writes as they are, copied as
-             * they are found: idng_display_put_run without the scan. */
-            struct idng_display_buf *b = &w->b;
-            char *d, *end;
-
-            if (b->full)
-                return;
-            d = b->out + b->len;
-            end = b->out + b->cap - 1;
-            while (field_plain((unsigned char)*s) && d < end)
-                *d++ = *s++;
-            b->len = (size_t)(d - b->out);
-            *d = '\0';
-            if (field_plain((unsigned char)*s)) { /* no room for the next */
-                b->full = 1;
-                return;
-            }
+        while (field_plain((unsigned char)s[n]))
+            n++;
+        if (n > 0 && !w->json) { /* n one-octet atoms that wr_str writes as they are */
+            idng_display_put_run(&w->b, s, n);
+            s += n;
             continue;
         }
         if (field_plain(c))
