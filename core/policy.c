@@ -321,8 +321,6 @@ static __attribute__((noinline)) void idn(const struct idng_policy *p, const uin
     }
 }
 
-/* Rules 2, 3 and 6 (and with a_form, 5) on a name that is not plain ASCII:
- * on a frame of its own, which the common name never pays for. */
 /* Rule 6's walk over the labels, which also keeps them for the log line. */
 struct keep {
     struct idng_lookalike_run *run;
@@ -337,6 +335,8 @@ static void keep_label(void *ctx, size_t off, size_t len, const uint32_t *cps, s
     idng_lookalike_label(k->run, off, len, cps, n);
 }
 
+/* Rules 2, 3 and 6 (and with a_form, 5) on a name that is not plain ASCII:
+ * on a frame of its own, which the common name never pays for. */
 static __attribute__((noinline)) void judge_labels(const struct idng_policy *p, const uint8_t *wire,
                                                    size_t len, struct idng_verdict *v, int a_form,
                                                    struct idng_decoded *d)
