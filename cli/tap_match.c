@@ -78,8 +78,10 @@ static uint64_t siphash13(const uint8_t *in, size_t len)
     int k;
 
     for (i = 0; i < end; i += 8) {
-        for (m = 0, k = 7; k >= 0; k--)
-            m = m << 8 | in[i + (size_t)k];
+        const uint8_t *q = in + i; /* little-endian: one load where the target allows */
+        m = (uint64_t)q[0] | (uint64_t)q[1] << 8 | (uint64_t)q[2] << 16 | (uint64_t)q[3] << 24
+            | (uint64_t)q[4] << 32 | (uint64_t)q[5] << 40 | (uint64_t)q[6] << 48
+            | (uint64_t)q[7] << 56;
         v3 ^= m;
         SIPROUND;
         v0 ^= m;
@@ -210,12 +212,13 @@ struct seen {
 static void write_line(struct tap *t, const struct seen *s)
 {
     struct idng_verdict v;
+    struct idng_decoded dec; /* the labels the judgment decoded, for the Unicode form */
     struct idng_logrec r;
     char line[IDNG_LOG_LINE_MAX], client[IDNG_LOG_CLIENT_MAX];
     size_t n;
 
-    idng_policy_judge(&t->conf.policy, s->qname ? s->qname : (const uint8_t *)"", s->qname_len,
-                      &v);
+    idng_policy_judge_decoded(&t->conf.policy, s->qname ? s->qname : (const uint8_t *)"",
+                              s->qname_len, &v, &dec);
     {
         unsigned row = idng_verdict_row(&v);
         if (row < IDNG_VERDICT_COUNT && (unsigned)v.action < IDNG_ACTION_COUNT)
@@ -232,6 +235,7 @@ static void write_line(struct tap *t, const struct seen *s)
     r.port = s->k->port;
     r.qname = s->qname;
     r.qname_len = s->qname_len;
+    r.decoded = &dec;
     r.qtype = s->k->qtype;
     r.qclass = s->k->qclass;
     r.rcode = s->rcode;

@@ -14,6 +14,7 @@
  * an escape.
  */
 #include "idna_internal.h"
+#include "idng_display_put.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -30,27 +31,36 @@ void idng_display_buf_init(struct idng_display_buf *b, char *out, size_t cap)
 
 void idng_display_put(void *ctx, const char *atom, size_t n)
 {
-    struct idng_display_buf *b = ctx;
+    idng_display_put_atom(ctx, atom, n);
+}
 
-    if (b->full)
-        return;
-    if (n > b->cap - 1 - b->len) {
-        b->full = 1;
-        return;
-    }
-    memcpy(b->out + b->len, atom, n);
-    b->len += n;
-    b->out[b->len] = '\0';
+/* Octets a label shows as themselves; the same set as Unbound's dname_str:
+ * '*' (42), '-' (45), '0'-'9' (48-57) in the first word, 'A'-'Z' (65-90),
+ * '_' (95) and 'a'-'z' (97-122) in the second. */
+static const uint64_t literal_bits[2] = {
+    1ULL << 42 | 1ULL << 45 | 0x3FFULL << 48,
+    0x3FFFFFFULL << 1 | 1ULL << 31 | 0x3FFFFFFULL << 33,
+};
+
+static inline int label_literal(uint32_t c)
+{
+    return c < 128 && (literal_bits[c >> 6] >> (c & 63) & 1);
+}
+
+/* The \DDD escape of octet c at d; 4 octets, no terminator. */
+static inline void octet_escape(char *d, uint8_t c)
+{
+    d[0] = '\\';
+    d[1] = (char)('0' + c / 100);
+    d[2] = (char)('0' + c / 10 % 10);
+    d[3] = (char)('0' + c % 10);
 }
 
 void idng_display_octet_to(uint8_t c, idng_display_sink *sink, void *ctx)
 {
     char e[4];
 
-    e[0] = '\\';
-    e[1] = (char)('0' + c / 100);
-    e[2] = (char)('0' + c / 10 % 10);
-    e[3] = (char)('0' + c % 10);
+    octet_escape(e, c);
     sink(ctx, e, 4);
 }
 
@@ -61,13 +71,6 @@ static void put_u(idng_display_sink *sink, void *ctx, uint32_t cp)
     int n = snprintf(e, sizeof e, "\\u{%04lX}", (unsigned long)(cp & 0x1FFFFF));
 
     sink(ctx, e, (size_t)n);
-}
-
-/* Octets a label shows as themselves; the same set as Unbound's dname_str. */
-static int label_literal(uint32_t c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-'
-           || c == '_' || c == '*';
 }
 
 void idng_display_put_run(struct idng_display_buf *b, const char *s, size_t n)
@@ -103,6 +106,46 @@ void idng_display_label_to(const uint8_t *label, size_t len, idng_display_sink *
     }
 }
 
+/*
+ * idng_display_name_to into a buffer with room for the name's longest
+ * spelling (every octet it can read escaped, plus the end): the same
+ * octets, written straight in, runs of literal octets copied at once and
+ * no check per atom.  0 (nothing written) when the room is not there.
+ */
+static int name_to_roomy(struct idng_display_buf *b, const uint8_t *wire, size_t len)
+{
+    idng_wire_iter it;
+    const uint8_t *lab;
+    size_t n, i, j, most = len < IDNG_WIRE_MAX ? len : IDNG_WIRE_MAX;
+    char *d;
+    int st;
+
+    if (b->full || 4 * most + sizeof IDNG_DISPLAY_MALFORMED + 1 > b->cap - 1 - b->len)
+        return 0;
+    d = b->out + b->len;
+    idng_wire_start(&it, wire, len);
+    while ((st = idng_wire_step(&it, &lab, &n)) == IDNG_WIRE_LABEL) {
+        for (i = 0; i < n;) {
+            for (j = i; j < n && label_literal(lab[j]); j++)
+                ;
+            memcpy(d, lab + i, j - i);
+            d += j - i;
+            for (i = j; i < n && !label_literal(lab[i]); i++, d += 4)
+                octet_escape(d, lab[i]);
+        }
+        *d++ = '.';
+    }
+    if (st == IDNG_WIRE_BAD) {
+        memcpy(d, IDNG_DISPLAY_MALFORMED, sizeof IDNG_DISPLAY_MALFORMED - 1);
+        d += sizeof IDNG_DISPLAY_MALFORMED - 1;
+    } else if (it.labels == 0) {
+        *d++ = '.';
+    }
+    *d = '\0';
+    b->len = (size_t)(d - b->out);
+    return 1;
+}
+
 void idng_display_name_to(const uint8_t *wire, size_t len, idng_display_sink *sink, void *ctx)
 {
     idng_wire_iter it;
@@ -110,6 +153,8 @@ void idng_display_name_to(const uint8_t *wire, size_t len, idng_display_sink *si
     size_t n;
     int st;
 
+    if (wire != NULL && sink == idng_display_put && name_to_roomy(ctx, wire, len))
+        return;
     idng_wire_iter_init(&it, wire, wire == NULL ? 0 : len);
     while ((st = idng_wire_next(&it, &lab, &n)) == IDNG_WIRE_LABEL) {
         idng_display_label_to(lab, n, sink, ctx);
@@ -184,6 +229,75 @@ void idng_display_unicode_known_to(const uint8_t *wire, size_t len, idng_display
             put_ace(sink, ctx, lab, n);
         else
             idng_display_label_to(lab, n, sink, ctx);
+        sink(ctx, ".", 1);
+    }
+}
+
+void idng_decoded_init(struct idng_decoded *d)
+{
+    d->complete = 0;
+    d->ace = 0;
+    d->nlab = 0;
+    d->used = 0;
+    d->status = IDNG_E_INVAL;
+    d->mode = IDNG_MODE_IDNA2008;
+}
+
+void idng_decoded_add(struct idng_decoded *d, const uint32_t *cps, size_t n)
+{
+    if (cps == NULL)
+        n = 0;
+    if (d->nlab >= IDNG_LABELS_MAX || n > sizeof d->cp / sizeof d->cp[0] - d->used
+        || n > UINT8_MAX) {
+        d->nlab = IDNG_LABELS_MAX + 1; /* never complete */
+        return;
+    }
+    d->start[d->nlab] = (uint16_t)d->used;
+    d->n[d->nlab] = (uint8_t)n;
+    memcpy(d->cp + d->used, cps, n * sizeof *cps);
+    d->used += n;
+    d->nlab++;
+    d->ace |= n > 0;
+}
+
+void idng_decoded_done(struct idng_decoded *d, idng_mode mode, idng_status status)
+{
+    d->complete = d->nlab <= IDNG_LABELS_MAX;
+    d->mode = mode;
+    d->status = status;
+}
+
+int idng_display_has_unicode_decoded(const uint8_t *wire, size_t len, idng_mode mode,
+                                     const struct idng_decoded *d)
+{
+    /* A check that passed decoded every xn-- label; one that failed means
+     * no Unicode form, as idng_display_has_unicode's own check would. */
+    if (d != NULL && d->complete && d->mode == mode)
+        return wire != NULL && d->status == IDNG_OK && d->ace;
+    return idng_display_has_unicode(wire, len, mode);
+}
+
+void idng_display_unicode_decoded_to(const uint8_t *wire, size_t len, const struct idng_decoded *d,
+                                     idng_display_sink *sink, void *ctx)
+{
+    idng_wire_iter it;
+    const uint8_t *lab;
+    size_t n, i, k;
+
+    if (d == NULL || !d->complete || d->status != IDNG_OK) {
+        idng_display_unicode_known_to(wire, len, sink, ctx);
+        return;
+    }
+    idng_wire_start(&it, wire, len);
+    for (i = 0; idng_wire_step(&it, &lab, &n) == IDNG_WIRE_LABEL; i++) {
+        if (i < d->nlab && d->n[i] > 0 && idng_is_ace((const char *)lab, n)) {
+            for (k = 0; k < d->n[i]; k++)
+                put_codepoint(sink, ctx, d->cp[d->start[i] + k]);
+        } else if (idng_is_ace((const char *)lab, n)) {
+            put_ace(sink, ctx, lab, n); /* not handed over: decoded here */
+        } else {
+            idng_display_label_to(lab, n, sink, ctx);
+        }
         sink(ctx, ".", 1);
     }
 }

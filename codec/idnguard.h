@@ -557,6 +557,42 @@ int idng_is_ace(const char *label, size_t len);
 /** Longest uncompressed wire name, root label included (RFC 1035 3.1). */
 #define IDNG_WIRE_MAX 255
 
+/**
+ * A name's labels as a check of the whole name decoded them (see
+ * idng_label_fn), kept so that its Unicode form is written without
+ * decoding each xn-- label again.  Filled with idng_decoded_init and one
+ * idng_decoded_add per label, in name order, then idng_decoded_done.
+ * Fixed size, no allocation: the check's own code points, at most one per
+ * octet of the name.
+ */
+struct idng_decoded {
+    int complete;                    /**< every label was added, and status is the check's */
+    idng_mode mode;                  /**< the mode of that check */
+    idng_status status;              /**< its result: the name's idng_wire_check() */
+    int ace;                         /**< some label is an xn-- label that decoded */
+    size_t nlab, used;               /**< labels added; code points in cp */
+    uint16_t start[IDNG_LABELS_MAX]; /**< label i's first code point in cp */
+    uint8_t n[IDNG_LABELS_MAX];      /**< and how many (0: not a decoded xn-- label) */
+    uint32_t cp[IDNG_WIRE_MAX];
+};
+/** Empties d: not complete until idng_decoded_done. */
+void idng_decoded_init(struct idng_decoded *d);
+/** The next label: its code points cps[0..n) (NULL, 0: not a decoded xn--
+ *  label), as idng_label_fn hands them.  Too many labels or code points
+ *  leave d incomplete for good. */
+void idng_decoded_add(struct idng_decoded *d, const uint32_t *cps, size_t n);
+/** The check that handed every label over ended with status, in mode. */
+void idng_decoded_done(struct idng_decoded *d, idng_mode mode, idng_status status);
+/** Does the name have a Unicode form under mode (idng_display_has_unicode)?
+ *  Answered from d when d is complete and of that mode, else by checking
+ *  the name. */
+int idng_display_has_unicode_decoded(const uint8_t *wire, size_t len, idng_mode mode,
+                                     const struct idng_decoded *d);
+/** idng_display_unicode_known_to, written from d's code points when d is
+ *  complete and holds the name's labels, else by decoding them. */
+void idng_display_unicode_decoded_to(const uint8_t *wire, size_t len, const struct idng_decoded *d,
+                                     idng_display_sink *sink, void *ctx);
+
 /** Why a wire name is malformed; IDNG_WIRE_OK while it is not. */
 typedef enum idng_wire_fault {
     IDNG_WIRE_OK = 0,

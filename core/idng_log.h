@@ -105,6 +105,9 @@ struct idng_logrec {
     const char *transport; /**< "udp", "tcp", "tls", "https"; NULL if unknown */
     unsigned lookalike;    /**< IDNG_LK_* bits (core/idng_lookalike.h): what the policy found
                                 of UTS #39 in qname; nonzero: no Unicode form is shown */
+    const struct idng_decoded *decoded; /**< NULL, or what the judgment of qname decoded
+                                             (idng_policy_judge_decoded): the Unicode form
+                                             is written from it, not decoded again */
     int has_elapsed;       /**< elapsed_us is known */
     long long elapsed_us;  /**< from the query's arrival to the answer, microseconds */
 };

@@ -212,6 +212,17 @@ void idng_policy_judge(const struct idng_policy *p, const uint8_t *wire, size_t 
                        struct idng_verdict *v);
 
 /**
+ * idng_policy_judge that also keeps in d the labels its check decoded
+ * (struct idng_decoded, idnguard.h), so that the name's log line
+ * (idng_logrec.decoded) shows its Unicode form without decoding again.  d
+ * is complete when the name's labels were checked in the policy's mode (a
+ * name of plain labels counts: none is an xn-- label); not when a list
+ * decided.  No allocation: d is the caller's.
+ */
+void idng_policy_judge_decoded(const struct idng_policy *p, const uint8_t *wire, size_t len,
+                               struct idng_verdict *v, struct idng_decoded *d);
+
+/**
  * The verdict of a name that nothing in the policy objects to: status ok,
  * action pass, no list, no label, no lookalike facts.  It is what
  * idng_policy_judge gives whenever the verdict's class is ok and no list

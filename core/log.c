@@ -8,6 +8,7 @@
  * level.
  */
 #include "idng_log.h"
+#include "idng_display_put.h"
 #include "idng_lookalike.h"
 #include "idng_policy.h"
 
@@ -35,15 +36,18 @@ static void wr_init(struct wr *w, char *out, size_t cap, int json)
 }
 
 /* Writes n octets that need no escaping, all or nothing. */
-static void wr_raw(struct wr *w, const char *s, size_t n)
+static inline void wr_raw(struct wr *w, const char *s, size_t n)
 {
-    idng_display_put(&w->b, s, n);
+    idng_display_put_atom(&w->b, s, n);
 }
 
 static void wr_lit(struct wr *w, const char *s)
 {
     wr_raw(w, s, strlen(s));
 }
+
+/* A string literal, its length known at compile time. */
+#define WR_LIT(w, s) wr_raw((w), "" s, sizeof(s) - 1)
 
 static const char hex_lower[] = "0123456789abcdef";
 
@@ -278,13 +282,40 @@ static size_t put_dec(char *d, unsigned long long v)
     return n;
 }
 
+/* An octet's value in decimal at d (as put_dec), no terminator; 1-3 digits. */
+static size_t put_octet(char *d, unsigned v)
+{
+    if (v >= 100) {
+        d[0] = (char)('0' + v / 100);
+        d[1] = (char)('0' + v / 10 % 10);
+        d[2] = (char)('0' + v % 10);
+        return 3;
+    }
+    if (v >= 10) {
+        d[0] = (char)('0' + v / 10);
+        d[1] = (char)('0' + v % 10);
+        return 2;
+    }
+    d[0] = (char)('0' + v);
+    return 1;
+}
+
+/* "00" to "99": two digits per division in put_fixed. */
+static const char digit_pairs[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
 /* v in exactly w decimal digits, zero-padded (v < 10^w). */
 static void put_fixed(char *d, unsigned long v, int w)
 {
-    while (w-- > 0) {
-        d[w] = (char)('0' + v % 10);
-        v /= 10;
+    while (w >= 2) {
+        w -= 2;
+        memcpy(d + w, digit_pairs + 2 * (v % 100), 2);
+        v /= 100;
     }
+    if (w == 1)
+        d[0] = (char)('0' + v % 10);
 }
 
 /* prefix, then v in decimal, NUL-terminated into out (32 octets: a prefix
@@ -372,7 +403,7 @@ static void text_field(struct wr *w, const char *s)
     if (known(s))
         wr_field(w, s);
     else
-        wr_lit(w, "-");
+        WR_LIT(w, "-");
 }
 
 /* Milliseconds with three decimals ("0.412"); negative values as 0. */
@@ -395,55 +426,56 @@ static void format_text(struct wr *w, const struct idng_logrec *r, const char *t
 
     if (time_s != NULL) {
         wr_lit(w, time_s[0] ? time_s : "-");
-        wr_lit(w, " ");
+        WR_LIT(w, " ");
     }
     if (known(r->client)) {
         wr_field(w, r->client);
         wr_lit(w, prefixed_dec(num, "#", r->port));
     } else {
-        wr_lit(w, "-");
+        WR_LIT(w, "-");
     }
-    wr_lit(w, " ");
+    WR_LIT(w, " ");
     idng_display_name_to(r->qname, r->qname_len, idng_display_put, &w->b);
-    wr_lit(w, " ");
+    WR_LIT(w, " ");
     if (unicode) {
-        wr_lit(w, "(");
-        idng_display_unicode_known_to(r->qname, r->qname_len, idng_display_put, &w->b);
-        wr_lit(w, ") ");
+        WR_LIT(w, "(");
+        idng_display_unicode_decoded_to(r->qname, r->qname_len, r->decoded, idng_display_put,
+                                        &w->b);
+        WR_LIT(w, ") ");
     }
     wr_lit(w, type);
-    wr_lit(w, " ");
+    WR_LIT(w, " ");
     wr_lit(w, cls);
-    wr_lit(w, " ");
+    WR_LIT(w, " ");
     wr_lit(w, rcode);
-    wr_lit(w, " ");
+    WR_LIT(w, " ");
     text_field(w, r->verdict);
     if (r->label != NULL) {
-        wr_lit(w, ":");
+        WR_LIT(w, ":");
         idng_display_label_to((const uint8_t *)r->label, r->label_len, idng_display_put, &w->b);
     }
-    wr_lit(w, " ");
+    WR_LIT(w, " ");
     text_field(w, r->action);
-    wr_lit(w, " ");
+    WR_LIT(w, " ");
     text_field(w, r->path);
     if (r->ede >= 0) {
         wr_lit(w, prefixed_dec(num, " ede=", (unsigned)r->ede));
     }
     if (r->lookalike != 0) {
-        wr_lit(w, " lookalike=");
+        WR_LIT(w, " lookalike=");
         wr_lit(w, idng_lookalike_name(r->lookalike));
     }
     if (r->target != NULL) {
-        wr_lit(w, " target=");
+        WR_LIT(w, " target=");
         idng_display_name_to(r->target, r->target_len, idng_display_put, &w->b);
     }
     if (known(r->transport)) {
-        wr_lit(w, " proto=");
+        WR_LIT(w, " proto=");
         text_field(w, r->transport);
     }
     if (r->has_elapsed) {
         elapsed_ms(r->elapsed_us, num);
-        wr_lit(w, " ms=");
+        WR_LIT(w, " ms=");
         wr_lit(w, num);
     }
 }
@@ -454,7 +486,7 @@ static void json_text(struct wr *w, const char *key, const char *s)
     if (known(s))
         wr_json_text(w, s);
     else
-        wr_lit(w, "null");
+        WR_LIT(w, "null");
 }
 
 static void format_json(struct wr *w, const struct idng_logrec *r, const char *time_s,
@@ -467,55 +499,55 @@ static void format_json(struct wr *w, const struct idng_logrec *r, const char *t
     if (known(r->client)) {
         wr_lit(w, prefixed_dec(num, ",\"port\":", r->port));
     } else {
-        wr_lit(w, ",\"port\":null");
+        WR_LIT(w, ",\"port\":null");
     }
-    wr_lit(w, ",\"qname\":\"");
+    WR_LIT(w, ",\"qname\":\"");
     idng_display_name_to(r->qname, r->qname_len, wr_sink, w);
-    wr_lit(w, "\",\"qname_unicode\":");
+    WR_LIT(w, "\",\"qname_unicode\":");
     if (unicode) {
-        wr_lit(w, "\"");
-        idng_display_unicode_known_to(r->qname, r->qname_len, wr_sink, w);
-        wr_lit(w, "\"");
+        WR_LIT(w, "\"");
+        idng_display_unicode_decoded_to(r->qname, r->qname_len, r->decoded, wr_sink, w);
+        WR_LIT(w, "\"");
     } else {
-        wr_lit(w, "null");
+        WR_LIT(w, "null");
     }
     json_text(w, ",\"lookalike\":", idng_lookalike_name(r->lookalike));
     json_text(w, ",\"qtype\":", type);
     json_text(w, ",\"qclass\":", cls);
     json_text(w, ",\"rcode\":", strcmp(rcode, "-") != 0 ? rcode : NULL);
     json_text(w, ",\"verdict\":", r->verdict);
-    wr_lit(w, ",\"label\":");
+    WR_LIT(w, ",\"label\":");
     if (r->label != NULL) {
-        wr_lit(w, "\"");
+        WR_LIT(w, "\"");
         idng_display_label_to((const uint8_t *)r->label, r->label_len, wr_sink, w);
-        wr_lit(w, "\"");
+        WR_LIT(w, "\"");
     } else {
-        wr_lit(w, "null");
+        WR_LIT(w, "null");
     }
     json_text(w, ",\"action\":", r->action);
     json_text(w, ",\"path\":", r->path);
     if (r->ede >= 0) {
         wr_lit(w, prefixed_dec(num, ",\"ede\":", (unsigned)r->ede));
     } else {
-        wr_lit(w, ",\"ede\":null");
+        WR_LIT(w, ",\"ede\":null");
     }
-    wr_lit(w, ",\"target\":");
+    WR_LIT(w, ",\"target\":");
     if (r->target != NULL) {
-        wr_lit(w, "\"");
+        WR_LIT(w, "\"");
         idng_display_name_to(r->target, r->target_len, wr_sink, w);
-        wr_lit(w, "\"");
+        WR_LIT(w, "\"");
     } else {
-        wr_lit(w, "null");
+        WR_LIT(w, "null");
     }
     json_text(w, ",\"transport\":", r->transport);
-    wr_lit(w, ",\"elapsed_ms\":");
+    WR_LIT(w, ",\"elapsed_ms\":");
     if (r->has_elapsed) {
         elapsed_ms(r->elapsed_us, num);
         wr_lit(w, num);
     } else {
-        wr_lit(w, "null");
+        WR_LIT(w, "null");
     }
-    wr_lit(w, "}");
+    WR_LIT(w, "}");
 }
 
 size_t idng_log_format(const struct idng_logrec *r, enum idng_logfmt fmt, int with_time,
@@ -538,7 +570,8 @@ size_t idng_log_format(const struct idng_logrec *r, enum idng_logfmt fmt, int wi
     type = idng_log_type_name(r->qtype, ty, sizeof ty);
     cls = idng_log_class_name(r->qclass, cl, sizeof cl);
     rcode = idng_log_rcode_name(r->rcode, rc, sizeof rc);
-    unicode = r->lookalike == 0 && idng_display_has_unicode(r->qname, r->qname_len, r->mode);
+    unicode = r->lookalike == 0
+              && idng_display_has_unicode_decoded(r->qname, r->qname_len, r->mode, r->decoded);
     if (json)
         format_json(&w, r, time_s, unicode, type, cls, rcode);
     else
@@ -574,7 +607,7 @@ const char *idng_log_client(const void *addr, size_t len, int anonymize, char *b
         size_t n = 0, i;
 
         for (i = 0; i < 4; i++) {
-            n += put_dec(t + n, a[i]);
+            n += put_octet(t + n, a[i]);
             t[n++] = i < 3 ? '.' : '\0';
         }
         if (n > cap)

@@ -272,7 +272,7 @@ static void lookalike(const struct idng_policy *p, const uint8_t *wire, size_t l
 }
 
 static void judge(const struct idng_policy *p, const uint8_t *wire, size_t len,
-                  struct idng_verdict *v, int a_form);
+                  struct idng_verdict *v, int a_form, struct idng_decoded *d);
 
 /* Rule 7's suffixes: is the name at or under an idn-suffixes name?  A name
  * with raw labels (raw: it has some) is matched in its A-label form, as
@@ -321,11 +321,25 @@ static __attribute__((noinline)) void idn(const struct idng_policy *p, const uin
     }
 }
 
+/* Rule 6's walk over the labels, which also keeps them for the log line. */
+struct keep {
+    struct idng_lookalike_run *run;
+    struct idng_decoded *d;
+};
+
+static void keep_label(void *ctx, size_t off, size_t len, const uint32_t *cps, size_t n)
+{
+    struct keep *k = ctx;
+
+    idng_decoded_add(k->d, cps, n);
+    idng_lookalike_label(k->run, off, len, cps, n);
+}
+
 /* Rules 2, 3 and 6 (and with a_form, 5) on a name that is not plain ASCII:
  * on a frame of its own, which the common name never pays for. */
-static __attribute__((noinline)) void judge_labels(const struct idng_policy *p,
-                                                   const uint8_t *wire, size_t len,
-                                                   struct idng_verdict *v, int a_form)
+static __attribute__((noinline)) void judge_labels(const struct idng_policy *p, const uint8_t *wire,
+                                                   size_t len, struct idng_verdict *v, int a_form,
+                                                   struct idng_decoded *d)
 {
     idng_error each[IDNG_LABELS_MAX];
     struct idng_lookalike_run run;
@@ -334,12 +348,19 @@ static __attribute__((noinline)) void judge_labels(const struct idng_policy *p,
     int raw = 0, idn_on = p->action[IDNG_C_IDN] != IDNG_ACT_PASS;
 
     /* Rules 2, 6 and 7 from one walk: the codec hands rule 6 every label
-     * it has decoded. */
+     * it has decoded (and, with d, the log line keeps them). */
     idng_lookalike_start(&run, &p->protect, p->restriction_level, p->mode, wire, len);
     if (idn_on)
         idng_lookalike_idn(&run, p->idn_scripts);
-    idng_wire_check_labels(wire, len, p->mode, each, IDNG_LABELS_MAX, &n, idng_lookalike_label,
-                           &run);
+    if (d != NULL) {
+        struct keep k = {&run, d};
+        idng_decoded_done(
+            d, p->mode,
+            idng_wire_check_labels(wire, len, p->mode, each, IDNG_LABELS_MAX, &n, keep_label, &k));
+    } else {
+        idng_wire_check_labels(wire, len, p->mode, each, IDNG_LABELS_MAX, &n, idng_lookalike_label,
+                               &run);
+    }
     for (i = 0; i < n && i < IDNG_LABELS_MAX; i++) {
         enum idng_action a;
         raw |= each[i].status == IDNG_E_RAW_8BIT;
@@ -361,7 +382,7 @@ static __attribute__((noinline)) void judge_labels(const struct idng_policy *p,
 
         if (idng_policy_normalize(p, wire, len, alabel, &alen, NULL) == IDNG_OK
             && (alen != len || memcmp(alabel, wire, len) != 0)) {
-            judge(p, alabel, alen, &av, 0);
+            judge(p, alabel, alen, &av, 0, NULL);
             if (idng_action_severity(av.action) > idng_action_severity(v->action))
                 *v = av;
         }
@@ -384,17 +405,29 @@ static int judge_lists(const struct idng_policy *p, const uint8_t *wire, size_t 
 
 /* Rules 1-3 and 6 on the name as it is; with a_form, rule 5 on top. */
 static void judge(const struct idng_policy *p, const uint8_t *wire, size_t len,
-                  struct idng_verdict *v, int a_form)
+                  struct idng_verdict *v, int a_form, struct idng_decoded *d)
 {
+    if (d != NULL)
+        idng_decoded_init(d);
+    if (judge_lists(p, wire, len, v))
+        return;
     /* A name of plain ASCII labels: no label fails, none is a lookalike. */
-    if (!judge_lists(p, wire, len, v) && !idng_wire_is_plain(wire, len))
-        judge_labels(p, wire, len, v, a_form);
+    if (!idng_wire_is_plain(wire, len))
+        judge_labels(p, wire, len, v, a_form, d);
+    else if (d != NULL)
+        idng_decoded_done(d, p->mode, IDNG_OK); /* no xn-- label to keep */
 }
 
 void idng_policy_judge(const struct idng_policy *p, const uint8_t *wire, size_t len,
                        struct idng_verdict *v)
 {
-    judge(p, wire, len, v, 1);
+    judge(p, wire, len, v, 1, NULL);
+}
+
+void idng_policy_judge_decoded(const struct idng_policy *p, const uint8_t *wire, size_t len,
+                               struct idng_verdict *v, struct idng_decoded *d)
+{
+    judge(p, wire, len, v, 1, d);
 }
 
 void idng_policy_judge_plain(const struct idng_policy *p, const uint8_t *wire, size_t len,
@@ -420,7 +453,7 @@ void idng_policy_judge_data(const struct idng_policy *p, const uint8_t *wire, si
         decide(v, &e, idng_policy_fallback(p, st), wire, len);
         return;
     }
-    judge(p, alabel, alen, v, 0);
+    judge(p, alabel, alen, v, 0, NULL);
     if (v->action == IDNG_ACT_NORMALIZE) /* cannot be: no raw label is left */
         v->action = idng_policy_fallback(p, v->err.status);
 }

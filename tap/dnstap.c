@@ -59,7 +59,7 @@ static const uint8_t message_wt[] = {
 };
 
 /* A varint at b[*pos..len): at most 10 octets, bits past 64 dropped. */
-static idng_tap_status varint(const uint8_t *b, size_t len, size_t *pos, uint64_t *v)
+static idng_tap_status varint_long(const uint8_t *b, size_t len, size_t *pos, uint64_t *v)
 {
     size_t i = *pos, k;
     uint64_t r = 0;
@@ -79,6 +79,17 @@ static idng_tap_status varint(const uint8_t *b, size_t len, size_t *pos, uint64_
     return IDNG_TAP_E_PB_VARINT_TOO_LONG;
 }
 
+/* The same, with one-octet values (most keys, lengths and enums) read
+ * without the loop. */
+static inline idng_tap_status varint(const uint8_t *b, size_t len, size_t *pos, uint64_t *v)
+{
+    if (*pos < len && b[*pos] < 0x80) {
+        *v = b[(*pos)++];
+        return IDNG_TAP_OK;
+    }
+    return varint_long(b, len, pos, v);
+}
+
 static uint64_t le(const uint8_t *p, unsigned n)
 {
     uint64_t v = 0;
@@ -87,17 +98,16 @@ static uint64_t le(const uint8_t *p, unsigned n)
     return v;
 }
 
-/* The field at b[*pos..len): its key, then its value by wire type. */
-static idng_tap_status pb_next(const uint8_t *b, size_t len, size_t *pos, struct pb_field *f)
+/* The field at b[*pos..len): its key, then its value by wire type.
+ * Inline in both loops, so that the field stays in registers. */
+static inline __attribute__((always_inline)) idng_tap_status
+pb_next(const uint8_t *b, size_t len, size_t *pos, struct pb_field *f)
 {
     uint64_t key;
     idng_tap_status st;
 
-    if (*pos < len && b[*pos] < 0x80) { /* the common one-octet key */
-        key = b[(*pos)++];
-    } else if ((st = varint(b, len, pos, &key)) != IDNG_TAP_OK) {
+    if ((st = varint(b, len, pos, &key)) != IDNG_TAP_OK)
         return st;
-    }
     if (key >> 3 == 0 || key >> 3 > FIELD_MAX)
         return IDNG_TAP_E_PB_FIELD_NUMBER;
     f->num = (uint32_t)(key >> 3);
@@ -162,7 +172,7 @@ static idng_tap_status set_address(idng_dt_bytes *b, const struct pb_field *f)
 static idng_tap_status message(const uint8_t *b, size_t len, idng_dnstap *d)
 {
     size_t pos = 0;
-    struct pb_field f;
+    struct pb_field f = {0};
     idng_tap_status st;
     int is;
 
@@ -248,7 +258,7 @@ static idng_tap_status message(const uint8_t *b, size_t len, idng_dnstap *d)
 idng_tap_status idng_dnstap_decode(const uint8_t *buf, size_t len, idng_dnstap *d)
 {
     size_t pos = 0;
-    struct pb_field f;
+    struct pb_field f = {0};
     idng_tap_status st;
     int is;
 

@@ -172,6 +172,46 @@ static void check_lines(const struct idng_logrec *r, const struct idng_verdict *
     REQUIRE(!bad && n < sizeof ede, "%s: EDE text holds %s: %s", what, bad ? bad : "", ede);
 }
 
+/* The line written from the labels the judgment decoded
+ * (idng_policy_judge_decoded) is, byte for byte, the line written by
+ * checking and decoding the name again: Unicode form or not, at full size
+ * and (with cuts) cut short and with the record's lookalike classes. */
+static void check_decoded_line(const struct idng_policy *p, const struct idng_logrec *r0, int cuts,
+                               const char *what)
+{
+    struct idng_verdict v;
+    struct idng_decoded d;
+    struct idng_logrec r = *r0;
+    char a[IDNG_LOG_LINE_MAX], b[IDNG_LOG_LINE_MAX];
+    size_t na, nb, cap;
+    int f, lk;
+
+    idng_policy_judge_decoded(p, r.qname, r.qname_len, &v, &d);
+    r.mode = p->mode;
+    for (lk = 0; lk < 1 + cuts; lk++)
+        for (f = 0; f < 2; f++) {
+            enum idng_logfmt fmt = f ? IDNG_LOGFMT_JSON : IDNG_LOGFMT_TEXT;
+            r.lookalike = lk ? v.lookalike : 0;
+            r.decoded = NULL;
+            na = idng_log_format(&r, fmt, 1, a, sizeof a);
+            r.decoded = &d;
+            nb = idng_log_format(&r, fmt, 1, b, sizeof b);
+            REQUIRE(na == nb && memcmp(a, b, na + 1) == 0,
+                    "%s: %s line from decoded labels:\n%s\nnot\n%s", what, f ? "JSON" : "text", b,
+                    a);
+            for (cap = 1; cuts && cap < na; cap += 1 + cap / 3) {
+                r.decoded = NULL;
+                na = idng_log_format(&r, fmt, 1, a, cap);
+                r.decoded = &d;
+                nb = idng_log_format(&r, fmt, 1, b, cap);
+                REQUIRE(na == nb && memcmp(a, b, na + 1) == 0,
+                        "%s: %s line cut at %zu from decoded labels:\n%s\nnot\n%s", what,
+                        f ? "JSON" : "text", cap, b, a);
+                na = idng_log_format(&r, fmt, 1, a, sizeof a);
+            }
+        }
+}
+
 /* ------------------------------------------------------------------------ */
 /* Every octet in every position of a 63-octet label, in a wire name.        */
 
@@ -307,10 +347,14 @@ START_TEST(test_every_octet_every_position_log_lines)
             idng_policy_judge(&conf_default.policy, w, sizeof w, &v);
             fill_rec(&r, w, sizeof w, &v, U);
             check_lines(&r, &v, what);
+            if (_i == 1 && p % 4 == 0) /* the xn-- base, whose labels are decoded */
+                check_decoded_line(&conf_default.policy, &r, 0, what);
             /* punycode mode shows the Unicode form of more labels */
             idng_policy_judge(&conf_drop.policy, w, sizeof w, &v);
             fill_rec(&r, w, sizeof w, &v, P);
             check_lines(&r, &v, what);
+            if (_i == 1 && p % 4 == 0)
+                check_decoded_line(&conf_drop.policy, &r, 0, what);
         }
 }
 END_TEST
@@ -353,6 +397,9 @@ static void core_at_guard(struct t_guard *g, const void *wire, size_t len, int m
     char buf[IDNG_DISPLAY_UNICODE_MAX];
     uint8_t out[255];
     size_t i, n, olen;
+    static unsigned calls;
+
+    calls++;
 
     for (i = 0; i < 3; i++) {
         struct idng_verdict v;
@@ -366,6 +413,7 @@ static void core_at_guard(struct t_guard *g, const void *wire, size_t len, int m
                     "%s: judged %s", what, idng_verdict_name(&v));
         fill_rec(&r, w, len, &v, confs[i]->policy.mode);
         check_lines(&r, &v, what);
+        check_decoded_line(&confs[i]->policy, &r, calls % 16 == 0, what); /* cut: 1 in 16 */
         olen = sizeof out;
         st = idng_policy_normalize(&confs[i]->policy, w, len, out, &olen, &e);
         /* (len 0: see test_bug_normalize_takes_empty_input_for_the_root) */
@@ -630,6 +678,7 @@ START_TEST(test_log_injection_never_raw)
             r.label_len = w[0];
         }
         check_lines(&r, &v, injections[_i].what);
+        check_decoded_line(&c->policy, &r, 1, injections[_i].what);
         for (f = 0; f < 2; f++) {
             size_t len = idng_log_format(&r, f ? IDNG_LOGFMT_JSON : IDNG_LOGFMT_TEXT, 1, line,
                                          sizeof line);
