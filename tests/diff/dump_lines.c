@@ -57,7 +57,8 @@ static const char *const conf_texts[] = {
     /* the classify harness's settings: lists, every kind of action */
     "idnguard:\n  mode: uts46\n  on-invalid: refuse\n  on-contextj: nxdomain\n"
     "  on-bidi: log\n  on-hyphen: pass\n  on-raw-8bit: normalize\n"
-    "  allow: xn--ab-m1t.example\n  allow: ok.example\n  allow: b\xc3\xbc" "cher.allow.example\n"
+    "  allow: xn--ab-m1t.example\n  allow: ok.example\n  allow: b\xc3\xbc"
+    "cher.allow.example\n"
     "  deny: bad.example\n  deny: deny.ok.example\n  deny: xn--bcher-kva.test\n",
     /* the defaults */
     "idnguard:\n",
@@ -111,8 +112,8 @@ static void text_ops(const unsigned char *in, size_t n)
                     put("=%.*s", (int)(olen < caps[c] ? olen : 0), out);
                 olen = caps[c];
                 memset(&e, 0, sizeof e);
-                st = idng_to_unicode((const char *)in, n, out, &olen, (idng_mode)m, flagsets[f],
-                                     &e);
+                st =
+                    idng_to_unicode((const char *)in, n, out, &olen, (idng_mode)m, flagsets[f], &e);
                 put(" U%d%u%u", m, f, c);
                 put_err(st, &e);
                 if (st == IDNG_OK || (flagsets[f] & IDNG_F_KEEP_GOING)) {
@@ -181,8 +182,8 @@ static void puny_ops(const unsigned char *in, size_t n)
 
 static void put_verdict(const struct idng_verdict *v)
 {
-    put(" %d/%d/%d/%d/%lx/%s", (int)v->err.status, (int)idng_status_class(v->err.status), (int)v->action, (int)v->listed,
-        (unsigned long)v->err.codepoint, idng_verdict_name(v));
+    put(" %d/%d/%d/%d/%lx/%s", (int)v->err.status, (int)idng_status_class(v->err.status),
+        (int)v->action, (int)v->listed, (unsigned long)v->err.codepoint, idng_verdict_name(v));
     if (v->err.label_len) {
         put("@%zu:", v->err.label_off);
         put_hex(v->label, v->err.label_len);
@@ -213,8 +214,7 @@ static void wire_ops(const uint8_t *w, size_t n)
         for (k = 0; k < 2; k++) {
             olen = sizeof out;
             memset(&e, 0, sizeof e);
-            st = idng_wire_to_ascii(w, n, out, &olen, (idng_mode)m, k ? IDNG_F_KEEP_GOING : 0,
-                                    &e);
+            st = idng_wire_to_ascii(w, n, out, &olen, (idng_mode)m, k ? IDNG_F_KEEP_GOING : 0, &e);
             put(" X%d%zu", m, k);
             put_err(st, &e);
             if (st == IDNG_OK) {
