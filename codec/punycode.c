@@ -182,7 +182,10 @@ static IDNG_ALWAYS_INLINE size_t put_delta(char *out, size_t cap, size_t len, ui
 #define KEY_FIELD_MASK 63u
 
 /* Sorts a run of keys by insertion; each key gains the number of earlier
- * keys of the run that sort below it, its index in the sorted run. */
+ * keys of the run that sort below it, its index in the sorted run.
+ * key[-1] must be 0, below every key (a code point >= 0x80 is in the
+ * value field), so that the inner loop stops there with no test of the
+ * index. */
 static void insertion_sort(uint64_t *key, size_t m)
 {
     size_t g;
@@ -190,7 +193,7 @@ static void insertion_sort(uint64_t *key, size_t m)
     for (g = 1; g < m; g++) {
         uint64_t x = key[g];
         size_t c = g;
-        while (c > 0 && key[c - 1] > x) {
+        while (key[c - 1] > x) {
             key[c] = key[c - 1];
             c--;
         }
@@ -201,7 +204,8 @@ static void insertion_sort(uint64_t *key, size_t m)
 /* Keys in runs sorted by insertion before the merge passes. */
 #define SORT_RUN 16
 
-/* Sorts at most 64 distinct keys, given in position order, and counts for
+/* Sorts at most 64 distinct keys, given in position order (key[-1] must
+ * exist and be 0), and counts for
  * each the keys before it in position order that sort below it (see
  * KEY_POS_SHIFT): nothing to do but the counting for sorted or reversed
  * input, insertion sort while it is cheap, a bottom-up merge sort of runs
@@ -238,8 +242,14 @@ static void sort_keys(uint64_t *key, size_t m)
         insertion_sort(key, m);
         return;
     }
-    for (g = 0; g < m; g += SORT_RUN)
+    /* Each run's sentinel: 0 in the last key of the run before it, for
+     * the time of its sort (key[-1] is 0 for the first). */
+    for (g = 0; g < m; g += SORT_RUN) {
+        uint64_t before = key[g - 1];
+        key[g - 1] = 0;
         insertion_sort(key + g, m - g < SORT_RUN ? m - g : SORT_RUN);
+        key[g - 1] = before;
+    }
     for (width = SORT_RUN; width < m; width *= 2) {
         for (g = 0; g < m; g += 2 * width) {
             size_t lo = g, mid = g + width < m ? g + width : m;
@@ -305,13 +315,14 @@ idng_status idng_punycode_encode(const uint32_t *in, size_t inlen, const unsigne
 {
     size_t cap = *outlen, len = 0, j, h, b, nkeys = 0;
     uint32_t n = INITIAL_N, delta = 0, bias = INITIAL_BIAS, m;
-    uint64_t key[64];
+    uint64_t keys[1 + 64], *key = keys + 1; /* keys[0]: the sort's sentinel */
     int small = inlen <= 64;
 
     /* Inputs whose handled count could overflow delta are refused early by
      * the arithmetic checks below; the length check keeps h in uint32_t. */
     if (inlen > MAXINT)
         return IDNG_E_PUNY_OVERFLOW;
+    keys[0] = 0;
     /* The basic code points, and for encode_small, in the same pass, the
      * keys of the others, each counting the basic ones before it. */
     for (j = 0; j < inlen; j++) {
