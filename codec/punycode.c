@@ -289,8 +289,8 @@ static void sort_keys(uint64_t *key, size_t m)
  * is at most (0x10FFFF - 0x80) * 64 + 63 = 71,294,975 < RECIP_EXACT_BASE.
  */
 static IDNG_ALWAYS_INLINE size_t encode_small(uint64_t *key, size_t m,
-                           const unsigned char *case_flags, size_t b, char *out, size_t cap,
-                           size_t len)
+                                              const unsigned char *case_flags, size_t b, char *out,
+                                              size_t cap, size_t len)
 {
     size_t g, h = b;
     uint32_t n = INITIAL_N, next_i = 0, bias = INITIAL_BIAS;
@@ -339,7 +339,8 @@ idng_status idng_punycode_encode(const uint32_t *in, size_t inlen, const unsigne
         } else if (c32 - 0xD800 < 0x800) {
             return IDNG_E_SURROGATE;
         } else if (small) {
-            key[nkeys] = (uint64_t)c32 << KEY_VALUE_SHIFT | (uint64_t)j << KEY_POS_SHIFT | (j - nkeys);
+            key[nkeys] =
+                (uint64_t)c32 << KEY_VALUE_SHIFT | (uint64_t)j << KEY_POS_SHIFT | (j - nkeys);
             nkeys++;
         }
     }

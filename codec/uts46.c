@@ -146,22 +146,28 @@ static IDNG_ALWAYS_INLINE idng_status map_label(const unsigned char *s, size_t l
             w = idng_uprops(cp);
             /* Only mapped and ignored code points are in the mapping table.
              * Transitional processing maps U+1E9E (which the table maps to
-             * U+00DF since UTS #46 15.1) to "ss", as it does U+00DF. */
-            if (transitional && cp == 0x1E9E)
+             * U+00DF since UTS #46 15.1) to "ss", as it does U+00DF.  A
+             * valid code point, the usual case, has none of this to do. */
+            if (UP_U46(w) == U46_VALID && !transitional) {
+                /* kept as it is */
+            } else if (transitional && cp == 0x1E9E) {
                 m = transitional_mapping(0xDF, &seq);
-            else if (UP_U46(w) == U46_MAPPED || UP_U46(w) == U46_IGNORED)
+            } else if (UP_U46(w) == U46_MAPPED || UP_U46(w) == U46_IGNORED) {
                 m = idng_u46_mapping(cp, &seq);
-            else if (transitional && UP_U46(w) == U46_DEVIATION)
+            } else if (transitional && UP_U46(w) == U46_DEVIATION) {
                 m = transitional_mapping(cp, &seq);
+            } else if (UP_U46(w) == U46_DISALLOWED && st == IDNG_OK && !(no_std3 && UP_STD3(w))) {
+                /* The first disallowed code point, noted after the test
+                 * of the label's length below, as it comes first. */
+                if (count + 1 > IDNG_INPUT_LABEL_MAX)
+                    return IDNG_E_INPUT_TOO_LONG;
+                st = UP_I08(w) == I08_UNASSIGNED ? IDNG_E_UNASSIGNED : IDNG_E_DISALLOWED;
+                *bad = cp;
+            }
         }
         if (++count > IDNG_INPUT_LABEL_MAX)
             return IDNG_E_INPUT_TOO_LONG;
         if (m < 0) {
-            if (cp >= 0x80 && UP_U46(w) == U46_DISALLOWED && st == IDNG_OK
-                && !(no_std3 && UP_STD3(w))) {
-                st = UP_I08(w) == I08_UNASSIGNED ? IDNG_E_UNASSIGNED : IDNG_E_DISALLOWED;
-                *bad = cp;
-            }
             if (out + 1 > cap)
                 return IDNG_E_INPUT_TOO_LONG;
             qc |= idng_nfc_qc_step(cp, w, &last_ccc);

@@ -427,8 +427,8 @@ START_TEST(test_reference)
             wlen = ref_encode(cps, flags, len, want);
             st = guarded_encode(&e, cps, len, flags, MAX_OCTETS, &elen, ctx);
             ck_assert_msg(st == IDNG_OK && elen == wlen && memcmp(e.s + GUARD, want, wlen) == 0,
-                          "%s: encode with flags gave \"%.*s\" (%s), want \"%.*s\"", ctx,
-                          (int)elen, e.s + GUARD, idng_status_symbol(st), (int)wlen, want);
+                          "%s: encode with flags gave \"%.*s\" (%s), want \"%.*s\"", ctx, (int)elen,
+                          e.s + GUARD, idng_status_symbol(st), (int)wlen, want);
         }
     }
 }
