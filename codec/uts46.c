@@ -122,15 +122,19 @@ static int transitional_mapping(uint32_t cp, const uint32_t **seq)
 
 /* Maps a non-ASCII label with the UTS #46 table (transitionally when
  * asked; with no_std3, UseSTD3ASCIIRules=false lets disallowed_STD3_valid
- * through) and normalizes it to NFC. */
+ * through) and normalizes it to NFC.  ws[k] gets the property word of
+ * u[k] as it is written (ws has room for MAPPED_LABEL_MAX + 1); *words says
+ * whether they still hold for the result, which they do when nothing was
+ * normalized. */
 static IDNG_ALWAYS_INLINE idng_status map_label(const unsigned char *s, size_t len, uint32_t *u,
-                                                size_t *n, size_t cap, uint32_t *bad,
-                                                int transitional, int no_std3)
+                                                uint32_t *ws, int *words, size_t *n, size_t cap,
+                                                uint32_t *bad, int transitional, int no_std3)
 {
     size_t pos = 0, count = 0, out = 0;
     idng_status st = IDNG_OK;
     unsigned last_ccc = 0, qc = QC_YES; /* the NFC quick check, step by step */
 
+    *words = 0;
     if (cap > MAPPED_LABEL_MAX)
         cap = MAPPED_LABEL_MAX;
     while (pos < len) {
@@ -141,9 +145,13 @@ static IDNG_ALWAYS_INLINE idng_status map_label(const unsigned char *s, size_t l
         if (s[pos] < 0x80) {
             cp = idng_ascii_lower(s[pos]);
             pos++;
+            /* Its word, for ws only: the steps below read none below
+             * U+0300, nor a status for ASCII (w = 0).  out <= cap here. */
+            ws[out] = idng_uprops(cp);
         } else {
             pos += idng_utf8_decode_valid(s + pos, &cp); /* split_name validated it */
             w = idng_uprops(cp);
+            ws[out] = w; /* rewritten below if it is mapped */
             /* Only mapped and ignored code points are in the mapping table.
              * Transitional processing maps U+1E9E (which the table maps to
              * U+00DF since UTS #46 15.1) to "ss", as it does U+00DF.  A
@@ -176,8 +184,11 @@ static IDNG_ALWAYS_INLINE idng_status map_label(const unsigned char *s, size_t l
         }
         if (out + (size_t)m > cap)
             return IDNG_E_INPUT_TOO_LONG;
-        for (j = 0; j < (size_t)m; j++)
-            qc |= idng_nfc_qc_step(seq[j], idng_uprops(seq[j]), &last_ccc);
+        for (j = 0; j < (size_t)m; j++) {
+            uint32_t sw = idng_uprops(seq[j]);
+            qc |= idng_nfc_qc_step(seq[j], sw, &last_ccc);
+            ws[out + j] = sw;
+        }
         memcpy(u + out, seq, (size_t)m * sizeof *u);
         out += (size_t)m;
     }
@@ -204,6 +215,8 @@ static IDNG_ALWAYS_INLINE idng_status map_label(const unsigned char *s, size_t l
             out = idng_nfc_compose(u, out);
         else
             idng_nfc_short(u, &out);
+    } else {
+        *words = 1; /* u as written */
     }
     *n = out;
     return st;
@@ -324,19 +337,21 @@ static idng_status analyse_ascii(struct run *r, struct label_state *l, const cha
 static idng_status analyse_unicode(struct run *r, struct label_state *l, const char *p,
                                    uint32_t *u, size_t cap, struct bidi *bd, idng_error *err)
 {
+    uint32_t ws[MAPPED_LABEL_MAX + 1];
     size_t j;
-    int ascii = 1;
+    int ascii = 1, words;
 
     l->kind = K_UNICODE;
     l->judged = 1;
     /* Two copies of the mapping: the nontransitional one without a test
      * for the deviation code points. */
     if (((r->flags & IDNG_F_TRANSITIONAL) && !r->to_unicode) || (r->flags & IDNG_F_NO_STD3))
-        l->st = map_label((const unsigned char *)p, l->len, u, &l->n, cap, &l->bad,
+        l->st = map_label((const unsigned char *)p, l->len, u, ws, &words, &l->n, cap, &l->bad,
                           (r->flags & IDNG_F_TRANSITIONAL) && !r->to_unicode,
                           (r->flags & IDNG_F_NO_STD3) != 0);
     else
-        l->st = map_label((const unsigned char *)p, l->len, u, &l->n, cap, &l->bad, 0, 0);
+        l->st =
+            map_label((const unsigned char *)p, l->len, u, ws, &words, &l->n, cap, &l->bad, 0, 0);
     if (l->st == IDNG_E_INPUT_TOO_LONG)
         return idng_fail(err, l->st, l->off, l->len, IDNG_NO_CODEPOINT);
     for (j = 0; j < l->n && ascii; j++)
@@ -359,7 +374,7 @@ static idng_status analyse_unicode(struct run *r, struct label_state *l, const c
             l->st = st2;
         l->ascii_u = 0;
     } else if (l->st == IDNG_OK) {
-        l->st = idng_ulabel_check_nfc(u, l->n, r->mode, r->flags, &l->bad, bd);
+        l->st = idng_ulabel_check_nfc(u, words ? ws : NULL, l->n, r->mode, r->flags, &l->bad, bd);
     }
     return IDNG_OK;
 }

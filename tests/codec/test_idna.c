@@ -516,6 +516,34 @@ START_TEST(test_name_length)
 }
 END_TEST
 
+/* The mapped code points of one label have room for 512: U+FDFA maps to
+ * 18 (Arabic letters and spaces), so 28 of them and 8 ASCII letters fill
+ * it exactly, and one more code point of either kind (ASCII or not, which
+ * the mapping handles apart) is refused as too long, not written past the
+ * end (the address sanitizer of asan-check watches the stack).  Exactly
+ * full, the label gets as far as its spaces: disallowed. */
+START_TEST(test_mapped_length)
+{
+    static const char *const tails[] = {"aaaaaaaa", "aaaaaaaaa", "aaaaaaaa\xC3\xA9"};
+    static const idng_status want[] = {IDNG_E_DISALLOWED, IDNG_E_INPUT_TOO_LONG,
+                                       IDNG_E_INPUT_TOO_LONG};
+    char in[3 * 28 + 16], out[1024];
+    size_t i, k, n;
+
+    for (i = 0; i < sizeof tails / sizeof tails[0]; i++) {
+        size_t outlen = sizeof out;
+        idng_status st;
+        for (n = 0, k = 0; k < 28; k++, n += 3)
+            memcpy(in + n, "\xEF\xB7\xBA", 3); /* U+FDFA */
+        memcpy(in + n, tails[i], strlen(tails[i]));
+        n += strlen(tails[i]);
+        st = idng_to_ascii(in, n, out, &outlen, U, 0, NULL);
+        ck_assert_msg(st == want[i], "28 x U+FDFA + \"%s\": %s, want %s", tails[i],
+                      idng_status_symbol(st), idng_status_symbol(want[i]));
+    }
+}
+END_TEST
+
 static uint32_t rng_state = 0x2545F491u;
 
 static uint32_t rnd(void)
@@ -591,6 +619,7 @@ static Suite *idna_suite(void)
     tcase_add_test(tc, test_name_buffers);
     tcase_add_test(tc, test_wire);
     tcase_add_test(tc, test_name_length);
+    tcase_add_test(tc, test_mapped_length);
     suite_add_tcase(s, tc);
     tc = tcase_create("properties");
     tcase_set_timeout(tc, 60);
