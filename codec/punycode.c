@@ -288,26 +288,43 @@ static void sort_keys(uint64_t *key, size_t m)
  * no delta can reach 2^32, so there is no overflow to report: every delta
  * is at most (0x10FFFF - 0x80) * 64 + 63 = 71,294,975 < RECIP_EXACT_BASE.
  */
+struct encoder {
+    size_t h, len;            /* code points handled, output length */
+    uint32_t n, next_i, bias; /* previous value, its index + 1, bias */
+};
+
+/* One step of encode_small: the delta to the code point of key k. */
+static IDNG_ALWAYS_INLINE void encode_key(struct encoder *e, uint64_t k,
+                                          const unsigned char *case_flags, char *out, size_t cap,
+                                          int first)
+{
+    uint32_t c = (uint32_t)(k >> KEY_VALUE_SHIFT), i = (uint32_t)k & KEY_FIELD_MASK;
+    uint32_t delta = (c - e->n) * (uint32_t)(e->h + 1) + i - e->next_i;
+
+    e->len = put_delta(out, cap, e->len, delta, e->bias,
+                       case_flags && case_flags[(k >> KEY_POS_SHIFT) & KEY_FIELD_MASK], 1);
+    e->bias = adapt(delta, (uint32_t)(e->h + 1), first, 1);
+    e->h++;
+    e->n = c;
+    e->next_i = i + 1;
+}
+
 static IDNG_ALWAYS_INLINE size_t encode_small(uint64_t *key, size_t m,
                                               const unsigned char *case_flags, size_t b, char *out,
                                               size_t cap, size_t len)
 {
-    size_t g, h = b;
-    uint32_t n = INITIAL_N, next_i = 0, bias = INITIAL_BIAS;
+    struct encoder e = {b, len, INITIAL_N, 0, INITIAL_BIAS};
+    size_t g;
 
+    if (m == 0)
+        return len;
     sort_keys(key, m);
-    for (g = 0; g < m; g++) {
-        uint32_t c = (uint32_t)(key[g] >> KEY_VALUE_SHIFT);
-        uint32_t i = (uint32_t)key[g] & KEY_FIELD_MASK;
-        uint32_t delta = (c - n) * (uint32_t)(h + 1) + i - next_i;
-        len = put_delta(out, cap, len, delta, bias,
-                        case_flags && case_flags[(key[g] >> KEY_POS_SHIFT) & KEY_FIELD_MASK], 1);
-        bias = adapt(delta, (uint32_t)(h + 1), h == b, 1);
-        h++;
-        n = c;
-        next_i = i + 1;
-    }
-    return len;
+    /* The first key apart: only its adapt() damps by DAMP, and the loop
+     * then has no test for it. */
+    encode_key(&e, key[0], case_flags, out, cap, 1);
+    for (g = 1; g < m; g++)
+        encode_key(&e, key[g], case_flags, out, cap, 0);
+    return e.len;
 }
 
 idng_status idng_punycode_encode(const uint32_t *in, size_t inlen, const unsigned char *case_flags,
@@ -316,6 +333,7 @@ idng_status idng_punycode_encode(const uint32_t *in, size_t inlen, const unsigne
     size_t cap = *outlen, len = 0, j, h, b, nkeys = 0;
     uint32_t n = INITIAL_N, delta = 0, bias = INITIAL_BIAS, m;
     uint64_t keys[1 + 64], *key = keys + 1; /* keys[0]: the sort's sentinel */
+    uint64_t low = 0;                       /* the position and count fields of in[j]'s key */
     int small = inlen <= 64;
 
     /* Inputs whose handled count could overflow delta are refused early by
@@ -325,7 +343,7 @@ idng_status idng_punycode_encode(const uint32_t *in, size_t inlen, const unsigne
     keys[0] = 0;
     /* The basic code points, and for encode_small, in the same pass, the
      * keys of the others, each counting the basic ones before it. */
-    for (j = 0; j < inlen; j++) {
+    for (j = 0; j < inlen; j++, low += 1u << KEY_POS_SHIFT) {
         uint32_t c32 = in[j];
         if (c32 < 0x80) {
             char c = (char)c32;
@@ -334,14 +352,11 @@ idng_status idng_punycode_encode(const uint32_t *in, size_t inlen, const unsigne
             else if (case_flags && c >= 'A' && c <= 'Z' && !case_flags[j])
                 c = (char)(c - 'A' + 'a');
             len = put(out, cap, len, c);
-        } else if (c32 > 0x10FFFF) {
-            return IDNG_E_CODEPOINT_MAX;
-        } else if (c32 - 0xD800 < 0x800) {
-            return IDNG_E_SURROGATE;
+            low++; /* one more basic code point before the next */
+        } else if ((c32 > 0x10FFFF) | (c32 - 0xD800 < 0x800)) { /* one test for both */
+            return c32 > 0x10FFFF ? IDNG_E_CODEPOINT_MAX : IDNG_E_SURROGATE;
         } else if (small) {
-            key[nkeys] =
-                (uint64_t)c32 << KEY_VALUE_SHIFT | (uint64_t)j << KEY_POS_SHIFT | (j - nkeys);
-            nkeys++;
+            key[nkeys++] = (uint64_t)c32 << KEY_VALUE_SHIFT | low;
         }
     }
     h = b = len;

@@ -98,13 +98,14 @@ struct label_state {
  */
 #define NFC_DECOMP_MAX IDNG_UT_DECOMP_MAX
 
-/* Does any of u[0..n) have a canonical decomposition? */
-static int any_decomposes(const uint32_t *u, size_t n)
+/* Does any of u[0..n), whose property words are ws[0..n), have a
+ * canonical decomposition? */
+static int any_decomposes(const uint32_t *u, const uint32_t *ws, size_t n)
 {
     size_t i;
 
     for (i = 0; i < n; i++)
-        if (u[i] >= IDNG_UT_DECOMP_FROM && idng_decomposes(u[i], idng_uprops(u[i])))
+        if (u[i] >= IDNG_UT_DECOMP_FROM && idng_decomposes(u[i], ws[i]))
             return 1;
     return 0;
 }
@@ -211,7 +212,7 @@ static IDNG_ALWAYS_INLINE idng_status map_label(const unsigned char *s, size_t l
         if (idng_nfc(u, &out, cap) != 0)
             return IDNG_E_INPUT_TOO_LONG;
     } else if (qc != QC_YES) {
-        if (!(qc & QC_NO) && !any_decomposes(u, out))
+        if (!(qc & QC_NO) && !any_decomposes(u, ws, out))
             out = idng_nfc_compose(u, out);
         else
             idng_nfc_short(u, &out);
