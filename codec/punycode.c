@@ -191,13 +191,12 @@ static void insertion_sort(uint64_t *key, size_t m)
     size_t g;
 
     for (g = 1; g < m; g++) {
-        uint64_t x = key[g];
-        size_t c = g;
-        while (key[c - 1] > x) {
-            key[c] = key[c - 1];
-            c--;
+        uint64_t x = key[g], *p = key + g; /* p[-1], not key[c - 1]: c may be 0 */
+        while (p[-1] > x) {
+            p[0] = p[-1];
+            p--;
         }
-        key[c] = x + c;
+        *p = x + (uint64_t)(p - key);
     }
 }
 
@@ -245,10 +244,10 @@ static void sort_keys(uint64_t *key, size_t m)
     /* Each run's sentinel: 0 in the last key of the run before it, for
      * the time of its sort (key[-1] is 0 for the first). */
     for (g = 0; g < m; g += SORT_RUN) {
-        uint64_t before = key[g - 1];
-        key[g - 1] = 0;
-        insertion_sort(key + g, m - g < SORT_RUN ? m - g : SORT_RUN);
-        key[g - 1] = before;
+        uint64_t *run = key + g, before = run[-1];
+        run[-1] = 0;
+        insertion_sort(run, m - g < SORT_RUN ? m - g : SORT_RUN);
+        run[-1] = before;
     }
     for (width = SORT_RUN; width < m; width *= 2) {
         for (g = 0; g < m; g += 2 * width) {
