@@ -437,9 +437,10 @@ int idng_contexto_ok(const uint32_t *u, size_t n, size_t i);
  * blame, bd the label's bidi verdict (see label.c). */
 idng_status idng_ulabel_check(const uint32_t *u, size_t n, idng_mode mode, unsigned flags,
                               uint32_t *bad, struct bidi *bd);
-/* idng_ulabel_check of a label already in NFC, without judging NFC again. */
-idng_status idng_ulabel_check_nfc(const uint32_t *u, size_t n, idng_mode mode, unsigned flags,
-                                  uint32_t *bad, struct bidi *bd);
+/* idng_ulabel_check of a label already in NFC, without judging NFC again;
+ * ws, unless NULL, the property word of each u[i] (idng_uprops). */
+idng_status idng_ulabel_check_nfc(const uint32_t *u, const uint32_t *ws, size_t n, idng_mode mode,
+                                  unsigned flags, uint32_t *bad, struct bidi *bd);
 /* An xn-- label of plain ASCII: u (IDNG_LABEL_MAX code points) and *n get
  * its U-label; then as idng_ulabel_check. */
 idng_status idng_ace_check(const char *label, size_t len, idng_mode mode, unsigned flags,

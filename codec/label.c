@@ -86,9 +86,9 @@ static IDNG_NOINLINE size_t contexto_fails(const uint32_t *u, size_t n)
  * apply when the name is a Bidi domain name.  bd is filled (bd->valid)
  * whenever that pass runs.
  */
-static IDNG_ALWAYS_INLINE idng_status ulabel_check(const uint32_t *u, size_t n, idng_mode mode,
-                                                  unsigned flags, uint32_t *bad, struct bidi *bd,
-                                                  int judge_nfc)
+static IDNG_ALWAYS_INLINE idng_status ulabel_check(const uint32_t *u, const uint32_t *ws, size_t n,
+                                                   idng_mode mode, unsigned flags, uint32_t *bad,
+                                                   struct bidi *bd, int judge_nfc)
 {
     struct bidi_run br;
     idng_status first = IDNG_OK;
@@ -112,7 +112,7 @@ static IDNG_ALWAYS_INLINE idng_status ulabel_check(const uint32_t *u, size_t n, 
     if (mode == IDNG_MODE_PUNYCODE || n == 0)
         return IDNG_OK;
     for (i = 0; i < n; i++) {
-        uint32_t cp = u[i], w = props[stage2[stage1[cp >> shift] + (cp & mask)]];
+        uint32_t cp = u[i], w = ws ? ws[i] : props[stage2[stage1[cp >> shift] + (cp & mask)]];
         unsigned cls = UP_BIDI(w);
         if (i == 0) {
             w0 = w;
@@ -167,8 +167,8 @@ idng_status idng_ulabel_check(const uint32_t *u, size_t n, idng_mode mode, unsig
                               uint32_t *bad, struct bidi *bd)
 {
     if (!(flags & LABEL_FLAGS))
-        return ulabel_check(u, n, mode, 0, bad, bd, 1);
-    return ulabel_check(u, n, mode, flags, bad, bd, 1);
+        return ulabel_check(u, NULL, n, mode, 0, bad, bd, 1);
+    return ulabel_check(u, NULL, n, mode, flags, bad, bd, 1);
 }
 
 /*
@@ -183,14 +183,22 @@ idng_status idng_ulabel_check(const uint32_t *u, size_t n, idng_mode mode, unsig
  * what idng_nfc gives (the arguments are in uts46.c and unicode.c, the
  * tests in test_unicode.c), a result in NFC since NFC is idempotent.
  * Nothing touches them between the two.  The other checks, and their order, are
- * those of idng_ulabel_check: NOT_NFC came first, and cannot occur.
+ * those of idng_ulabel_check: NOT_NFC came first, and cannot occur.  ws,
+ * when map_label's output is the label as mapped (nothing normalized),
+ * holds the property word map_label looked up for each code point, so
+ * that the pass does not look them up a second time.
  */
-idng_status idng_ulabel_check_nfc(const uint32_t *u, size_t n, idng_mode mode, unsigned flags,
-                                  uint32_t *bad, struct bidi *bd)
+idng_status idng_ulabel_check_nfc(const uint32_t *u, const uint32_t *ws, size_t n, idng_mode mode,
+                                  unsigned flags, uint32_t *bad, struct bidi *bd)
 {
+    /* A copy for each case, so that the loop tests neither. */
+    if (ws && !(flags & LABEL_FLAGS))
+        return ulabel_check(u, ws, n, mode, 0, bad, bd, 0);
+    if (ws)
+        return ulabel_check(u, ws, n, mode, flags, bad, bd, 0);
     if (!(flags & LABEL_FLAGS))
-        return ulabel_check(u, n, mode, 0, bad, bd, 0);
-    return ulabel_check(u, n, mode, flags, bad, bd, 0);
+        return ulabel_check(u, NULL, n, mode, 0, bad, bd, 0);
+    return ulabel_check(u, NULL, n, mode, flags, bad, bd, 0);
 }
 
 /*

@@ -167,48 +167,65 @@ static IDNG_ALWAYS_INLINE size_t put_delta(char *out, size_t cap, size_t len, ui
     return put(out, cap, len, digit_char(q, upper));
 }
 
-/* Number of set bits (portable; a few operations, no table, no call). */
-static unsigned popcount64(uint64_t x)
-{
-    x = x - ((x >> 1) & 0x5555555555555555u);
-    x = (x & 0x3333333333333333u) + ((x >> 2) & 0x3333333333333333u);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Fu;
-    return (unsigned)((x * 0x0101010101010101u) >> 56);
-}
+/*
+ * The keys of encode_small: the code point's value, its position p and a
+ * count i, each in a field of its own, so that keys order by (value,
+ * position) whatever the counts.  i starts as the number of basic code
+ * points before p; the sort adds the number of non-basic ones before p
+ * that sort below it, so that i ends as the index at which the decoder
+ * inserts the code point: every code point that precedes it in the input
+ * and is handled before it.  At most 63 others: i fits in its 6 bits and
+ * no addition carries into the position.
+ */
+#define KEY_POS_SHIFT 6
+#define KEY_VALUE_SHIFT 12
+#define KEY_FIELD_MASK 63u
 
+/* Sorts a run of keys by insertion; each key gains the number of earlier
+ * keys of the run that sort below it, its index in the sorted run.
+ * key[-1] must be 0, below every key (a code point >= 0x80 is in the
+ * value field), so that the inner loop stops there with no test of the
+ * index. */
 static void insertion_sort(uint64_t *key, size_t m)
 {
     size_t g;
 
     for (g = 1; g < m; g++) {
-        uint64_t x = key[g];
-        size_t c = g;
-        while (c > 0 && key[c - 1] > x) {
-            key[c] = key[c - 1];
-            c--;
+        uint64_t x = key[g], *p = key + g; /* p[-1], not key[c - 1]: c may be 0 */
+        while (p[-1] > x) {
+            p[0] = p[-1];
+            p--;
         }
-        key[c] = x;
+        *p = x + (uint64_t)(p - key);
     }
 }
 
 /* Keys in runs sorted by insertion before the merge passes. */
 #define SORT_RUN 16
 
-/* Sorts at most 64 distinct keys: nothing to do for sorted or reversed
+/* Sorts at most 64 distinct keys, given in position order (key[-1] must
+ * exist and be 0), and counts for
+ * each the keys before it in position order that sort below it (see
+ * KEY_POS_SHIFT): nothing to do but the counting for sorted or reversed
  * input, insertion sort while it is cheap, a bottom-up merge sort of runs
- * of SORT_RUN beyond. */
+ * of SORT_RUN beyond.  Every merge joins two blocks of consecutive
+ * positions, the left one first: a key of the right block gains the keys
+ * of the left block taken before it, and a key of the left block none. */
 static void sort_keys(uint64_t *key, size_t m)
 {
     uint64_t tmp[64], *a = key, *b = tmp, *t;
     size_t g, width;
 
-    /* Already in order, or in reverse order (a label written in one
-     * script often is): linear. */
+    /* Already in order (each key above all before it), or in reverse
+     * order (above none; a label written in one script often is):
+     * linear. */
     for (g = 1; g < m && key[g - 1] < key[g]; g++)
-        ;
+        key[g] += g;
     if (g >= m)
         return;
-    if (g == 1) {
+    while (--g > 0)
+        key[g] -= g;
+    if (m > 1 && key[0] > key[1]) {
         for (g = 1; g < m && key[g - 1] > key[g]; g++)
             ;
         if (g >= m) {
@@ -224,8 +241,14 @@ static void sort_keys(uint64_t *key, size_t m)
         insertion_sort(key, m);
         return;
     }
-    for (g = 0; g < m; g += SORT_RUN)
-        insertion_sort(key + g, m - g < SORT_RUN ? m - g : SORT_RUN);
+    /* Each run's sentinel: 0 in the last key of the run before it, for
+     * the time of its sort (key[-1] is 0 for the first). */
+    for (g = 0; g < m; g += SORT_RUN) {
+        uint64_t *run = key + g, before = run[-1];
+        run[-1] = 0;
+        insertion_sort(run, m - g < SORT_RUN ? m - g : SORT_RUN);
+        run[-1] = before;
+    }
     for (width = SORT_RUN; width < m; width *= 2) {
         for (g = 0; g < m; g += 2 * width) {
             size_t lo = g, mid = g + width < m ? g + width : m;
@@ -233,14 +256,14 @@ static void sort_keys(uint64_t *key, size_t m)
             while (x < mid && y < hi) { /* no branch on the comparison */
                 uint64_t ax = a[x], ay = a[y];
                 int take_y = ay < ax;
-                b[o++] = take_y ? ay : ax;
+                b[o++] = take_y ? ay + (x - lo) : ax;
                 x += !take_y;
                 y += take_y;
             }
             while (x < mid)
                 b[o++] = a[x++];
             while (y < hi)
-                b[o++] = a[y++];
+                b[o++] = a[y++] + (mid - lo);
         }
         t = a;
         a = b;
@@ -252,40 +275,55 @@ static void sort_keys(uint64_t *key, size_t m)
 
 /*
  * The main loop of section 6.3 for at most 64 code points, all valid
- * scalars, b of them basic (already written, their positions the set
- * bits of handled); the m others are key[], value << 6 | position.  The
- * plain loop scans the whole input once per distinct code point, which is
- * quadratic.  Here the keys are sorted by (value, position); each is inserted,
- * in that order, at index i = the number of code points already handled
- * that precede it, a population count over a 64-bit set of their
- * positions.  The decoder's state n * (h + 1) + i then advances by
+ * scalars, b of them basic (already written); the m others are key[] (see
+ * KEY_POS_SHIFT).  The plain loop scans the whole input once per distinct
+ * code point, which is quadratic.  Here the keys are sorted by (value,
+ * position); each is inserted, in that order, at index i = the number of
+ * code points already handled that precede it, which the sort counted.
+ * The decoder's state n * (h + 1) + i then advances by
  *   delta = (value - previous value) * (h + 1) + i - (previous i + 1),
  * which is exactly the delta the plain loop accumulates (the first one
  * starts from n = 128, i = 0).  With at most 64 code points below U+110000
  * no delta can reach 2^32, so there is no overflow to report: every delta
  * is at most (0x10FFFF - 0x80) * 64 + 63 = 71,294,975 < RECIP_EXACT_BASE.
  */
-static IDNG_ALWAYS_INLINE size_t encode_small(uint64_t *key, size_t m, uint64_t handled,
-                           const unsigned char *case_flags, size_t b, char *out, size_t cap,
-                           size_t len)
-{
-    size_t g, h = b;
-    uint32_t n = INITIAL_N, next_i = 0, bias = INITIAL_BIAS;
+struct encoder {
+    size_t h, len;            /* code points handled, output length */
+    uint32_t n, next_i, bias; /* previous value, its index + 1, bias */
+};
 
+/* One step of encode_small: the delta to the code point of key k. */
+static IDNG_ALWAYS_INLINE void encode_key(struct encoder *e, uint64_t k,
+                                          const unsigned char *case_flags, char *out, size_t cap,
+                                          int first)
+{
+    uint32_t c = (uint32_t)(k >> KEY_VALUE_SHIFT), i = (uint32_t)k & KEY_FIELD_MASK;
+    uint32_t delta = (c - e->n) * (uint32_t)(e->h + 1) + i - e->next_i;
+
+    e->len = put_delta(out, cap, e->len, delta, e->bias,
+                       case_flags && case_flags[(k >> KEY_POS_SHIFT) & KEY_FIELD_MASK], 1);
+    e->bias = adapt(delta, (uint32_t)(e->h + 1), first, 1);
+    e->h++;
+    e->n = c;
+    e->next_i = i + 1;
+}
+
+static IDNG_ALWAYS_INLINE size_t encode_small(uint64_t *key, size_t m,
+                                              const unsigned char *case_flags, size_t b, char *out,
+                                              size_t cap, size_t len)
+{
+    struct encoder e = {b, len, INITIAL_N, 0, INITIAL_BIAS};
+    size_t g;
+
+    if (m == 0)
+        return len;
     sort_keys(key, m);
-    for (g = 0; g < m; g++) {
-        uint32_t c = (uint32_t)(key[g] >> 6);
-        unsigned p = (unsigned)(key[g] & 63);
-        uint32_t i = popcount64(handled & (((uint64_t)1 << p) - 1));
-        uint32_t delta = (c - n) * (uint32_t)(h + 1) + i - next_i;
-        len = put_delta(out, cap, len, delta, bias, case_flags && case_flags[p], 1);
-        bias = adapt(delta, (uint32_t)(h + 1), h == b, 1);
-        h++;
-        handled |= (uint64_t)1 << p;
-        n = c;
-        next_i = i + 1;
-    }
-    return len;
+    /* The first key apart: only its adapt() damps by DAMP, and the loop
+     * then has no test for it. */
+    encode_key(&e, key[0], case_flags, out, cap, 1);
+    for (g = 1; g < m; g++)
+        encode_key(&e, key[g], case_flags, out, cap, 0);
+    return e.len;
 }
 
 idng_status idng_punycode_encode(const uint32_t *in, size_t inlen, const unsigned char *case_flags,
@@ -293,16 +331,18 @@ idng_status idng_punycode_encode(const uint32_t *in, size_t inlen, const unsigne
 {
     size_t cap = *outlen, len = 0, j, h, b, nkeys = 0;
     uint32_t n = INITIAL_N, delta = 0, bias = INITIAL_BIAS, m;
-    uint64_t key[64], handled = 0;
+    uint64_t keys[1 + 64], *key = keys + 1; /* keys[0]: the sort's sentinel */
+    uint64_t low = 0;                       /* the position and count fields of in[j]'s key */
     int small = inlen <= 64;
 
     /* Inputs whose handled count could overflow delta are refused early by
      * the arithmetic checks below; the length check keeps h in uint32_t. */
     if (inlen > MAXINT)
         return IDNG_E_PUNY_OVERFLOW;
+    keys[0] = 0;
     /* The basic code points, and for encode_small, in the same pass, the
-     * positions of the basic ones and the keys of the others. */
-    for (j = 0; j < inlen; j++) {
+     * keys of the others, each counting the basic ones before it. */
+    for (j = 0; j < inlen; j++, low += 1u << KEY_POS_SHIFT) {
         uint32_t c32 = in[j];
         if (c32 < 0x80) {
             char c = (char)c32;
@@ -311,14 +351,11 @@ idng_status idng_punycode_encode(const uint32_t *in, size_t inlen, const unsigne
             else if (case_flags && c >= 'A' && c <= 'Z' && !case_flags[j])
                 c = (char)(c - 'A' + 'a');
             len = put(out, cap, len, c);
-            if (small)
-                handled |= (uint64_t)1 << j;
-        } else if (c32 > 0x10FFFF) {
-            return IDNG_E_CODEPOINT_MAX;
-        } else if (c32 - 0xD800 < 0x800) {
-            return IDNG_E_SURROGATE;
+            low++; /* one more basic code point before the next */
+        } else if ((c32 > 0x10FFFF) | (c32 - 0xD800 < 0x800)) { /* one test for both */
+            return c32 > 0x10FFFF ? IDNG_E_CODEPOINT_MAX : IDNG_E_SURROGATE;
         } else if (small) {
-            key[nkeys++] = (uint64_t)c32 << 6 | j;
+            key[nkeys++] = (uint64_t)c32 << KEY_VALUE_SHIFT | low;
         }
     }
     h = b = len;
@@ -329,9 +366,9 @@ idng_status idng_punycode_encode(const uint32_t *in, size_t inlen, const unsigne
         /* Inline twice: with no case flags (to-ASCII) the loop has fewer
          * values to keep in registers. */
         if (case_flags)
-            len = encode_small(key, nkeys, handled, case_flags, b, out, cap, len);
+            len = encode_small(key, nkeys, case_flags, b, out, cap, len);
         else
-            len = encode_small(key, nkeys, handled, NULL, b, out, cap, len);
+            len = encode_small(key, nkeys, NULL, b, out, cap, len);
         h = inlen;
     }
     while (h < inlen) {

@@ -98,13 +98,14 @@ struct label_state {
  */
 #define NFC_DECOMP_MAX IDNG_UT_DECOMP_MAX
 
-/* Does any of u[0..n) have a canonical decomposition? */
-static int any_decomposes(const uint32_t *u, size_t n)
+/* Does any of u[0..n), whose property words are ws[0..n), have a
+ * canonical decomposition? */
+static int any_decomposes(const uint32_t *u, const uint32_t *ws, size_t n)
 {
     size_t i;
 
     for (i = 0; i < n; i++)
-        if (u[i] >= IDNG_UT_DECOMP_FROM && idng_decomposes(u[i], idng_uprops(u[i])))
+        if (u[i] >= IDNG_UT_DECOMP_FROM && idng_decomposes(u[i], ws[i]))
             return 1;
     return 0;
 }
@@ -122,15 +123,19 @@ static int transitional_mapping(uint32_t cp, const uint32_t **seq)
 
 /* Maps a non-ASCII label with the UTS #46 table (transitionally when
  * asked; with no_std3, UseSTD3ASCIIRules=false lets disallowed_STD3_valid
- * through) and normalizes it to NFC. */
+ * through) and normalizes it to NFC.  ws[k] gets the property word of
+ * u[k] as it is written (ws has room for MAPPED_LABEL_MAX + 1); *words says
+ * whether they still hold for the result, which they do when nothing was
+ * normalized. */
 static IDNG_ALWAYS_INLINE idng_status map_label(const unsigned char *s, size_t len, uint32_t *u,
-                                                size_t *n, size_t cap, uint32_t *bad,
-                                                int transitional, int no_std3)
+                                                uint32_t *ws, int *words, size_t *n, size_t cap,
+                                                uint32_t *bad, int transitional, int no_std3)
 {
     size_t pos = 0, count = 0, out = 0;
     idng_status st = IDNG_OK;
     unsigned last_ccc = 0, qc = QC_YES; /* the NFC quick check, step by step */
 
+    *words = 0;
     if (cap > MAPPED_LABEL_MAX)
         cap = MAPPED_LABEL_MAX;
     while (pos < len) {
@@ -141,27 +146,37 @@ static IDNG_ALWAYS_INLINE idng_status map_label(const unsigned char *s, size_t l
         if (s[pos] < 0x80) {
             cp = idng_ascii_lower(s[pos]);
             pos++;
+            /* Its word, for ws only: the steps below read none below
+             * U+0300, nor a status for ASCII (w = 0).  out <= cap here. */
+            ws[out] = idng_uprops(cp);
         } else {
             pos += idng_utf8_decode_valid(s + pos, &cp); /* split_name validated it */
             w = idng_uprops(cp);
+            ws[out] = w; /* rewritten below if it is mapped */
             /* Only mapped and ignored code points are in the mapping table.
              * Transitional processing maps U+1E9E (which the table maps to
-             * U+00DF since UTS #46 15.1) to "ss", as it does U+00DF. */
-            if (transitional && cp == 0x1E9E)
+             * U+00DF since UTS #46 15.1) to "ss", as it does U+00DF.  A
+             * valid code point, the usual case, has none of this to do. */
+            if (UP_U46(w) == U46_VALID && !transitional) {
+                /* kept as it is */
+            } else if (transitional && cp == 0x1E9E) {
                 m = transitional_mapping(0xDF, &seq);
-            else if (UP_U46(w) == U46_MAPPED || UP_U46(w) == U46_IGNORED)
+            } else if (UP_U46(w) == U46_MAPPED || UP_U46(w) == U46_IGNORED) {
                 m = idng_u46_mapping(cp, &seq);
-            else if (transitional && UP_U46(w) == U46_DEVIATION)
+            } else if (transitional && UP_U46(w) == U46_DEVIATION) {
                 m = transitional_mapping(cp, &seq);
+            } else if (UP_U46(w) == U46_DISALLOWED && st == IDNG_OK && !(no_std3 && UP_STD3(w))) {
+                /* The first disallowed code point, noted after the test
+                 * of the label's length below, as it comes first. */
+                if (count + 1 > IDNG_INPUT_LABEL_MAX)
+                    return IDNG_E_INPUT_TOO_LONG;
+                st = UP_I08(w) == I08_UNASSIGNED ? IDNG_E_UNASSIGNED : IDNG_E_DISALLOWED;
+                *bad = cp;
+            }
         }
         if (++count > IDNG_INPUT_LABEL_MAX)
             return IDNG_E_INPUT_TOO_LONG;
         if (m < 0) {
-            if (cp >= 0x80 && UP_U46(w) == U46_DISALLOWED && st == IDNG_OK
-                && !(no_std3 && UP_STD3(w))) {
-                st = UP_I08(w) == I08_UNASSIGNED ? IDNG_E_UNASSIGNED : IDNG_E_DISALLOWED;
-                *bad = cp;
-            }
             if (out + 1 > cap)
                 return IDNG_E_INPUT_TOO_LONG;
             qc |= idng_nfc_qc_step(cp, w, &last_ccc);
@@ -170,8 +185,11 @@ static IDNG_ALWAYS_INLINE idng_status map_label(const unsigned char *s, size_t l
         }
         if (out + (size_t)m > cap)
             return IDNG_E_INPUT_TOO_LONG;
-        for (j = 0; j < (size_t)m; j++)
-            qc |= idng_nfc_qc_step(seq[j], idng_uprops(seq[j]), &last_ccc);
+        for (j = 0; j < (size_t)m; j++) {
+            uint32_t sw = idng_uprops(seq[j]);
+            qc |= idng_nfc_qc_step(seq[j], sw, &last_ccc);
+            ws[out + j] = sw;
+        }
         memcpy(u + out, seq, (size_t)m * sizeof *u);
         out += (size_t)m;
     }
@@ -194,10 +212,12 @@ static IDNG_ALWAYS_INLINE idng_status map_label(const unsigned char *s, size_t l
         if (idng_nfc(u, &out, cap) != 0)
             return IDNG_E_INPUT_TOO_LONG;
     } else if (qc != QC_YES) {
-        if (!(qc & QC_NO) && !any_decomposes(u, out))
+        if (!(qc & QC_NO) && !any_decomposes(u, ws, out))
             out = idng_nfc_compose(u, out);
         else
             idng_nfc_short(u, &out);
+    } else {
+        *words = 1; /* u as written */
     }
     *n = out;
     return st;
@@ -318,19 +338,21 @@ static idng_status analyse_ascii(struct run *r, struct label_state *l, const cha
 static idng_status analyse_unicode(struct run *r, struct label_state *l, const char *p,
                                    uint32_t *u, size_t cap, struct bidi *bd, idng_error *err)
 {
+    uint32_t ws[MAPPED_LABEL_MAX + 1];
     size_t j;
-    int ascii = 1;
+    int ascii = 1, words;
 
     l->kind = K_UNICODE;
     l->judged = 1;
     /* Two copies of the mapping: the nontransitional one without a test
      * for the deviation code points. */
     if (((r->flags & IDNG_F_TRANSITIONAL) && !r->to_unicode) || (r->flags & IDNG_F_NO_STD3))
-        l->st = map_label((const unsigned char *)p, l->len, u, &l->n, cap, &l->bad,
+        l->st = map_label((const unsigned char *)p, l->len, u, ws, &words, &l->n, cap, &l->bad,
                           (r->flags & IDNG_F_TRANSITIONAL) && !r->to_unicode,
                           (r->flags & IDNG_F_NO_STD3) != 0);
     else
-        l->st = map_label((const unsigned char *)p, l->len, u, &l->n, cap, &l->bad, 0, 0);
+        l->st =
+            map_label((const unsigned char *)p, l->len, u, ws, &words, &l->n, cap, &l->bad, 0, 0);
     if (l->st == IDNG_E_INPUT_TOO_LONG)
         return idng_fail(err, l->st, l->off, l->len, IDNG_NO_CODEPOINT);
     for (j = 0; j < l->n && ascii; j++)
@@ -353,7 +375,7 @@ static idng_status analyse_unicode(struct run *r, struct label_state *l, const c
             l->st = st2;
         l->ascii_u = 0;
     } else if (l->st == IDNG_OK) {
-        l->st = idng_ulabel_check_nfc(u, l->n, r->mode, r->flags, &l->bad, bd);
+        l->st = idng_ulabel_check_nfc(u, words ? ws : NULL, l->n, r->mode, r->flags, &l->bad, bd);
     }
     return IDNG_OK;
 }

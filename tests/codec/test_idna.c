@@ -516,6 +516,65 @@ START_TEST(test_name_length)
 }
 END_TEST
 
+/* The mapped code points of one label have room for 512: U+FDFA maps to
+ * 18 (Arabic letters and spaces), so 28 of them and 8 ASCII letters fill
+ * it exactly, and one more code point of either kind (ASCII or not, which
+ * the mapping handles apart) is refused as too long, not written past the
+ * end (the address sanitizer of asan-check watches the stack).  Exactly
+ * full, the label gets as far as its spaces: disallowed. */
+START_TEST(test_mapped_length)
+{
+    static const char *const tails[] = {"aaaaaaaa", "aaaaaaaaa", "aaaaaaaa\xC3\xA9"};
+    static const idng_status want[] = {IDNG_E_DISALLOWED, IDNG_E_INPUT_TOO_LONG,
+                                       IDNG_E_INPUT_TOO_LONG};
+    char in[3 * 28 + 16], out[1024];
+    size_t i, k, n;
+
+    for (i = 0; i < sizeof tails / sizeof tails[0]; i++) {
+        size_t outlen = sizeof out;
+        idng_status st;
+        for (n = 0, k = 0; k < 28; k++, n += 3)
+            memcpy(in + n, "\xEF\xB7\xBA", 3); /* U+FDFA */
+        memcpy(in + n, tails[i], strlen(tails[i]));
+        n += strlen(tails[i]);
+        st = idng_to_ascii(in, n, out, &outlen, U, 0, NULL);
+        ck_assert_msg(st == want[i], "28 x U+FDFA + \"%s\": %s, want %s", tails[i],
+                      idng_status_symbol(st), idng_status_symbol(want[i]));
+    }
+}
+END_TEST
+
+/* Canonically equivalent labels have one A-label, whichever form comes in:
+ * composed, decomposed, marks in either order, or a precomposed letter
+ * followed by a mark that must go inside it (U+00E9 U+0323 is U+1EB9
+ * U+0301 in NFC, which composing alone would not find). */
+static const char *const equivalents[][5] = {
+    {"\xC3\xA9\xCC\xA3", "e\xCC\x81\xCC\xA3", "e\xCC\xA3\xCC\x81", "\xE1\xBA\xB9\xCC\x81", NULL},
+    {"\xE1\xB9\xA1\xCC\xA3", "\xE1\xB9\xA3\xCC\x87", "s\xCC\x87\xCC\xA3", "s\xCC\xA3\xCC\x87",
+     "\xE1\xB9\xA9"},
+    {"\xEA\xB0\x80\xE1\x86\xA8", "\xE1\x84\x80\xE1\x85\xA1\xE1\x86\xA8", "\xEA\xB0\x81", NULL},
+    {"\xE2\x84\xAB", "A\xCC\x8A", "\xC3\x85", "a\xCC\x8A", "\xC3\xA5"},
+};
+
+START_TEST(test_equivalents)
+{
+    const char *const *g = equivalents[_i];
+    char first[64], out[64];
+    size_t flen = sizeof first, k;
+    idng_status st;
+
+    st = idng_to_ascii(g[0], strlen(g[0]), first, &flen, U, 0, NULL);
+    ck_assert_msg(st == IDNG_OK, "group %d form 0: %s", _i, idng_status_symbol(st));
+    for (k = 1; k < 5 && g[k]; k++) {
+        size_t olen = sizeof out;
+        st = idng_to_ascii(g[k], strlen(g[k]), out, &olen, U, 0, NULL);
+        ck_assert_msg(st == IDNG_OK && olen == flen && memcmp(out, first, flen) == 0,
+                      "group %d form %zu: %s \"%.*s\", form 0 gave \"%.*s\"", _i, k,
+                      idng_status_symbol(st), (int)olen, out, (int)flen, first);
+    }
+}
+END_TEST
+
 static uint32_t rng_state = 0x2545F491u;
 
 static uint32_t rnd(void)
@@ -586,11 +645,13 @@ static Suite *idna_suite(void)
     tcase_add_test(tc, test_status_table);
     tcase_add_loop_test(tc, test_flags, 0, (int)(sizeof flagged / sizeof flagged[0]));
     tcase_add_test(tc, test_mode_names);
+    tcase_add_loop_test(tc, test_equivalents, 0, (int)(sizeof equivalents / sizeof equivalents[0]));
     suite_add_tcase(s, tc);
     tc = tcase_create("limits");
     tcase_add_test(tc, test_name_buffers);
     tcase_add_test(tc, test_wire);
     tcase_add_test(tc, test_name_length);
+    tcase_add_test(tc, test_mapped_length);
     suite_add_tcase(s, tc);
     tc = tcase_create("properties");
     tcase_set_timeout(tc, 60);

@@ -296,6 +296,144 @@ START_TEST(test_canonical)
 }
 END_TEST
 
+/* ------------------------------------------------------------------ */
+/* Against the plain algorithm                                         */
+
+/* Section 6.3 as written: one scan of the whole input per code point
+ * value, the delta counted up one step at a time, no sorting.  No
+ * overflow check: the inputs below stay far from 2^32. */
+static uint32_t ref_adapt(uint32_t delta, uint32_t numpoints, int firsttime)
+{
+    uint32_t k = 0;
+
+    delta = firsttime ? delta / 700 : delta / 2;
+    delta += delta / numpoints;
+    while (delta > ((36 - 1) * 26) / 2) {
+        delta /= 36 - 1;
+        k += 36;
+    }
+    return k + (36 - 1 + 1) * delta / (delta + 38);
+}
+
+static char ref_digit(uint32_t d, int upper)
+{
+    if (d >= 26)
+        return (char)('0' + d - 26);
+    return (char)((upper ? 'A' : 'a') + d);
+}
+
+static size_t ref_encode(const uint32_t *in, const unsigned char *flags, size_t len, char *out)
+{
+    uint32_t n = 0x80, delta = 0, bias = 72, m;
+    size_t o = 0, h, b = 0, j;
+
+    for (j = 0; j < len; j++) {
+        if (in[j] >= 0x80)
+            continue;
+        if (flags && is_lower(in[j]) && flags[j])
+            out[o++] = (char)(in[j] - 'a' + 'A');
+        else if (flags && is_upper(in[j]) && !flags[j])
+            out[o++] = (char)(in[j] - 'A' + 'a');
+        else
+            out[o++] = (char)in[j];
+        b++;
+    }
+    if (b > 0)
+        out[o++] = '-';
+    for (h = b; h < len; n++, delta++) {
+        for (m = 0xFFFFFFFFu, j = 0; j < len; j++)
+            if (in[j] >= n && in[j] < m)
+                m = in[j];
+        delta += (m - n) * (uint32_t)(h + 1);
+        n = m;
+        for (j = 0; j < len; j++) {
+            uint32_t q, k, t;
+            if (in[j] < n)
+                delta++;
+            if (in[j] != n)
+                continue;
+            for (q = delta, k = 36;; k += 36) {
+                t = k <= bias ? 1 : k >= bias + 26 ? 26 : k - bias;
+                if (q < t)
+                    break;
+                out[o++] = ref_digit(t + (q - t) % (36 - t), 0);
+                q = (q - t) / (36 - t);
+            }
+            out[o++] = ref_digit(q, flags && flags[j]);
+            bias = ref_adapt(delta, (uint32_t)(h + 1), h == b);
+            delta = 0;
+            h++;
+        }
+    }
+    return o;
+}
+
+/* The input shapes: what the encoder's sorting of (value, position) keys
+ * must get right, at every length around its run and merge sizes. */
+enum { SHAPE_SAME, SHAPE_UP, SHAPE_DOWN, SHAPE_FEW, SHAPE_EDGES, SHAPE_ANY, SHAPE_ZIGZAG, SHAPES };
+
+static uint32_t shape_cp(int shape, size_t j, size_t len, uint32_t *state)
+{
+    static const uint32_t few[] = {'a', 'Z', 0x430, 0x431, 0x432};
+    static const uint32_t edges[] = {'-', 0x80, 0x81, 0xFFFF, 0x10000, 0x10FFFE, 0x10FFFF};
+
+    switch (shape) {
+    case SHAPE_SAME:
+        return 0xE9;
+    case SHAPE_UP:
+        return 0x4E00 + (uint32_t)j * 3;
+    case SHAPE_DOWN:
+        return 0x10FFFF - (uint32_t)j;
+    case SHAPE_FEW:
+        return few[xorshift32(state) % N_ELEMS(few)];
+    case SHAPE_EDGES:
+        return edges[xorshift32(state) % N_ELEMS(edges)];
+    case SHAPE_ZIGZAG: /* ascending runs of 5, descending between them */
+        return 0x100 + (uint32_t)((len - j / 5 * 5) * 8 + j % 5);
+    default:
+        return random_cp(state);
+    }
+}
+
+#define REF_MAXLEN 66
+#define REF_SEEDS 8
+
+START_TEST(test_reference)
+{
+    uint32_t state = 0x6A09E667u ^ ((uint32_t)_i * 0x9E3779B9u);
+    size_t len;
+    int seed;
+
+    for (len = 1; len <= REF_MAXLEN; len++) {
+        for (seed = 0; seed < REF_SEEDS; seed++) {
+            uint32_t cps[REF_MAXLEN];
+            unsigned char flags[REF_MAXLEN];
+            char want[MAX_OCTETS], ctx[1024];
+            size_t k, wlen, elen;
+            ascii_buf e;
+            idng_status st;
+
+            for (k = 0; k < len; k++) {
+                cps[k] = shape_cp(_i, k, len, &state);
+                flags[k] = (unsigned char)(xorshift32(&state) % 2);
+            }
+            snprintf(ctx, sizeof ctx, "shape %d length %zu seed %d [%s]", _i, len, seed,
+                     show_cps(cps, len));
+            wlen = ref_encode(cps, NULL, len, want);
+            st = guarded_encode(&e, cps, len, NULL, MAX_OCTETS, &elen, ctx);
+            ck_assert_msg(st == IDNG_OK && elen == wlen && memcmp(e.s + GUARD, want, wlen) == 0,
+                          "%s: encode gave \"%.*s\" (%s), want \"%.*s\"", ctx, (int)elen,
+                          e.s + GUARD, idng_status_symbol(st), (int)wlen, want);
+            wlen = ref_encode(cps, flags, len, want);
+            st = guarded_encode(&e, cps, len, flags, MAX_OCTETS, &elen, ctx);
+            ck_assert_msg(st == IDNG_OK && elen == wlen && memcmp(e.s + GUARD, want, wlen) == 0,
+                          "%s: encode with flags gave \"%.*s\" (%s), want \"%.*s\"", ctx, (int)elen,
+                          e.s + GUARD, idng_status_symbol(st), (int)wlen, want);
+        }
+    }
+}
+END_TEST
+
 static Suite *punycode_buffers_suite(void)
 {
     Suite *s = suite_create("punycode-buffers");
@@ -310,6 +448,7 @@ static Suite *punycode_buffers_suite(void)
     tc = tcase_create("property");
     tcase_add_loop_test(tc, test_roundtrip, 0, PROP_BATCHES);
     tcase_add_loop_test(tc, test_canonical, 0, CANON_MAXLEN + 1);
+    tcase_add_loop_test(tc, test_reference, 0, SHAPES);
     suite_add_tcase(s, tc);
 
     return s;
