@@ -450,6 +450,12 @@ idng_status idng_wire_check_full(const uint8_t *wire, size_t len, idng_mode mode
                                  idng_error *err, idng_error *each, size_t cap, size_t *count,
                                  idng_label_fn *fn, void *ctx);
 
+/* ---- UTS #39 (uts39.c) ---- */
+
+/* idng_uts39_label of s[0..n), whose trie entries (idng_ucp) are ents[0..n). */
+idng_restriction idng_uts39_label_ents(const uint32_t *s, const uint16_t *ents, size_t n,
+                                       int *mixed_numbers);
+
 /* ---- UTS #46 processing (uts46.c) ---- */
 
 /* The full path of idng_to_ascii (to_unicode = 0) and idng_to_unicode. */

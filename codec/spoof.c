@@ -8,6 +8,7 @@
  * Script_Extensions, UnicodeData.txt's names, tools/lookalike_extra.txt,
  * emoji-data.txt).
  */
+#include "idna_internal.h"
 #include "idnguard.h"
 #include "unicode.h"
 
@@ -407,12 +408,19 @@ static int punct_listed(uint32_t cp)
     }
 }
 
-void idng_spoof_label(const uint32_t *s, size_t n, idng_restriction level,
-                      struct idng_spoof_facts *f)
+/* idng_spoof_label, with ents[0..n) the trie entries of s (idng_ucp), or
+ * NULL to look them up. */
+static IDNG_ALWAYS_INLINE void spoof_label(const uint32_t *s, const uint16_t *ents, size_t n,
+                                           idng_restriction level, struct idng_spoof_facts *f)
 {
     uint64_t all[IDNG_UT_SCX_WORDS];
     uint32_t d[(IDNG_LABEL_MAX + 1) * IDNG_UT_DECOMP_MAX];
     uint32_t last = US_SCX_MASK + 1;
+    /* What of a security word the tests past the particular code points
+     * read; last_w and last_m are the code point before's (none at first). */
+    const uint32_t rest_mask = US_SCX_MASK << US_SCX_SHIFT | US_LKMAP_MASK << US_LKMAP_SHIFT
+                               | US_NZCCC_MASK << US_NZCCC_SHIFT | US_DEC_MASK << US_DEC_SHIFT;
+    uint32_t last_w = 0xFFFFFFFFu, last_m = 0;
     unsigned pass = IDNG_SCRIPTS_ALL, last_targets = 0, k, sets = 0;
     int letters = 0, marks = 0, cjk = 0, kana_exc = 0, digits = 1, digitlike = 0, punct = 0;
     int browser = 1;
@@ -425,14 +433,47 @@ void idng_spoof_label(const uint32_t *s, size_t n, idng_restriction level,
         return;
     }
     for (i = 0; i < n; i++) {
-        uint32_t c = s[i], w;
+        uint32_t c = s[i], w, e, m;
         const uint64_t *set;
         if (c > 0x10FFFF) {
             f->ws_own = IDNG_SCRIPTS_ALL;
             f->ws_pass = 0;
             return;
         }
-        w = idng_usec(c);
+        e = ents != NULL ? ents[i] : idng_ucp(c);
+        w = idng_ut_sec_props[e];
+        /* digit-lookalike: digits and digit lookalikes only. */
+        if (digits && c - '0' >= 10u) {
+            /* Every digit lookalike has a prototype or an extra mapping
+             * (but l, whose prototype it is itself). */
+            if (!(US_CONF(w) || US_LKMAP(w) || c == 'l')
+                || idng_find_u32(idng_ut_digitlike_cp, idng_ut_digitlike_count, c) < 0)
+                digits = 0;
+            else
+                digitlike = 1;
+        }
+        /* The tests of particular code points: every one they name is in
+         * U+00B7..U+30FE. */
+        if (c - 0xB7 <= 0x30FEu - 0xB7) {
+            punct |= punct_listed(c)
+                     || (c == 0xB7 && !(i > 0 && i + 1 < n && s[i - 1] == 'l' && s[i + 1] == 'l'));
+            kana_exc |= kana_exception(c);
+            if (c == 0xFE || c == 0xF0)
+                f->tld_letters |= IDNG_TL_ICELANDIC;
+            else if (c == 0x259)
+                f->tld_letters |= IDNG_TL_AZERBAIJANI;
+            else if (c == 0xB7)
+                f->tld_letters |= IDNG_TL_CATALAN;
+        }
+        /* What is left reads the word's script set, its key and mark bits
+         * and the whole-script mask alone, and changes nothing a second
+         * time: a code point that agrees with the one before on them is
+         * passed over (a label is mostly of one script). */
+        m = idng_ut_ws_mask[e]; /* 0 but where US_WS(w) */
+        if ((w & rest_mask) == last_w && m == last_m)
+            continue;
+        last_w = w & rest_mask;
+        last_m = m;
         set = scx_set(w);
         /* The keys that differ from the skeleton's. */
         if (US_LKMAP(w))
@@ -446,25 +487,6 @@ void idng_spoof_label(const uint32_t *s, size_t n, idng_restriction level,
         } else if (US_DEC(w)) {
             f->keys |= IDNG_SK_FOLD;
         }
-        /* digit-lookalike: digits and digit lookalikes only. */
-        if (digits && c - '0' >= 10u) {
-            /* Every digit lookalike has a prototype or an extra mapping
-             * (but l, whose prototype it is itself). */
-            if (!(US_CONF(w) || US_LKMAP(w) || c == 'l')
-                || idng_find_u32(idng_ut_digitlike_cp, idng_ut_digitlike_count, c) < 0)
-                digits = 0;
-            else
-                digitlike = 1;
-        }
-        punct |= punct_listed(c)
-                 || (c == 0xB7 && !(i > 0 && i + 1 < n && s[i - 1] == 'l' && s[i + 1] == 'l'));
-        kana_exc |= kana_exception(c);
-        if (c == 0xFE || c == 0xF0)
-            f->tld_letters |= IDNG_TL_ICELANDIC;
-        else if (c == 0x259)
-            f->tld_letters |= IDNG_TL_AZERBAIJANI;
-        else if (c == 0xB7)
-            f->tld_letters |= IDNG_TL_CATALAN;
         /* Whole-script: marks (whatever scripts they list) and Common and
          * Inherited code points pass for any script; a letter passes for
          * its own scripts, and for those the table lists (whose
@@ -487,8 +509,6 @@ void idng_spoof_label(const uint32_t *s, size_t n, idng_restriction level,
             sets += sets < 2;
         }
         if (browser || (pass & ~last_targets)) {
-            long at = US_WS(w) ? idng_find_u32(idng_ut_ws_cp, idng_ut_ws_count, c) : -1;
-            uint32_t m = at < 0 ? 0u : idng_ut_ws_mask[at];
             pass &= last_targets | (m & IDNG_SCRIPTS_ALL);
             browser &= (m & IDNG_UT_WS_BROWSER) != 0;
         }
@@ -517,6 +537,34 @@ void idng_spoof_label(const uint32_t *s, size_t n, idng_restriction level,
         f->patterns |= 1u << (IDNG_C_DIGIT_LOOKALIKE - IDNG_C_MARK_PATTERN);
     if (punct)
         f->patterns |= 1u << (IDNG_C_PUNCTUATION - IDNG_C_MARK_PATTERN);
+}
+
+void idng_spoof_label(const uint32_t *s, size_t n, idng_restriction level,
+                      struct idng_spoof_facts *f)
+{
+    spoof_label(s, NULL, n, level, f);
+}
+
+idng_restriction idng_judge_label(const uint32_t *s, const uint16_t *ents, size_t n,
+                                  int *mixed_numbers, struct idng_spoof_facts *f)
+{
+    uint16_t own[IDNG_LABEL_MAX + 1];
+    idng_restriction level;
+    size_t i;
+
+    if (ents == NULL) {
+        if (n == 0 || n > sizeof own / sizeof own[0]) {
+            level = idng_uts39_label(s, n, mixed_numbers);
+            spoof_label(s, NULL, n, level, f);
+            return level;
+        }
+        for (i = 0; i < n; i++)
+            own[i] = (uint16_t)(s[i] > 0x10FFFF ? 0 : idng_ucp(s[i]));
+        ents = own;
+    }
+    level = idng_uts39_label_ents(s, ents, n, mixed_numbers);
+    spoof_label(s, ents, n, level, f);
+    return level;
 }
 
 unsigned idng_spoof_patterns(const uint32_t *s, size_t n)

@@ -7,6 +7,7 @@
  * and the Identifier_Status=Allowed set ICU 72's spoof checker carries).
  * ICU's spoof checker is the oracle of the tests (tests/codec/test_uts39.c).
  */
+#include "idna_internal.h"
 #include "idnguard.h"
 #include "unicode.h"
 
@@ -55,7 +56,10 @@ static int scx_empty(const uint64_t *set)
     return 1;
 }
 
-idng_restriction idng_uts39_label(const uint32_t *s, size_t n, int *mixed_numbers)
+/* idng_uts39_label, with ents[0..n) the trie entries of s (idng_ucp), or
+ * NULL to look them up. */
+static IDNG_ALWAYS_INLINE idng_restriction uts39_label(const uint32_t *s, const uint16_t *ents,
+                                                       size_t n, int *mixed_numbers)
 {
     /* The resolved script set of s, and the one of its code points whose
      * set does not hold Latin (section 5.2 step 5), both starting from
@@ -80,7 +84,7 @@ idng_restriction idng_uts39_label(const uint32_t *s, size_t n, int *mixed_number
             allowed = 0;
             continue;
         }
-        w = idng_usec(s[i]);
+        w = ents != NULL ? idng_ut_sec_props[ents[i]] : idng_usec(s[i]);
         if ((w & seen_mask) == last_w) {
             ascii &= s[i] < 0x80;
             continue;
@@ -128,6 +132,17 @@ idng_restriction idng_uts39_label(const uint32_t *s, size_t n, int *mixed_number
         && !scx_test(no_latn, SCX_CHER))
         return IDNG_RL_MODERATELY; /* step 7 */
     return IDNG_RL_MINIMALLY;
+}
+
+idng_restriction idng_uts39_label(const uint32_t *s, size_t n, int *mixed_numbers)
+{
+    return uts39_label(s, NULL, n, mixed_numbers);
+}
+
+idng_restriction idng_uts39_label_ents(const uint32_t *s, const uint16_t *ents, size_t n,
+                                       int *mixed_numbers)
+{
+    return uts39_label(s, ents, n, mixed_numbers);
 }
 
 idng_restriction idng_restriction_level(const uint32_t *s, size_t n)
