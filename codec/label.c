@@ -290,9 +290,10 @@ struct span {
  * error per label: its own, else the bidi rule's) and *count says how many
  * failed.  The return value is the first failure either way.
  */
-static idng_status check_labels(const struct span *labs, size_t nlab, idng_mode mode,
-                                idng_error *err, idng_error *each, size_t cap, size_t *count,
-                                idng_label_fn *fn, void *ctx)
+static IDNG_ALWAYS_INLINE idng_status check_labels(const struct span *labs, size_t nlab,
+                                                   idng_mode mode, idng_error *err,
+                                                   idng_error *each, size_t cap, size_t *count,
+                                                   idng_label_fn *fn, void *ctx)
 {
     uint32_t u[IDNG_LABEL_MAX], bad;
     uint16_t ents[IDNG_LABEL_MAX];
@@ -447,5 +448,9 @@ IDNG_NOINLINE idng_status idng_wire_check_full(const uint8_t *wire, size_t len, 
                       IDNG_NO_CODEPOINT);
         return st;
     }
-    return check_labels(labs, nlab, mode, err, each, cap, count, fn, ctx);
+    /* Two copies: the validation alone keeps the path it had before
+     * labels were handed on. */
+    if (fn != NULL)
+        return check_labels(labs, nlab, mode, err, each, cap, count, fn, ctx);
+    return check_labels(labs, nlab, mode, err, each, cap, count, NULL, NULL);
 }

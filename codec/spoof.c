@@ -397,7 +397,7 @@ static int cjk_pattern(const uint32_t *s, size_t n, int mixed)
  */
 
 /* The punctuation-like letters but the middle dot (see punctuation_like). */
-static int punct_listed(uint32_t cp)
+static IDNG_ALWAYS_INLINE int punct_listed(uint32_t cp)
 {
     switch (cp) {
     case 0x2010: case 0x2019: case 0x2027: case 0x058A: case 0x02BB:
@@ -408,10 +408,26 @@ static int punct_listed(uint32_t cp)
     }
 }
 
+/* The steps of a over s[i..n) (ents as below); s's level. */
+static idng_restriction uts39_rest(struct idng_uts39_acc *a, const uint32_t *s,
+                                   const uint16_t *ents, size_t i, size_t n)
+{
+    for (; i < n; i++) {
+        if (s[i] > 0x10FFFF)
+            a->allowed = 0;
+        else
+            idng_uts39_step(a, s[i], ents != NULL ? idng_ut_sec_props[ents[i]] : idng_usec(s[i]));
+    }
+    return idng_uts39_level(a);
+}
+
 /* idng_spoof_label, with ents[0..n) the trie entries of s (idng_ucp), or
- * NULL to look them up. */
-static IDNG_ALWAYS_INLINE void spoof_label(const uint32_t *s, const uint16_t *ents, size_t n,
-                                           idng_restriction level, struct idng_spoof_facts *f)
+ * NULL to look them up.  With a (started), s's level is not given but
+ * found in the same pass (idng_uts39_step) and returned; level otherwise. */
+static IDNG_ALWAYS_INLINE idng_restriction spoof_label(const uint32_t *s, const uint16_t *ents,
+                                                       size_t n, idng_restriction level,
+                                                       struct idng_uts39_acc *a,
+                                                       struct idng_spoof_facts *f)
 {
     uint64_t all[IDNG_UT_SCX_WORDS];
     uint32_t d[(IDNG_LABEL_MAX + 1) * IDNG_UT_DECOMP_MAX];
@@ -430,7 +446,7 @@ static IDNG_ALWAYS_INLINE void spoof_label(const uint32_t *s, const uint16_t *en
     memset(all, 0xFF, sizeof all);
     if (n > IDNG_LABEL_MAX + 1) {
         f->ws_own = IDNG_SCRIPTS_ALL;
-        return;
+        return a != NULL ? uts39_rest(a, s, ents, 0, n) : level;
     }
     for (i = 0; i < n; i++) {
         uint32_t c = s[i], w, e, m;
@@ -438,10 +454,12 @@ static IDNG_ALWAYS_INLINE void spoof_label(const uint32_t *s, const uint16_t *en
         if (c > 0x10FFFF) {
             f->ws_own = IDNG_SCRIPTS_ALL;
             f->ws_pass = 0;
-            return;
+            return a != NULL ? uts39_rest(a, s, ents, i, n) : level;
         }
         e = ents != NULL ? ents[i] : idng_ucp(c);
         w = idng_ut_sec_props[e];
+        if (a != NULL)
+            idng_uts39_step(a, c, w);
         /* digit-lookalike: digits and digit lookalikes only. */
         if (digits && c - '0' >= 10u) {
             /* Every digit lookalike has a prototype or an extra mapping
@@ -513,6 +531,8 @@ static IDNG_ALWAYS_INLINE void spoof_label(const uint32_t *s, const uint16_t *en
             browser &= (m & IDNG_UT_WS_BROWSER) != 0;
         }
     }
+    if (a != NULL)
+        level = idng_uts39_level(a);
     for (k = 0; k < IDNG_UT_SCX_WORDS && all[k] == 0; k++)
         ;
     if (!letters || k == IDNG_UT_SCX_WORDS) {
@@ -537,33 +557,26 @@ static IDNG_ALWAYS_INLINE void spoof_label(const uint32_t *s, const uint16_t *en
         f->patterns |= 1u << (IDNG_C_DIGIT_LOOKALIKE - IDNG_C_MARK_PATTERN);
     if (punct)
         f->patterns |= 1u << (IDNG_C_PUNCTUATION - IDNG_C_MARK_PATTERN);
+    return level;
 }
 
 void idng_spoof_label(const uint32_t *s, size_t n, idng_restriction level,
                       struct idng_spoof_facts *f)
 {
-    spoof_label(s, NULL, n, level, f);
+    spoof_label(s, NULL, n, level, NULL, f);
 }
 
 idng_restriction idng_judge_label(const uint32_t *s, const uint16_t *ents, size_t n,
                                   int *mixed_numbers, struct idng_spoof_facts *f)
 {
-    uint16_t own[IDNG_LABEL_MAX + 1];
+    struct idng_uts39_acc a;
     idng_restriction level;
-    size_t i;
 
-    if (ents == NULL) {
-        if (n == 0 || n > sizeof own / sizeof own[0]) {
-            level = idng_uts39_label(s, n, mixed_numbers);
-            spoof_label(s, NULL, n, level, f);
-            return level;
-        }
-        for (i = 0; i < n; i++)
-            own[i] = (uint16_t)(s[i] > 0x10FFFF ? 0 : idng_ucp(s[i]));
-        ents = own;
-    }
-    level = idng_uts39_label_ents(s, ents, n, mixed_numbers);
-    spoof_label(s, ents, n, level, f);
+    idng_uts39_start(&a);
+    level = ents != NULL ? spoof_label(s, ents, n, IDNG_RL_ASCII, &a, f)
+                         : spoof_label(s, NULL, n, IDNG_RL_ASCII, &a, f);
+    if (mixed_numbers != NULL)
+        *mixed_numbers = a.mixed;
     return level;
 }
 
