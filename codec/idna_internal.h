@@ -466,8 +466,51 @@ struct idng_uts39_acc {
     int ascii, allowed, seen, mixed;
 };
 
-void idng_uts39_start(struct idng_uts39_acc *a);
-idng_restriction idng_uts39_level(const struct idng_uts39_acc *a);
+static IDNG_ALWAYS_INLINE void idng_uts39_start(struct idng_uts39_acc *a)
+{
+    memset(a->all, 0xFF, sizeof a->all);
+    memset(a->no_latn, 0xFF, sizeof a->no_latn);
+    a->zero = 0;
+    a->last = US_SCX_MASK + 1;
+    a->last_w = 0xFFFFFFFFu;
+    a->ascii = 1;
+    a->allowed = 1;
+    a->seen = 0;
+    a->mixed = 0;
+}
+
+/* Does script set set hold script? Is it empty? */
+static inline int idng_scx_test(const uint64_t *set, unsigned script)
+{
+    return (int)(set[script / 64] >> (script % 64) & 1);
+}
+
+static inline int idng_scx_empty(const uint64_t *set)
+{
+    unsigned k;
+
+    for (k = 0; k < IDNG_UT_SCX_WORDS; k++)
+        if (set[k] != 0)
+            return 0;
+    return 1;
+}
+
+static IDNG_ALWAYS_INLINE idng_restriction idng_uts39_level(const struct idng_uts39_acc *a)
+{
+    if (!a->allowed)
+        return IDNG_RL_UNRESTRICTED;
+    if (a->ascii)
+        return IDNG_RL_ASCII; /* step 2 */
+    if (!idng_scx_empty(a->all))
+        return IDNG_RL_SINGLE_SCRIPT; /* steps 3, 4 */
+    if (idng_scx_test(a->no_latn, SCX_HANB) || idng_scx_test(a->no_latn, SCX_JPAN)
+        || idng_scx_test(a->no_latn, SCX_KORE))
+        return IDNG_RL_HIGHLY; /* step 6 */
+    if (!idng_scx_empty(a->no_latn) && !idng_scx_test(a->no_latn, SCX_CYRL)
+        && !idng_scx_test(a->no_latn, SCX_GREK) && !idng_scx_test(a->no_latn, SCX_CHER))
+        return IDNG_RL_MODERATELY; /* step 7 */
+    return IDNG_RL_MINIMALLY;
+}
 
 /* What of a security word idng_uts39_step reads; a code point whose word
  * agrees with the one before on all of it (same script set, Allowed, not a
@@ -509,7 +552,7 @@ static IDNG_ALWAYS_INLINE void idng_uts39_step(struct idng_uts39_acc *a, uint32_
     set = idng_ut_scx + (size_t)US_SCX(w) * IDNG_UT_SCX_WORDS;
     for (k = 0; k < IDNG_UT_SCX_WORDS; k++)
         a->all[k] &= set[k];
-    if (!(set[SCX_LATN / 64] >> (SCX_LATN % 64) & 1))
+    if (!idng_scx_test(set, SCX_LATN))
         for (k = 0; k < IDNG_UT_SCX_WORDS; k++)
             a->no_latn[k] &= set[k];
 }

@@ -409,8 +409,8 @@ static IDNG_ALWAYS_INLINE int punct_listed(uint32_t cp)
 }
 
 /* The steps of a over s[i..n) (ents as below); s's level. */
-static idng_restriction uts39_rest(struct idng_uts39_acc *a, const uint32_t *s,
-                                   const uint16_t *ents, size_t i, size_t n)
+static IDNG_ALWAYS_INLINE idng_restriction uts39_rest(struct idng_uts39_acc *a, const uint32_t *s,
+                                                      const uint16_t *ents, size_t i, size_t n)
 {
     for (; i < n; i++) {
         if (s[i] > 0x10FFFF)
@@ -433,10 +433,12 @@ static IDNG_ALWAYS_INLINE idng_restriction spoof_label(const uint32_t *s, const 
     uint32_t d[(IDNG_LABEL_MAX + 1) * IDNG_UT_DECOMP_MAX];
     uint32_t last = US_SCX_MASK + 1;
     /* What of a security word the tests past the particular code points
-     * read; last_w and last_m are the code point before's (none at first). */
+     * read; last_w is the code point before's (none at first), letter
+     * whether it was a letter of a script. */
     const uint32_t rest_mask = US_SCX_MASK << US_SCX_SHIFT | US_LKMAP_MASK << US_LKMAP_SHIFT
                                | US_NZCCC_MASK << US_NZCCC_SHIFT | US_DEC_MASK << US_DEC_SHIFT;
-    uint32_t last_w = 0xFFFFFFFFu, last_m = 0;
+    uint32_t last_w = 0xFFFFFFFFu;
+    int letter = 0;
     unsigned pass = IDNG_SCRIPTS_ALL, last_targets = 0, k, sets = 0;
     int letters = 0, marks = 0, cjk = 0, kana_exc = 0, digits = 1, digitlike = 0, punct = 0;
     int browser = 1;
@@ -449,7 +451,7 @@ static IDNG_ALWAYS_INLINE idng_restriction spoof_label(const uint32_t *s, const 
         return a != NULL ? uts39_rest(a, s, ents, 0, n) : level;
     }
     for (i = 0; i < n; i++) {
-        uint32_t c = s[i], w, e, m;
+        uint32_t c = s[i], w, e;
         const uint64_t *set;
         if (c > 0x10FFFF) {
             f->ws_own = IDNG_SCRIPTS_ALL;
@@ -483,50 +485,54 @@ static IDNG_ALWAYS_INLINE idng_restriction spoof_label(const uint32_t *s, const 
             else if (c == 0xB7)
                 f->tld_letters |= IDNG_TL_CATALAN;
         }
-        /* What is left reads the word's script set, its key and mark bits
-         * and the whole-script mask alone, and changes nothing a second
-         * time: a code point that agrees with the one before on them is
-         * passed over (a label is mostly of one script). */
-        m = idng_ut_ws_mask[e]; /* 0 but where US_WS(w) */
-        if ((w & rest_mask) == last_w && m == last_m)
+        /* What is left reads the word's script set and its key and mark
+         * bits, and changes nothing a second time: a code point that
+         * agrees with the one before on them is passed over (a label is
+         * mostly of one script) but for its whole-script mask, when the one
+         * before was a letter. */
+        if ((w & rest_mask) != last_w) {
+            last_w = w & rest_mask;
+            letter = 0;
+            set = scx_set(w);
+            /* The keys that differ from the skeleton's. */
+            if (US_LKMAP(w))
+                f->keys |= IDNG_SK_EXTRA | IDNG_SK_FOLD;
+            /* A lone combining mark (a precomposed letter's marks make no
+             * pattern alone: none repeats one, holds five or sits on a
+             * letter outside Latin, Greek and Cyrillic). */
+            if (US_NZCCC(w)) {
+                f->keys |= IDNG_SK_FOLD;
+                marks = 1;
+            } else if (US_DEC(w)) {
+                f->keys |= IDNG_SK_FOLD;
+            }
+            /* Whole-script: marks (whatever scripts they list) and Common
+             * and Inherited code points pass for any script; a letter
+             * passes for its own scripts, and for those the table lists
+             * (whose lookalikes are in another script); a label whose
+             * letters are all marked IDNG_UT_WS_BROWSER passes for Latin
+             * too. */
+            if (!scx_every(set))
+                cjk |= (targets_of(w) & IDNG_SCRIPT_CJK) != 0;
+            if (scx_every(set))
+                continue;
+            if (US_NZCCC(w)) {
+                browser = 0; /* a mark of a script: no Latin letter has it */
+                continue;
+            }
+            letter = letters = 1;
+            if (US_SCX(w) != last) {
+                last = US_SCX(w);
+                for (k = 0; k < IDNG_UT_SCX_WORDS; k++)
+                    all[k] &= set[k];
+                last_targets = targets_of(w);
+                sets += sets < 2;
+            }
+        } else if (!letter) {
             continue;
-        last_w = w & rest_mask;
-        last_m = m;
-        set = scx_set(w);
-        /* The keys that differ from the skeleton's. */
-        if (US_LKMAP(w))
-            f->keys |= IDNG_SK_EXTRA | IDNG_SK_FOLD;
-        /* A lone combining mark (a precomposed letter's marks make no
-         * pattern alone: none repeats one, holds five or sits on a letter
-         * outside Latin, Greek and Cyrillic). */
-        if (US_NZCCC(w)) {
-            f->keys |= IDNG_SK_FOLD;
-            marks = 1;
-        } else if (US_DEC(w)) {
-            f->keys |= IDNG_SK_FOLD;
-        }
-        /* Whole-script: marks (whatever scripts they list) and Common and
-         * Inherited code points pass for any script; a letter passes for
-         * its own scripts, and for those the table lists (whose
-         * lookalikes are in another script); a label whose letters are all
-         * marked IDNG_UT_WS_BROWSER passes for Latin too. */
-        if (!scx_every(set))
-            cjk |= (targets_of(w) & IDNG_SCRIPT_CJK) != 0;
-        if (scx_every(set))
-            continue;
-        if (US_NZCCC(w)) {
-            browser = 0; /* a mark of a script: no Latin letter has it */
-            continue;
-        }
-        letters = 1;
-        if (US_SCX(w) != last) {
-            last = US_SCX(w);
-            for (k = 0; k < IDNG_UT_SCX_WORDS; k++)
-                all[k] &= set[k];
-            last_targets = targets_of(w);
-            sets += sets < 2;
         }
         if (browser || (pass & ~last_targets)) {
+            uint32_t m = idng_ut_ws_mask[e]; /* 0 but where US_WS(w) */
             pass &= last_targets | (m & IDNG_SCRIPTS_ALL);
             browser &= (m & IDNG_UT_WS_BROWSER) != 0;
         }

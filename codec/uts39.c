@@ -41,51 +41,6 @@ int idng_restriction_lookup(const char *name, size_t len, idng_restriction *leve
     return -1;
 }
 
-static int scx_test(const uint64_t *set, unsigned script)
-{
-    return (int)(set[script / 64] >> (script % 64) & 1);
-}
-
-static int scx_empty(const uint64_t *set)
-{
-    unsigned k;
-
-    for (k = 0; k < IDNG_UT_SCX_WORDS; k++)
-        if (set[k] != 0)
-            return 0;
-    return 1;
-}
-
-void idng_uts39_start(struct idng_uts39_acc *a)
-{
-    memset(a->all, 0xFF, sizeof a->all);
-    memset(a->no_latn, 0xFF, sizeof a->no_latn);
-    a->zero = 0;
-    a->last = US_SCX_MASK + 1;
-    a->last_w = 0xFFFFFFFFu;
-    a->ascii = 1;
-    a->allowed = 1;
-    a->seen = 0;
-    a->mixed = 0;
-}
-
-idng_restriction idng_uts39_level(const struct idng_uts39_acc *a)
-{
-    if (!a->allowed)
-        return IDNG_RL_UNRESTRICTED;
-    if (a->ascii)
-        return IDNG_RL_ASCII; /* step 2 */
-    if (!scx_empty(a->all))
-        return IDNG_RL_SINGLE_SCRIPT; /* steps 3, 4 */
-    if (scx_test(a->no_latn, SCX_HANB) || scx_test(a->no_latn, SCX_JPAN)
-        || scx_test(a->no_latn, SCX_KORE))
-        return IDNG_RL_HIGHLY; /* step 6 */
-    if (!scx_empty(a->no_latn) && !scx_test(a->no_latn, SCX_CYRL) && !scx_test(a->no_latn, SCX_GREK)
-        && !scx_test(a->no_latn, SCX_CHER))
-        return IDNG_RL_MODERATELY; /* step 7 */
-    return IDNG_RL_MINIMALLY;
-}
-
 idng_restriction idng_uts39_label(const uint32_t *s, size_t n, int *mixed_numbers)
 {
     struct idng_uts39_acc a;
