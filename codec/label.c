@@ -84,7 +84,8 @@ static IDNG_NOINLINE size_t contexto_fails(const uint32_t *u, size_t n)
  * its Maybe code points only when it says Maybe), the first bad status, and into bd whether the label is RTL and
  * what the bidi rule says of it (RFC 5893 section 2), for the caller to
  * apply when the name is a Bidi domain name.  bd is filled (bd->valid)
- * whenever that pass runs.
+ * whenever that pass runs, and so is ents[0..n), when not NULL: each code
+ * point's trie entry (idng_ucp), for the lookalike rules.
  */
 static IDNG_ALWAYS_INLINE idng_status ulabel_check(const uint32_t *u, size_t n, idng_mode mode,
                                                    unsigned flags, uint32_t *bad, struct bidi *bd,
