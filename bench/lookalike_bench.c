@@ -21,6 +21,12 @@
  * validation and skeletons), median of 5, and the set's memory.
  *
  * usage: lookalike_bench PSL_FILE [OUT.md]
+ *        lookalike_bench -i MEASURE SET REPS PSL_FILE
+ *
+ * With -i, one measurement (check, check+r6, +100k, judge, judge+100k) over
+ * one set (psl-idn, psl-ascii), REPS times, in profile_loop and nothing
+ * else: what bench/lookalike_profile.sh runs under callgrind
+ * (--toggle-collect=profile_loop) for instructions per name.
  */
 #include "idng_conf.h"
 #include "idng_lookalike.h"
@@ -98,54 +104,78 @@ static void load_psl(const char *path, struct set *idn, struct set *ascii)
 }
 
 enum { M_CHECK, M_SCAN, M_SCAN_P, M_JUDGE, M_JUDGE_P, M_COUNT };
+static const char *const m_names[M_COUNT] = {"check", "check+r6", "+100k", "judge", "judge+100k"};
 
 static volatile unsigned sink;
 static struct idng_lookalike_run lk_run;
+
+/* Measurement m over every name of s, once. */
+static void pass(int m, const struct set *s, const struct idng_policy *plain,
+                 const struct idng_policy *prot)
+{
+    size_t i;
+
+    for (i = 0; i < s->n; i++) {
+        struct idng_lookalike f;
+        struct idng_verdict v;
+        idng_error each[IDNG_LABELS_MAX];
+        size_t cnt;
+        switch (m) {
+        case M_CHECK:
+            sink += (unsigned)idng_wire_check_each(s->wire[i], s->len[i], IDNG_MODE_UTS46, each,
+                                                   IDNG_LABELS_MAX, &cnt);
+            break;
+        case M_SCAN:
+        case M_SCAN_P:
+            /* As the policy runs it: a plain ASCII name skips both. */
+            if (idng_wire_is_plain(s->wire[i], s->len[i]))
+                break;
+            idng_lookalike_start(&lk_run, m == M_SCAN ? NULL : &prot->protect, IDNG_RL_HIGHLY,
+                                 IDNG_MODE_UTS46, s->wire[i], s->len[i]);
+            sink += (unsigned)idng_wire_check_labels(s->wire[i], s->len[i], IDNG_MODE_UTS46, each,
+                                                     IDNG_LABELS_MAX, &cnt, idng_lookalike_label,
+                                                     &lk_run);
+            if (lk_run.any)
+                sink += (unsigned)idng_lookalike_finish(&lk_run, &f);
+            break;
+        case M_JUDGE:
+            idng_policy_judge(plain, s->wire[i], s->len[i], &v);
+            sink += v.action;
+            break;
+        default:
+            idng_policy_judge(prot, s->wire[i], s->len[i], &v);
+            sink += v.action;
+            break;
+        }
+    }
+}
 
 static double run(int m, const struct set *s, const struct idng_policy *plain,
                   const struct idng_policy *prot)
 {
     double t0 = now_ns(), t;
-    size_t reps = 0, i;
+    size_t reps = 0;
 
     do {
-        for (i = 0; i < s->n; i++) {
-            struct idng_lookalike f;
-            struct idng_verdict v;
-            idng_error each[IDNG_LABELS_MAX];
-            size_t cnt;
-            switch (m) {
-            case M_CHECK:
-                sink += (unsigned)idng_wire_check_each(s->wire[i], s->len[i], IDNG_MODE_UTS46,
-                                                       each, IDNG_LABELS_MAX, &cnt);
-                break;
-            case M_SCAN:
-            case M_SCAN_P:
-                /* As the policy runs it: a plain ASCII name skips both. */
-                if (idng_wire_is_plain(s->wire[i], s->len[i]))
-                    break;
-                idng_lookalike_start(&lk_run, m == M_SCAN ? NULL : &prot->protect, IDNG_RL_HIGHLY,
-                                     IDNG_MODE_UTS46, s->wire[i], s->len[i]);
-                sink += (unsigned)idng_wire_check_labels(s->wire[i], s->len[i], IDNG_MODE_UTS46,
-                                                         each, IDNG_LABELS_MAX, &cnt,
-                                                         idng_lookalike_label, &lk_run);
-                if (lk_run.any)
-                    sink += (unsigned)idng_lookalike_finish(&lk_run, &f);
-                break;
-            case M_JUDGE:
-                idng_policy_judge(plain, s->wire[i], s->len[i], &v);
-                sink += v.action;
-                break;
-            default:
-                idng_policy_judge(prot, s->wire[i], s->len[i], &v);
-                sink += v.action;
-                break;
-            }
-        }
+        pass(m, s, plain, prot);
         reps++;
         t = now_ns() - t0;
     } while (t < MIN_NS);
     return t / (double)(reps * s->n);
+}
+
+/* The loop callgrind counts (-i): reps passes of measurement m over s. */
+__attribute__((noinline)) void profile_loop(int m, const struct set *s,
+                                            const struct idng_policy *plain,
+                                            const struct idng_policy *prot, long reps);
+__attribute__((noinline)) void profile_loop(int m, const struct set *s,
+                                            const struct idng_policy *plain,
+                                            const struct idng_policy *prot, long reps)
+{
+    long k;
+
+    for (k = 0; k < reps; k++)
+        pass(m, s, plain, prot);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -177,6 +207,46 @@ static char *protect_file(char *path, size_t cap)
     return path;
 }
 
+/* -i: measurement mname over set sname, reps times, in profile_loop alone
+ * (the protected names are loaded only for the measurements that use them). */
+static int profile(const char *mname, const char *sname, long reps, const char *psl)
+{
+    struct set sets[2] = {{"psl-idn", NULL, NULL, 0}, {"psl-ascii", NULL, NULL, 0}};
+    static struct idng_conf plain, prot;
+    char path[256], conf[512], err[4096];
+    int m, si;
+
+    for (m = 0; m < M_COUNT && strcmp(m_names[m], mname) != 0; m++)
+        ;
+    for (si = 0; si < 2 && strcmp(sets[si].name, sname) != 0; si++)
+        ;
+    if (m == M_COUNT || si == 2 || reps <= 0) {
+        fprintf(stderr,
+                "lookalike_bench -i: no measurement '%s' or set '%s', or REPS %ld "
+                "not positive\n",
+                mname, sname, reps);
+        return 2;
+    }
+    load_psl(psl, &sets[0], &sets[1]);
+    idng_conf_init(&plain);
+    idng_conf_init(&prot);
+    if (m == M_SCAN_P || m == M_JUDGE_P) {
+        protect_file(path, sizeof path);
+        snprintf(conf, sizeof conf, "idnguard:\n    protect-file: %s\n", path);
+        if (idng_conf_parse(&prot, conf, strlen(conf), "bench", err, sizeof err) != 0) {
+            fprintf(stderr, "%s\n", err);
+            unlink(path);
+            return 2;
+        }
+        unlink(path);
+    }
+    profile_loop(m, &sets[si], &plain.policy, &prot.policy, reps);
+    printf("%zu\n", sets[si].n);
+    idng_conf_free(&plain);
+    idng_conf_free(&prot);
+    return sink == 0xFFFFFFFFu;
+}
+
 int main(int argc, char **argv)
 {
     struct set sets[2] = {{"psl-idn", NULL, NULL, 0}, {"psl-ascii", NULL, NULL, 0}};
@@ -186,8 +256,11 @@ int main(int argc, char **argv)
     FILE *out = stdout;
     int si, m, k;
 
+    if (argc == 6 && strcmp(argv[1], "-i") == 0)
+        return profile(argv[2], argv[3], atol(argv[4]), argv[5]);
     if (argc < 2) {
-        fprintf(stderr, "usage: lookalike_bench PSL_FILE [OUT.md]\n");
+        fprintf(stderr, "usage: lookalike_bench PSL_FILE [OUT.md]\n"
+                        "       lookalike_bench -i MEASURE SET REPS PSL_FILE\n");
         return 2;
     }
     load_psl(argv[1], &sets[0], &sets[1]);

@@ -451,6 +451,113 @@ idng_status idng_wire_check_full(const uint8_t *wire, size_t len, idng_mode mode
                                  idng_error *err, idng_error *each, size_t cap, size_t *count,
                                  idng_label_fn *fn, void *ctx);
 
+/* ---- UTS #39 (uts39.c) ---- */
+
+/* The restriction level (section 5.2) and mixed numbers (5.3) of a label,
+ * a code point at a time: idng_uts39_start, idng_uts39_step for each code
+ * point (at most U+10FFFF; one past it makes the label unrestricted:
+ * allowed = 0), idng_uts39_level.  all is the label's resolved script set,
+ * no_latn the one of its code points whose set does not hold Latin (step
+ * 5), both starting from every script; zero the zero of the first decimal
+ * digit; last the script set, and last_w the word, of the code point
+ * before that changed something. */
+struct idng_uts39_acc {
+    uint64_t all[IDNG_UT_SCX_WORDS], no_latn[IDNG_UT_SCX_WORDS];
+    uint32_t zero, last, last_w;
+    int ascii, allowed, seen, mixed;
+};
+
+static IDNG_ALWAYS_INLINE void idng_uts39_start(struct idng_uts39_acc *a)
+{
+    memset(a->all, 0xFF, sizeof a->all);
+    memset(a->no_latn, 0xFF, sizeof a->no_latn);
+    a->zero = 0;
+    a->last = US_SCX_MASK + 1;
+    a->last_w = 0xFFFFFFFFu;
+    a->ascii = 1;
+    a->allowed = 1;
+    a->seen = 0;
+    a->mixed = 0;
+}
+
+/* Does script set set hold script? Is it empty? */
+static inline int idng_scx_test(const uint64_t *set, unsigned script)
+{
+    return (int)(set[script / 64] >> (script % 64) & 1);
+}
+
+static inline int idng_scx_empty(const uint64_t *set)
+{
+    unsigned k;
+
+    for (k = 0; k < IDNG_UT_SCX_WORDS; k++)
+        if (set[k] != 0)
+            return 0;
+    return 1;
+}
+
+static IDNG_ALWAYS_INLINE idng_restriction idng_uts39_level(const struct idng_uts39_acc *a)
+{
+    if (!a->allowed)
+        return IDNG_RL_UNRESTRICTED;
+    if (a->ascii)
+        return IDNG_RL_ASCII; /* step 2 */
+    if (!idng_scx_empty(a->all))
+        return IDNG_RL_SINGLE_SCRIPT; /* steps 3, 4 */
+    if (idng_scx_test(a->no_latn, SCX_HANB) || idng_scx_test(a->no_latn, SCX_JPAN)
+        || idng_scx_test(a->no_latn, SCX_KORE))
+        return IDNG_RL_HIGHLY; /* step 6 */
+    if (!idng_scx_empty(a->no_latn) && !idng_scx_test(a->no_latn, SCX_CYRL)
+        && !idng_scx_test(a->no_latn, SCX_GREK) && !idng_scx_test(a->no_latn, SCX_CHER))
+        return IDNG_RL_MODERATELY; /* step 7 */
+    return IDNG_RL_MINIMALLY;
+}
+
+/* What of a security word idng_uts39_step reads; a code point whose word
+ * agrees with the one before on all of it (same script set, Allowed, not a
+ * digit) changes nothing, which is most of them. */
+#define IDNG_UTS39_SEEN                                                                            \
+    (US_SCX_MASK << US_SCX_SHIFT | US_ALLOWED_MASK << US_ALLOWED_SHIFT                             \
+     | US_DIGIT_MASK << US_DIGIT_SHIFT)
+
+/* Code point c (at most U+10FFFF), whose security word is w. */
+static IDNG_ALWAYS_INLINE void idng_uts39_step(struct idng_uts39_acc *a, uint32_t c, uint32_t w)
+{
+    const uint64_t *set;
+    unsigned k;
+
+    if ((w & IDNG_UTS39_SEEN) == a->last_w) {
+        a->ascii &= c < 0x80;
+        return;
+    }
+    if (US_DIGIT(w) != US_DIGIT_NONE) {
+        /* Unicode keeps each set of ten decimal digits contiguous and in
+         * order, so the zero of a digit is the digit less its value. */
+        uint32_t z = c - US_DIGIT(w);
+        a->mixed |= a->seen && z != a->zero;
+        a->zero = z;
+        a->seen = 1;
+    }
+    if (!US_ALLOWED(w)) {
+        a->allowed = 0; /* step 1 */
+        return;
+    }
+    a->ascii &= c < 0x80;
+    if (US_DIGIT(w) == US_DIGIT_NONE)
+        a->last_w = w & IDNG_UTS39_SEEN;
+    /* The same set as the code point before changes nothing (a label is
+     * mostly of one script). */
+    if (US_SCX(w) == a->last)
+        return;
+    a->last = US_SCX(w);
+    set = idng_ut_scx + (size_t)US_SCX(w) * IDNG_UT_SCX_WORDS;
+    for (k = 0; k < IDNG_UT_SCX_WORDS; k++)
+        a->all[k] &= set[k];
+    if (!idng_scx_test(set, SCX_LATN))
+        for (k = 0; k < IDNG_UT_SCX_WORDS; k++)
+            a->no_latn[k] &= set[k];
+}
+
 /* ---- UTS #46 processing (uts46.c) ---- */
 
 /* The full path of idng_to_ascii (to_unicode = 0) and idng_to_unicode. */

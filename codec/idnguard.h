@@ -338,9 +338,14 @@ idng_status idng_wire_check_each(const uint8_t *wire, size_t len, idng_mode mode
  * len locate its contents in the wire name; cps[0..n) are its code points
  * when it is an xn-- label that decodes (ASCII letters lowercased; the
  * label may still have failed a later check), else cps is NULL and n 0.
- * cps is valid during the call only.
+ * ents[0..n) are then the code points' entries in the codec's property
+ * tables as the validation looked them up, for idng_judge_label (NULL when
+ * the validation did not get that far: a label that decodes to ASCII, or
+ * to an "xn--" prefix, or punycode mode).  Both are valid during the call
+ * only.
  */
-typedef void idng_label_fn(void *ctx, size_t off, size_t len, const uint32_t *cps, size_t n);
+typedef void idng_label_fn(void *ctx, size_t off, size_t len, const uint32_t *cps,
+                           const uint16_t *ents, size_t n);
 
 /**
  * Is wire[0..len) a well-formed name of plain ASCII labels none of which
@@ -1010,6 +1015,15 @@ struct idng_spoof_facts {
  */
 void idng_spoof_label(const uint32_t *s, size_t n, idng_restriction level,
                       struct idng_spoof_facts *f);
+
+/**
+ * idng_uts39_label and then idng_spoof_label of s[0..n), with one lookup of
+ * each code point: ents[0..n) are the code points' entries that the
+ * validation looked up (idng_label_fn), or NULL to look them up here.
+ * Returns s's restriction level; *mixed_numbers and f as there.
+ */
+idng_restriction idng_judge_label(const uint32_t *s, const uint16_t *ents, size_t n,
+                                  int *mixed_numbers, struct idng_spoof_facts *f);
 
 /**
  * Is cp an emoji code point: Extended_Pictographic, or Emoji_Component

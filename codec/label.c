@@ -84,11 +84,14 @@ static IDNG_NOINLINE size_t contexto_fails(const uint32_t *u, size_t n)
  * its Maybe code points only when it says Maybe), the first bad status, and into bd whether the label is RTL and
  * what the bidi rule says of it (RFC 5893 section 2), for the caller to
  * apply when the name is a Bidi domain name.  bd is filled (bd->valid)
- * whenever that pass runs.
+ * whenever that pass runs, and so is ents[0..n), when not NULL: each code
+ * point's trie entry (idng_ucp), for the lookalike rules.  ws (see
+ * idng_ulabel_check_nfc) and ents are never given together: a pass that
+ * reads the words map_label looked up has no entries to hand on.
  */
 static IDNG_ALWAYS_INLINE idng_status ulabel_check(const uint32_t *u, const uint32_t *ws, size_t n,
                                                    idng_mode mode, unsigned flags, uint32_t *bad,
-                                                   struct bidi *bd, int judge_nfc)
+                                                   struct bidi *bd, int judge_nfc, uint16_t *ents)
 {
     struct bidi_run br;
     idng_status first = IDNG_OK;
@@ -112,8 +115,11 @@ static IDNG_ALWAYS_INLINE idng_status ulabel_check(const uint32_t *u, const uint
     if (mode == IDNG_MODE_PUNYCODE || n == 0)
         return IDNG_OK;
     for (i = 0; i < n; i++) {
-        uint32_t cp = u[i], w = ws ? ws[i] : props[stage2[stage1[cp >> shift] + (cp & mask)]];
+        uint32_t cp = u[i], e = ws ? 0 : stage2[stage1[cp >> shift] + (cp & mask)],
+                 w = ws ? ws[i] : props[e];
         unsigned cls = UP_BIDI(w);
+        if (ents != NULL)
+            ents[i] = (uint16_t)e;
         if (i == 0) {
             w0 = w;
             idng_bidi_start(&br, cls, cp);
@@ -167,8 +173,8 @@ idng_status idng_ulabel_check(const uint32_t *u, size_t n, idng_mode mode, unsig
                               uint32_t *bad, struct bidi *bd)
 {
     if (!(flags & LABEL_FLAGS))
-        return ulabel_check(u, NULL, n, mode, 0, bad, bd, 1);
-    return ulabel_check(u, NULL, n, mode, flags, bad, bd, 1);
+        return ulabel_check(u, NULL, n, mode, 0, bad, bd, 1, NULL);
+    return ulabel_check(u, NULL, n, mode, flags, bad, bd, 1, NULL);
 }
 
 /*
@@ -193,12 +199,12 @@ idng_status idng_ulabel_check_nfc(const uint32_t *u, const uint32_t *ws, size_t 
 {
     /* A copy for each case, so that the loop tests neither. */
     if (ws && !(flags & LABEL_FLAGS))
-        return ulabel_check(u, ws, n, mode, 0, bad, bd, 0);
+        return ulabel_check(u, ws, n, mode, 0, bad, bd, 0, NULL);
     if (ws)
-        return ulabel_check(u, ws, n, mode, flags, bad, bd, 0);
+        return ulabel_check(u, ws, n, mode, flags, bad, bd, 0, NULL);
     if (!(flags & LABEL_FLAGS))
-        return ulabel_check(u, NULL, n, mode, 0, bad, bd, 0);
-    return ulabel_check(u, NULL, n, mode, flags, bad, bd, 0);
+        return ulabel_check(u, NULL, n, mode, 0, bad, bd, 0, NULL);
+    return ulabel_check(u, NULL, n, mode, flags, bad, bd, 0, NULL);
 }
 
 /*
@@ -234,8 +240,9 @@ idng_status idng_ulabel_check_nfc(const uint32_t *u, const uint32_t *ws, size_t 
  * tests/codec/test_punycode.c checks it exhaustively on short inputs, and
  * the fuzz harness of the label check re-encodes every label it accepts.
  */
-idng_status idng_ace_check(const char *label, size_t len, idng_mode mode, unsigned flags,
-                           uint32_t *u, size_t *n, uint32_t *bad, struct bidi *bd)
+static IDNG_ALWAYS_INLINE idng_status ace_check(const char *label, size_t len, idng_mode mode,
+                                                unsigned flags, uint32_t *u, size_t *n,
+                                                uint32_t *bad, struct bidi *bd, uint16_t *ents)
 {
     size_t i;
     idng_status st;
@@ -260,7 +267,25 @@ idng_status idng_ace_check(const char *label, size_t len, idng_mode mode, unsign
     }
     if (high < 0x80)
         return IDNG_E_ASCII_ONLY;
+    if (ents != NULL) /* flags 0: check_labels */
+        return ulabel_check(u, NULL, *n, mode, 0, bad, bd, 1, ents);
     return idng_ulabel_check(u, *n, mode, flags, bad, bd);
+}
+
+idng_status idng_ace_check(const char *label, size_t len, idng_mode mode, unsigned flags,
+                           uint32_t *u, size_t *n, uint32_t *bad, struct bidi *bd)
+{
+    return ace_check(label, len, mode, flags, u, n, bad, bd, NULL);
+}
+
+/* idng_ace_check with flags 0 that also gives each code point's trie
+ * entry (ents, room for IDNG_LABEL_MAX) when the U-label's validation looks
+ * them up; ents[0] is left UINT16_MAX when it does not. */
+static idng_status ace_check_ents(const char *label, size_t len, idng_mode mode, uint32_t *u,
+                                  size_t *n, uint32_t *bad, struct bidi *bd, uint16_t *ents)
+{
+    ents[0] = UINT16_MAX;
+    return ace_check(label, len, mode, 0, u, n, bad, bd, ents);
 }
 
 struct span {
@@ -277,11 +302,13 @@ struct span {
  * error per label: its own, else the bidi rule's) and *count says how many
  * failed.  The return value is the first failure either way.
  */
-static idng_status check_labels(const struct span *labs, size_t nlab, idng_mode mode,
-                                idng_error *err, idng_error *each, size_t cap, size_t *count,
-                                idng_label_fn *fn, void *ctx)
+static IDNG_ALWAYS_INLINE idng_status check_labels(const struct span *labs, size_t nlab,
+                                                   idng_mode mode, idng_error *err,
+                                                   idng_error *each, size_t cap, size_t *count,
+                                                   idng_label_fn *fn, void *ctx)
 {
     uint32_t u[IDNG_LABEL_MAX], bad;
+    uint16_t ents[IDNG_LABEL_MAX];
     struct bidi bd;
     size_t i, n, nfail = 0;
     idng_status st, first = IDNG_OK;
@@ -304,7 +331,8 @@ static idng_status check_labels(const struct span *labs, size_t nlab, idng_mode 
         else if (idng_has_8bit(l->s, l->len))
             lst[i] = IDNG_E_RAW_8BIT;
         else if (idng_is_ace(l->s, l->len)) {
-            st = idng_ace_check(l->s, l->len, mode, 0, u, &n, &bad, &bd);
+            st = fn ? ace_check_ents(l->s, l->len, mode, u, &n, &bad, &bd, ents)
+                    : idng_ace_check(l->s, l->len, mode, 0, u, &n, &bad, &bd);
             if (st != IDNG_OK) {
                 lst[i] = st;
                 lbad[i] = bad;
@@ -314,12 +342,13 @@ static idng_status check_labels(const struct span *labs, size_t nlab, idng_mode 
                 lbad[i] = bd.bad;
             }
             if (fn) {
-                fn(ctx, l->off, l->len, n > 0 ? u : NULL, n);
+                fn(ctx, l->off, l->len, n > 0 ? u : NULL,
+                   n > 0 && ents[0] != UINT16_MAX ? ents : NULL, n);
                 continue; /* fn and each go together */
             }
         }
         if (fn)
-            fn(ctx, l->off, l->len, NULL, 0);
+            fn(ctx, l->off, l->len, NULL, NULL, 0);
         if (lst[i] != IDNG_OK && !each)
             return idng_fail(err, lst[i], l->off, l->len, lbad[i]);
     }
@@ -431,5 +460,9 @@ IDNG_NOINLINE idng_status idng_wire_check_full(const uint8_t *wire, size_t len, 
                       IDNG_NO_CODEPOINT);
         return st;
     }
-    return check_labels(labs, nlab, mode, err, each, cap, count, fn, ctx);
+    /* Two copies: the validation alone keeps the path it had before
+     * labels were handed on. */
+    if (fn != NULL)
+        return check_labels(labs, nlab, mode, err, each, cap, count, fn, ctx);
+    return check_labels(labs, nlab, mode, err, each, cap, count, NULL, NULL);
 }

@@ -8,6 +8,7 @@
  * Script_Extensions, UnicodeData.txt's names, tools/lookalike_extra.txt,
  * emoji-data.txt).
  */
+#include "idna_internal.h"
 #include "idnguard.h"
 #include "unicode.h"
 
@@ -396,7 +397,7 @@ static int cjk_pattern(const uint32_t *s, size_t n, int mixed)
  */
 
 /* The punctuation-like letters but the middle dot (see punctuation_like). */
-static int punct_listed(uint32_t cp)
+static IDNG_ALWAYS_INLINE int punct_listed(uint32_t cp)
 {
     switch (cp) {
     case 0x2010: case 0x2019: case 0x2027: case 0x058A: case 0x02BB:
@@ -407,12 +408,37 @@ static int punct_listed(uint32_t cp)
     }
 }
 
-void idng_spoof_label(const uint32_t *s, size_t n, idng_restriction level,
-                      struct idng_spoof_facts *f)
+/* The steps of a over s[i..n) (ents as below); s's level. */
+static IDNG_ALWAYS_INLINE idng_restriction uts39_rest(struct idng_uts39_acc *a, const uint32_t *s,
+                                                      const uint16_t *ents, size_t i, size_t n)
+{
+    for (; i < n; i++) {
+        if (s[i] > 0x10FFFF)
+            a->allowed = 0;
+        else
+            idng_uts39_step(a, s[i], ents != NULL ? idng_ut_sec_props[ents[i]] : idng_usec(s[i]));
+    }
+    return idng_uts39_level(a);
+}
+
+/* idng_spoof_label, with ents[0..n) the trie entries of s (idng_ucp), or
+ * NULL to look them up.  With a (started), s's level is not given but
+ * found in the same pass (idng_uts39_step) and returned; level otherwise. */
+static IDNG_ALWAYS_INLINE idng_restriction spoof_label(const uint32_t *s, const uint16_t *ents,
+                                                       size_t n, idng_restriction level,
+                                                       struct idng_uts39_acc *a,
+                                                       struct idng_spoof_facts *f)
 {
     uint64_t all[IDNG_UT_SCX_WORDS];
     uint32_t d[(IDNG_LABEL_MAX + 1) * IDNG_UT_DECOMP_MAX];
     uint32_t last = US_SCX_MASK + 1;
+    /* What of a security word the tests past the particular code points
+     * read; last_w is the code point before's (none at first), letter
+     * whether it was a letter of a script. */
+    const uint32_t rest_mask = US_SCX_MASK << US_SCX_SHIFT | US_LKMAP_MASK << US_LKMAP_SHIFT
+                               | US_NZCCC_MASK << US_NZCCC_SHIFT | US_DEC_MASK << US_DEC_SHIFT;
+    uint32_t last_w = 0xFFFFFFFFu;
+    int letter = 0;
     unsigned pass = IDNG_SCRIPTS_ALL, last_targets = 0, k, sets = 0;
     int letters = 0, marks = 0, cjk = 0, kana_exc = 0, digits = 1, digitlike = 0, punct = 0;
     int browser = 1;
@@ -422,30 +448,20 @@ void idng_spoof_label(const uint32_t *s, size_t n, idng_restriction level,
     memset(all, 0xFF, sizeof all);
     if (n > IDNG_LABEL_MAX + 1) {
         f->ws_own = IDNG_SCRIPTS_ALL;
-        return;
+        return a != NULL ? uts39_rest(a, s, ents, 0, n) : level;
     }
     for (i = 0; i < n; i++) {
-        uint32_t c = s[i], w;
+        uint32_t c = s[i], w, e;
         const uint64_t *set;
         if (c > 0x10FFFF) {
             f->ws_own = IDNG_SCRIPTS_ALL;
             f->ws_pass = 0;
-            return;
+            return a != NULL ? uts39_rest(a, s, ents, i, n) : level;
         }
-        w = idng_usec(c);
-        set = scx_set(w);
-        /* The keys that differ from the skeleton's. */
-        if (US_LKMAP(w))
-            f->keys |= IDNG_SK_EXTRA | IDNG_SK_FOLD;
-        /* A lone combining mark (a precomposed letter's marks make no
-         * pattern alone: none repeats one, holds five or sits on a letter
-         * outside Latin, Greek and Cyrillic). */
-        if (US_NZCCC(w)) {
-            f->keys |= IDNG_SK_FOLD;
-            marks = 1;
-        } else if (US_DEC(w)) {
-            f->keys |= IDNG_SK_FOLD;
-        }
+        e = ents != NULL ? ents[i] : idng_ucp(c);
+        w = idng_ut_sec_props[e];
+        if (a != NULL)
+            idng_uts39_step(a, c, w);
         /* digit-lookalike: digits and digit lookalikes only. */
         if (digits && c - '0' >= 10u) {
             /* Every digit lookalike has a prototype or an extra mapping
@@ -456,43 +472,73 @@ void idng_spoof_label(const uint32_t *s, size_t n, idng_restriction level,
             else
                 digitlike = 1;
         }
-        punct |= punct_listed(c)
-                 || (c == 0xB7 && !(i > 0 && i + 1 < n && s[i - 1] == 'l' && s[i + 1] == 'l'));
-        kana_exc |= kana_exception(c);
-        if (c == 0xFE || c == 0xF0)
-            f->tld_letters |= IDNG_TL_ICELANDIC;
-        else if (c == 0x259)
-            f->tld_letters |= IDNG_TL_AZERBAIJANI;
-        else if (c == 0xB7)
-            f->tld_letters |= IDNG_TL_CATALAN;
-        /* Whole-script: marks (whatever scripts they list) and Common and
-         * Inherited code points pass for any script; a letter passes for
-         * its own scripts, and for those the table lists (whose
-         * lookalikes are in another script); a label whose letters are all
-         * marked IDNG_UT_WS_BROWSER passes for Latin too. */
-        if (!scx_every(set))
-            cjk |= (targets_of(w) & IDNG_SCRIPT_CJK) != 0;
-        if (scx_every(set))
-            continue;
-        if (US_NZCCC(w)) {
-            browser = 0; /* a mark of a script: no Latin letter has it */
-            continue;
+        /* The tests of particular code points: every one they name is in
+         * U+00B7..U+30FE. */
+        if (c - 0xB7 <= 0x30FEu - 0xB7) {
+            punct |= punct_listed(c)
+                     || (c == 0xB7 && !(i > 0 && i + 1 < n && s[i - 1] == 'l' && s[i + 1] == 'l'));
+            kana_exc |= kana_exception(c);
+            if (c == 0xFE || c == 0xF0)
+                f->tld_letters |= IDNG_TL_ICELANDIC;
+            else if (c == 0x259)
+                f->tld_letters |= IDNG_TL_AZERBAIJANI;
+            else if (c == 0xB7)
+                f->tld_letters |= IDNG_TL_CATALAN;
         }
-        letters = 1;
-        if (US_SCX(w) != last) {
-            last = US_SCX(w);
-            for (k = 0; k < IDNG_UT_SCX_WORDS; k++)
-                all[k] &= set[k];
-            last_targets = targets_of(w);
-            sets += sets < 2;
+        /* What is left reads the word's script set and its key and mark
+         * bits, and changes nothing a second time: a code point that
+         * agrees with the one before on them is passed over (a label is
+         * mostly of one script) but for its whole-script mask, when the one
+         * before was a letter. */
+        if ((w & rest_mask) != last_w) {
+            last_w = w & rest_mask;
+            letter = 0;
+            set = scx_set(w);
+            /* The keys that differ from the skeleton's. */
+            if (US_LKMAP(w))
+                f->keys |= IDNG_SK_EXTRA | IDNG_SK_FOLD;
+            /* A lone combining mark (a precomposed letter's marks make no
+             * pattern alone: none repeats one, holds five or sits on a
+             * letter outside Latin, Greek and Cyrillic). */
+            if (US_NZCCC(w)) {
+                f->keys |= IDNG_SK_FOLD;
+                marks = 1;
+            } else if (US_DEC(w)) {
+                f->keys |= IDNG_SK_FOLD;
+            }
+            /* Whole-script: marks (whatever scripts they list) and Common
+             * and Inherited code points pass for any script; a letter
+             * passes for its own scripts, and for those the table lists
+             * (whose lookalikes are in another script); a label whose
+             * letters are all marked IDNG_UT_WS_BROWSER passes for Latin
+             * too. */
+            if (!scx_every(set))
+                cjk |= (targets_of(w) & IDNG_SCRIPT_CJK) != 0;
+            if (scx_every(set))
+                continue;
+            if (US_NZCCC(w)) {
+                browser = 0; /* a mark of a script: no Latin letter has it */
+                continue;
+            }
+            letter = letters = 1;
+            if (US_SCX(w) != last) {
+                last = US_SCX(w);
+                for (k = 0; k < IDNG_UT_SCX_WORDS; k++)
+                    all[k] &= set[k];
+                last_targets = targets_of(w);
+                sets += sets < 2;
+            }
+        } else if (!letter) {
+            continue;
         }
         if (browser || (pass & ~last_targets)) {
-            long at = US_WS(w) ? idng_find_u32(idng_ut_ws_cp, idng_ut_ws_count, c) : -1;
-            uint32_t m = at < 0 ? 0u : idng_ut_ws_mask[at];
+            uint32_t m = idng_ut_ws_mask[e]; /* 0 but where US_WS(w) */
             pass &= last_targets | (m & IDNG_SCRIPTS_ALL);
             browser &= (m & IDNG_UT_WS_BROWSER) != 0;
         }
     }
+    if (a != NULL)
+        level = idng_uts39_level(a);
     for (k = 0; k < IDNG_UT_SCX_WORDS && all[k] == 0; k++)
         ;
     if (!letters || k == IDNG_UT_SCX_WORDS) {
@@ -517,6 +563,27 @@ void idng_spoof_label(const uint32_t *s, size_t n, idng_restriction level,
         f->patterns |= 1u << (IDNG_C_DIGIT_LOOKALIKE - IDNG_C_MARK_PATTERN);
     if (punct)
         f->patterns |= 1u << (IDNG_C_PUNCTUATION - IDNG_C_MARK_PATTERN);
+    return level;
+}
+
+void idng_spoof_label(const uint32_t *s, size_t n, idng_restriction level,
+                      struct idng_spoof_facts *f)
+{
+    spoof_label(s, NULL, n, level, NULL, f);
+}
+
+idng_restriction idng_judge_label(const uint32_t *s, const uint16_t *ents, size_t n,
+                                  int *mixed_numbers, struct idng_spoof_facts *f)
+{
+    struct idng_uts39_acc a;
+    idng_restriction level;
+
+    idng_uts39_start(&a);
+    level = ents != NULL ? spoof_label(s, ents, n, IDNG_RL_ASCII, &a, f)
+                         : spoof_label(s, NULL, n, IDNG_RL_ASCII, &a, f);
+    if (mixed_numbers != NULL)
+        *mixed_numbers = a.mixed;
+    return level;
 }
 
 unsigned idng_spoof_patterns(const uint32_t *s, size_t n)

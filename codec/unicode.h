@@ -15,11 +15,18 @@
  * declarations of the data. */
 #include "unicode_tables.h"
 
+/** The trie entry of a code point (cp <= 0x10FFFF): the index of its
+ *  property word in idng_ut_props, of its security word in
+ *  idng_ut_sec_props and of its whole-script mask in idng_ut_ws_mask. */
+static inline uint32_t idng_ucp(uint32_t cp)
+{
+    return idng_ut_stage2[idng_ut_stage1[cp >> IDNG_UT_SHIFT] + (cp & IDNG_UT_BLOCK_MASK)];
+}
+
 /** Property word of a code point (cp <= 0x10FFFF). */
 static inline uint32_t idng_uprops(uint32_t cp)
 {
-    return idng_ut_props[idng_ut_stage2[idng_ut_stage1[cp >> IDNG_UT_SHIFT]
-                                        + (cp & IDNG_UT_BLOCK_MASK)]];
+    return idng_ut_props[idng_ucp(cp)];
 }
 
 /** UTS #39 security word of a code point (cp <= 0x10FFFF): US_* fields. */
@@ -27,8 +34,7 @@ static inline uint32_t idng_usec(uint32_t cp)
 {
     if (cp < 0x80)
         return idng_ut_sec_ascii[cp];
-    return idng_ut_sec_props[idng_ut_sec_stage2[idng_ut_sec_stage1[cp >> IDNG_UT_SHIFT]
-                                                + (cp & IDNG_UT_BLOCK_MASK)]];
+    return idng_ut_sec_props[idng_ucp(cp)];
 }
 
 /** The index of key in the sorted keys[0..n), or -1. */

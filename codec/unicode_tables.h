@@ -173,9 +173,11 @@ enum { QC_YES = 0, QC_NO = 1, QC_MAYBE = 2 };
 #define IDNG_UT_SKEL_VALID_MAX 7
 #define IDNG_UT_SKEL_VALID_OCTETS 21
 
-/* The trie: the property word of cp is
- * idng_ut_props[idng_ut_stage2[idng_ut_stage1[cp >> IDNG_UT_SHIFT]
- *                               + (cp & IDNG_UT_BLOCK_MASK)]]. */
+/* The trie: the entry of cp is
+ * idng_ut_stage2[idng_ut_stage1[cp >> IDNG_UT_SHIFT] + (cp & IDNG_UT_BLOCK_MASK)],
+ * which indexes idng_ut_props (its property word), idng_ut_sec_props (its
+ * security word) and idng_ut_ws_mask.  The first block is at offset 0:
+ * below U+0080 the entry is idng_ut_stage2[cp]. */
 #define IDNG_UT_SHIFT 7
 #define IDNG_UT_BLOCK_MASK 127u
 /* A reference into idng_ut_pool: offset << IDNG_UT_REF_LEN_BITS | length. */
@@ -192,22 +194,18 @@ enum { QC_YES = 0, QC_NO = 1, QC_MAYBE = 2 };
 
 /* Table sizes, in entries. */
 #define IDNG_UT_STAGE1_SIZE 8704
-#define IDNG_UT_STAGE2_SIZE 34944
-#define IDNG_UT_PROPS_SIZE 220
+#define IDNG_UT_STAGE2_SIZE 43648
+#define IDNG_UT_PROPS_SIZE 5112
 #define IDNG_UT_POOL_SIZE 10862
 #define IDNG_UT_MAP_COUNT 6642
 #define IDNG_UT_DEC_COUNT 2081
 #define IDNG_UT_COMP_COUNT 961
 #define IDNG_UT_LOWER_COUNT 1460
 #define IDNG_UT_UPPER_COUNT 1477
-#define IDNG_UT_SEC_STAGE1_SIZE 8704
-#define IDNG_UT_SEC_STAGE2_SIZE 42880
-#define IDNG_UT_SEC_PROPS_SIZE 4307
 #define IDNG_UT_SEC_ASCII_SIZE 128
 #define IDNG_UT_SCX_SIZE 813
 #define IDNG_UT_CONF_COUNT 2415
 #define IDNG_UT_SCX_COUNT 271
-#define IDNG_UT_WS_COUNT 605
 #define IDNG_UT_EXTRA_COUNT 226
 #define IDNG_UT_DIGITLIKE_COUNT 48
 #define IDNG_UT_EMOJI_COUNT 162
@@ -217,6 +215,7 @@ enum { QC_YES = 0, QC_NO = 1, QC_MAYBE = 2 };
 extern const unsigned idng_ut_shift;
 extern const uint16_t idng_ut_stage1[IDNG_UT_STAGE1_SIZE];
 extern const uint16_t idng_ut_stage2[IDNG_UT_STAGE2_SIZE];
+/* each trie entry's property word (UP_*) */
 extern const uint32_t idng_ut_props[IDNG_UT_PROPS_SIZE];
 extern const uint32_t idng_ut_pool[IDNG_UT_POOL_SIZE];
 /* sorted code points with a UTS #46 mapping */
@@ -240,9 +239,10 @@ extern const size_t idng_ut_lower_count;
 extern const uint32_t idng_ut_upper_cp[IDNG_UT_UPPER_COUNT];
 extern const uint32_t idng_ut_upper_to[IDNG_UT_UPPER_COUNT];
 extern const size_t idng_ut_upper_count;
-extern const uint16_t idng_ut_sec_stage1[IDNG_UT_SEC_STAGE1_SIZE];
-extern const uint16_t idng_ut_sec_stage2[IDNG_UT_SEC_STAGE2_SIZE];
-extern const uint32_t idng_ut_sec_props[IDNG_UT_SEC_PROPS_SIZE];
+/* each trie entry's UTS #39 security word (US_*) */
+extern const uint32_t idng_ut_sec_props[IDNG_UT_PROPS_SIZE];
+/* each trie entry's whole-script mask: the scripts a letter can pass for, bit k = WS_TARGETS[k] (IDNG_UT_WS_*), and IDNG_UT_WS_BROWSER; 0 but where US_WS */
+extern const uint32_t idng_ut_ws_mask[IDNG_UT_PROPS_SIZE];
 /* the security words of U+0000-U+007F, for one load instead of the trie's three */
 extern const uint32_t idng_ut_sec_ascii[IDNG_UT_SEC_ASCII_SIZE];
 /* augmented script sets, IDNG_UT_SCX_WORDS words each, bit n = script n */
@@ -252,11 +252,6 @@ extern const uint32_t idng_ut_conf_ref[IDNG_UT_CONF_COUNT];
 extern const size_t idng_ut_conf_count;
 /* the IDNG_UT_WS_* targets in each script set (bit k = WS_TARGETS[k]) */
 extern const uint32_t idng_ut_scx_targets[IDNG_UT_SCX_COUNT];
-/* sorted: letters that can pass for a script not their own (whole-script) */
-extern const uint32_t idng_ut_ws_cp[IDNG_UT_WS_COUNT];
-/* those scripts, bit k = WS_TARGETS[k] (IDNG_UT_WS_*); IDNG_UT_WS_BROWSER */
-extern const uint32_t idng_ut_ws_mask[IDNG_UT_WS_COUNT];
-extern const size_t idng_ut_ws_count;
 /* sorted: extra lookalike mappings (tools/lookalike_extra.txt) */
 extern const uint32_t idng_ut_extra_cp[IDNG_UT_EXTRA_COUNT];
 /* their ASCII targets in idng_ut_pool, as references */

@@ -7,6 +7,7 @@
  * and the Identifier_Status=Allowed set ICU 72's spoof checker carries).
  * ICU's spoof checker is the oracle of the tests (tests/codec/test_uts39.c).
  */
+#include "idna_internal.h"
 #include "idnguard.h"
 #include "unicode.h"
 
@@ -40,94 +41,25 @@ int idng_restriction_lookup(const char *name, size_t len, idng_restriction *leve
     return -1;
 }
 
-static int scx_test(const uint64_t *set, unsigned script)
-{
-    return (int)(set[script / 64] >> (script % 64) & 1);
-}
-
-static int scx_empty(const uint64_t *set)
-{
-    unsigned k;
-
-    for (k = 0; k < IDNG_UT_SCX_WORDS; k++)
-        if (set[k] != 0)
-            return 0;
-    return 1;
-}
-
 idng_restriction idng_uts39_label(const uint32_t *s, size_t n, int *mixed_numbers)
 {
-    /* The resolved script set of s, and the one of its code points whose
-     * set does not hold Latin (section 5.2 step 5), both starting from
-     * every script; the zero of the first decimal digit (section 5.3). */
-    uint64_t all[IDNG_UT_SCX_WORDS], no_latn[IDNG_UT_SCX_WORDS];
-    /* What of a security word this reads; a code point whose word agrees
-     * with the one before on all of it (same script set, Allowed, not a
-     * digit) changes nothing, which is most of them. */
-    const uint32_t seen_mask = US_SCX_MASK << US_SCX_SHIFT | US_ALLOWED_MASK << US_ALLOWED_SHIFT
-                               | US_DIGIT_MASK << US_DIGIT_SHIFT;
-    int ascii = 1, allowed = 1, seen = 0, mixed = 0;
-    uint32_t zero = 0, last = US_SCX_MASK + 1, last_w = 0xFFFFFFFFu;
+    struct idng_uts39_acc a;
     size_t i;
-    unsigned k;
 
-    memset(all, 0xFF, sizeof all);
-    memset(no_latn, 0xFF, sizeof no_latn);
+    idng_uts39_start(&a);
     for (i = 0; i < n; i++) {
-        uint32_t w;
-        const uint64_t *set;
         if (s[i] > 0x10FFFF) {
-            allowed = 0;
+            a.allowed = 0;
             continue;
         }
-        w = idng_usec(s[i]);
-        if ((w & seen_mask) == last_w) {
-            ascii &= s[i] < 0x80;
-            continue;
-        }
-        if (US_DIGIT(w) != US_DIGIT_NONE) {
-            /* Unicode keeps each set of ten decimal digits contiguous and
-             * in order, so the zero of a digit is the digit less its value. */
-            uint32_t z = s[i] - US_DIGIT(w);
-            mixed |= seen && z != zero;
-            zero = z;
-            seen = 1;
-        }
-        if (!US_ALLOWED(w)) {
-            allowed = 0; /* step 1 */
-            if (mixed_numbers == NULL)
-                break;
-            continue;
-        }
-        ascii &= s[i] < 0x80;
-        if (US_DIGIT(w) == US_DIGIT_NONE)
-            last_w = w & seen_mask;
-        /* The same set as the code point before changes nothing (a label
-         * is mostly of one script). */
-        if (US_SCX(w) == last)
-            continue;
-        last = US_SCX(w);
-        set = idng_ut_scx + (size_t)US_SCX(w) * IDNG_UT_SCX_WORDS;
-        for (k = 0; k < IDNG_UT_SCX_WORDS; k++)
-            all[k] &= set[k];
-        if (!scx_test(set, SCX_LATN))
-            for (k = 0; k < IDNG_UT_SCX_WORDS; k++)
-                no_latn[k] &= set[k];
+        idng_uts39_step(&a, s[i], idng_usec(s[i]));
+        /* Not Allowed (step 1): unrestricted, whatever comes next. */
+        if (!a.allowed && mixed_numbers == NULL)
+            break;
     }
     if (mixed_numbers != NULL)
-        *mixed_numbers = mixed;
-    if (!allowed)
-        return IDNG_RL_UNRESTRICTED;
-    if (ascii)
-        return IDNG_RL_ASCII; /* step 2 */
-    if (!scx_empty(all))
-        return IDNG_RL_SINGLE_SCRIPT; /* steps 3, 4 */
-    if (scx_test(no_latn, SCX_HANB) || scx_test(no_latn, SCX_JPAN) || scx_test(no_latn, SCX_KORE))
-        return IDNG_RL_HIGHLY; /* step 6 */
-    if (!scx_empty(no_latn) && !scx_test(no_latn, SCX_CYRL) && !scx_test(no_latn, SCX_GREK)
-        && !scx_test(no_latn, SCX_CHER))
-        return IDNG_RL_MODERATELY; /* step 7 */
-    return IDNG_RL_MINIMALLY;
+        *mixed_numbers = a.mixed;
+    return idng_uts39_level(&a);
 }
 
 idng_restriction idng_restriction_level(const uint32_t *s, size_t n)

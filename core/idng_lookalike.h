@@ -245,7 +245,8 @@ int idng_lookalike_foreign(const struct idng_lookalike_run *r, size_t *i, size_t
                            size_t *len);
 
 /** One label (an idng_label_fn; ctx is the run). */
-void idng_lookalike_label(void *ctx, size_t off, size_t len, const uint32_t *cps, size_t n);
+void idng_lookalike_label(void *ctx, size_t off, size_t len, const uint32_t *cps,
+                          const uint16_t *ents, size_t n);
 /** The facts, as idng_lookalike_scan returns them (r->any is 0, and so
  *  is the result, when no label was judged: a caller may skip the call). */
 int idng_lookalike_finish(struct idng_lookalike_run *r, struct idng_lookalike *out);

@@ -168,15 +168,15 @@ static idng_restriction level_emoji_aside(const uint32_t *cps, size_t n, idng_re
     return rl < IDNG_RL_SINGLE_SCRIPT ? IDNG_RL_SINGLE_SCRIPT : rl;
 }
 
-/* What rule 6 makes of one judged label, the i-th, on its own; its UTS #39
- * restriction level. */
+/* What rule 6 makes of one judged label, the i-th, on its own (ents as
+ * idng_judge_label takes them); its UTS #39 restriction level. */
 static idng_restriction judge_label(struct idng_lookalike_run *r, size_t i, const uint32_t *cps,
-                                    size_t n, size_t off, size_t len)
+                                    const uint16_t *ents, size_t n, size_t off, size_t len)
 {
     struct idng_lookalike *o = &r->out;
     struct idng_spoof_facts f;
     int mixed, cls;
-    idng_restriction level = idng_uts39_label(cps, n, &mixed);
+    idng_restriction level = idng_judge_label(cps, ents, n, &mixed, &f);
     unsigned patterns;
 
     if (level > o->level)
@@ -185,7 +185,6 @@ static idng_restriction judge_label(struct idng_lookalike_run *r, size_t i, cons
         note(o, IDNG_C_MIXED_SCRIPT, off, len);
     if (mixed)
         note(o, IDNG_C_MIXED_NUMBER, off, len);
-    idng_spoof_label(cps, n, level, &f);
     r->ws_own[i] = f.ws_own;
     r->ws_pass[i] = f.ws_pass;
     r->tld_letters[i] = (uint8_t)f.tld_letters;
@@ -196,7 +195,8 @@ static idng_restriction judge_label(struct idng_lookalike_run *r, size_t i, cons
     return level;
 }
 
-void idng_lookalike_label(void *ctx, size_t off, size_t len, const uint32_t *cps, size_t n)
+void idng_lookalike_label(void *ctx, size_t off, size_t len, const uint32_t *cps,
+                          const uint16_t *ents, size_t n)
 {
     struct idng_lookalike_run *r = ctx;
     const uint8_t *lab = r->wire + off;
@@ -238,6 +238,7 @@ void idng_lookalike_label(void *ctx, size_t off, size_t len, const uint32_t *cps
                 r->key_flags |= IDNG_SK_EXTRA | IDNG_SK_FOLD; /* octets as code points */
         }
         cps = own;
+        ents = NULL;
     }
     r->judged[i] = (unsigned char)judged;
     r->ws_own[i] = IDNG_SCRIPTS_ALL;
@@ -249,7 +250,7 @@ void idng_lookalike_label(void *ctx, size_t off, size_t len, const uint32_t *cps
             r->out.level = IDNG_RL_ASCII;
             r->any = 1;
         }
-        level = judge_label(r, i, cps, n, off, len);
+        level = judge_label(r, i, cps, ents, n, off, len);
         if (r->idn && foreign(r, cps, n))
             r->foreign[i / 64] |= UINT64_C(1) << (i % 64);
     }

@@ -327,12 +327,13 @@ struct keep {
     struct idng_decoded *d;
 };
 
-static void keep_label(void *ctx, size_t off, size_t len, const uint32_t *cps, size_t n)
+static void keep_label(void *ctx, size_t off, size_t len, const uint32_t *cps, const uint16_t *ents,
+                       size_t n)
 {
     struct keep *k = ctx;
 
     idng_decoded_add(k->d, cps, n);
-    idng_lookalike_label(k->run, off, len, cps, n);
+    idng_lookalike_label(k->run, off, len, cps, ents, n);
 }
 
 /* Rules 2, 3 and 6 (and with a_form, 5) on a name that is not plain ASCII:

@@ -14,6 +14,9 @@
 #                         the machine) and qps.png
 #   make bench-lookalike  the UTS #39 judgment per name against the validation,
 #                         and 100,000 protected names loaded (bench/lookalike_bench.c)
+#   make bench-lookalike-instructions  the same measurements under callgrind:
+#                         instructions per name, which the machine's load does
+#                         not move (bench/lookalike_profile.sh)
 #   make bench-lookalike-fp  each lookalike class's false positives on real IDNs
 #                         (Public Suffix List, dictionaries) and its agreement with
 #                         Chromium's IDN test cases (bench/lookalike_fp.sh; not in
@@ -68,6 +71,11 @@ bench-lookalike: deps-bench
 	@mkdir -p $(BENCH_OUT)
 	$(LOOKALIKE_BIN) $(BENCH_PSL) $(BENCH_OUT)/lookalike.md
 	@cat $(BENCH_OUT)/lookalike.md
+
+.PHONY: bench-lookalike-instructions
+bench-lookalike-instructions: deps-bench
+	@$(MAKE) --no-print-directory $(LOOKALIKE_BIN)
+	sh bench/lookalike_profile.sh $(LOOKALIKE_BIN) $(BENCH_PSL) $(BUILD)/bench/lookalike-profile
 
 # What each lookalike class flags on real names (the Public Suffix List's IDNs,
 # dictionary words under .com and their language's ccTLD) and on Chromium's

@@ -143,7 +143,7 @@ AUGMENT = {"Hani": ["Hanb", "Jpan", "Kore"], "Hira": ["Jpan"], "Kana": ["Jpan"],
 # lookalike rules beyond the skeleton, whether the code point's looser keys
 # differ from its skeleton (an extra lookalike mapping or a fold,
 # idng_ut_extra_cp and idng_ut_fold_cp, or a capital in its prototype) and
-# whether it can pass for another script (idng_ut_ws_cp), so that most code
+# whether it can pass for another script (idng_ut_ws_mask), so that most code
 # points skip those searches.
 SEC_FIELDS = [("SCX", 9), ("ALLOWED", 1), ("DIGIT", 4), ("DEC", 1), ("NZCCC", 1),
               ("PSTART", 1), ("CONFIDX", 13), ("LKMAP", 1), ("WS", 1)]
@@ -1169,9 +1169,6 @@ def main():
                            "CCC": ccc[cp],
                            "DECOMP": 1 if cp in decomp and not decomp[cp][0] else 0,
                            "STD3": 1 if cp in u46_std3 else 0}))
-    stage1, stage2, pwords = build_trie(words, TRIE_SHIFT)
-    if len(pwords) > 0xFFFF or len(stage2) > 0xFFFF:
-        die("trie does not fit 16-bit indexes")
 
     sc_names, scx_index, scx_sets, allowed, proto, digit = load_uts39(
         ucd, {n: inputs["ICU/" + n] for n in icu_files}, gc, norm, u46_status,
@@ -1211,7 +1208,6 @@ def main():
     ws_latin = load_ws_browser(WS_BROWSER_FILE, sc_names, scx_index, scx_sets)
     ws, fold = lookalike_data(load_names(paths["UnicodeData.txt"]), decomp, allowed_valid,
                               sc_names, scx_index, scx_sets, skel, rendered, ws_latin)
-    ws_cp = sorted(ws)
     fold_cp = sorted(fold)
     # Digit lookalikes: valid, allowed code points other than ASCII digits
     # whose skeleton is an ASCII digit's (U+09E6 BENGALI DIGIT ZERO, like 0),
@@ -1248,9 +1244,17 @@ def main():
                        "LKMAP": 1 if cp in extra or cp in fold or cp in DOTLESS
                                 or any(0x41 <= x <= 0x5A for x in skel(cp)) else 0,
                        "WS": 1 if cp in ws else 0}, SEC_FIELDS) for cp in range(MAXCP)]
-    sec_stage1, sec_stage2, sec_pwords = build_trie(sec_words, TRIE_SHIFT)
-    if len(sec_pwords) > 0xFFFF or len(sec_stage2) > 0xFFFF:
-        die("the UTS #39 trie does not fit 16-bit indexes")
+    # One trie for both: an entry is a code point's property word, its
+    # security word and its whole-script mask (0 for a letter that passes
+    # for no other script), so that the validation's lookup of a code point
+    # is the lookalike rules' too (the entry's index, idng_ucp).
+    stage1, stage2, trie_entries = build_trie(
+        list(zip(words, sec_words, [ws.get(cp, 0) for cp in range(MAXCP)])), TRIE_SHIFT)
+    if len(trie_entries) > 0xFFFF or len(stage2) > 0xFFFF:
+        die("trie does not fit 16-bit indexes")
+    if stage1[0] != 0:
+        die("the trie's first block is not at offset 0")
+    pwords = [e[0] for e in trie_entries]
     scx_words = (len(sc_names) + 63) // 64
     scx_flat = [(v >> (64 * k)) & (2**64 - 1) for v in scx_sets for k in range(scx_words)]
 
@@ -1318,8 +1322,9 @@ def main():
         " *",
         " * RFC 5892 derived property counts: " + ", ".join(
             "%s %d" % (inv_i08[k], counts[k]) for k in sorted(counts)),
-        " * Trie: %d property words, stage2 %d entries, block size %d." % (
-            len(pwords), len(stage2), 1 << TRIE_SHIFT),
+        " * Trie: %d entries (property word, security word, whole-script mask), stage2 %d"
+        " entries," % (len(trie_entries), len(stage2)),
+        " * block size %d." % (1 << TRIE_SHIFT),
         " */",
     ]
 
@@ -1327,7 +1332,8 @@ def main():
     arrays = [
         ("uint16_t", "idng_ut_stage1", stage1, 16, "%d", "STAGE1_SIZE", None),
         ("uint16_t", "idng_ut_stage2", stage2, 16, "%d", "STAGE2_SIZE", None),
-        ("uint32_t", "idng_ut_props", pwords, 8, "0x%08xu", "PROPS_SIZE", None),
+        ("uint32_t", "idng_ut_props", pwords, 8, "0x%08xu", "PROPS_SIZE",
+         "each trie entry's property word (UP_*)"),
         ("uint32_t", "idng_ut_pool", pool, 10, "0x%04x", "POOL_SIZE", None),
         ("uint32_t", "idng_ut_map_cp", map_cp, 10, "0x%04x", "MAP_COUNT",
          "sorted code points with a UTS #46 mapping"),
@@ -1348,9 +1354,12 @@ def main():
          "sorted: simple uppercase mappings"),
         ("uint32_t", "idng_ut_upper_to", [t for _, t in up], 10, "0x%04x", "UPPER_COUNT",
          None),
-        ("uint16_t", "idng_ut_sec_stage1", sec_stage1, 16, "%d", "SEC_STAGE1_SIZE", None),
-        ("uint16_t", "idng_ut_sec_stage2", sec_stage2, 16, "%d", "SEC_STAGE2_SIZE", None),
-        ("uint32_t", "idng_ut_sec_props", sec_pwords, 8, "0x%08xu", "SEC_PROPS_SIZE", None),
+        ("uint32_t", "idng_ut_sec_props", [e[1] for e in trie_entries], 8, "0x%08xu", "PROPS_SIZE",
+         "each trie entry's UTS #39 security word (US_*)"),
+        ("uint32_t", "idng_ut_ws_mask", [e[2] for e in trie_entries], 8, "0x%08x", "PROPS_SIZE",
+         "each trie entry's whole-script mask: the scripts a letter can pass for,"
+         " bit k = WS_TARGETS[k] (IDNG_UT_WS_*), and IDNG_UT_WS_BROWSER; 0 but where"
+         " US_WS"),
         ("uint32_t", "idng_ut_sec_ascii", sec_words[:128], 8, "0x%08xu", "SEC_ASCII_SIZE",
          "the security words of U+0000-U+007F, for one load instead of the trie's three"),
         ("uint64_t", "idng_ut_scx", scx_flat, 3, "0x%016xull", "SCX_SIZE",
@@ -1362,10 +1371,6 @@ def main():
                                                   if any(v >> sc_names.index(x) & 1 for x in t))
                                               for v in scx_sets], 10, "0x%05x", "SCX_COUNT",
          "the IDNG_UT_WS_* targets in each script set (bit k = WS_TARGETS[k])"),
-        ("uint32_t", "idng_ut_ws_cp", ws_cp, 10, "0x%04x", "WS_COUNT",
-         "sorted: letters that can pass for a script not their own (whole-script)"),
-        ("uint32_t", "idng_ut_ws_mask", [ws[c] for c in ws_cp], 8, "0x%08x", "WS_COUNT",
-         "those scripts, bit k = WS_TARGETS[k] (IDNG_UT_WS_*); IDNG_UT_WS_BROWSER"),
         ("uint32_t", "idng_ut_extra_cp", extra_cp, 10, "0x%04x", "EXTRA_COUNT",
          "sorted: extra lookalike mappings (tools/lookalike_extra.txt)"),
         ("uint32_t", "idng_ut_extra_ref", extra_ref, 10, "%d", "EXTRA_COUNT",
@@ -1403,8 +1408,7 @@ def main():
         out.append(table("idng_ut_%s_to" % case))
         count = len(data["idng_ut_%s_cp" % case])
         out.append("const size_t idng_ut_%s_count = %d;" % (case, count))
-    for name in ("idng_ut_sec_stage1", "idng_ut_sec_stage2", "idng_ut_sec_props",
-                 "idng_ut_sec_ascii", "idng_ut_scx",
+    for name in ("idng_ut_sec_props", "idng_ut_ws_mask", "idng_ut_sec_ascii", "idng_ut_scx",
                  "idng_ut_conf_ref"):
         out.append(table(name))
     out.append("const size_t idng_ut_conf_count = %d;" % len(conf_ref))
@@ -1413,9 +1417,8 @@ def main():
     out.append("const size_t idng_ut_digitlike_count = %d;" % len(digitlike))
     out.append(table("idng_ut_emoji_edge"))
     out.append("const size_t idng_ut_emoji_count = %d;" % len(emoji))
-    for name in ("ws", "extra", "fold"):
-        for suffix in (("cp", "mask") if name == "ws" else ("cp", "ref") if name == "extra"
-                       else ("cp", "to")):
+    for name in ("extra", "fold"):
+        for suffix in (("cp", "ref") if name == "extra" else ("cp", "to")):
             out.append(table("idng_ut_%s_%s" % (name, suffix)))
         out.append("const size_t idng_ut_%s_count = %d;" % (name, len(data["idng_ut_%s_cp" % name])))
     out.append("const char idng_ut_scx_names[IDNG_UT_SCX_SCRIPTS][5] = {")
@@ -1503,9 +1506,11 @@ def main():
         "#define IDNG_UT_SKEL_VALID_MAX %d" % skel_valid_max,
         "#define IDNG_UT_SKEL_VALID_OCTETS %d" % skel_valid_octets,
         "",
-        "/* The trie: the property word of cp is",
-        " * idng_ut_props[idng_ut_stage2[idng_ut_stage1[cp >> IDNG_UT_SHIFT]",
-        " *                               + (cp & IDNG_UT_BLOCK_MASK)]]. */",
+        "/* The trie: the entry of cp is",
+        " * idng_ut_stage2[idng_ut_stage1[cp >> IDNG_UT_SHIFT] + (cp & IDNG_UT_BLOCK_MASK)],",
+        " * which indexes idng_ut_props (its property word), idng_ut_sec_props (its",
+        " * security word) and idng_ut_ws_mask.  The first block is at offset 0:",
+        " * below U+0080 the entry is idng_ut_stage2[cp]. */",
         "#define IDNG_UT_SHIFT %d" % TRIE_SHIFT,
         "#define IDNG_UT_BLOCK_MASK %du" % ((1 << TRIE_SHIFT) - 1),
         "/* A reference into idng_ut_pool: offset << IDNG_UT_REF_LEN_BITS | length. */",
@@ -1536,7 +1541,7 @@ def main():
         if name in ("idng_ut_map_ref", "idng_ut_dec_ref", "idng_ut_comp_val",
                     "idng_ut_lower_to", "idng_ut_upper_to"):
             h.append("extern const size_t %s_count;" % name.rsplit("_", 1)[0])
-        if name in ("idng_ut_conf_ref", "idng_ut_ws_mask", "idng_ut_extra_ref",
+        if name in ("idng_ut_conf_ref", "idng_ut_extra_ref",
                     "idng_ut_fold_to", "idng_ut_digitlike_cp", "idng_ut_emoji_edge"):
             h.append("extern const size_t %s_count;" % name.rsplit("_", 1)[0])
     h += ["/* the scripts' short names (ISO 15924 codes), by bit */",

@@ -428,6 +428,96 @@ START_TEST(test_codec_keys)
 }
 END_TEST
 
+/* Code points that each rule of a label's judgment asks about: letters of
+ * several scripts (some with prototypes, extra mappings or whole-script
+ * masks), marks, digits of four scripts, the punctuation-like and TLD
+ * letters, the Kana of the cjk rules, emoji pieces. */
+static const uint32_t judge_pool[] = {
+    'a',    'l',    'p',    'i',    '0',    '1',    '5',     '-',    0xE9,   0xB7,
+    0xFE,   0xF0,   0x259,  0x131,  0x237,  0x301,  0x307,   0x335,  0x430,  0x440,
+    0x43B,  0x4CF,  0x3B1,  0x3BF,  0x58A,  0x2BC,  0x2019,  0x2010, 0x30FC, 0x30CE,
+    0x3078, 0x30D8, 0x30A2, 0x3042, 0x3099, 0x4E00, 0x5341,  0x4E2D, 0xAC00, 0x9E6,
+    0x966,  0x660,  0x6F0,  0x628,  0x5D0,  0xE01,  0x1F600, 0x200D, 0x13A0};
+
+/* idng_judge_label(s, ents) must be idng_uts39_label, then idng_spoof_label;
+ * fails naming what differs. */
+static void judge_as_two(const uint32_t *s, const uint16_t *ents, size_t n)
+{
+    struct idng_spoof_facts one, two;
+    int mixed_one = -1, mixed_two = -1;
+    idng_restriction level_one = idng_judge_label(s, ents, n, &mixed_one, &one);
+    idng_restriction level_two = idng_uts39_label(s, n, &mixed_two);
+    size_t i;
+    char text[256];
+    int at = 0;
+
+    idng_spoof_label(s, n, level_two, &two);
+    for (i = 0; i < n && at < (int)sizeof text - 10; i++)
+        at += snprintf(text + at, sizeof text - (size_t)at, " %04lX", (unsigned long)s[i]);
+    ck_assert_msg(level_one == level_two && mixed_one == mixed_two && one.ws_own == two.ws_own
+                      && one.ws_pass == two.ws_pass && one.patterns == two.patterns
+                      && one.tld_letters == two.tld_letters && one.keys == two.keys,
+                  "[%s ] (entries %s): level %d/%d, mixed %d/%d, ws_own %x/%x, ws_pass %x/%x, "
+                  "patterns %x/%x, tld %x/%x, keys %x/%x",
+                  text, ents ? "the validation's" : "looked up", (int)level_one, (int)level_two,
+                  mixed_one, mixed_two, one.ws_own, two.ws_own, one.ws_pass, two.ws_pass,
+                  one.patterns, two.patterns, one.tld_letters, two.tld_letters, one.keys, two.keys);
+}
+
+static size_t judged_with_ents;
+
+/* An idng_label_fn: the label judged with the validation's entries and
+ * with its own lookups. */
+static void judge_handed(void *ctx, size_t off, size_t len, const uint32_t *cps,
+                         const uint16_t *ents, size_t n)
+{
+    (void)ctx;
+    (void)off;
+    (void)len;
+    if (cps == NULL)
+        return;
+    if (ents != NULL) {
+        judged_with_ents++;
+        judge_as_two(cps, ents, n);
+    }
+    judge_as_two(cps, NULL, n);
+}
+
+/* The one-pass judgment of a label (idng_judge_label) gives what its two
+ * passes give, on labels drawn from judge_pool (and a code point past
+ * U+10FFFF now and then), with the entries the validation hands over
+ * (idng_wire_check_labels) and without. */
+START_TEST(test_codec_judge_label)
+{
+    uint32_t seed = 0x6a75646u, s[12];
+    size_t k, i, n;
+
+    judged_with_ents = 0;
+    for (k = 0; k < 20000; k++) {
+        uint8_t wire[IDNG_WIRE_MAX];
+        char a[IDNG_LABEL_MAX];
+        size_t alen = sizeof a - 4, cnt;
+        idng_error each[IDNG_LABELS_MAX];
+        n = 1 + t_xorshift32(&seed) % 12;
+        for (i = 0; i < n; i++)
+            s[i] = judge_pool[t_xorshift32(&seed) % (sizeof judge_pool / sizeof judge_pool[0])];
+        if (k % 97 == 0)
+            s[t_xorshift32(&seed) % n] = 0x110000;
+        judge_as_two(s, NULL, n);
+        memcpy(a, "xn--", 4);
+        if (idng_punycode_encode(s, n, NULL, a + 4, &alen) != IDNG_OK)
+            continue;
+        wire[0] = (uint8_t)(alen + 4);
+        memcpy(wire + 1, a, alen + 4);
+        wire[alen + 5] = 0;
+        idng_wire_check_labels(wire, alen + 6, IDNG_MODE_UTS46, each, IDNG_LABELS_MAX, &cnt,
+                               judge_handed, NULL);
+    }
+    /* The validation handed its entries over for most of them. */
+    ck_assert_uint_gt(judged_with_ents, 10000);
+}
+END_TEST
+
 /* The settings' errors name the value and the reason. */
 START_TEST(test_settings_errors)
 {
@@ -468,6 +558,7 @@ static Suite *suite(void)
     tcase_add_loop_test(tc, test_codec_in_scripts, 0,
                         (int)(sizeof in_scripts / sizeof in_scripts[0]));
     tcase_add_test(tc, test_codec_keys);
+    tcase_add_test(tc, test_codec_judge_label);
     tcase_add_test(tc, test_settings_errors);
     suite_add_tcase(s, tc);
     return s;

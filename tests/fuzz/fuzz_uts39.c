@@ -21,6 +21,8 @@
  *   one-pass path) followed by those 'a's (a starter with no prototype);
  * - idng_uts39_label agrees with idng_restriction_level and
  *   idng_mixed_numbers, and a level is one of the six;
+ * - idng_judge_label (one pass) gives what idng_uts39_label and then
+ *   idng_spoof_label give;
  * - the name functions end in OK, NOSPACE (skeleton: the length then fits
  *   exactly) or a codec status; a skeleton is printable UTF-8 with no
  *   control character, and the name's level is one of the six.
@@ -88,6 +90,19 @@ static void levels(const uint32_t *cp, size_t n)
                idng_restriction_level(cp, n));
     FUZZ_CHECK(mixed == idng_mixed_numbers(cp, n), "one pass %d, numbers alone %d", mixed,
                idng_mixed_numbers(cp, n));
+    {
+        struct idng_spoof_facts one, two;
+        int mixed_one = -1;
+        idng_restriction l_one = idng_judge_label(cp, NULL, n, &mixed_one, &one);
+        idng_spoof_label(cp, n, l, &two);
+        FUZZ_CHECK(l_one == l && mixed_one == mixed && one.ws_own == two.ws_own
+                       && one.ws_pass == two.ws_pass && one.patterns == two.patterns
+                       && one.tld_letters == two.tld_letters && one.keys == two.keys,
+                   "judge_label: level %d/%d, mixed %d/%d, facts %x %x %x %x %x / %x %x %x %x %x",
+                   l_one, l, mixed_one, mixed, one.ws_own, one.ws_pass, one.patterns,
+                   one.tld_letters, one.keys, two.ws_own, two.ws_pass, two.patterns,
+                   two.tld_letters, two.keys);
+    }
 }
 
 static void names(const uint8_t *text, size_t n, size_t capoff)
