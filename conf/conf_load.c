@@ -343,24 +343,6 @@ static char *read_names_file(struct pstate *p, const struct key *k, const char *
     return NULL;
 }
 
-/* How many lines of a file of names may hold a name: those with something
- * before any '#' but blanks.  (A file of comments reserves nothing.) */
-static size_t count_names(const char *buf, size_t len)
-{
-    const char *s = buf, *end = buf + len;
-    size_t n = 0;
-
-    while (s < end) {
-        const char *nl = memchr(s, '\n', (size_t)(end - s));
-        const char *eol = nl != NULL ? nl : end;
-        while (s < eol && (*s == ' ' || *s == '\t' || *s == '\r'))
-            s++;
-        n += s < eol && *s != '#';
-        s = eol + 1;
-    }
-    return n;
-}
-
 /* Reads the file of names at path that k (its row) names, reporting at the
  * line that named it: protect-file, allow-file, deny-file. */
 int conf_load_names(struct pstate *p, const struct key *k, const char *path,
@@ -391,13 +373,16 @@ int conf_load_names(struct pstate *p, const struct key *k, const char *path,
         free(buf);
         return -1;
     }
-    /* Room for every name at once: a file of a million names grows no
-     * table a name at a time. */
-    if (add == conf_add_listed || add == conf_add_protected) {
-        size_t names = count_names(buf, len);
-        if (add == conf_add_listed ? conf_reserve_listed(p, k, names) != 0
-                                   : idng_protect_reserve(&p->c.policy.protect, names) != 0
-                                         && conf_fail(p, "out of memory") != 0) {
+    /* A list's room for every line at once: a file of a million names
+     * grows no table a name at a time. */
+    if (add == conf_add_listed) {
+        size_t lines = 1;
+        const char *s = buf, *end = buf + len;
+        while ((s = memchr(s, '\n', (size_t)(end - s))) != NULL) {
+            lines++;
+            s++;
+        }
+        if (conf_reserve_listed(p, k, lines) != 0) {
             free(buf);
             return -1;
         }

@@ -92,9 +92,6 @@ struct idng_protect {
     int suffixes;
     /** protect-embedded: yes: look for it between hyphens too. */
     int embedded;
-    /** What adding many names remembers of the labels they share
-     *  (protect.c); NULL but after idng_protect_reserve of many names. */
-    struct idng_protect_memo *memo;
 };
 
 /** Makes s an empty set. */
@@ -110,13 +107,6 @@ void idng_protect_free(struct idng_protect *s);
  *   unchanged); -2 malformed or not an A-label name.
  */
 int idng_protect_add(struct idng_protect *s, const uint8_t *wire, size_t len);
-
-/**
- * Makes room for about more names at once (a protect-file's lines), so
- * that a big list grows no table a name at a time.
- * @return 0; -1 out of memory (the set is unchanged, and still works).
- */
-int idng_protect_reserve(struct idng_protect *s, size_t more);
 
 /**
  * Sets the scripts a top-level domain expects (IDNG_SCRIPT_* bits; 0

@@ -123,10 +123,6 @@ int lk_label_key(const struct idng_lookalike_run *r, unsigned kind, size_t i, ui
 size_t lk_label_at(const struct idng_lookalike_run *r, size_t off);
 uint64_t lk_key_label(struct idng_lookalike_run *r, unsigned kind, uint32_t *key, size_t i,
                       uint64_t parent);
-/* What lk_key_label does with the skeleton sk (n code points) of label i,
- * made elsewhere (the protected names' memo of skeletons). */
-uint64_t lk_key_put(struct idng_lookalike_run *r, uint32_t *key, size_t i, const uint32_t *sk,
-                    size_t n, uint64_t parent);
 
 /* tld_scripts.c: the rules that need the top-level domain. */
 void lk_by_tld(const struct idng_lookalike_run *r, struct idng_lookalike *out);

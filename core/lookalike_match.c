@@ -99,15 +99,19 @@ static int is_parent(const struct idng_protect *s, uint64_t h)
     return 0;
 }
 
-/* Puts the skeleton sk of label i before the key already built (the labels
+/* Puts the skeleton of label i before the key already built (the labels
  * after it), after its length, and returns the new parent's hash; 0 and
  * r->keys cleared when it does not fit. */
-uint64_t lk_key_put(struct idng_lookalike_run *r, uint32_t *key, size_t i, const uint32_t *sk,
-                    size_t n, uint64_t parent)
+uint64_t lk_key_label(struct idng_lookalike_run *r, unsigned kind, uint32_t *key, size_t i,
+                      uint64_t parent)
 {
-    size_t end = r->key_at[i + 1];
+    uint32_t sk[(IDNG_LABEL_MAX + 1) * IDNG_SKELETON_GROWTH];
+    size_t n = sizeof sk / sizeof sk[0], end = r->key_at[i + 1];
 
-    if (n + 1 > end) {
+    if (idng_skeleton_ex(r->cps + r->cp_at[i], r->cp_at[i + 1] - r->cp_at[i], kind_flags[kind], sk,
+                         &n)
+            != IDNG_OK
+        || n + 1 > end) {
         r->keys = 0;
         return 0;
     }
@@ -115,22 +119,6 @@ uint64_t lk_key_put(struct idng_lookalike_run *r, uint32_t *key, size_t i, const
     key[r->key_at[i]] = (uint32_t)n;
     memcpy(key + r->key_at[i] + 1, sk, n * sizeof *sk);
     return fold(parent, key + r->key_at[i], n + 1);
-}
-
-/* lk_key_put of label i's skeleton of kind, made here. */
-uint64_t lk_key_label(struct idng_lookalike_run *r, unsigned kind, uint32_t *key, size_t i,
-                      uint64_t parent)
-{
-    uint32_t sk[(IDNG_LABEL_MAX + 1) * IDNG_SKELETON_GROWTH];
-    size_t n = sizeof sk / sizeof sk[0];
-
-    if (idng_skeleton_ex(r->cps + r->cp_at[i], r->cp_at[i + 1] - r->cp_at[i], kind_flags[kind], sk,
-                         &n)
-        != IDNG_OK) {
-        r->keys = 0;
-        return 0;
-    }
-    return lk_key_put(r, key, i, sk, n, parent);
 }
 
 /* Is the parent at w a protected name itself?  One that holds raw labels
