@@ -143,6 +143,27 @@ int idng_in_scripts(const uint32_t *s, size_t n, unsigned scripts)
 
 /* ---- the looser keys ---- */
 
+/* The IDNG_SK_* under which the key of a code point of security word w may
+ * differ from its skeleton: the extra and fold mappings' letters (and the
+ * dotless letters) under both, a decomposition or a combining mark under
+ * IDNG_SK_FOLD. */
+static unsigned key_flags(uint32_t w)
+{
+    unsigned f = US_LKMAP(w) ? IDNG_SK_EXTRA | IDNG_SK_FOLD : 0;
+
+    return US_NZCCC(w) || US_DEC(w) ? f | IDNG_SK_FOLD : f;
+}
+
+unsigned idng_skeleton_keys(const uint32_t *s, size_t n)
+{
+    unsigned f = 0;
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        f |= s[i] > 0x10FFFF ? IDNG_SK_EXTRA | IDNG_SK_FOLD : key_flags(idng_usec(s[i]));
+    return f;
+}
+
 /* Appends cp, or its extra lookalike mapping under IDNG_SK_EXTRA, to
  * t[*m..); t has room for it. */
 static void put_letter(uint32_t cp, unsigned flags, uint32_t *t, size_t *m)
@@ -434,18 +455,12 @@ void idng_spoof_label(const uint32_t *s, size_t n, idng_restriction level,
         }
         w = idng_usec(c);
         set = scx_set(w);
-        /* The keys that differ from the skeleton's. */
-        if (US_LKMAP(w))
-            f->keys |= IDNG_SK_EXTRA | IDNG_SK_FOLD;
+        f->keys |= key_flags(w);
         /* A lone combining mark (a precomposed letter's marks make no
          * pattern alone: none repeats one, holds five or sits on a letter
          * outside Latin, Greek and Cyrillic). */
-        if (US_NZCCC(w)) {
-            f->keys |= IDNG_SK_FOLD;
+        if (US_NZCCC(w))
             marks = 1;
-        } else if (US_DEC(w)) {
-            f->keys |= IDNG_SK_FOLD;
-        }
         /* digit-lookalike: digits and digit lookalikes only. */
         if (digits && c - '0' >= 10u) {
             /* Every digit lookalike has a prototype or an extra mapping

@@ -67,14 +67,14 @@ static int reserve(struct idng_protect *s, size_t more, size_t keylen)
     return 0;
 }
 
-/* Adds h to the parents' set; 0, or -1 out of memory. */
-static int parent_add(struct idng_protect *s, uint64_t h)
+/* Room in the parents' set for more hashes (at most half full); 0, or -1
+ * out of memory. */
+static int parents_reserve(struct idng_protect *s, size_t more)
 {
-    size_t i;
-
-    h |= 1;
-    if (2 * (s->parents_used + 1) > s->nparents) {
-        size_t n = s->nparents ? 2 * s->nparents : 64, k;
+    if (2 * (s->parents_used + more) > s->nparents) {
+        size_t n = s->nparents ? 2 * s->nparents : 64, k, i;
+        while (2 * (s->parents_used + more) > n)
+            n *= 2;
         uint64_t *t = calloc(n, sizeof *t);
         if (t == NULL)
             return -1;
@@ -89,6 +89,17 @@ static int parent_add(struct idng_protect *s, uint64_t h)
         s->parents = t;
         s->nparents = n;
     }
+    return 0;
+}
+
+/* Adds h to the parents' set; 0, or -1 out of memory. */
+static int parent_add(struct idng_protect *s, uint64_t h)
+{
+    size_t i;
+
+    h |= 1;
+    if (parents_reserve(s, 1) != 0)
+        return -1;
     for (i = (size_t)h & (s->nparents - 1); s->parents[i] != 0; i = (i + 1) & (s->nparents - 1))
         if (s->parents[i] == h)
             return 0;
@@ -137,6 +148,17 @@ static void slot_hold(struct idng_protect *s, uint64_t h, const uint32_t *key, s
     s->used++;
 }
 
+int idng_protect_reserve(struct idng_protect *s, size_t more)
+{
+    /* Every name has a key and is a parent of its own that no other name
+     * has; most have nothing more (a registrable label's key is shared by
+     * the names under it), and the others grow the tables as they come. */
+    if (idng_nameset_reserve(&s->names, more) != 0 || more > SIZE_MAX / 4
+        || reserve(s, more, 0) != 0 || parents_reserve(s, more) != 0)
+        return -1;
+    return 0;
+}
+
 int idng_protect_add(struct idng_protect *s, const uint8_t *wire, size_t len)
 {
     /* The key is made as a query name's is, with every label keyed. */
@@ -144,7 +166,7 @@ int idng_protect_add(struct idng_protect *s, const uint8_t *wire, size_t len)
     struct idng_lookalike_run r;
     uint32_t key[KINDS][IDNG_LK_KEY_MAX];
     uint32_t lk[KINDS][(IDNG_LABEL_MAX + 1) * IDNG_SKELETON_GROWTH];
-    size_t start[KINDS] = {0}, lk_len[KINDS] = {0}, at, klen, reg, li;
+    size_t start[KINDS] = {0}, lk_len[KINDS] = {0}, at, klen, more, reg, li;
     uint64_t h[KINDS];
     unsigned kind, made = 0;
     int rc;
@@ -161,14 +183,18 @@ int idng_protect_add(struct idng_protect *s, const uint8_t *wire, size_t len)
             return -2;
     if (r.nlab == 0)
         return -2;
-    if (idng_nameset_find(&s->names, wire, len) != IDNG_NAMESET_NONE)
-        return 1;
-    /* Every kind (the skeleton's key must fit; a looser one that does not
-     * is left out), each parent's hash among the parents; a kind whose key
-     * is the one before's shares its slot.  Unlike a query name's, every
-     * kind is made: an ASCII label is not judged, so nothing says where
-     * its looser keys differ (0 is O to the skeleton, o to the looser). */
-    r.key_flags = IDNG_SK_EXTRA | IDNG_SK_FOLD;
+    /* Every kind whose key may differ from the one before's (the
+     * skeleton's key must fit; a looser one that does not is left out),
+     * each parent's hash among the parents; a kind not made shares the
+     * slot of the one before.  Unlike a query name's, an ASCII label's
+     * looser keys count too (0 is O to the skeleton, o to the looser):
+     * the judged labels have said where theirs differ, the others are
+     * asked here (all of them when some code points were not kept). */
+    for (at = 0; at < r.nlab; at++)
+        if (!r.judged[at])
+            r.key_flags |= r.first > 0 ? IDNG_SK_EXTRA | IDNG_SK_FOLD
+                                       : idng_skeleton_keys(r.cps + r.cp_at[at],
+                                                            r.cp_at[at + 1] - r.cp_at[at]);
     reg = idng_psl_registrable(wire, len, 0);
     li = reg < len ? lk_label_at(&r, reg + 1) : r.nlab;
     for (kind = 0; kind < KINDS; kind++) {
@@ -193,10 +219,14 @@ int idng_protect_add(struct idng_protect *s, const uint8_t *wire, size_t len)
             lk_len[kind] = 0;
     }
     klen = 0;
+    more = 0;
     for (kind = 0; kind < KINDS; kind++)
-        if (made & 1u << kind)
+        if (made & 1u << kind) {
             klen += IDNG_LK_KEY_MAX - start[kind] + lk_len[kind];
-    if (reserve(s, 2 * KINDS, klen) != 0)
+            more += 1 + (lk_len[kind] > 0);
+        }
+    /* A name already there adds nothing: its parents are held already. */
+    if (reserve(s, more, klen) != 0)
         return -1;
     rc = idng_nameset_add(&s->names, wire, len, &at);
     if (rc != 0)
