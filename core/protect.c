@@ -165,10 +165,11 @@ int idng_protect_add(struct idng_protect *s, const uint8_t *wire, size_t len)
     static const struct idng_protect keyed = {.used = 1};
     struct idng_lookalike_run r;
     uint32_t key[KINDS][IDNG_LK_KEY_MAX];
-    uint32_t lk[KINDS][(IDNG_LABEL_MAX + 1) * IDNG_SKELETON_GROWTH];
+    size_t key_at[KINDS][IDNG_LABELS_MAX + 1];
+    unsigned differs[IDNG_LABELS_MAX];
     size_t start[KINDS] = {0}, lk_len[KINDS] = {0}, at, klen, more, reg, li;
     uint64_t h[KINDS];
-    unsigned kind, made = 0;
+    unsigned kind, prev = KIND_SKELETON, made = 0;
     int rc;
 
     /* Only A-label names: no octet is >= 0x80 (length octets are below
@@ -187,14 +188,16 @@ int idng_protect_add(struct idng_protect *s, const uint8_t *wire, size_t len)
      * skeleton's key must fit; a looser one that does not is left out),
      * each parent's hash among the parents; a kind not made shares the
      * slot of the one before.  Unlike a query name's, an ASCII label's
-     * looser keys count too (0 is O to the skeleton, o to the looser):
-     * the judged labels have said where theirs differ, the others are
-     * asked here (all of them when some code points were not kept). */
-    for (at = 0; at < r.nlab; at++)
-        if (!r.judged[at])
-            r.key_flags |= r.first > 0 ? IDNG_SK_EXTRA | IDNG_SK_FOLD
-                                       : idng_skeleton_keys(r.cps + r.cp_at[at],
-                                                            r.cp_at[at + 1] - r.cp_at[at]);
+     * looser keys count too (0 is O to the skeleton, o to the looser), so
+     * each label is asked where its keys may differ (all of them when
+     * some code points were not kept); a label whose key of one kind is
+     * that of the kind made before takes it from there. */
+    for (at = 0; at < r.nlab; at++) {
+        differs[at] = r.first > 0
+                          ? IDNG_SK_EXTRA | IDNG_SK_FOLD
+                          : idng_skeleton_keys(r.cps + r.cp_at[at], r.cp_at[at + 1] - r.cp_at[at]);
+        r.key_flags |= differs[at];
+    }
     reg = idng_psl_registrable(wire, len, 0);
     li = reg < len ? lk_label_at(&r, reg + 1) : r.nlab;
     for (kind = 0; kind < KINDS; kind++) {
@@ -204,7 +207,12 @@ int idng_protect_add(struct idng_protect *s, const uint8_t *wire, size_t len)
         r.keys = 1;
         r.key_at[r.nlab] = IDNG_LK_KEY_MAX;
         for (at = r.nlab; at-- > 0 && r.keys;) {
-            h[kind] = lk_key_label(&r, kind, key[kind], at, h[kind]);
+            if (made && !(differs[at] & kind_flags[kind] & ~kind_flags[prev])) {
+                const uint32_t *was = key[prev] + key_at[prev][at];
+                h[kind] = lk_key_put(&r, key[kind], at, h[kind], was + 1, was[0]);
+            } else {
+                h[kind] = lk_key_label(&r, kind, key[kind], at, h[kind]);
+            }
             if (r.keys && parent_add(s, h[kind]) != 0)
                 return -1;
         }
@@ -213,10 +221,11 @@ int idng_protect_add(struct idng_protect *s, const uint8_t *wire, size_t len)
         if (!r.keys)
             continue;
         made |= 1u << kind;
+        prev = kind;
+        memcpy(key_at[kind], r.key_at, (r.nlab + 1) * sizeof r.key_at[0]);
         start[kind] = r.key_at[0];
-        lk_len[kind] = sizeof lk[kind] / sizeof lk[kind][0];
-        if (li >= r.nlab || !lk_label_key(&r, kind, li, lk[kind], &lk_len[kind]))
-            lk_len[kind] = 0;
+        /* The registrable label's key is its part of the name's. */
+        lk_len[kind] = li < r.nlab && li >= r.first ? key[kind][key_at[kind][li]] : 0;
     }
     klen = 0;
     more = 0;
@@ -239,9 +248,10 @@ int idng_protect_add(struct idng_protect *s, const uint8_t *wire, size_t len)
         for (k = kind + 1; k < KINDS && !(made & 1u << k); k++)
             bits |= 1u << k;
         slot_hold(s, h[kind], key[kind] + start[kind], IDNG_LK_KEY_MAX - start[kind], bits, at);
-        if (lk_len[kind] > 0)
-            slot_hold(s, fold(LABEL_HASH, lk[kind], lk_len[kind]), lk[kind], lk_len[kind],
-                      bits << KINDS, at);
+        if (lk_len[kind] > 0) {
+            const uint32_t *lk = key[kind] + key_at[kind][li] + 1;
+            slot_hold(s, fold(LABEL_HASH, lk, lk_len[kind]), lk, lk_len[kind], bits << KINDS, at);
+        }
     }
     return 0;
 }
