@@ -108,10 +108,11 @@ static int parent_add(struct idng_protect *s, uint64_t h)
     return 0;
 }
 
-/* Holds key (hash h) under the bits kinds for the name at index: merged
- * into the slot of the same key, else a new slot (room is reserved). */
+/* Holds key (hash h) under the bits kinds for the name at index (reg: its
+ * registrable label, length octet first, or NULL): merged into the slot of
+ * the same key, else a new slot (room is reserved). */
 static void slot_hold(struct idng_protect *s, uint64_t h, const uint32_t *key, size_t len,
-                      unsigned kinds, size_t index)
+                      unsigned kinds, size_t index, const uint8_t *reg)
 {
     struct idng_skel_slot *sl, nsl;
     size_t pos = (size_t)-1;
@@ -121,7 +122,7 @@ static void slot_hold(struct idng_protect *s, uint64_t h, const uint32_t *key, s
      * registrable label's key is shared only by names of that same label,
      * so that a lookup can tell the label itself from its lookalikes. */
     while ((sl = lk_find_next(s, (unsigned)-1, h, key, len, &pos)) != NULL) {
-        const uint8_t *a = lk_registrable_label(s->names.names[sl->index - 1]), *b;
+        const uint8_t *a;
         if (kinds & ((1u << KINDS) - 1)) {
             if (sl->kinds & ((1u << KINDS) - 1))
                 break;
@@ -129,8 +130,8 @@ static void slot_hold(struct idng_protect *s, uint64_t h, const uint32_t *key, s
         }
         if (!(sl->kinds & ~((1u << KINDS) - 1)))
             continue;
-        b = lk_registrable_label(s->names.names[index]);
-        if (a != NULL && b != NULL && a[0] == b[0] && memcmp(a + 1, b + 1, a[0]) == 0)
+        a = lk_registrable_label(s->names.names[sl->index - 1]);
+        if (a != NULL && reg != NULL && a[0] == reg[0] && memcmp(a + 1, reg + 1, a[0]) == 0)
             break;
     }
     if (sl != NULL) {
@@ -170,6 +171,7 @@ int idng_protect_add(struct idng_protect *s, const uint8_t *wire, size_t len)
     size_t start[KINDS] = {0}, lk_len[KINDS] = {0}, at, klen, more, reg, li;
     uint64_t h[KINDS];
     unsigned kind, prev = KIND_SKELETON, made = 0;
+    const uint8_t *reg_label;
     int rc;
 
     /* Only A-label names: no octet is >= 0x80 (length octets are below
@@ -240,6 +242,9 @@ int idng_protect_add(struct idng_protect *s, const uint8_t *wire, size_t len)
     rc = idng_nameset_add(&s->names, wire, len, &at);
     if (rc != 0)
         return rc;
+    /* The stored name is the name lowercased: its labels are where the
+     * name's are. */
+    reg_label = reg < len ? s->names.names[at] + reg : NULL;
     for (kind = 0; kind < KINDS; kind++) {
         /* A kind not made has the key of the stricter one before it. */
         unsigned bits = 1u << kind, k;
@@ -247,10 +252,12 @@ int idng_protect_add(struct idng_protect *s, const uint8_t *wire, size_t len)
             continue;
         for (k = kind + 1; k < KINDS && !(made & 1u << k); k++)
             bits |= 1u << k;
-        slot_hold(s, h[kind], key[kind] + start[kind], IDNG_LK_KEY_MAX - start[kind], bits, at);
+        slot_hold(s, h[kind], key[kind] + start[kind], IDNG_LK_KEY_MAX - start[kind], bits, at,
+                  reg_label);
         if (lk_len[kind] > 0) {
             const uint32_t *lk = key[kind] + key_at[kind][li] + 1;
-            slot_hold(s, fold(LABEL_HASH, lk, lk_len[kind]), lk, lk_len[kind], bits << KINDS, at);
+            slot_hold(s, fold(LABEL_HASH, lk, lk_len[kind]), lk, lk_len[kind], bits << KINDS, at,
+                      reg_label);
         }
     }
     return 0;
