@@ -147,11 +147,10 @@ int idng_in_scripts(const uint32_t *s, size_t n, unsigned scripts)
  * differ from its skeleton: the extra and fold mappings' letters (and the
  * dotless letters) under both, a decomposition or a combining mark under
  * IDNG_SK_FOLD. */
-static unsigned key_flags(uint32_t w)
+static inline unsigned key_flags(uint32_t w)
 {
-    unsigned f = US_LKMAP(w) ? IDNG_SK_EXTRA | IDNG_SK_FOLD : 0;
-
-    return US_NZCCC(w) || US_DEC(w) ? f | IDNG_SK_FOLD : f;
+    return US_LKMAP(w) * (IDNG_SK_EXTRA | IDNG_SK_FOLD)
+           | (unsigned)(US_NZCCC(w) | (US_DEC(w) != 0)) * IDNG_SK_FOLD;
 }
 
 unsigned idng_skeleton_keys(const uint32_t *s, size_t n)
@@ -455,12 +454,20 @@ void idng_spoof_label(const uint32_t *s, size_t n, idng_restriction level,
         }
         w = idng_usec(c);
         set = scx_set(w);
-        f->keys |= key_flags(w);
+        /* The keys that differ from the skeleton's: key_flags's rule,
+         * spelt out here where the marks' branch is taken anyway (a call
+         * costs the judgment some fifty instructions). */
+        if (US_LKMAP(w))
+            f->keys |= IDNG_SK_EXTRA | IDNG_SK_FOLD;
         /* A lone combining mark (a precomposed letter's marks make no
          * pattern alone: none repeats one, holds five or sits on a letter
          * outside Latin, Greek and Cyrillic). */
-        if (US_NZCCC(w))
+        if (US_NZCCC(w)) {
+            f->keys |= IDNG_SK_FOLD;
             marks = 1;
+        } else if (US_DEC(w)) {
+            f->keys |= IDNG_SK_FOLD;
+        }
         /* digit-lookalike: digits and digit lookalikes only. */
         if (digits && c - '0' >= 10u) {
             /* Every digit lookalike has a prototype or an extra mapping
