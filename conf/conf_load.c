@@ -418,6 +418,8 @@ int conf_load_names(struct pstate *p, const struct key *k, const char *path,
         p->where = NULL;
     }
     free(buf);
+    if (add == conf_add_protected)
+        idng_protect_trim(&p->c.policy.protect);
     return p->nerr == before ? 0 : -1;
 }
 

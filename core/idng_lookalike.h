@@ -115,6 +115,10 @@ int idng_protect_add(struct idng_protect *s, const uint8_t *wire, size_t len);
  */
 int idng_protect_reserve(struct idng_protect *s, size_t more);
 
+/** Gives back the room s holds for keys beyond those of its names, once a
+ *  file of them is added (more may still be added after). */
+void idng_protect_trim(struct idng_protect *s);
+
 /**
  * Sets the scripts a top-level domain expects (IDNG_SCRIPT_* bits; 0
  * expects none, so no label under it is judged whole-script), replacing

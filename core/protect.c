@@ -160,6 +160,18 @@ int idng_protect_reserve(struct idng_protect *s, size_t more)
     return 0;
 }
 
+void idng_protect_trim(struct idng_protect *s)
+{
+    uint32_t *k;
+
+    /* The keys grow by doubling: up to half of what they hold is room. */
+    if (s->keys_cap > s->keys_len && s->keys_len > 0
+        && (k = realloc(s->keys, s->keys_len * sizeof *k)) != NULL) {
+        s->keys = k;
+        s->keys_cap = s->keys_len;
+    }
+}
+
 int idng_protect_add(struct idng_protect *s, const uint8_t *wire, size_t len)
 {
     /* The key is made as a query name's is, with every label keyed. */
