@@ -991,6 +991,14 @@ idng_status idng_skeleton_ex(const uint32_t *in, size_t n, unsigned flags, uint3
                              size_t *outlen);
 
 /**
+ * The flags of idng_skeleton_ex under which the key of s may differ from
+ * its skeleton (IDNG_SK_EXTRA, IDNG_SK_FOLD): under a flag not returned,
+ * idng_skeleton_ex gives idng_skeleton's result.  Letters are taken as
+ * they are: an ASCII capital, which the extra mappings lowercase, counts.
+ */
+unsigned idng_skeleton_keys(const uint32_t *s, size_t n);
+
+/**
  * Patterns of one label that browsers refuse to show and that UTS #39
  * lets through: bits of the classes found (1u << (class - IDNG_C_MARK_PATTERN)
  * for mark-pattern, cjk-pattern, digit-lookalike and punctuation-like).

@@ -144,6 +144,26 @@ int idng_in_scripts(const uint32_t *s, size_t n, unsigned scripts)
 
 /* ---- the looser keys ---- */
 
+/* The IDNG_SK_* under which the key of a code point of security word w may
+ * differ from its skeleton: the extra and fold mappings' letters (and the
+ * dotless letters) under both, a decomposition or a combining mark under
+ * IDNG_SK_FOLD. */
+static inline unsigned key_flags(uint32_t w)
+{
+    return US_LKMAP(w) * (IDNG_SK_EXTRA | IDNG_SK_FOLD)
+           | (unsigned)(US_NZCCC(w) | (US_DEC(w) != 0)) * IDNG_SK_FOLD;
+}
+
+unsigned idng_skeleton_keys(const uint32_t *s, size_t n)
+{
+    unsigned f = 0;
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        f |= s[i] > 0x10FFFF ? IDNG_SK_EXTRA | IDNG_SK_FOLD : key_flags(idng_usec(s[i]));
+    return f;
+}
+
 /* Appends cp, or its extra lookalike mapping under IDNG_SK_EXTRA, to
  * t[*m..); t has room for it. */
 static void put_letter(uint32_t cp, unsigned flags, uint32_t *t, size_t *m)
@@ -494,7 +514,9 @@ static IDNG_ALWAYS_INLINE idng_restriction spoof_label(const uint32_t *s, const 
             last_w = w & rest_mask;
             letter = 0;
             set = scx_set(w);
-            /* The keys that differ from the skeleton's. */
+            /* The keys that differ from the skeleton's: key_flags's rule,
+             * spelt out here where the marks' branch is taken anyway (a
+             * call costs the judgment some fifty instructions). */
             if (US_LKMAP(w))
                 f->keys |= IDNG_SK_EXTRA | IDNG_SK_FOLD;
             /* A lone combining mark (a precomposed letter's marks make no

@@ -373,16 +373,18 @@ int conf_load_names(struct pstate *p, const struct key *k, const char *path,
         free(buf);
         return -1;
     }
-    /* A list's room for every line at once: a file of a million names
-     * grows no table a name at a time. */
-    if (add == conf_add_listed) {
+    /* Room for every line at once, in a list or among the protected
+     * names: a file of a million names grows no table a name at a time. */
+    {
         size_t lines = 1;
         const char *s = buf, *end = buf + len;
         while ((s = memchr(s, '\n', (size_t)(end - s))) != NULL) {
             lines++;
             s++;
         }
-        if (conf_reserve_listed(p, k, lines) != 0) {
+        if ((add == conf_add_listed ? conf_reserve_listed(p, k, lines)
+                                    : conf_reserve_protected(p, lines))
+            != 0) {
             free(buf);
             return -1;
         }
@@ -416,6 +418,8 @@ int conf_load_names(struct pstate *p, const struct key *k, const char *path,
         p->where = NULL;
     }
     free(buf);
+    if (add == conf_add_protected)
+        idng_protect_trim(&p->c.policy.protect);
     return p->nerr == before ? 0 : -1;
 }
 

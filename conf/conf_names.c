@@ -319,6 +319,12 @@ int conf_add_protected(struct pstate *p, const struct key *k, const char *v, siz
     return 0;
 }
 
+int conf_reserve_protected(struct pstate *p, size_t more)
+{
+    return idng_protect_reserve(&p->c.policy.protect, more) == 0 ? 0
+                                                                 : conf_fail(p, "out of memory");
+}
+
 static int set_protect(struct pstate *p, const struct key *k, const char *v, size_t n)
 {
     return conf_add_protected(p, k, v, n, NULL);

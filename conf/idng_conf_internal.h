@@ -207,6 +207,9 @@ int conf_add_listed(struct pstate *p, const struct key *k, const char *v, size_t
 /** Makes room in the list of an allow-file or deny-file row (k) for more
  *  names.  0, or -1 (reported). */
 int conf_reserve_listed(struct pstate *p, const struct key *k, size_t more);
+/** Makes room among the protected names for more names (a protect-file's
+ *  lines).  0, or -1 (reported). */
+int conf_reserve_protected(struct pstate *p, size_t more);
 
 /* ------------------------------------------------------------------------ */
 /* Files (conf_load.c)                                                  */

@@ -109,6 +109,17 @@ void idng_protect_free(struct idng_protect *s);
 int idng_protect_add(struct idng_protect *s, const uint8_t *wire, size_t len);
 
 /**
+ * Makes room in s for more names at once (their tables sized once, not
+ * grown a name at a time as a file of them is added).
+ * @return 0; -1 out of memory (s then holds what it held).
+ */
+int idng_protect_reserve(struct idng_protect *s, size_t more);
+
+/** Gives back the room s holds for keys beyond those of its names, once a
+ *  file of them is added (more may still be added after). */
+void idng_protect_trim(struct idng_protect *s);
+
+/**
  * Sets the scripts a top-level domain expects (IDNG_SCRIPT_* bits; 0
  * expects none, so no label under it is judged whole-script), replacing
  * the built-in entry (idng_tld_scripts).  tld is one label, its A-label

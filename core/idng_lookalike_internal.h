@@ -22,6 +22,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /*
  * A name's skeleton key: for each label, first to last, the length of its
@@ -86,6 +87,24 @@ static inline uint64_t fold(uint64_t parent, const uint32_t *p, size_t n)
 }
 #define ROOT_HASH UINT64_C(0x9e3779b97f4a7c15)
 #define LABEL_HASH (ROOT_HASH + UINT64_C(0xc2b2ae3d27d4eb4f))
+
+/* Puts sk[0..n), the key of label i of r, before the key already built
+ * (the labels after it), after its length, and returns the new parent's
+ * hash; 0 and r->keys cleared when it does not fit. */
+static inline uint64_t lk_key_put(struct idng_lookalike_run *r, uint32_t *key, size_t i,
+                                  uint64_t parent, const uint32_t *sk, size_t n)
+{
+    size_t end = r->key_at[i + 1];
+
+    if (n + 1 > end) {
+        r->keys = 0;
+        return 0;
+    }
+    r->key_at[i] = end - n - 1;
+    key[r->key_at[i]] = (uint32_t)n;
+    memcpy(key + r->key_at[i] + 1, sk, n * sizeof *sk);
+    return fold(parent, key + r->key_at[i], n + 1);
+}
 
 /* Does p[0..n) hold an octet >= 0x80 (a raw label, or a name with one)? */
 static inline int has_8bit(const uint8_t *p, size_t n)

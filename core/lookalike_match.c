@@ -106,19 +106,15 @@ uint64_t lk_key_label(struct idng_lookalike_run *r, unsigned kind, uint32_t *key
                       uint64_t parent)
 {
     uint32_t sk[(IDNG_LABEL_MAX + 1) * IDNG_SKELETON_GROWTH];
-    size_t n = sizeof sk / sizeof sk[0], end = r->key_at[i + 1];
+    size_t n = sizeof sk / sizeof sk[0];
 
     if (idng_skeleton_ex(r->cps + r->cp_at[i], r->cp_at[i + 1] - r->cp_at[i], kind_flags[kind], sk,
                          &n)
-            != IDNG_OK
-        || n + 1 > end) {
+        != IDNG_OK) {
         r->keys = 0;
         return 0;
     }
-    r->key_at[i] = end - n - 1;
-    key[r->key_at[i]] = (uint32_t)n;
-    memcpy(key + r->key_at[i] + 1, sk, n * sizeof *sk);
-    return fold(parent, key + r->key_at[i], n + 1);
+    return lk_key_put(r, key, i, parent, sk, n);
 }
 
 /* Is the parent at w a protected name itself?  One that holds raw labels

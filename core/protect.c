@@ -67,14 +67,14 @@ static int reserve(struct idng_protect *s, size_t more, size_t keylen)
     return 0;
 }
 
-/* Adds h to the parents' set; 0, or -1 out of memory. */
-static int parent_add(struct idng_protect *s, uint64_t h)
+/* Room in the parents' set for more hashes (at most half full); 0, or -1
+ * out of memory. */
+static int parents_reserve(struct idng_protect *s, size_t more)
 {
-    size_t i;
-
-    h |= 1;
-    if (2 * (s->parents_used + 1) > s->nparents) {
-        size_t n = s->nparents ? 2 * s->nparents : 64, k;
+    if (2 * (s->parents_used + more) > s->nparents) {
+        size_t n = s->nparents ? 2 * s->nparents : 64, k, i;
+        while (2 * (s->parents_used + more) > n)
+            n *= 2;
         uint64_t *t = calloc(n, sizeof *t);
         if (t == NULL)
             return -1;
@@ -89,6 +89,17 @@ static int parent_add(struct idng_protect *s, uint64_t h)
         s->parents = t;
         s->nparents = n;
     }
+    return 0;
+}
+
+/* Adds h to the parents' set; 0, or -1 out of memory. */
+static int parent_add(struct idng_protect *s, uint64_t h)
+{
+    size_t i;
+
+    h |= 1;
+    if (parents_reserve(s, 1) != 0)
+        return -1;
     for (i = (size_t)h & (s->nparents - 1); s->parents[i] != 0; i = (i + 1) & (s->nparents - 1))
         if (s->parents[i] == h)
             return 0;
@@ -97,10 +108,11 @@ static int parent_add(struct idng_protect *s, uint64_t h)
     return 0;
 }
 
-/* Holds key (hash h) under the bits kinds for the name at index: merged
- * into the slot of the same key, else a new slot (room is reserved). */
+/* Holds key (hash h) under the bits kinds for the name at index (reg: its
+ * registrable label, length octet first, or NULL): merged into the slot of
+ * the same key, else a new slot (room is reserved). */
 static void slot_hold(struct idng_protect *s, uint64_t h, const uint32_t *key, size_t len,
-                      unsigned kinds, size_t index)
+                      unsigned kinds, size_t index, const uint8_t *reg)
 {
     struct idng_skel_slot *sl, nsl;
     size_t pos = (size_t)-1;
@@ -110,7 +122,7 @@ static void slot_hold(struct idng_protect *s, uint64_t h, const uint32_t *key, s
      * registrable label's key is shared only by names of that same label,
      * so that a lookup can tell the label itself from its lookalikes. */
     while ((sl = lk_find_next(s, (unsigned)-1, h, key, len, &pos)) != NULL) {
-        const uint8_t *a = lk_registrable_label(s->names.names[sl->index - 1]), *b;
+        const uint8_t *a;
         if (kinds & ((1u << KINDS) - 1)) {
             if (sl->kinds & ((1u << KINDS) - 1))
                 break;
@@ -118,8 +130,8 @@ static void slot_hold(struct idng_protect *s, uint64_t h, const uint32_t *key, s
         }
         if (!(sl->kinds & ~((1u << KINDS) - 1)))
             continue;
-        b = lk_registrable_label(s->names.names[index]);
-        if (a != NULL && b != NULL && a[0] == b[0] && memcmp(a + 1, b + 1, a[0]) == 0)
+        a = lk_registrable_label(s->names.names[sl->index - 1]);
+        if (a != NULL && reg != NULL && a[0] == reg[0] && memcmp(a + 1, reg + 1, a[0]) == 0)
             break;
     }
     if (sl != NULL) {
@@ -137,16 +149,41 @@ static void slot_hold(struct idng_protect *s, uint64_t h, const uint32_t *key, s
     s->used++;
 }
 
+int idng_protect_reserve(struct idng_protect *s, size_t more)
+{
+    /* Every name has a key and is a parent of its own that no other name
+     * has; most have nothing more (a registrable label's key is shared by
+     * the names under it), and the others grow the tables as they come. */
+    if (idng_nameset_reserve(&s->names, more) != 0 || more > SIZE_MAX / 4
+        || reserve(s, more, 0) != 0 || parents_reserve(s, more) != 0)
+        return -1;
+    return 0;
+}
+
+void idng_protect_trim(struct idng_protect *s)
+{
+    uint32_t *k;
+
+    /* The keys grow by doubling: up to half of what they hold is room. */
+    if (s->keys_cap > s->keys_len && s->keys_len > 0
+        && (k = realloc(s->keys, s->keys_len * sizeof *k)) != NULL) {
+        s->keys = k;
+        s->keys_cap = s->keys_len;
+    }
+}
+
 int idng_protect_add(struct idng_protect *s, const uint8_t *wire, size_t len)
 {
     /* The key is made as a query name's is, with every label keyed. */
     static const struct idng_protect keyed = {.used = 1};
     struct idng_lookalike_run r;
     uint32_t key[KINDS][IDNG_LK_KEY_MAX];
-    uint32_t lk[KINDS][(IDNG_LABEL_MAX + 1) * IDNG_SKELETON_GROWTH];
-    size_t start[KINDS] = {0}, lk_len[KINDS] = {0}, at, klen, reg, li;
+    size_t key_at[KINDS][IDNG_LABELS_MAX + 1];
+    unsigned differs[IDNG_LABELS_MAX];
+    size_t start[KINDS] = {0}, lk_len[KINDS] = {0}, at, klen, more, reg, li;
     uint64_t h[KINDS];
-    unsigned kind, made = 0;
+    unsigned kind, prev = KIND_SKELETON, made = 0;
+    const uint8_t *reg_label;
     int rc;
 
     /* Only A-label names: no octet is >= 0x80 (length octets are below
@@ -161,14 +198,20 @@ int idng_protect_add(struct idng_protect *s, const uint8_t *wire, size_t len)
             return -2;
     if (r.nlab == 0)
         return -2;
-    if (idng_nameset_find(&s->names, wire, len) != IDNG_NAMESET_NONE)
-        return 1;
-    /* Every kind (the skeleton's key must fit; a looser one that does not
-     * is left out), each parent's hash among the parents; a kind whose key
-     * is the one before's shares its slot.  Unlike a query name's, every
-     * kind is made: an ASCII label is not judged, so nothing says where
-     * its looser keys differ (0 is O to the skeleton, o to the looser). */
-    r.key_flags = IDNG_SK_EXTRA | IDNG_SK_FOLD;
+    /* Every kind whose key may differ from the one before's (the
+     * skeleton's key must fit; a looser one that does not is left out),
+     * each parent's hash among the parents; a kind not made shares the
+     * slot of the one before.  Unlike a query name's, an ASCII label's
+     * looser keys count too (0 is O to the skeleton, o to the looser), so
+     * each label is asked where its keys may differ (all of them when
+     * some code points were not kept); a label whose key of one kind is
+     * that of the kind made before takes it from there. */
+    for (at = 0; at < r.nlab; at++) {
+        differs[at] = r.first > 0
+                          ? IDNG_SK_EXTRA | IDNG_SK_FOLD
+                          : idng_skeleton_keys(r.cps + r.cp_at[at], r.cp_at[at + 1] - r.cp_at[at]);
+        r.key_flags |= differs[at];
+    }
     reg = idng_psl_registrable(wire, len, 0);
     li = reg < len ? lk_label_at(&r, reg + 1) : r.nlab;
     for (kind = 0; kind < KINDS; kind++) {
@@ -178,7 +221,12 @@ int idng_protect_add(struct idng_protect *s, const uint8_t *wire, size_t len)
         r.keys = 1;
         r.key_at[r.nlab] = IDNG_LK_KEY_MAX;
         for (at = r.nlab; at-- > 0 && r.keys;) {
-            h[kind] = lk_key_label(&r, kind, key[kind], at, h[kind]);
+            if (made && !(differs[at] & kind_flags[kind] & ~kind_flags[prev])) {
+                const uint32_t *was = key[prev] + key_at[prev][at];
+                h[kind] = lk_key_put(&r, key[kind], at, h[kind], was + 1, was[0]);
+            } else {
+                h[kind] = lk_key_label(&r, kind, key[kind], at, h[kind]);
+            }
             if (r.keys && parent_add(s, h[kind]) != 0)
                 return -1;
         }
@@ -187,20 +235,28 @@ int idng_protect_add(struct idng_protect *s, const uint8_t *wire, size_t len)
         if (!r.keys)
             continue;
         made |= 1u << kind;
+        prev = kind;
+        memcpy(key_at[kind], r.key_at, (r.nlab + 1) * sizeof r.key_at[0]);
         start[kind] = r.key_at[0];
-        lk_len[kind] = sizeof lk[kind] / sizeof lk[kind][0];
-        if (li >= r.nlab || !lk_label_key(&r, kind, li, lk[kind], &lk_len[kind]))
-            lk_len[kind] = 0;
+        /* The registrable label's key is its part of the name's. */
+        lk_len[kind] = li < r.nlab && li >= r.first ? key[kind][key_at[kind][li]] : 0;
     }
     klen = 0;
+    more = 0;
     for (kind = 0; kind < KINDS; kind++)
-        if (made & 1u << kind)
+        if (made & 1u << kind) {
             klen += IDNG_LK_KEY_MAX - start[kind] + lk_len[kind];
-    if (reserve(s, 2 * KINDS, klen) != 0)
+            more += 1 + (lk_len[kind] > 0);
+        }
+    /* A name already there adds nothing: its parents are held already. */
+    if (reserve(s, more, klen) != 0)
         return -1;
     rc = idng_nameset_add(&s->names, wire, len, &at);
     if (rc != 0)
         return rc;
+    /* The stored name is the name lowercased: its labels are where the
+     * name's are. */
+    reg_label = reg < len ? s->names.names[at] + reg : NULL;
     for (kind = 0; kind < KINDS; kind++) {
         /* A kind not made has the key of the stricter one before it. */
         unsigned bits = 1u << kind, k;
@@ -208,10 +264,13 @@ int idng_protect_add(struct idng_protect *s, const uint8_t *wire, size_t len)
             continue;
         for (k = kind + 1; k < KINDS && !(made & 1u << k); k++)
             bits |= 1u << k;
-        slot_hold(s, h[kind], key[kind] + start[kind], IDNG_LK_KEY_MAX - start[kind], bits, at);
-        if (lk_len[kind] > 0)
-            slot_hold(s, fold(LABEL_HASH, lk[kind], lk_len[kind]), lk[kind], lk_len[kind],
-                      bits << KINDS, at);
+        slot_hold(s, h[kind], key[kind] + start[kind], IDNG_LK_KEY_MAX - start[kind], bits, at,
+                  reg_label);
+        if (lk_len[kind] > 0) {
+            const uint32_t *lk = key[kind] + key_at[kind][li] + 1;
+            slot_hold(s, fold(LABEL_HASH, lk, lk_len[kind]), lk, lk_len[kind], bits << KINDS, at,
+                      reg_label);
+        }
     }
     return 0;
 }

@@ -518,6 +518,86 @@ START_TEST(test_codec_judge_label)
 }
 END_TEST
 
+/* Where idng_skeleton_keys says a key cannot differ, it does not: every
+ * code point of the first two planes, under each flag it leaves out. */
+START_TEST(test_codec_skeleton_keys)
+{
+    static const unsigned flags[] = {IDNG_SK_EXTRA, IDNG_SK_EXTRA | IDNG_SK_FOLD};
+    uint32_t zero[] = {'0'}, a[] = {'a'}, e_acute[] = {0xE9}, cp, sk[64], ex[64];
+    size_t k, n, m;
+
+    ck_assert_uint_eq(idng_skeleton_keys(zero, 1), IDNG_SK_EXTRA | IDNG_SK_FOLD);
+    ck_assert_uint_eq(idng_skeleton_keys(a, 1), 0);
+    ck_assert_uint_eq(idng_skeleton_keys(e_acute, 1) & IDNG_SK_FOLD, IDNG_SK_FOLD);
+    for (cp = 0; cp < 0x20000; cp++) {
+        unsigned differs = idng_skeleton_keys(&cp, 1);
+        if (cp - 0xD800 < 0x800)
+            continue;
+        n = sizeof sk / sizeof sk[0];
+        ck_assert_int_eq(idng_skeleton(&cp, 1, sk, &n), IDNG_OK);
+        for (k = 0; k < sizeof flags / sizeof flags[0]; k++) {
+            if (differs & flags[k])
+                continue;
+            m = sizeof ex / sizeof ex[0];
+            ck_assert_int_eq(idng_skeleton_ex(&cp, 1, flags[k], ex, &m), IDNG_OK);
+            ck_assert_msg(m == n && memcmp(sk, ex, n * sizeof *sk) == 0,
+                          "U+%04X: key under flags %u differs", (unsigned)cp, flags[k]);
+        }
+    }
+}
+END_TEST
+
+/* Names added after idng_protect_reserve, the keys trimmed after, are
+ * found as those of a set grown a name at a time; trimming gives room
+ * back and more names may follow. */
+START_TEST(test_protect_reserve_trim)
+{
+    static const char *const names[] = {"paypal.com", "g00gle.com", "xn--bcher-kva.de",
+                                        "apple.com"};
+    struct idng_protect grown, sized;
+    struct idng_lookalike a, b;
+    uint8_t wire[IDNG_WIRE_MAX];
+    size_t i, wlen, before;
+
+    idng_protect_init(&grown);
+    idng_protect_init(&sized);
+    ck_assert_int_eq(idng_protect_reserve(&sized, 3), 0);
+    for (i = 0; i < 4; i++) {
+        wlen = sizeof wire;
+        ck_assert_int_eq(idng_text_to_wire(names[i], strlen(names[i]), wire, &wlen, NULL), IDNG_OK);
+        ck_assert_int_eq(idng_protect_add(&grown, wire, wlen), 0);
+        ck_assert_int_eq(idng_protect_add(&sized, wire, wlen), 0);
+        if (i == 2) {
+            before = idng_protect_mem(&sized);
+            idng_protect_trim(&sized);
+            ck_assert_uint_lt(idng_protect_mem(&sized), before);
+        }
+    }
+    ck_assert_int_eq(idng_protect_add(&sized, wire, wlen), 1);
+    {
+        static const char *const asked[] = {"xn--pypal-4ve.com", "xn--ggle-55da.com",
+                                            "xn--bcher-kva.com", "xn--ppl-o1a.com"};
+        for (i = 0; i < sizeof asked / sizeof asked[0]; i++) {
+            wlen = sizeof wire;
+            ck_assert_int_eq(idng_text_to_wire(asked[i], strlen(asked[i]), wire, &wlen, NULL),
+                             IDNG_OK);
+            idng_lookalike_scan(&grown, IDNG_RL_MODERATELY, IDNG_MODE_UTS46, wire, wlen, &a);
+            idng_lookalike_scan(&sized, IDNG_RL_MODERATELY, IDNG_MODE_UTS46, wire, wlen, &b);
+            ck_assert_uint_eq(a.found, b.found);
+            if (a.found & (IDNG_LK_CONFUSABLE | IDNG_LK_NEAR_MISS))
+                ck_assert_uint_eq(a.like, b.like);
+        }
+        wlen = sizeof wire;
+        ck_assert_int_eq(idng_text_to_wire(asked[0], strlen(asked[0]), wire, &wlen, NULL), IDNG_OK);
+        idng_lookalike_scan(&sized, IDNG_RL_MODERATELY, IDNG_MODE_UTS46, wire, wlen, &b);
+        ck_assert_uint_ne(b.found & IDNG_LK_CONFUSABLE, 0);
+        ck_assert_uint_eq(b.like, 0);
+    }
+    idng_protect_free(&grown);
+    idng_protect_free(&sized);
+}
+END_TEST
+
 /* The settings' errors name the value and the reason. */
 START_TEST(test_settings_errors)
 {
@@ -559,6 +639,8 @@ static Suite *suite(void)
                         (int)(sizeof in_scripts / sizeof in_scripts[0]));
     tcase_add_test(tc, test_codec_keys);
     tcase_add_test(tc, test_codec_judge_label);
+    tcase_add_test(tc, test_codec_skeleton_keys);
+    tcase_add_test(tc, test_protect_reserve_trim);
     tcase_add_test(tc, test_settings_errors);
     suite_add_tcase(s, tc);
     return s;
