@@ -92,6 +92,10 @@ struct idng_protect {
     int suffixes;
     /** protect-embedded: yes: look for it between hyphens too. */
     int embedded;
+    /** The skeletons of labels many names share, remembered while a file
+     *  of names is added (protect.c); NULL but between an
+     *  idng_protect_reserve of many names and idng_protect_trim. */
+    struct idng_protect_memo *memo;
 };
 
 /** Makes s an empty set. */
@@ -115,8 +119,9 @@ int idng_protect_add(struct idng_protect *s, const uint8_t *wire, size_t len);
  */
 int idng_protect_reserve(struct idng_protect *s, size_t more);
 
-/** Gives back the room s holds for keys beyond those of its names, once a
- *  file of them is added (more may still be added after). */
+/** Gives back the room s holds for keys beyond those of its names, and
+ *  the memo of shared labels a reservation made, once a file of them is
+ *  added (more may still be added after). */
 void idng_protect_trim(struct idng_protect *s);
 
 /**

@@ -24,6 +24,7 @@ void idng_protect_free(struct idng_protect *s)
     free(s->slots);
     free(s->keys);
     free(s->parents);
+    free(s->memo);
     free(s->tld);
     idng_protect_init(s);
 }
@@ -92,20 +93,76 @@ static int parents_reserve(struct idng_protect *s, size_t more)
     return 0;
 }
 
-/* Adds h to the parents' set; 0, or -1 out of memory. */
-static int parent_add(struct idng_protect *s, uint64_t h)
+/* Adds hashes h[0..n) to the parents' set (room is reserved).  A name's
+ * parents are far apart in a big set: their slots are fetched together
+ * first, so that the waits for memory overlap. */
+static void parents_put(struct idng_protect *s, uint64_t *h, size_t n)
 {
-    size_t i;
+    size_t k, i, mask = s->nparents - 1;
 
-    h |= 1;
-    if (parents_reserve(s, 1) != 0)
-        return -1;
-    for (i = (size_t)h & (s->nparents - 1); s->parents[i] != 0; i = (i + 1) & (s->nparents - 1))
-        if (s->parents[i] == h)
-            return 0;
-    s->parents[i] = h;
-    s->parents_used++;
-    return 0;
+    for (k = 0; k < n; k++) {
+        h[k] |= 1; /* 0 marks an empty slot */
+        __builtin_prefetch(&s->parents[(size_t)h[k] & mask]);
+    }
+    for (k = 0; k < n; k++) {
+        for (i = (size_t)h[k] & mask; s->parents[i] != 0 && s->parents[i] != h[k];
+             i = (i + 1) & mask)
+            ;
+        if (s->parents[i] == 0) {
+            s->parents[i] = h[k];
+            s->parents_used++;
+        }
+    }
+}
+
+/*
+ * The skeletons of the labels names share.  A list of a million protected
+ * names has few distinct labels above the first (com, net, the brand under
+ * many suffixes), and every name keys each of them: this remembers the
+ * skeleton of a short label by its code points and kind, direct-mapped,
+ * so that a label met again is not keyed again (about 150 KiB, for a set
+ * made room for many names at once: idng_protect_reserve).  It keeps what
+ * idng_skeleton_ex gave, looked up by the exact code points.
+ */
+#define MEMO_FROM 1000 /* names reserved at once */
+#define MEMO_SETS 512
+#define MEMO_CPS 24 /* longer labels are keyed every time */
+#define MEMO_SK 48  /* and so are labels whose skeleton is longer */
+
+struct idng_protect_memo {
+    struct memo_entry {
+        uint8_t kind; /* KINDS: empty */
+        uint8_t ncp, nsk;
+        uint32_t cp[MEMO_CPS];
+        uint32_t sk[MEMO_SK];
+    } e[MEMO_SETS];
+};
+
+/* lk_key_label of label i; a label after the first (one that names share)
+ * through the memo when there is one.  A name's first label is mostly its
+ * own, and would only push the shared ones out. */
+static uint64_t key_label(struct idng_protect *s, struct idng_lookalike_run *r, unsigned kind,
+                          uint32_t *key, size_t i, uint64_t parent)
+{
+    const uint32_t *cp = r->cps + r->cp_at[i];
+    size_t ncp = r->cp_at[i + 1] - r->cp_at[i];
+    struct memo_entry *e;
+
+    if (s->memo == NULL || i == 0 || ncp > MEMO_CPS)
+        return lk_key_label(r, kind, key, i, parent);
+    e = &s->memo->e[fold(ROOT_HASH + kind, cp, ncp) >> 32 & (MEMO_SETS - 1)];
+    if (e->kind != kind || e->ncp != ncp || memcmp(e->cp, cp, ncp * sizeof *cp) != 0) {
+        uint32_t sk[MEMO_SK];
+        size_t nsk = MEMO_SK;
+        if (idng_skeleton_ex(cp, ncp, kind_flags[kind], sk, &nsk) != IDNG_OK)
+            return lk_key_label(r, kind, key, i, parent); /* too long here, or no key */
+        e->kind = (uint8_t)kind;
+        e->ncp = (uint8_t)ncp;
+        e->nsk = (uint8_t)nsk;
+        memcpy(e->cp, cp, ncp * sizeof *cp);
+        memcpy(e->sk, sk, nsk * sizeof *sk);
+    }
+    return lk_key_put(r, key, i, parent, e->sk, e->nsk);
 }
 
 /* Holds key (hash h) under the bits kinds for the name at index (reg: its
@@ -157,6 +214,11 @@ int idng_protect_reserve(struct idng_protect *s, size_t more)
     if (idng_nameset_reserve(&s->names, more) != 0 || more > SIZE_MAX / 4
         || reserve(s, more, 0) != 0 || parents_reserve(s, more) != 0)
         return -1;
+    if (more >= MEMO_FROM && s->memo == NULL && (s->memo = malloc(sizeof *s->memo)) != NULL) {
+        size_t m;
+        for (m = 0; m < MEMO_SETS; m++)
+            s->memo->e[m].kind = KINDS;
+    }
     return 0;
 }
 
@@ -164,6 +226,8 @@ void idng_protect_trim(struct idng_protect *s)
 {
     uint32_t *k;
 
+    free(s->memo); /* the file's names are added */
+    s->memo = NULL;
     /* The keys grow by doubling: up to half of what they hold is room. */
     if (s->keys_cap > s->keys_len && s->keys_len > 0
         && (k = realloc(s->keys, s->keys_len * sizeof *k)) != NULL) {
@@ -181,7 +245,8 @@ int idng_protect_add(struct idng_protect *s, const uint8_t *wire, size_t len)
     size_t key_at[KINDS][IDNG_LABELS_MAX + 1];
     unsigned differs[IDNG_LABELS_MAX];
     size_t start[KINDS] = {0}, lk_len[KINDS] = {0}, at, klen, more, reg, li;
-    uint64_t h[KINDS];
+    uint64_t h[KINDS], ph[KINDS * IDNG_LABELS_MAX];
+    size_t nph = 0;
     unsigned kind, prev = KIND_SKELETON, made = 0;
     const uint8_t *reg_label;
     int rc;
@@ -225,10 +290,10 @@ int idng_protect_add(struct idng_protect *s, const uint8_t *wire, size_t len)
                 const uint32_t *was = key[prev] + key_at[prev][at];
                 h[kind] = lk_key_put(&r, key[kind], at, h[kind], was + 1, was[0]);
             } else {
-                h[kind] = lk_key_label(&r, kind, key[kind], at, h[kind]);
+                h[kind] = key_label(s, &r, kind, key[kind], at, h[kind]);
             }
-            if (r.keys && parent_add(s, h[kind]) != 0)
-                return -1;
+            if (r.keys)
+                ph[nph++] = h[kind];
         }
         if (!r.keys && kind == KIND_SKELETON)
             return -2;
@@ -249,8 +314,9 @@ int idng_protect_add(struct idng_protect *s, const uint8_t *wire, size_t len)
             more += 1 + (lk_len[kind] > 0);
         }
     /* A name already there adds nothing: its parents are held already. */
-    if (reserve(s, more, klen) != 0)
+    if (parents_reserve(s, nph) != 0 || reserve(s, more, klen) != 0)
         return -1;
+    parents_put(s, ph, nph);
     rc = idng_nameset_add(&s->names, wire, len, &at);
     if (rc != 0)
         return rc;
