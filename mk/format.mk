@@ -8,6 +8,7 @@
 #   make check-format   fails with the diff clang-format wants (part of
 #                       `make check`); skipped, saying so, outside a git
 #                       clone that holds FORMAT_BASE (a release tarball)
+#   make format         makes those lines so, the generated files left alone
 
 # The commit the rule began at: the tree as the split of the large files
 # left it, with the core/ and conf/ sources renamed (moved code keeps its
@@ -28,8 +29,17 @@ check-format:
 	"clang-format did not modify any files"|"no modified files to format") \
 	    echo "format: every C line changed since $(shell echo $(FORMAT_BASE) | cut -c1-12) is as .clang-format says";; \
 	*) printf '%s\n' "$$out" | head -60 >&2; \
-	   echo "format: run 'git clang-format $(FORMAT_BASE)' (lines above: what it would change)" >&2; \
+	   echo "format: run 'make format' (lines above: what it would change)" >&2; \
 	   exit 1;; esac
+
+# Formats those lines in the work tree (staged or not), never the
+# generated files: git clang-format alone would reformat a regenerated
+# table, which check-tables then refuses.
+.PHONY: format
+format:
+	@command -v git-clang-format >/dev/null || sh scripts/deps.sh --check check
+	@git add -N . && git clang-format --extensions c,h $(FORMAT_BASE) -- . \
+	    $(foreach f,$(FORMAT_SKIP),':!$(f)')
 
 test: check-format
 CHECK_EXTRA += check-format

@@ -30,12 +30,13 @@ Test:
   make check-deb           the Debian packages' suites (check-deb-install: apt installs them)
   make check-diff          behaviour byte for byte against tests/diff/baseline.txt
   make check-tables        the checked-in tables against a fresh run of the generators
+  make check-format        changed C lines as .clang-format says (make format: makes them so)
   make asan                the unit and integration suites under AddressSanitizer
   make fuzz                the fuzz harnesses (fuzz-smoke: a short run, fuzz-replay: the corpora)
   make soak                the resolver under load with the module, memory watched
 
 Measure (not part of make check; figures go to bench/results/):
-  make bench               the codec, CLI, lookalike and resolver benchmarks
+  make bench               the codec, resolver, CLI, lookalike, tap and lists benchmarks
   make bench-engines       Knot Resolver, PowerDNS Recursor and dnsdist with and without idnguard
   make bench-tap           idnguard tap against dnstap-ldns and fstrm_capture
   make bench-lists         a million names in deny-, allow- and protect-files: load, memory, QPS
