@@ -32,14 +32,13 @@ check-format:
 	   echo "format: run 'make format' (lines above: what it would change)" >&2; \
 	   exit 1;; esac
 
-# Formats those lines in the work tree (staged or not), never the
-# generated files: git clang-format alone would reformat a regenerated
-# table, which check-tables then refuses.
+# Formats those lines in the work tree (a new file once git add has
+# named it), never the generated files: git clang-format alone would
+# reformat a regenerated table, which check-tables then refuses.
 .PHONY: format
 format:
 	@command -v git-clang-format >/dev/null || sh scripts/deps.sh --check check
-	@git add -N . && git clang-format --extensions c,h $(FORMAT_BASE) -- . \
-	    $(foreach f,$(FORMAT_SKIP),':!$(f)')
+	@git clang-format --extensions c,h $(FORMAT_BASE) -- . $(foreach f,$(FORMAT_SKIP),':!$(f)')
 
 test: check-format
 CHECK_EXTRA += check-format
