@@ -254,7 +254,8 @@ void idng_decoded_add(struct idng_decoded *d, const uint32_t *cps, size_t n)
     }
     d->start[d->nlab] = (uint16_t)d->used;
     d->n[d->nlab] = (uint8_t)n;
-    memcpy(d->cp + d->used, cps, n * sizeof *cps);
+    if (n > 0) /* cps may be NULL then, which memcpy may not be given */
+        memcpy(d->cp + d->used, cps, n * sizeof *cps);
     d->used += n;
     d->nlab++;
     d->ace |= n > 0;
