@@ -8,7 +8,7 @@
 #                         instructions per query (BENCH_QUERIES=4000), which the
 #                         machine's load does not move
 #   make bench-cli        the CLI streaming names against a minimal ICU loop
-#                         (BENCH_CLI_LINES=600000 per run, BENCH_REPEAT=5)
+#                         (BENCH_CLI_LINES=3000000 per run, BENCH_REPEAT=5)
 #   make bench            those three, bench-lookalike, bench-tap and bench-lists,
 #                         then bench/results/results.md (every report above, and
 #                         the machine) and qps.png
